@@ -1,0 +1,139 @@
+// A tiny side-by-side benchmark harness. These machines are shared and noisy, so every figure is
+// a ratio against a baseline measured in the same run: contenders are interleaved round by round
+// (in a rotating order), each round times one run of each, and the medians are compared.
+import { performance } from 'node:perf_hooks';
+
+/** One thing to time. `run` gets the value `prepare` made (prepare is not timed). */
+export interface Contender<T = unknown> {
+  readonly name: string;
+  readonly prepare?: () => T | Promise<T>;
+  readonly run: (prepared: T) => unknown;
+}
+
+/** A limit on a contender's ratio to the baseline (median over median). */
+export interface RatioLimit {
+  readonly contender: string;
+  /** The ratio must be at most this (`within 1.5×`). */
+  readonly atMost?: number;
+  /** The baseline must be at least this many times slower (`at least 30× faster`): ratio ≤ 1/atLeastFaster. */
+  readonly atLeastFaster?: number;
+  /** The ratio must be at least this (`at least 0.6× their throughput`, for throughput-style figures). */
+  readonly throughputAtLeast?: number;
+}
+
+/** The outcome of one comparison. */
+export interface Comparison {
+  readonly title: string;
+  readonly baseline: string;
+  readonly medians: Record<string, number>;
+  readonly ratios: Record<string, number>;
+  readonly verdicts: Array<{
+    readonly limit: RatioLimit;
+    readonly ok: boolean;
+    readonly text: string;
+  }>;
+}
+
+const results: Comparison[] = [];
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+function format(ms: number): string {
+  if (ms >= 100) return `${ms.toFixed(0)} ms`;
+  if (ms >= 1) return `${ms.toFixed(2)} ms`;
+  return `${(ms * 1000).toFixed(1)} µs`;
+}
+
+/**
+ * Times `baseline` and `contenders` side by side and prints each contender's median as a ratio
+ * of the baseline's.
+ */
+// A comparison mixes contenders whose prepared values differ in type.
+// biome-ignore lint/suspicious/noExplicitAny: see above
+type AnyContender = Contender<any>;
+
+export async function compare(options: {
+  title: string;
+  baseline: AnyContender;
+  contenders: AnyContender[];
+  rounds?: number;
+  warmup?: number;
+  limits?: RatioLimit[];
+  /** Divide each median by this to print a per-item cost (for example the number of events). */
+  perItem?: Record<string, number>;
+}): Promise<Comparison> {
+  const quick = process.env.BENCH_QUICK === '1';
+  const rounds = quick ? 3 : (options.rounds ?? 15);
+  const warmup = quick ? 1 : (options.warmup ?? 3);
+  const all = [options.baseline, ...options.contenders];
+  const samples = new Map<string, number[]>(all.map((c) => [c.name, []]));
+  for (let round = 0; round < warmup + rounds; round++) {
+    const order = all.map((_, i) => all[(i + round) % all.length] as AnyContender);
+    for (const contender of order) {
+      const prepared = contender.prepare ? await contender.prepare() : undefined;
+      (globalThis as { gc?: () => void }).gc?.();
+      const start = performance.now();
+      const out = contender.run(prepared);
+      if (out instanceof Promise) await out;
+      const elapsed = performance.now() - start;
+      if (round >= warmup) samples.get(contender.name)?.push(elapsed);
+    }
+  }
+  const medians: Record<string, number> = {};
+  for (const [name, values] of samples) medians[name] = median(values);
+  const base = medians[options.baseline.name] as number;
+  const ratios: Record<string, number> = {};
+  for (const c of options.contenders) ratios[c.name] = (medians[c.name] as number) / base;
+
+  console.log(`\n${options.title}`);
+  for (const c of all) {
+    const per = options.perItem?.[c.name];
+    const perText = per ? `  (${format((medians[c.name] as number) / per)} per item)` : '';
+    const ratio =
+      c === options.baseline ? 'baseline' : `${(ratios[c.name] as number).toFixed(2)}× baseline`;
+    console.log(
+      `  ${c.name.padEnd(58)} ${format(medians[c.name] as number).padStart(10)}  ${ratio}${perText}`,
+    );
+  }
+  const verdicts = (options.limits ?? []).map((limit) => {
+    const ratio = ratios[limit.contender] as number;
+    let ok = true;
+    let want = '';
+    if (limit.atMost !== undefined) {
+      ok &&= ratio <= limit.atMost;
+      want = `≤ ${limit.atMost}×`;
+    }
+    if (limit.atLeastFaster !== undefined) {
+      ok &&= ratio <= 1 / limit.atLeastFaster;
+      want = `baseline ≥ ${limit.atLeastFaster}× slower (baseline/contender = ${(1 / ratio).toFixed(1)}×)`;
+    }
+    if (limit.throughputAtLeast !== undefined) {
+      const throughput = 1 / ratio;
+      ok &&= throughput >= limit.throughputAtLeast;
+      want = `throughput ≥ ${limit.throughputAtLeast}× baseline (is ${throughput.toFixed(2)}×)`;
+    }
+    const text = `  ${ok ? 'PASS' : 'MISS'} ${limit.contender}: ${ratio.toFixed(2)}× (${want})`;
+    console.log(text);
+    return { limit, ok, text };
+  });
+  const comparison: Comparison = {
+    title: options.title,
+    baseline: options.baseline.name,
+    medians,
+    ratios,
+    verdicts,
+  };
+  results.push(comparison);
+  return comparison;
+}
+
+/** Every comparison made so far in this process. */
+export function allComparisons(): readonly Comparison[] {
+  return results;
+}

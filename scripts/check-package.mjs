@@ -1,0 +1,109 @@
+// Checks the packed tarball the way a user receives it:
+//   1. publint (package.json exports, files, types);
+//   2. are-the-types-wrong (every subpath's types resolve; ESM-only profile);
+//   3. a smoke test that installs the tarball in a scratch project and imports every subpath
+//      from ESM and through Node's require(esm) from CommonJS;
+//   4. the core entry and chunklog/window bundle for a browser (no Node built-ins, no drivers).
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const subpaths = Object.keys(pkg.exports).filter((p) => p !== './package.json');
+const run = (cmd, args, options = {}) =>
+  execFileSync(cmd, args, { cwd: root, stdio: 'inherit', ...options });
+
+const scratch = mkdtempSync(join(tmpdir(), 'chunklog-pack-'));
+try {
+  const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', scratch], {
+    cwd: root,
+    encoding: 'utf8',
+  })
+    .trim()
+    .split('\n')
+    .pop();
+  const tarPath = join(scratch, tarball);
+  console.log(`packed ${tarball}`);
+
+  run(join(root, 'node_modules/.bin/publint'), ['run', '--strict', '--pack', 'false', tarPath], {
+    cwd: root,
+  });
+  run(join(root, 'node_modules/.bin/attw'), [
+    tarPath,
+    '--profile',
+    'esm-only',
+    '--format',
+    'table-flipped',
+  ]);
+
+  // Scratch project: the tarball unpacked as node_modules/chunklog, peers linked from ours.
+  const project = join(scratch, 'project');
+  const modules = join(project, 'node_modules');
+  mkdirSync(join(modules, 'chunklog'), { recursive: true });
+  execFileSync('tar', ['-xzf', tarPath, '-C', join(modules, 'chunklog'), '--strip-components=1']);
+  for (const dep of [
+    'ai',
+    'zod',
+    'kysely',
+    'better-sqlite3',
+    'pg',
+    'mysql2',
+    '@ai-sdk',
+    '@opentelemetry',
+    '@standard-schema',
+    '@vercel',
+    'eventsource-parser',
+    'bindings',
+    'file-uri-to-path',
+  ]) {
+    const target = join(root, 'node_modules', dep);
+    try {
+      symlinkSync(target, join(modules, dep), 'dir');
+    } catch {
+      // not installed: that peer is optional
+    }
+  }
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'smoke', private: true }));
+  const esm = subpaths
+    .map(
+      (p, i) =>
+        `import * as m${i} from '${join('chunklog', p)}'; console.log('esm ${p}', Object.keys(m${i}).length);`,
+    )
+    .join('\n');
+  writeFileSync(join(project, 'esm.mjs'), esm);
+  const cjs = subpaths
+    .map((p) => `console.log('cjs ${p}', Object.keys(require('${join('chunklog', p)}')).length);`)
+    .join('\n');
+  writeFileSync(join(project, 'cjs.cjs'), cjs);
+  run(process.execPath, ['esm.mjs'], { cwd: project });
+  run(process.execPath, ['cjs.cjs'], { cwd: project });
+
+  // Browser: bundle the browser-safe entries with platform=browser; any Node built-in or
+  // database driver import fails the build.
+  const esbuild = await import('esbuild');
+  for (const entry of ['chunklog', 'chunklog/window']) {
+    const result = await esbuild.build({
+      stdin: { contents: `export * from '${entry}';`, resolveDir: project },
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    const bad = inputs.filter((i) => /node:|better-sqlite3|\/pg\/|mysql2|kysely/.test(i));
+    if (bad.length > 0)
+      throw new Error(
+        `${entry} pulls server-only modules into a browser bundle: ${bad.join(', ')}`,
+      );
+    console.log(
+      `browser bundle ${entry}: ${result.outputFiles[0].contents.length} bytes, ${inputs.length} inputs`,
+    );
+  }
+  console.log('package checks passed');
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}

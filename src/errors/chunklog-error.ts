@@ -1,0 +1,130 @@
+const marker = Symbol.for('chunklog.error');
+
+/**
+ * Every reason chunklog can fail for. A string union rather than subclasses so that callers can
+ * `switch` on it, and so that errors from two installed copies of chunklog still compare equal.
+ */
+export type ChunklogErrorCode =
+  /** A wire event did not match {@link ChunkEventSchema}. */
+  | 'invalid-event'
+  /** A chunk did not match {@link ChunkSchema}. */
+  | 'invalid-chunk'
+  /** A row or row draft did not match its schema. */
+  | 'invalid-row'
+  /** A chat message did not match {@link ChatMessageSchema}. */
+  | 'invalid-message'
+  /** An option passed to a public function was out of range or of the wrong type. */
+  | 'invalid-option'
+  /** An AI SDK message (UIMessage or ModelMessage) could not be converted. */
+  | 'invalid-ui-message'
+  /** A thread was read or written that does not exist (or was deleted). */
+  | 'thread-not-found'
+  /** A stored row no longer parses; `threadId` and `seq` name it. */
+  | 'corrupt-row'
+  /** The database failed; the driver's error is the `cause`. */
+  | 'store-failed'
+  /** An optional peer dependency (a database driver) is not installed. */
+  | 'missing-dependency'
+  /** A page could not be loaded by a window's `loadPage`. */
+  | 'load-failed'
+  /** An operation was attempted on a closed store or session. */
+  | 'closed'
+  /** A turn was aborted by its caller. */
+  | 'aborted';
+
+/** Structured facts about a failure; every field is optional and JSON-safe. */
+export interface ChunklogErrorDetails {
+  /** Where in the input the problem is, as a path of keys and indexes. */
+  readonly path?: ReadonlyArray<string | number> | undefined;
+  /** The offending value (or a short preview of it). */
+  readonly value?: unknown;
+  /** The thread concerned. */
+  readonly threadId?: string | undefined;
+  /** The row concerned. */
+  readonly seq?: number | undefined;
+  /** The option or parameter concerned. */
+  readonly option?: string | undefined;
+}
+
+/** Options for constructing a {@link ChunklogError}. */
+export interface ChunklogErrorOptions extends ChunklogErrorDetails {
+  /** The underlying error (a zod error, a database error). */
+  readonly cause?: unknown;
+}
+
+/**
+ * The one error class chunklog throws. Detect it with {@link ChunklogError.isInstance}, which
+ * works across duplicate installs, and branch on {@link ChunklogError.code}.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await store.getChunks('missing', { limit: 50 });
+ * } catch (error) {
+ *   if (ChunklogError.isInstance(error) && error.code === 'thread-not-found') {
+ *     // show an empty thread
+ *   }
+ * }
+ * ```
+ */
+export class ChunklogError extends Error {
+  /** What went wrong, as a stable string. */
+  readonly code: ChunklogErrorCode;
+  /** Where in the input the problem is, when known. */
+  readonly path: ReadonlyArray<string | number> | undefined;
+  /** The offending value, when known. */
+  readonly value: unknown;
+  /** The thread concerned, when known. */
+  readonly threadId: string | undefined;
+  /** The row concerned, when known. */
+  readonly seq: number | undefined;
+  /** The option or parameter concerned, when known. */
+  readonly option: string | undefined;
+
+  /**
+   * @param code - what went wrong
+   * @param message - a sentence a developer can act on
+   * @param options - structured details and the `cause`
+   */
+  constructor(code: ChunklogErrorCode, message: string, options: ChunklogErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    Object.defineProperty(this, marker, { value: true });
+    this.name = 'ChunklogError';
+    this.code = code;
+    this.path = options.path;
+    this.value = options.value;
+    this.threadId = options.threadId;
+    this.seq = options.seq;
+    this.option = options.option;
+  }
+
+  /**
+   * Whether `error` is a chunklog error, from this copy of the library or any other.
+   *
+   * @param error - anything caught
+   * @returns true when `error` was thrown by chunklog
+   */
+  static isInstance(error: unknown): error is ChunklogError {
+    return (
+      typeof error === 'object' &&
+      error !== null &&
+      (error as Record<symbol, unknown>)[marker] === true
+    );
+  }
+
+  /**
+   * Whether `error` is a chunklog error with the given code.
+   *
+   * @param error - anything caught
+   * @param code - the code to test for
+   * @returns true when `error` is a chunklog error with that code
+   */
+  static hasCode(error: unknown, code: ChunklogErrorCode): error is ChunklogError {
+    return ChunklogError.isInstance(error) && error.code === code;
+  }
+}
+
+/** The result of a `safe*` function: the value, or the error it would have thrown. */
+export type SafeResult<T> =
+  | { readonly success: true; readonly value: T }
+  | { readonly success: false; readonly error: ChunklogError };

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { type Chunk, ChunkSchema } from './chunk.js';
+
+/** The role of a {@link ChatMessage}. Tool rows join their turn's assistant message. */
+export type ChatRole = 'user' | 'assistant' | 'system';
+
+/**
+ * One message of a thread: the chunks of one turn and role, in order. `system` messages hold
+ * only system chunks that arrived outside a turn, and never reach the model.
+ */
+export interface ChatMessage {
+  /**
+   * A stable id, `${turnId}:${role}`: the same whether the message was grouped from live rows or
+   * from stored ones, so a UI keyed by it does not remount when a turn seals.
+   */
+  readonly id: string;
+  readonly turnId: string;
+  readonly role: ChatRole;
+  readonly chunks: readonly Chunk[];
+}
+
+/** Zod schema of a {@link ChatRole}. */
+export const ChatRoleSchema: z.ZodType<ChatRole> = z.enum(['user', 'assistant', 'system']);
+
+/** Zod schema of a {@link ChatMessage}. */
+export const ChatMessageSchema: z.ZodType<ChatMessage> = z.object({
+  id: z.string(),
+  turnId: z.string(),
+  role: ChatRoleSchema,
+  chunks: z.array(ChunkSchema),
+});
+
+/**
+ * The id of the message of `turnId` and `role`.
+ *
+ * @param turnId - the turn
+ * @param role - the message's role
+ * @returns `${turnId}:${role}`
+ */
+export function messageId(turnId: string, role: ChatRole): string {
+  return `${turnId}:${role}`;
+}

@@ -1,0 +1,253 @@
+import { z } from 'zod';
+import {
+  type CustomChunk,
+  type ErrorChunk,
+  type FileChunk,
+  type SourceChunk,
+  type SteeringChunk,
+  type SystemChunk,
+  SystemKindSchema,
+  type TextChunk,
+  type ThinkingChunk,
+  type ToolApproval,
+  ToolApprovalSchema,
+} from './chunk.js';
+import {
+  type JSONValue,
+  JsonValueSchema,
+  type ProviderMetadata,
+  ProviderMetadataSchema,
+} from './json.js';
+import { CitationSchema, SourceSchema } from './source.js';
+
+/** Who a row speaks for. Tool results are `tool`; a steering message is `user`. */
+export type ChunkRole = 'user' | 'assistant' | 'tool' | 'system';
+
+/** Zod schema of a {@link ChunkRole}. */
+export const ChunkRoleSchema: z.ZodType<ChunkRole> = z.enum([
+  'user',
+  'assistant',
+  'tool',
+  'system',
+]);
+
+/** The `type` column of a row. A tool-batch chunk becomes `tool_call` and `tool_result` rows. */
+export type ChunkRowType =
+  | 'text'
+  | 'thinking'
+  | 'tool_call'
+  | 'tool_result'
+  | 'error'
+  | 'system'
+  | 'source'
+  | 'file'
+  | 'custom'
+  | 'steering';
+
+const allChunkRowTypes = [
+  'text',
+  'thinking',
+  'tool_call',
+  'tool_result',
+  'error',
+  'system',
+  'source',
+  'file',
+  'custom',
+  'steering',
+] as const;
+
+// Compile-time check: the list names every ChunkRowType.
+const _allChunkRowTypesListed: [Exclude<ChunkRowType, (typeof allChunkRowTypes)[number]>] extends [
+  never,
+]
+  ? true
+  : never = true;
+void _allChunkRowTypesListed;
+
+/** Every {@link ChunkRowType}, in a fixed order. */
+export const CHUNK_ROW_TYPES: readonly ChunkRowType[] = allChunkRowTypes;
+
+/** A chunk's fields without `type` and `step` (which are columns of their own). */
+type DataOf<C> = Omit<C, 'type' | 'step'>;
+
+/** `data` of a `text` row. */
+export type TextRowData = DataOf<TextChunk>;
+/** `data` of a `thinking` row. */
+export type ThinkingRowData = DataOf<ThinkingChunk>;
+/** `data` of an `error` row. */
+export type ErrorRowData = DataOf<ErrorChunk>;
+/** `data` of a `system` row. */
+export type SystemRowData = DataOf<SystemChunk>;
+/** `data` of a `steering` row. */
+export type SteeringRowData = DataOf<SteeringChunk>;
+/** `data` of a `source` row. */
+export type SourceRowData = DataOf<SourceChunk>;
+/** `data` of a `file` row. */
+export type FileRowData = DataOf<FileChunk>;
+/** `data` of a `custom` row. */
+export type CustomRowData = DataOf<CustomChunk>;
+
+/** `data` of a `tool_call` row: a call of a tool-batch, without what happened after it. */
+export interface ToolCallRowData {
+  /** The tool call id. */
+  readonly id: string;
+  readonly name: string;
+  /** The position of this call in its tool-batch; 0 starts a new batch. */
+  readonly index: number;
+  readonly input?: JSONValue | undefined;
+  readonly inputText?: string | undefined;
+  readonly providerExecuted?: boolean | undefined;
+  readonly providerMetadata?: ProviderMetadata | undefined;
+  readonly dynamic?: boolean | undefined;
+  readonly invalid?: boolean | undefined;
+  readonly title?: string | undefined;
+  readonly approval?: ToolApproval | undefined;
+  readonly orphan?: boolean | undefined;
+}
+
+/** `data` of a `tool_result` row (role `tool`): the outcome of one call, and its progress. */
+export interface ToolResultRowData {
+  /** The id of the call this result belongs to. */
+  readonly callId: string;
+  /** The tool's name, so a result whose call is on another page is still complete. */
+  readonly name: string;
+  readonly result?: JSONValue | undefined;
+  readonly isError?: boolean | undefined;
+  readonly denied?: boolean | undefined;
+  readonly progress?: string | undefined;
+  readonly preliminary?: JSONValue | undefined;
+}
+
+/** What every row has, whatever its type. */
+interface RowDraftBase<T extends ChunkRowType, D> {
+  /** The turn the row belongs to; a user message and the assistant's answer share it. */
+  readonly turnId: string;
+  /** The step of the turn, starting at 0. */
+  readonly step: number;
+  readonly role: ChunkRole;
+  readonly type: T;
+  readonly data: D;
+}
+
+/** A row before it is stored: no `seq` yet. One per chunk, but a tool-batch gives several. */
+export type ChunkRowDraft =
+  | RowDraftBase<'text', TextRowData>
+  | RowDraftBase<'thinking', ThinkingRowData>
+  | RowDraftBase<'tool_call', ToolCallRowData>
+  | RowDraftBase<'tool_result', ToolResultRowData>
+  | RowDraftBase<'error', ErrorRowData>
+  | RowDraftBase<'system', SystemRowData>
+  | RowDraftBase<'source', SourceRowData>
+  | RowDraftBase<'file', FileRowData>
+  | RowDraftBase<'custom', CustomRowData>
+  | RowDraftBase<'steering', SteeringRowData>;
+
+/** Where a stored row sits: its thread and its position in the thread's log. */
+export interface StoredRowFields {
+  readonly threadId: string;
+  /** The row's position in its thread's log: dense, strictly increasing from 1. */
+  readonly seq: number;
+  /** When the row was stored (ISO 8601), when the store records it. */
+  readonly createdAt?: string | undefined;
+}
+
+/** A stored row: a {@link ChunkRowDraft} with its thread and `seq`. */
+export type ChunkRow = ChunkRowDraft & StoredRowFields;
+
+const metadata = ProviderMetadataSchema.optional();
+
+/** Zod schemas of each row type's `data`. */
+export const RowDataSchemas: {
+  readonly [T in ChunkRowType]: z.ZodType<Extract<ChunkRowDraft, { type: T }>['data']>;
+} = {
+  text: z.object({
+    text: z.string(),
+    id: z.string().optional(),
+    providerMetadata: metadata,
+    citations: z.array(CitationSchema).optional(),
+  }),
+  thinking: z.object({
+    text: z.string(),
+    id: z.string().optional(),
+    providerMetadata: metadata,
+    modelId: z.string().optional(),
+  }),
+  tool_call: z.object({
+    id: z.string(),
+    name: z.string(),
+    index: z.number().int().nonnegative(),
+    input: JsonValueSchema.optional(),
+    inputText: z.string().optional(),
+    providerExecuted: z.boolean().optional(),
+    providerMetadata: metadata,
+    dynamic: z.boolean().optional(),
+    invalid: z.boolean().optional(),
+    title: z.string().optional(),
+    approval: ToolApprovalSchema.optional(),
+    orphan: z.boolean().optional(),
+  }),
+  tool_result: z.object({
+    callId: z.string(),
+    name: z.string(),
+    result: JsonValueSchema.optional(),
+    isError: z.boolean().optional(),
+    denied: z.boolean().optional(),
+    progress: z.string().optional(),
+    preliminary: JsonValueSchema.optional(),
+  }),
+  error: z.object({ message: z.string(), statusCode: z.number().int().optional() }),
+  system: z.object({ kind: SystemKindSchema, text: z.string() }),
+  source: z.object({ source: SourceSchema }),
+  file: z
+    .object({
+      mediaType: z.string(),
+      data: z.string().optional(),
+      url: z.string().optional(),
+      filename: z.string().optional(),
+      providerMetadata: metadata,
+      reasoning: z.boolean().optional(),
+    })
+    .refine((f) => (f.data === undefined) !== (f.url === undefined), {
+      message: 'a file row needs exactly one of `data` (base64) and `url`',
+    }),
+  custom: z.object({ kind: z.string(), providerMetadata: metadata }),
+  steering: z.object({ id: z.string(), text: z.string() }),
+};
+
+const draftBase = {
+  turnId: z.string().min(1),
+  step: z.number().int().nonnegative(),
+  role: ChunkRoleSchema,
+};
+
+const draftOf = <T extends ChunkRowType>(type: T) =>
+  z.object({ ...draftBase, type: z.literal(type), data: RowDataSchemas[type] });
+
+const drafts = [
+  draftOf('text'),
+  draftOf('thinking'),
+  draftOf('tool_call'),
+  draftOf('tool_result'),
+  draftOf('error'),
+  draftOf('system'),
+  draftOf('source'),
+  draftOf('file'),
+  draftOf('custom'),
+  draftOf('steering'),
+] as const;
+
+/** Zod schema of a {@link ChunkRowDraft}: `data` is checked against the schema of its `type`. */
+export const ChunkRowDraftSchema: z.ZodType<ChunkRowDraft> = z.discriminatedUnion('type', drafts);
+
+const storedFields = {
+  threadId: z.string().min(1),
+  seq: z.number().int().positive(),
+  createdAt: z.string().optional(),
+};
+
+/** Zod schema of a stored {@link ChunkRow}. */
+export const ChunkRowSchema: z.ZodType<ChunkRow> = z.discriminatedUnion(
+  'type',
+  drafts.map((d) => d.extend(storedFields)) as unknown as typeof drafts,
+) as unknown as z.ZodType<ChunkRow>;

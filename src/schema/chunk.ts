@@ -1,0 +1,342 @@
+import { z } from 'zod';
+import {
+  type JSONValue,
+  JsonValueSchema,
+  type ProviderMetadata,
+  ProviderMetadataSchema,
+} from './json.js';
+import { type Citation, CitationSchema, type Source, SourceSchema } from './source.js';
+
+/** The kinds of system notice a turn or thread can record. */
+export type SystemKind = 'notice' | 'model-changed' | 'config-reload' | 'cancelled';
+
+/** Every {@link SystemKind}, in a fixed order. */
+export const SYSTEM_KINDS: readonly SystemKind[] = [
+  'notice',
+  'model-changed',
+  'config-reload',
+  'cancelled',
+];
+
+/** Zod schema of a {@link SystemKind}. */
+export const SystemKindSchema: z.ZodType<SystemKind> = z.enum([
+  'notice',
+  'model-changed',
+  'config-reload',
+  'cancelled',
+]);
+
+/** What every chunk has: the zero-based step of the turn it happened in. */
+export interface ChunkBase {
+  /** The step (model call) of the turn this chunk belongs to, starting at 0. */
+  readonly step: number;
+}
+
+/** Text the model wrote (or, in a user message, the user's text). One provider text block. */
+export interface TextChunk extends ChunkBase {
+  readonly type: 'text';
+  readonly text: string;
+  /** The provider's block id, when the stream had one. */
+  readonly id?: string | undefined;
+  /** Metadata merged from the block's start, deltas and end (later keys win). */
+  readonly providerMetadata?: ProviderMetadata | undefined;
+  /** Citations that arrived on the block's end. */
+  readonly citations?: readonly Citation[] | undefined;
+}
+
+/**
+ * Reasoning the model produced. One provider reasoning block. Anthropic's signature and
+ * redacted thinking, and OpenAI's reasoning item id and encrypted content, live in
+ * `providerMetadata`; an empty thinking chunk that carries metadata (redacted thinking) is kept.
+ */
+export interface ThinkingChunk extends ChunkBase {
+  readonly type: 'thinking';
+  readonly text: string;
+  /** The provider's block id, when the stream had one. */
+  readonly id?: string | undefined;
+  /** Metadata merged from the block's start, deltas and end (later keys win). */
+  readonly providerMetadata?: ProviderMetadata | undefined;
+  /** The model that produced this reasoning, when known (its signature is only valid for it). */
+  readonly modelId?: string | undefined;
+}
+
+/** The approval state of a tool call that needed the user's approval. */
+export interface ToolApproval {
+  /** The approval request's id. */
+  readonly id: string;
+  /** Whether it was approved; absent while the request is pending. */
+  readonly approved?: boolean | undefined;
+  /** Why it was approved or denied, when given. */
+  readonly reason?: string | undefined;
+  /** Whether the decision was taken automatically. */
+  readonly isAutomatic?: boolean | undefined;
+}
+
+/** One tool call in a {@link ToolBatchChunk}, with everything that happened to it. */
+export interface ToolCallEntry {
+  /** The tool call id. */
+  readonly id: string;
+  /** The tool's name (empty for an orphan result whose name was not given). */
+  readonly name: string;
+  /** The call's arguments; absent until the `tool-call` event (input still streaming, or never finished). */
+  readonly input?: JSONValue | undefined;
+  /** The raw input streamed so far by `tool-input-delta`, kept only until `input` is known. */
+  readonly inputText?: string | undefined;
+  /** The final result; absent while the call runs. */
+  readonly result?: JSONValue | undefined;
+  /** Whether `result` is an error (a thrown tool, a denied execution). */
+  readonly isError?: boolean | undefined;
+  /** Whether execution was denied (by the user, or by an approval rule). */
+  readonly denied?: boolean | undefined;
+  /** Progress text streamed while the tool ran, appended in order (a shell's output). */
+  readonly progress?: string | undefined;
+  /** The latest preliminary result of a generator tool. */
+  readonly preliminary?: JSONValue | undefined;
+  /** Whether the provider executed the tool (web search and similar server tools). */
+  readonly providerExecuted?: boolean | undefined;
+  /** Provider metadata of the call (merged with that of its result). */
+  readonly providerMetadata?: ProviderMetadata | undefined;
+  /** Whether the tool was not in the declared tool set (a dynamic tool). */
+  readonly dynamic?: boolean | undefined;
+  /** Whether the call was invalid (unparsable input or an unknown tool). */
+  readonly invalid?: boolean | undefined;
+  /** The tool's display title, when it has one. */
+  readonly title?: string | undefined;
+  /** The approval this call needed, when it needed one. */
+  readonly approval?: ToolApproval | undefined;
+  /** True when a result, progress or approval arrived for a call id this turn never saw called. */
+  readonly orphan?: boolean | undefined;
+}
+
+/** Tool calls made together (parallel calls of one step), each with its result once known. */
+export interface ToolBatchChunk extends ChunkBase {
+  readonly type: 'tool-batch';
+  readonly calls: readonly ToolCallEntry[];
+}
+
+/** An error that ended or interrupted the turn. Never sent to the model. */
+export interface ErrorChunk extends ChunkBase {
+  readonly type: 'error';
+  readonly message: string;
+  /** The HTTP status of a failed API call, when there was one. */
+  readonly statusCode?: number | undefined;
+}
+
+/** A notice from the app or the runtime (a model switch, a cancel). Never sent to the model. */
+export interface SystemChunk extends ChunkBase {
+  readonly type: 'system';
+  readonly kind: SystemKind;
+  readonly text: string;
+}
+
+/** A user message that joined the running turn at a step boundary. Stored with role `user`. */
+export interface SteeringChunk extends ChunkBase {
+  readonly type: 'steering';
+  /** The steering message's id. */
+  readonly id: string;
+  readonly text: string;
+}
+
+/** A source the model used (web search results, documents). Stored, not sent back to the model. */
+export interface SourceChunk extends ChunkBase {
+  readonly type: 'source';
+  readonly source: Source;
+}
+
+/** A file: generated by the model, produced by its reasoning, or attached by the user. */
+export interface FileChunk extends ChunkBase {
+  readonly type: 'file';
+  /** The IANA media type. */
+  readonly mediaType: string;
+  /** The content as base64, when inline. Exactly one of `data` and `url` is set. */
+  readonly data?: string | undefined;
+  /** Where the content is, when not inline. */
+  readonly url?: string | undefined;
+  readonly filename?: string | undefined;
+  readonly providerMetadata?: ProviderMetadata | undefined;
+  /** True for a file produced by the model's reasoning (`reasoning-file`). */
+  readonly reasoning?: boolean | undefined;
+}
+
+/**
+ * Provider-specific content with no standard payload (an Anthropic fallback marker between two
+ * thinking blocks, the only content of a refused answer). Kept in order and sent back in place.
+ */
+export interface CustomChunk extends ChunkBase {
+  readonly type: 'custom';
+  /** `{provider}.{type}`, for example `anthropic.fallback`. */
+  readonly kind: string;
+  readonly providerMetadata?: ProviderMetadata | undefined;
+}
+
+/** One ordered piece of a turn. */
+export type Chunk =
+  | TextChunk
+  | ThinkingChunk
+  | ToolBatchChunk
+  | ErrorChunk
+  | SystemChunk
+  | SteeringChunk
+  | SourceChunk
+  | FileChunk
+  | CustomChunk;
+
+/** The `type` of a {@link Chunk}. */
+export type ChunkType = Chunk['type'];
+
+const allChunkTypes = [
+  'text',
+  'thinking',
+  'tool-batch',
+  'error',
+  'system',
+  'steering',
+  'source',
+  'file',
+  'custom',
+] as const;
+
+// Compile-time check: the list names every ChunkType.
+const _allChunkTypesListed: [Exclude<ChunkType, (typeof allChunkTypes)[number]>] extends [never]
+  ? true
+  : never = true;
+void _allChunkTypesListed;
+
+/** Every {@link ChunkType}, in a fixed order. */
+export const CHUNK_TYPES: readonly ChunkType[] = allChunkTypes;
+
+const step = z.number().int().nonnegative();
+const metadata = ProviderMetadataSchema.optional();
+
+/** Zod schema of a {@link ToolApproval}. */
+export const ToolApprovalSchema: z.ZodType<ToolApproval> = z.object({
+  id: z.string(),
+  approved: z.boolean().optional(),
+  reason: z.string().optional(),
+  isAutomatic: z.boolean().optional(),
+});
+
+/** Zod schema of a {@link ToolCallEntry}. */
+export const ToolCallEntrySchema: z.ZodType<ToolCallEntry> = z.object({
+  id: z.string(),
+  name: z.string(),
+  input: JsonValueSchema.optional(),
+  inputText: z.string().optional(),
+  result: JsonValueSchema.optional(),
+  isError: z.boolean().optional(),
+  denied: z.boolean().optional(),
+  progress: z.string().optional(),
+  preliminary: JsonValueSchema.optional(),
+  providerExecuted: z.boolean().optional(),
+  providerMetadata: metadata,
+  dynamic: z.boolean().optional(),
+  invalid: z.boolean().optional(),
+  title: z.string().optional(),
+  approval: ToolApprovalSchema.optional(),
+  orphan: z.boolean().optional(),
+});
+
+const textChunk = z.object({
+  type: z.literal('text'),
+  step,
+  text: z.string(),
+  id: z.string().optional(),
+  providerMetadata: metadata,
+  citations: z.array(CitationSchema).optional(),
+});
+
+const thinkingChunk = z.object({
+  type: z.literal('thinking'),
+  step,
+  text: z.string(),
+  id: z.string().optional(),
+  providerMetadata: metadata,
+  modelId: z.string().optional(),
+});
+
+const toolBatchChunk = z.object({
+  type: z.literal('tool-batch'),
+  step,
+  calls: z.array(ToolCallEntrySchema),
+});
+
+const errorChunk = z.object({
+  type: z.literal('error'),
+  step,
+  message: z.string(),
+  statusCode: z.number().int().optional(),
+});
+
+const systemChunk = z.object({
+  type: z.literal('system'),
+  step,
+  kind: SystemKindSchema,
+  text: z.string(),
+});
+
+const steeringChunk = z.object({
+  type: z.literal('steering'),
+  step,
+  id: z.string(),
+  text: z.string(),
+});
+
+const sourceChunk = z.object({
+  type: z.literal('source'),
+  step,
+  source: SourceSchema,
+});
+
+const fileChunk = z
+  .object({
+    type: z.literal('file'),
+    step,
+    mediaType: z.string(),
+    data: z.string().optional(),
+    url: z.string().optional(),
+    filename: z.string().optional(),
+    providerMetadata: metadata,
+    reasoning: z.boolean().optional(),
+  })
+  .refine((file) => (file.data === undefined) !== (file.url === undefined), {
+    message: 'a file chunk needs exactly one of `data` (base64) and `url`',
+  });
+
+const customChunk = z.object({
+  type: z.literal('custom'),
+  step,
+  kind: z.string(),
+  providerMetadata: metadata,
+});
+
+/** Zod schema of a {@link Chunk}: any of the variants, told apart by `type`. */
+export const ChunkSchema: z.ZodType<Chunk> = z.discriminatedUnion('type', [
+  textChunk,
+  thinkingChunk,
+  toolBatchChunk,
+  errorChunk,
+  systemChunk,
+  steeringChunk,
+  sourceChunk,
+  fileChunk,
+  customChunk,
+]);
+
+/** Zod schema of a {@link TextChunk}. */
+export const TextChunkSchema: z.ZodType<TextChunk> = textChunk;
+/** Zod schema of a {@link ThinkingChunk}. */
+export const ThinkingChunkSchema: z.ZodType<ThinkingChunk> = thinkingChunk;
+/** Zod schema of a {@link ToolBatchChunk}. */
+export const ToolBatchChunkSchema: z.ZodType<ToolBatchChunk> = toolBatchChunk;
+/** Zod schema of a {@link ErrorChunk}. */
+export const ErrorChunkSchema: z.ZodType<ErrorChunk> = errorChunk;
+/** Zod schema of a {@link SystemChunk}. */
+export const SystemChunkSchema: z.ZodType<SystemChunk> = systemChunk;
+/** Zod schema of a {@link SteeringChunk}. */
+export const SteeringChunkSchema: z.ZodType<SteeringChunk> = steeringChunk;
+/** Zod schema of a {@link SourceChunk}. */
+export const SourceChunkSchema: z.ZodType<SourceChunk> = sourceChunk;
+/** Zod schema of a {@link FileChunk}. */
+export const FileChunkSchema: z.ZodType<FileChunk> = fileChunk;
+/** Zod schema of a {@link CustomChunk}. */
+export const CustomChunkSchema: z.ZodType<CustomChunk> = customChunk;

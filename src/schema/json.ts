@@ -1,0 +1,134 @@
+import { z } from 'zod';
+
+/** A JSON value: what survives `JSON.parse(JSON.stringify(v))` unchanged. */
+export type JSONValue = null | string | number | boolean | JSONArray | JSONObject;
+/** A JSON array. */
+export type JSONArray = JSONValue[];
+/** A JSON object. Keys with `undefined` values are not allowed: they would not survive JSON. */
+export type JSONObject = { [key: string]: JSONValue };
+
+/**
+ * Provider-specific metadata as the AI SDK carries it (`providerMetadata` on stream parts,
+ * `providerOptions` on prompt parts): one JSON object per provider key, for example
+ * `{ anthropic: { signature: '…' } }`.
+ */
+export type ProviderMetadata = { [provider: string]: JSONObject };
+
+interface NonJson {
+  readonly path: Array<string | number>;
+  readonly value: unknown;
+  readonly reason: string;
+}
+
+/**
+ * Finds the first value inside `value` that is not plain JSON, depth first.
+ *
+ * @param value - the value to check
+ * @returns where the first offending value is and why, or undefined when all of it is JSON
+ */
+export function findNonJson(value: unknown): NonJson | undefined {
+  const path: Array<string | number> = [];
+  const seen = new Set<object>();
+  const visit = (v: unknown): NonJson | undefined => {
+    switch (typeof v) {
+      case 'string':
+      case 'boolean':
+        return undefined;
+      case 'number':
+        return Number.isFinite(v)
+          ? undefined
+          : { path: [...path], value: v, reason: 'a non-finite number' };
+      case 'object': {
+        if (v === null) return undefined;
+        if (seen.has(v))
+          return { path: [...path], value: '[circular]', reason: 'a circular reference' };
+        if (Array.isArray(v)) {
+          seen.add(v);
+          for (let i = 0; i < v.length; i++) {
+            path.push(i);
+            const bad = visit(v[i]);
+            path.pop();
+            if (bad) return bad;
+          }
+          seen.delete(v);
+          return undefined;
+        }
+        const proto = Object.getPrototypeOf(v);
+        if (proto !== Object.prototype && proto !== null) {
+          return {
+            path: [...path],
+            value: v,
+            reason: `an instance of ${proto?.constructor?.name ?? 'a class'}`,
+          };
+        }
+        seen.add(v);
+        for (const key of Object.keys(v)) {
+          path.push(key);
+          const bad = visit((v as Record<string, unknown>)[key]);
+          path.pop();
+          if (bad) return bad;
+        }
+        seen.delete(v);
+        return undefined;
+      }
+      default:
+        return {
+          path: [...path],
+          value: typeof v === 'undefined' ? 'undefined' : String(v),
+          reason: `a ${typeof v}`,
+        };
+    }
+  };
+  return visit(value);
+}
+
+/** Whether `value` is plain JSON (see {@link JSONValue}). */
+export function isJsonValue(value: unknown): value is JSONValue {
+  return findNonJson(value) === undefined;
+}
+
+/**
+ * Converts any value to JSON the way `JSON.stringify` would (dates become strings, `undefined`
+ * object members are dropped, `undefined` array items become null), without throwing on cycles
+ * or bigints: those become the string `'[circular]'` and a decimal string.
+ *
+ * @param value - anything, for example a tool's output
+ * @returns a plain JSON value; `undefined` becomes `null`
+ */
+export function toJsonValue(value: unknown): JSONValue {
+  if (isJsonValue(value)) return value;
+  const seen = new WeakSet<object>();
+  const text = JSON.stringify(value, (_key, v: unknown) => {
+    if (typeof v === 'bigint') return v.toString();
+    if (typeof v === 'object' && v !== null) {
+      if (seen.has(v)) return '[circular]';
+      seen.add(v);
+      if (v instanceof Error) return { name: v.name, message: v.message };
+      if (v instanceof Uint8Array) return Array.from(v);
+    }
+    return v;
+  });
+  return text === undefined ? null : (JSON.parse(text) as JSONValue);
+}
+
+/** Zod schema of a {@link JSONValue}; a failure names the path of the first non-JSON value. */
+export const JsonValueSchema: z.ZodType<JSONValue> = z.unknown().check((ctx) => {
+  const bad = findNonJson(ctx.value);
+  if (bad) {
+    ctx.issues.push({
+      code: 'custom',
+      message: `expected a JSON value, received ${bad.reason}`,
+      input: bad.value,
+      path: bad.path,
+    });
+  }
+}) as unknown as z.ZodType<JSONValue>;
+
+/** Zod schema of a {@link JSONObject}. */
+export const JsonObjectSchema: z.ZodType<JSONObject> = z.record(z.string(), JsonValueSchema);
+
+/** Zod schema of {@link ProviderMetadata}. */
+export const ProviderMetadataSchema: z.ZodType<ProviderMetadata> = z.record(
+  z.string(),
+  JsonObjectSchema,
+);

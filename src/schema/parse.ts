@@ -1,0 +1,160 @@
+import type { z } from 'zod';
+import {
+  ChunklogError,
+  type ChunklogErrorCode,
+  type SafeResult,
+} from '../errors/chunklog-error.js';
+import { type ChatMessage, ChatMessageSchema } from './chat-message.js';
+import { type Chunk, ChunkSchema } from './chunk.js';
+import { type ChunkEvent, ChunkEventSchema } from './chunk-event.js';
+import {
+  type ChunkRow,
+  type ChunkRowDraft,
+  ChunkRowDraftSchema,
+  ChunkRowSchema,
+} from './chunk-row.js';
+
+/** Shortens a value for an error message. */
+export function previewValue(value: unknown, max = 80): string {
+  let text: string;
+  try {
+    text =
+      typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = String(value);
+  }
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** Formats a path as `a.b[2].c`. */
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out === '' ? '(root)' : out;
+}
+
+function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let current: unknown = root;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+/**
+ * Validates `value` against `schema`, returning a {@link ChunklogError} that names the first
+ * offending path and value instead of throwing.
+ *
+ * @param schema - a zod schema
+ * @param value - the untrusted value
+ * @param code - the error code to use on failure
+ * @param what - what the value is, for the message (for example `'chunk event'`)
+ * @returns the parsed value or the error
+ */
+export function safeParseWith<T>(
+  schema: z.ZodType<T>,
+  value: unknown,
+  code: ChunklogErrorCode,
+  what: string,
+): SafeResult<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return { success: true, value: result.data };
+  const issue = result.error.issues[0];
+  const path = (issue?.path ?? []).filter((k): k is string | number => typeof k !== 'symbol');
+  const offending = valueAt(value, path);
+  const message = `Invalid ${what} at ${formatPath(path)}: ${issue?.message ?? 'invalid input'} (got ${previewValue(offending)})`;
+  return {
+    success: false,
+    error: new ChunklogError(code, message, { path, value: offending, cause: result.error }),
+  };
+}
+
+/**
+ * Like {@link safeParseWith}, but throws the error.
+ *
+ * @throws {ChunklogError} with the given code when `value` does not match
+ */
+export function parseWith<T>(
+  schema: z.ZodType<T>,
+  value: unknown,
+  code: ChunklogErrorCode,
+  what: string,
+): T {
+  const result = safeParseWith(schema, value, code, what);
+  if (!result.success) throw result.error;
+  return result.value;
+}
+
+/**
+ * Validates a wire event (for example one received over a WebSocket or SSE).
+ *
+ * @param value - the untrusted value
+ * @returns the event
+ * @throws {ChunklogError} `invalid-event`, naming the offending path and value
+ *
+ * @example
+ * ```ts
+ * const event = parseChunkEvent(JSON.parse(message.data));
+ * ```
+ */
+export function parseChunkEvent(value: unknown): ChunkEvent {
+  return parseWith(ChunkEventSchema, value, 'invalid-event', 'chunk event');
+}
+
+/**
+ * Validates a wire event without throwing.
+ *
+ * @param value - the untrusted value
+ * @returns the event, or the `invalid-event` error
+ */
+export function safeParseChunkEvent(value: unknown): SafeResult<ChunkEvent> {
+  return safeParseWith(ChunkEventSchema, value, 'invalid-event', 'chunk event');
+}
+
+/**
+ * Validates a chunk.
+ *
+ * @param value - the untrusted value
+ * @returns the chunk
+ * @throws {ChunklogError} `invalid-chunk`, naming the offending path and value
+ */
+export function parseChunk(value: unknown): Chunk {
+  return parseWith(ChunkSchema, value, 'invalid-chunk', 'chunk');
+}
+
+/**
+ * Validates a row draft (before it is stored).
+ *
+ * @param value - the untrusted value
+ * @returns the draft
+ * @throws {ChunklogError} `invalid-row`, naming the offending path and value
+ */
+export function parseChunkRowDraft(value: unknown): ChunkRowDraft {
+  return parseWith(ChunkRowDraftSchema, value, 'invalid-row', 'chunk row draft');
+}
+
+/**
+ * Validates a stored row (for example one read back from a database or an HTTP page).
+ *
+ * @param value - the untrusted value
+ * @returns the row
+ * @throws {ChunklogError} `invalid-row`, naming the offending path and value
+ */
+export function parseChunkRow(value: unknown): ChunkRow {
+  return parseWith(ChunkRowSchema, value, 'invalid-row', 'chunk row');
+}
+
+/**
+ * Validates a chat message.
+ *
+ * @param value - the untrusted value
+ * @returns the message
+ * @throws {ChunklogError} `invalid-message`, naming the offending path and value
+ */
+export function parseChatMessage(value: unknown): ChatMessage {
+  return parseWith(ChatMessageSchema, value, 'invalid-message', 'chat message');
+}

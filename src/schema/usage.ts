@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+/**
+ * Token counts of a step or a turn, flattened from the AI SDK's `LanguageModelUsage`. Every
+ * field is optional: providers report different subsets.
+ */
+export interface TokenUsage {
+  readonly inputTokens?: number | undefined;
+  readonly outputTokens?: number | undefined;
+  readonly totalTokens?: number | undefined;
+  /** Output tokens spent on reasoning. */
+  readonly reasoningTokens?: number | undefined;
+  /** Input tokens read from the provider's prompt cache. */
+  readonly cacheReadTokens?: number | undefined;
+  /** Input tokens written to the provider's prompt cache. */
+  readonly cacheWriteTokens?: number | undefined;
+}
+
+const count = z.number().nonnegative().optional();
+
+/** Zod schema of {@link TokenUsage}. */
+export const TokenUsageSchema: z.ZodType<TokenUsage> = z.object({
+  inputTokens: count,
+  outputTokens: count,
+  totalTokens: count,
+  reasoningTokens: count,
+  cacheReadTokens: count,
+  cacheWriteTokens: count,
+});
+
+/**
+ * Why a step or a turn finished. The AI SDK's values are `stop`, `length`, `content-filter`,
+ * `tool-calls`, `error`, `interrupted` and `other`; any other string is kept as it came so that
+ * a newer SDK's value is not lost.
+ */
+export type FinishReason =
+  | 'stop'
+  | 'length'
+  | 'content-filter'
+  | 'tool-calls'
+  | 'error'
+  | 'interrupted'
+  | 'other'
+  | (string & {});
+
+/** Zod schema of a {@link FinishReason}. */
+export const FinishReasonSchema: z.ZodType<FinishReason> = z.string();

@@ -1,0 +1,18 @@
+import type { Options } from 'tsup';
+
+const config: Options = {
+  entry: {
+    index: 'src/index.ts',
+    'window/index': 'src/window/index.ts',
+    'store/index': 'src/store/index.ts',
+    'session/index': 'src/session/index.ts',
+    'testing/index': 'src/testing/index.ts',
+  },
+  format: ['esm'],
+  target: 'node20',
+  dts: true,
+  sourcemap: true,
+  clean: true,
+};
+
+export default config;
