@@ -81,7 +81,7 @@ class Builder {
       const chunk = chunks[c] as Chunk;
       if (step !== undefined && chunk.step !== step) this.flushStep();
       step = chunk.step;
-      this.assistantChunk(chunk, [index, c]);
+      this.assistantChunk(chunk, index, c);
     }
     this.flushStep();
   }
@@ -97,14 +97,14 @@ class Builder {
     return this.out;
   }
 
-  private assistantChunk(chunk: Chunk, at: ChunkPosition): void {
+  private assistantChunk(chunk: Chunk, message: number, at: number): void {
     switch (chunk.type) {
       case 'text':
         if (chunk.text !== '' || chunk.providerMetadata !== undefined)
           this.assistant.push(textPart(chunk));
         return;
       case 'thinking': {
-        const part = reasoningPart(chunk, at, this.change, this.options);
+        const part = reasoningPart(chunk, [message, at], this.change, this.options);
         if (part !== undefined) this.assistant.push(part);
         return;
       }

@@ -5,41 +5,40 @@ import type { GroupableRow } from './row-input.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** A tool-batch being rebuilt; turned into a `tool-batch` chunk at the end. */
+/** A tool-batch chunk being rebuilt: its calls array fills up as rows arrive. */
 interface BatchBuilder {
-  readonly kind: 'batch';
-  readonly step: number;
-  readonly calls: Mutable<ToolCallEntry>[];
+  readonly chunk: {
+    readonly type: 'tool-batch';
+    readonly step: number;
+    readonly calls: Mutable<ToolCallEntry>[];
+  };
   /** `data.index` of the last call row that joined, -1 when only orphan results did. */
   lastIndex: number;
-  /** Per call in `calls`: whether a result row has been merged into it (or it is a placeholder). */
+  /** Per call: whether a result row has been merged into it (or it is a placeholder). */
   readonly answered: boolean[];
 }
 
+/** A message being rebuilt: the final message object, and the batch its chunks end with. */
 interface MessageBuilder {
-  readonly id: string;
-  readonly turnId: string;
-  readonly role: ChatRole;
-  readonly items: Array<Chunk | BatchBuilder>;
+  readonly message: {
+    readonly id: string;
+    readonly turnId: string;
+    readonly role: ChatRole;
+    readonly chunks: Chunk[];
+  };
+  /** The tool-batch that is the message's last chunk, when it is one. */
+  openBatch: BatchBuilder | undefined;
 }
 
+/** Where a call row went: its turn and batch. Call ids are unique in practice, so lists are short. */
 interface CallLocation {
+  readonly turnId: string;
   readonly batch: BatchBuilder;
-  readonly message: MessageBuilder;
-}
-
-interface TurnIndex {
-  /** Batches holding a call of a given id, in the order they were opened. */
-  readonly calls: Map<string, CallLocation[]>;
-}
-
-function isBatch(item: Chunk | BatchBuilder | undefined): item is BatchBuilder {
-  return item !== undefined && (item as BatchBuilder).kind === 'batch';
 }
 
 function callEntry(data: ToolCallRowData): Mutable<ToolCallEntry> {
   const { index: _index, ...entry } = data;
-  return { ...entry };
+  return entry;
 }
 
 function mergeResult(entry: Mutable<ToolCallEntry>, data: ToolResultRowData): void {
@@ -50,107 +49,112 @@ function mergeResult(entry: Mutable<ToolCallEntry>, data: ToolResultRowData): vo
   if (data.preliminary !== undefined) entry.preliminary = data.preliminary;
 }
 
-function finishItems(items: ReadonlyArray<Chunk | BatchBuilder>): Chunk[] {
-  const chunks: Chunk[] = new Array(items.length);
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i] as Chunk | BatchBuilder;
-    chunks[i] = isBatch(item) ? { type: 'tool-batch', step: item.step, calls: item.calls } : item;
-  }
-  return chunks;
+function newBatch(builder: MessageBuilder, step: number): BatchBuilder {
+  const batch: BatchBuilder = {
+    chunk: { type: 'tool-batch', step, calls: [] },
+    lastIndex: -1,
+    answered: [],
+  };
+  builder.message.chunks.push(batch.chunk);
+  builder.openBatch = batch;
+  return batch;
 }
 
 /** Builds messages from rows; one instance per call of {@link groupRowsToMessages}. */
 class Grouper {
-  private readonly messages: MessageBuilder[] = [];
+  private readonly builders: MessageBuilder[] = [];
   private readonly byKey = new Map<string, MessageBuilder>();
-  private readonly turns = new Map<string, TurnIndex>();
+  private readonly calls = new Map<string, CallLocation[]>();
+  // The previous row's message: rows of one message come in runs, so most lookups hit.
+  private lastTurnId: string | undefined;
+  private lastRole: ChatRole | undefined;
+  private lastBuilder: MessageBuilder | undefined;
 
   add(row: GroupableRow): void {
     switch (row.type) {
       case 'tool_call':
-        this.addCall(row.turnId, row.step, this.message(row.turnId, chatRoleOf(row)), row.data);
+        this.addCall(row.turnId, row.step, this.builder(row.turnId, chatRoleOf(row)), row.data);
         return;
       case 'tool_result':
         this.addResult(row.turnId, row.step, row.data);
         return;
-      default:
-        this.message(row.turnId, chatRoleOf(row)).items.push(toChunk(row));
+      default: {
+        const builder = this.builder(row.turnId, chatRoleOf(row));
+        builder.message.chunks.push(toChunk(row));
+        builder.openBatch = undefined;
+      }
     }
   }
 
   finish(): ChatMessage[] {
-    return this.messages.map((m) => ({
-      id: m.id,
-      turnId: m.turnId,
-      role: m.role,
-      chunks: finishItems(m.items),
-    }));
+    return this.builders.map((b) => b.message);
   }
 
   /** The message of `turnId` and `role`, created (or coalesced into a trailing system message). */
-  private message(turnId: string, role: ChatRole): MessageBuilder {
+  private builder(turnId: string, role: ChatRole): MessageBuilder {
+    if (this.lastBuilder !== undefined && this.lastTurnId === turnId && this.lastRole === role) {
+      return this.lastBuilder;
+    }
+    const builder = this.lookUp(turnId, role);
+    this.lastTurnId = turnId;
+    this.lastRole = role;
+    this.lastBuilder = builder;
+    return builder;
+  }
+
+  private lookUp(turnId: string, role: ChatRole): MessageBuilder {
     const key = messageId(turnId, role);
     const known = this.byKey.get(key);
     if (known !== undefined) return known;
-    const last = this.messages[this.messages.length - 1];
-    if (role === 'system' && last !== undefined && last.role === 'system') {
+    const last = this.builders[this.builders.length - 1];
+    if (role === 'system' && last !== undefined && last.message.role === 'system') {
       this.byKey.set(key, last);
       return last;
     }
-    const created: MessageBuilder = { id: key, turnId, role, items: [] };
-    this.messages.push(created);
+    const created: MessageBuilder = {
+      message: { id: key, turnId, role, chunks: [] },
+      openBatch: undefined,
+    };
+    this.builders.push(created);
     this.byKey.set(key, created);
     return created;
-  }
-
-  private turn(turnId: string): TurnIndex {
-    let index = this.turns.get(turnId);
-    if (index === undefined) {
-      index = { calls: new Map() };
-      this.turns.set(turnId, index);
-    }
-    return index;
   }
 
   private addCall(
     turnId: string,
     step: number,
-    message: MessageBuilder,
+    builder: MessageBuilder,
     data: ToolCallRowData,
   ): void {
-    const last = message.items[message.items.length - 1];
-    let batch: BatchBuilder;
-    if (
-      isBatch(last) &&
-      last.step === step &&
+    const open = builder.openBatch;
+    const batch =
+      open !== undefined &&
+      open.chunk.step === step &&
       data.index > 0 &&
-      data.index === last.lastIndex + 1
-    ) {
-      batch = last;
-    } else {
-      batch = { kind: 'batch', step, calls: [], lastIndex: -1, answered: [] };
-      message.items.push(batch);
-    }
-    batch.calls.push(callEntry(data));
+      data.index === open.lastIndex + 1
+        ? open
+        : newBatch(builder, step);
+    batch.chunk.calls.push(callEntry(data));
     batch.answered.push(false);
     batch.lastIndex = data.index;
-    const calls = this.turn(turnId).calls;
-    const at = calls.get(data.id);
-    const location: CallLocation = { batch, message };
-    if (at === undefined) calls.set(data.id, [location]);
-    else if (at[at.length - 1]?.batch !== batch) at.push(location);
+    const at = this.calls.get(data.id);
+    if (at === undefined) this.calls.set(data.id, [{ turnId, batch }]);
+    else if (at[at.length - 1]?.batch !== batch) at.push({ turnId, batch });
   }
 
   private addResult(turnId: string, step: number, data: ToolResultRowData): void {
-    const locations = this.turn(turnId).calls.get(data.callId);
-    // The newest batch holding the call first; in it, the first call of that id not yet answered.
+    const locations = this.calls.get(data.callId);
+    // The newest batch of this turn holding the call first; in it, the first such call not yet
+    // answered.
     if (locations !== undefined) {
       for (let l = locations.length - 1; l >= 0; l--) {
-        const { batch } = locations[l] as CallLocation;
-        for (let i = 0; i < batch.calls.length; i++) {
-          const entry = batch.calls[i] as Mutable<ToolCallEntry>;
-          if (entry.id === data.callId && batch.answered[i] === false) {
-            batch.answered[i] = true;
+        const location = locations[l] as CallLocation;
+        if (location.turnId !== turnId) continue;
+        const { chunk, answered } = location.batch;
+        for (let i = 0; i < chunk.calls.length; i++) {
+          const entry = chunk.calls[i] as Mutable<ToolCallEntry>;
+          if (entry.id === data.callId && answered[i] === false) {
+            answered[i] = true;
             mergeResult(entry, data);
             return;
           }
@@ -162,18 +166,12 @@ class Grouper {
 
   /** A result whose call row is not here (an older page): a placeholder entry marked `orphan`. */
   private addOrphanResult(turnId: string, step: number, data: ToolResultRowData): void {
-    const message = this.message(turnId, 'assistant');
-    const last = message.items[message.items.length - 1];
-    let batch: BatchBuilder;
-    if (isBatch(last) && last.step === step) {
-      batch = last;
-    } else {
-      batch = { kind: 'batch', step, calls: [], lastIndex: -1, answered: [] };
-      message.items.push(batch);
-    }
+    const builder = this.builder(turnId, 'assistant');
+    const open = builder.openBatch;
+    const batch = open !== undefined && open.chunk.step === step ? open : newBatch(builder, step);
     const entry: Mutable<ToolCallEntry> = { id: data.callId, name: data.name, orphan: true };
     mergeResult(entry, data);
-    batch.calls.push(entry);
+    batch.chunk.calls.push(entry);
     batch.answered.push(true);
   }
 }
@@ -244,12 +242,26 @@ function toChunk(row: Exclude<GroupableRow, { type: 'tool_call' | 'tool_result' 
  */
 export function groupRowsToMessages(rows: readonly GroupableRow[]): ChatMessage[] {
   const grouper = new Grouper();
-  const seen = new Set<number>();
+  // Rows usually come in ascending seq: then a seq above every one seen is new. Only when one
+  // comes out of order is a set of the seen seqs built and consulted.
+  let highest = -Infinity;
+  let ascending: number[] | undefined = [];
+  let seen: Set<number> | undefined;
   for (const row of rows) {
     const seq = row.seq;
     if (typeof seq === 'number') {
-      if (seen.has(seq)) continue;
-      seen.add(seq);
+      if (seq > highest && ascending !== undefined) {
+        ascending.push(seq);
+        highest = seq;
+      } else {
+        if (seen === undefined) {
+          seen = new Set(ascending);
+          ascending = undefined;
+        }
+        if (seen.has(seq)) continue;
+        seen.add(seq);
+        if (seq > highest) highest = seq;
+      }
     }
     grouper.add(row);
   }
