@@ -30,10 +30,13 @@ interface MessageBuilder {
   openBatch: BatchBuilder | undefined;
 }
 
-/** Where a call row went: its turn and batch. Call ids are unique in practice, so lists are short. */
-interface CallLocation {
+/** What grouping knows of a turn: its messages by role, and its batches in order. */
+interface TurnRecord {
   readonly turnId: string;
-  readonly batch: BatchBuilder;
+  user: MessageBuilder | undefined;
+  assistant: MessageBuilder | undefined;
+  system: MessageBuilder | undefined;
+  readonly batches: BatchBuilder[];
 }
 
 function callEntry(data: ToolCallRowData): Mutable<ToolCallEntry> {
@@ -49,7 +52,21 @@ function mergeResult(entry: Mutable<ToolCallEntry>, data: ToolResultRowData): vo
   if (data.preliminary !== undefined) entry.preliminary = data.preliminary;
 }
 
-function newBatch(builder: MessageBuilder, step: number): BatchBuilder {
+/** Merges a result into the batch's first unanswered call of its id; false when there is none. */
+function answer(batch: BatchBuilder, data: ToolResultRowData): boolean {
+  const { calls } = batch.chunk;
+  for (let i = 0; i < calls.length; i++) {
+    const entry = calls[i] as Mutable<ToolCallEntry>;
+    if (entry.id === data.callId && batch.answered[i] === false) {
+      batch.answered[i] = true;
+      mergeResult(entry, data);
+      return true;
+    }
+  }
+  return false;
+}
+
+function newBatch(turn: TurnRecord, builder: MessageBuilder, step: number): BatchBuilder {
   const batch: BatchBuilder = {
     chunk: { type: 'tool-batch', step, calls: [] },
     lastIndex: -1,
@@ -57,29 +74,28 @@ function newBatch(builder: MessageBuilder, step: number): BatchBuilder {
   };
   builder.message.chunks.push(batch.chunk);
   builder.openBatch = batch;
+  turn.batches.push(batch);
   return batch;
 }
 
 /** Builds messages from rows; one instance per call of {@link groupRowsToMessages}. */
 class Grouper {
   private readonly builders: MessageBuilder[] = [];
-  private readonly byKey = new Map<string, MessageBuilder>();
-  private readonly calls = new Map<string, CallLocation[]>();
-  // The previous row's message: rows of one message come in runs, so most lookups hit.
-  private lastTurnId: string | undefined;
-  private lastRole: ChatRole | undefined;
-  private lastBuilder: MessageBuilder | undefined;
+  private readonly turns = new Map<string, TurnRecord>();
+  // Rows of one turn come together, so the previous row's turn is usually this row's.
+  private lastTurn: TurnRecord | undefined;
 
   add(row: GroupableRow): void {
+    const turn = this.turn(row.turnId);
     switch (row.type) {
       case 'tool_call':
-        this.addCall(row.turnId, row.step, this.builder(row.turnId, chatRoleOf(row)), row.data);
+        this.addCall(turn, row.step, this.builder(turn, chatRoleOf(row)), row.data);
         return;
       case 'tool_result':
-        this.addResult(row.turnId, row.step, row.data);
+        this.addResult(turn, row.step, row.data);
         return;
       default: {
-        const builder = this.builder(row.turnId, chatRoleOf(row));
+        const builder = this.builder(turn, chatRoleOf(row));
         builder.message.chunks.push(toChunk(row));
         builder.openBatch = undefined;
       }
@@ -90,38 +106,38 @@ class Grouper {
     return this.builders.map((b) => b.message);
   }
 
-  /** The message of `turnId` and `role`, created (or coalesced into a trailing system message). */
-  private builder(turnId: string, role: ChatRole): MessageBuilder {
-    if (this.lastBuilder !== undefined && this.lastTurnId === turnId && this.lastRole === role) {
-      return this.lastBuilder;
+  private turn(turnId: string): TurnRecord {
+    const last = this.lastTurn;
+    if (last !== undefined && last.turnId === turnId) return last;
+    let turn = this.turns.get(turnId);
+    if (turn === undefined) {
+      turn = { turnId, user: undefined, assistant: undefined, system: undefined, batches: [] };
+      this.turns.set(turnId, turn);
     }
-    const builder = this.lookUp(turnId, role);
-    this.lastTurnId = turnId;
-    this.lastRole = role;
-    this.lastBuilder = builder;
-    return builder;
+    this.lastTurn = turn;
+    return turn;
   }
 
-  private lookUp(turnId: string, role: ChatRole): MessageBuilder {
-    const key = messageId(turnId, role);
-    const known = this.byKey.get(key);
+  /** The turn's message of `role`, created (a system one coalesced into a trailing system message). */
+  private builder(turn: TurnRecord, role: ChatRole): MessageBuilder {
+    const known = turn[role];
     if (known !== undefined) return known;
     const last = this.builders[this.builders.length - 1];
     if (role === 'system' && last !== undefined && last.message.role === 'system') {
-      this.byKey.set(key, last);
+      turn.system = last;
       return last;
     }
     const created: MessageBuilder = {
-      message: { id: key, turnId, role, chunks: [] },
+      message: { id: messageId(turn.turnId, role), turnId: turn.turnId, role, chunks: [] },
       openBatch: undefined,
     };
     this.builders.push(created);
-    this.byKey.set(key, created);
+    turn[role] = created;
     return created;
   }
 
   private addCall(
-    turnId: string,
+    turn: TurnRecord,
     step: number,
     builder: MessageBuilder,
     data: ToolCallRowData,
@@ -133,42 +149,27 @@ class Grouper {
       data.index > 0 &&
       data.index === open.lastIndex + 1
         ? open
-        : newBatch(builder, step);
+        : newBatch(turn, builder, step);
     batch.chunk.calls.push(callEntry(data));
     batch.answered.push(false);
     batch.lastIndex = data.index;
-    const at = this.calls.get(data.id);
-    if (at === undefined) this.calls.set(data.id, [{ turnId, batch }]);
-    else if (at[at.length - 1]?.batch !== batch) at.push({ turnId, batch });
   }
 
-  private addResult(turnId: string, step: number, data: ToolResultRowData): void {
-    const locations = this.calls.get(data.callId);
-    // The newest batch of this turn holding the call first; in it, the first such call not yet
-    // answered.
-    if (locations !== undefined) {
-      for (let l = locations.length - 1; l >= 0; l--) {
-        const location = locations[l] as CallLocation;
-        if (location.turnId !== turnId) continue;
-        const { chunk, answered } = location.batch;
-        for (let i = 0; i < chunk.calls.length; i++) {
-          const entry = chunk.calls[i] as Mutable<ToolCallEntry>;
-          if (entry.id === data.callId && answered[i] === false) {
-            answered[i] = true;
-            mergeResult(entry, data);
-            return;
-          }
-        }
-      }
+  /** A result joins the newest batch of its turn with an unanswered call of that id. */
+  private addResult(turn: TurnRecord, step: number, data: ToolResultRowData): void {
+    const { batches } = turn;
+    for (let b = batches.length - 1; b >= 0; b--) {
+      if (answer(batches[b] as BatchBuilder, data)) return;
     }
-    this.addOrphanResult(turnId, step, data);
+    this.addOrphanResult(turn, step, data);
   }
 
   /** A result whose call row is not here (an older page): a placeholder entry marked `orphan`. */
-  private addOrphanResult(turnId: string, step: number, data: ToolResultRowData): void {
-    const builder = this.builder(turnId, 'assistant');
+  private addOrphanResult(turn: TurnRecord, step: number, data: ToolResultRowData): void {
+    const builder = this.builder(turn, 'assistant');
     const open = builder.openBatch;
-    const batch = open !== undefined && open.chunk.step === step ? open : newBatch(builder, step);
+    const batch =
+      open !== undefined && open.chunk.step === step ? open : newBatch(turn, builder, step);
     const entry: Mutable<ToolCallEntry> = { id: data.callId, name: data.name, orphan: true };
     mergeResult(entry, data);
     batch.chunk.calls.push(entry);
