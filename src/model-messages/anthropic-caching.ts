@@ -2,10 +2,24 @@ import type { ModelMessage, SystemModelMessage } from 'ai';
 import { ChunklogError } from '../errors/chunklog-error.js';
 import type { ProviderOptions, ToolPart } from './ai-types.js';
 
-/** The most cache breakpoints Anthropic accepts in one request, the system prompt's included. */
+/**
+ * The most cache breakpoints Anthropic accepts in one request, the system prompt's included.
+ *
+ * @example
+ * ```ts
+ * applyAnthropicCaching(messages, { maxBreakpoints: ANTHROPIC_MAX_BREAKPOINTS - 1 }); // one is on a tool
+ * ```
+ */
 export const ANTHROPIC_MAX_BREAKPOINTS = 4;
 
-/** Options of {@link applyAnthropicCaching}. */
+/**
+ * Options of {@link applyAnthropicCaching}.
+ *
+ * @example
+ * ```ts
+ * const options: AnthropicCachingOptions = { ttl: '1h' };
+ * ```
+ */
 export interface AnthropicCachingOptions {
   /** How many breakpoints in all, the system prompt's included: 1 to 4 (default 4). */
   readonly maxBreakpoints?: number | undefined;

@@ -6,14 +6,33 @@ import type { ToolResultOutput } from './ai-types.js';
  * The text of the error result {@link toModelMessages} gives a tool call that never got a result
  * (the turn was cancelled or crashed while it ran), so that no provider rejects the request.
  * Sent as an `error-text` output unless `unansweredToolResult` overrides it.
+ *
+ * @example
+ * ```ts
+ * toModelMessages(history, { unansweredToolResult: `${UNANSWERED_TOOL_CALL_TEXT} Retry if needed.` });
+ * ```
  */
 export const UNANSWERED_TOOL_CALL_TEXT: string =
   'The tool call was interrupted before it returned a result (the turn was cancelled or failed); its outcome is unknown.';
 
-/** What to do with reasoning made by another model than the one the request goes to. */
+/**
+ * What to do with reasoning made by another model than the one the request goes to.
+ *
+ * @example
+ * ```ts
+ * toModelMessages(history, { targetModelId: 'gpt-5', foreignReasoning: 'strip' satisfies ForeignReasoning });
+ * ```
+ */
 export type ForeignReasoning = 'omit' | 'strip';
 
-/** Options of {@link toModelMessages}. */
+/**
+ * Options of {@link toModelMessages}.
+ *
+ * @example
+ * ```ts
+ * const options: ToModelMessagesOptions = { targetModelId: 'claude-sonnet-4-5', pendingApprovals: 'keep' };
+ * ```
+ */
 export interface ToModelMessagesOptions {
   /**
    * The model the messages are for. A thinking chunk recorded with another `modelId` is foreign:

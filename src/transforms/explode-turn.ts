@@ -7,7 +7,14 @@ import type {
   ToolResultRowData,
 } from '../schema/chunk-row.js';
 
-/** Options of {@link explodeTurn}. */
+/**
+ * Options of {@link explodeTurn}.
+ *
+ * @example
+ * ```ts
+ * const options: ExplodeTurnOptions = { role: 'assistant' };
+ * ```
+ */
 export interface ExplodeTurnOptions {
   /**
    * The role of the turn's rows: `user` for a user message, `assistant` for the model's answer,

@@ -4,7 +4,14 @@ import type { SystemChunk } from '../schema/chunk.js';
 import { SYSTEM_KINDS } from '../schema/chunk.js';
 import type { SystemEvent } from '../schema/chunk-event.js';
 
-/** Options of {@link routeSystemEvent}. */
+/**
+ * Options of {@link routeSystemEvent}.
+ *
+ * @example
+ * ```ts
+ * const options: RouteSystemEventOptions = { inFlightTurnId: null, newTurnId: 'sys-42' };
+ * ```
+ */
 export interface RouteSystemEventOptions {
   /** The id of the turn in flight, or null/undefined when no turn is running. */
   readonly inFlightTurnId: string | null | undefined;
@@ -21,7 +28,14 @@ export interface RouteSystemEventOptions {
   readonly step?: number | undefined;
 }
 
-/** Which of the three rules {@link routeSystemEvent} applied. */
+/**
+ * Which of the three rules {@link routeSystemEvent} applies (see {@link systemEventRoute}).
+ *
+ * @example
+ * ```ts
+ * const route: SystemRoute = systemEventRoute(messages, inFlightTurnId);
+ * ```
+ */
 export type SystemRoute = 'in-flight-turn' | 'trailing-system-message' | 'new-system-message';
 
 function fail(option: string, message: string, value: unknown): never {
@@ -58,6 +72,13 @@ function checkInput(event: SystemEvent, options: RouteSystemEventOptions): void 
  * @param messages - the thread's messages, oldest first
  * @param inFlightTurnId - the turn in flight, if any
  * @returns the rule
+ *
+ * @example
+ * ```ts
+ * if (systemEventRoute(messages, null) !== 'in-flight-turn') {
+ *   // store the event as a system turn of its own
+ * }
+ * ```
  */
 export function systemEventRoute(
   messages: readonly ChatMessage[],
