@@ -135,4 +135,55 @@ describe('explode / group (property)', () => {
       { numRuns: 200 },
     );
   });
+
+  it('never throws on schema-valid rows in any order, with any roles, seqs and duplicates, and loses nothing', () => {
+    const roles = ['user', 'assistant', 'tool', 'system'] as const;
+    fc.assert(
+      fc.property(
+        threadArb(4).chain((turns) => {
+          const rows = storeThread(turns);
+          return fc.tuple(
+            fc.shuffledSubarray(rows, { minLength: 0, maxLength: rows.length }),
+            fc.array(
+              fc.tuple(
+                fc.constantFrom(...roles),
+                fc.option(fc.nat(rows.length + 2), { nil: null }),
+              ),
+              {
+                minLength: rows.length,
+                maxLength: rows.length,
+              },
+            ),
+          );
+        }),
+        ([rows, mutations]) => {
+          const mutated = rows.map((row, i) => {
+            const [role, seq] = mutations[i] as [ChunkRow['role'], number | null];
+            return { ...row, role, seq };
+          });
+          expect(
+            ChunkRowDraftSchema.safeParse(
+              mutated[0] ?? {
+                turnId: 't',
+                step: 0,
+                role: 'user',
+                type: 'text',
+                data: { text: '' },
+              },
+            ).success,
+          ).toBe(true);
+          const messages = groupRowsToMessages(mutated);
+          const seen = new Set<number>();
+          for (const row of mutated) {
+            if (row.seq !== null) {
+              if (seen.has(row.seq)) continue;
+              seen.add(row.seq);
+            }
+            expect(represented(messages, row as ChunkRow)).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });
