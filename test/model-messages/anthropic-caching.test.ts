@@ -1,5 +1,4 @@
 import type { ModelMessage } from 'ai';
-import { jsonSchema, type LanguageModel, stepCountIs, streamText, tool } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ANTHROPIC_MAX_BREAKPOINTS,
@@ -12,10 +11,15 @@ import {
   cacheSegments,
   prefixUpTo,
   recordingFetch,
-  type ScriptedBlock,
   scriptedAnthropic,
-  withoutCacheControl,
 } from './support/anthropic-script.js';
+import {
+  breakpointCount,
+  expectStableCaching,
+  runTurn,
+  type Segments,
+  stepScripts,
+} from './support/cache-run.js';
 
 const marker = { anthropic: { cacheControl: { type: 'ephemeral' } } };
 
@@ -157,67 +161,6 @@ afterEach(() => {
   (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = undefined;
 });
 
-const tools = {
-  read: tool({
-    inputSchema: jsonSchema<{ path: string }>({
-      type: 'object',
-      properties: { path: { type: 'string' } },
-      required: ['path'],
-    }),
-    execute: async ({ path }) => `contents of ${path}`,
-  }),
-  list: tool({
-    inputSchema: jsonSchema<Record<string, never>>({ type: 'object', properties: {} }),
-    execute: async () => ['a.ts', 'b.ts'],
-  }),
-};
-
-const stepScripts: ScriptedBlock[][] = [
-  [
-    { type: 'thinking', text: 'First I list.', signature: 'SIG-1' },
-    { type: 'tool_use', id: 'toolu_1', name: 'list', input: {} },
-  ],
-  [
-    { type: 'thinking', text: 'Now read both.', signature: 'SIG-2' },
-    { type: 'text', text: 'Reading both files.' },
-    { type: 'tool_use', id: 'toolu_2', name: 'read', input: { path: 'a.ts' } },
-    { type: 'tool_use', id: 'toolu_3', name: 'read', input: { path: 'b.ts' } },
-  ],
-  [
-    { type: 'thinking', text: 'And one more.', signature: 'SIG-3' },
-    { type: 'tool_use', id: 'toolu_4', name: 'read', input: { path: 'c.ts' } },
-  ],
-  [{ type: 'text', text: 'All read.' }],
-];
-
-/** One turn of `steps` scripted steps; each step's request goes through applyAnthropicCaching. */
-async function runTurn(
-  model: LanguageModel,
-  messages: ModelMessage[],
-  steps: number,
-): Promise<ModelMessage[]> {
-  const result = streamText({
-    model,
-    system: anthropicCachedSystem('You are a careful coding agent.'),
-    messages: applyAnthropicCaching(messages),
-    tools,
-    maxOutputTokens: 2048,
-    providerOptions: { anthropic: { thinking: { type: 'enabled', budgetTokens: 1024 } } },
-    stopWhen: stepCountIs(steps),
-    prepareStep: ({ messages: stepMessages }) => ({
-      messages: applyAnthropicCaching(stepMessages),
-    }),
-  });
-  await result.consumeStream();
-  return [...messages, ...(await result.responseMessages)];
-}
-
-type Segments = ReturnType<typeof cacheSegments>;
-
-function breakpointCount(body: Record<string, unknown>): number {
-  return (JSON.stringify(body).match(/"cache_control"/g) ?? []).length;
-}
-
 describe('applyAnthropicCaching through @ai-sdk/anthropic', () => {
   it('three consecutive steps: every earlier breakpoint stays put, its prefix byte-identical; never more than four', async () => {
     const recorder = recordingFetch(
@@ -266,25 +209,8 @@ describe('applyAnthropicCaching through @ai-sdk/anthropic', () => {
     history.push({ role: 'user', content: 'Read it again.' });
     await runTurn(model, history, 4);
 
-    const segments = recorder.bodies.map(cacheSegments);
-    expect(segments).toHaveLength(9);
-    for (const body of recorder.bodies)
-      expect(breakpointCount(body)).toBeLessThanOrEqual(ANTHROPIC_MAX_BREAKPOINTS);
-    let dropped = 0;
-    for (let k = 0; k + 1 < segments.length; k++) {
-      const [now, next] = [segments[k], segments[k + 1]] as [Segments, Segments];
-      expect(next.header).toBe(now.header);
-      for (const at of now.marked) {
-        expect(withoutCacheControl(prefixUpTo(next, at))).toBe(
-          withoutCacheControl(prefixUpTo(now, at)),
-        );
-      }
-      // A breakpoint never moves to an older block: the next request's markers are the ones it
-      // kept plus new ones after everything this request sent.
-      for (const at of next.marked)
-        expect(now.marked.includes(at) || at >= now.blocks.length - 1).toBe(true);
-      dropped += now.marked.filter((at) => !next.marked.includes(at)).length;
-    }
+    expect(recorder.bodies).toHaveLength(9);
+    const dropped = expectStableCaching(recorder.bodies);
     expect(dropped).toBeGreaterThan(0);
     expect(warnings).toEqual([]);
   });
