@@ -1,6 +1,6 @@
 import type { ModelMessage, SystemModelMessage } from 'ai';
 import { ChunklogError } from '../errors/chunklog-error.js';
-import type { ProviderOptions, ToolPart } from './ai-types.js';
+import { type CacheControl, markable, marked, unmarked } from './cache-markers.js';
 
 /**
  * The most cache breakpoints Anthropic accepts in one request, the system prompt's included.
@@ -32,8 +32,6 @@ export interface AnthropicCachingOptions {
   /** The cache lifetime: `'5m'` (Anthropic's default) or `'1h'`. */
   readonly ttl?: '5m' | '1h' | undefined;
 }
-
-type CacheControl = { type: 'ephemeral'; ttl?: '5m' | '1h' };
 
 function cacheControl(ttl: '5m' | '1h' | undefined): CacheControl {
   return ttl === undefined ? { type: 'ephemeral' } : { type: 'ephemeral', ttl };
@@ -74,82 +72,6 @@ function resolve(options: AnthropicCachingOptions | undefined): {
   if (ttl !== undefined && ttl !== '5m' && ttl !== '1h')
     invalid('ttl', "`ttl` must be '5m' or '1h'", ttl);
   return { max: maxBreakpoints, system: systemBreakpoint, control: cacheControl(ttl) };
-}
-
-/** `providerOptions` without Anthropic cache markers; the same object when it had none. */
-function withoutMarker(options: ProviderOptions | undefined): ProviderOptions | undefined {
-  const anthropic = options?.anthropic;
-  if (anthropic === undefined || !('cacheControl' in anthropic || 'cache_control' in anthropic)) {
-    return options;
-  }
-  const { cacheControl: _a, cache_control: _b, ...rest } = anthropic;
-  const { anthropic: _c, ...others } = options as ProviderOptions;
-  const out: ProviderOptions =
-    Object.keys(rest).length > 0 ? { ...others, anthropic: rest } : others;
-  return Object.keys(out).length > 0 ? out : undefined;
-}
-
-function withMarker(options: ProviderOptions | undefined, control: CacheControl): ProviderOptions {
-  return { ...options, anthropic: { ...options?.anthropic, cacheControl: control } };
-}
-
-/** Sets or removes `providerOptions` on a copy of `target`, keeping `target` when unchanged. */
-function setOptions<T extends { providerOptions?: ProviderOptions }>(
-  target: T,
-  options: ProviderOptions | undefined,
-): T {
-  if (options === target.providerOptions) return target;
-  if (options === undefined) {
-    const { providerOptions: _p, ...rest } = target;
-    return rest as T;
-  }
-  return { ...target, providerOptions: options };
-}
-
-/** A message with every Anthropic cache marker (message- and part-level) removed. */
-function unmarked(message: ModelMessage): ModelMessage {
-  let out = setOptions(message, withoutMarker(message.providerOptions));
-  if (typeof out.content !== 'string') {
-    const content = out.content as Array<{ providerOptions?: ProviderOptions }>;
-    let changed = false;
-    const parts = content.map((part) => {
-      const next = setOptions(part, withoutMarker(part.providerOptions));
-      if (next !== part) changed = true;
-      return next;
-    });
-    if (changed) out = { ...out, content: parts } as ModelMessage;
-  }
-  return out;
-}
-
-/** Whether Anthropic would send a content block for this user or tool message to carry a marker. */
-function markable(message: ModelMessage): boolean {
-  if (message.role === 'user') {
-    if (typeof message.content === 'string') return message.content !== '';
-    return message.content.some((part) => part.type !== 'text' || part.text !== '');
-  }
-  if (message.role === 'tool') return message.content.some((part) => part.type === 'tool-result');
-  return false;
-}
-
-/** A user or tool message carrying a breakpoint on the block Anthropic sends last for it. */
-function marked(message: ModelMessage, control: CacheControl): ModelMessage {
-  if (message.role === 'tool') {
-    const content = [...message.content];
-    for (let i = content.length - 1; i >= 0; i--) {
-      const part = content[i] as ToolPart;
-      if (part.type === 'tool-result') {
-        content[i] = { ...part, providerOptions: withMarker(part.providerOptions, control) };
-        break;
-      }
-    }
-    return { ...message, content };
-  }
-  // User and system messages: a message-level marker goes on the message's last block.
-  return {
-    ...message,
-    providerOptions: withMarker(message.providerOptions, control),
-  } as ModelMessage;
 }
 
 const isInput = (m: ModelMessage | undefined) => m?.role === 'user' || m?.role === 'tool';

@@ -3,6 +3,7 @@ import type { ChatMessage } from '../schema/chat-message.js';
 import type { Chunk, ToolBatchChunk, ToolCallEntry } from '../schema/chunk.js';
 import type { AssistantPart, ToolPart, UserPart } from './ai-types.js';
 import { assistantFilePart, customPart, textPart, userFilePart } from './content-parts.js';
+import { lateOutcomes, withLateOutcome } from './late-outcomes.js';
 import { type ResolvedOptions, resolveOptions, type ToModelMessagesOptions } from './options.js';
 import { type ChunkPosition, lastModelChange, reasoningPart } from './reasoning-replay.js';
 import {
@@ -14,35 +15,6 @@ import {
   toolCallPart,
   toolResultPart,
 } from './tool-parts.js';
-
-/**
- * Results that arrived in another turn than their call (a result delivered after an approval in
- * the next run, or an orphan placeholder of a page): call id → the entry holding the outcome.
- */
-function lateOutcomes(messages: readonly ChatMessage[]): Map<string, ToolCallEntry> {
-  const late = new Map<string, ToolCallEntry>();
-  for (const message of messages) {
-    if (message.role === 'system') continue;
-    for (const chunk of message.chunks) {
-      if (chunk.type !== 'tool-batch') continue;
-      for (const entry of chunk.calls) {
-        if (entry.orphan === true && hasOutcome(entry) && !late.has(entry.id))
-          late.set(entry.id, entry);
-      }
-    }
-  }
-  return late;
-}
-
-/** The call, with the result, error or denial that arrived for it elsewhere. */
-function withLateOutcome(call: ToolCallEntry, late: ToolCallEntry): ToolCallEntry {
-  const { result: _r, isError: _e, denied: _d, ...rest } = call;
-  const merged: { -readonly [K in keyof ToolCallEntry]: ToolCallEntry[K] } = { ...rest };
-  if (late.result !== undefined) merged.result = late.result;
-  if (late.isError !== undefined) merged.isError = late.isError;
-  if (late.denied !== undefined) merged.denied = late.denied;
-  return merged;
-}
 
 /** Builds the ModelMessage list; one instance per call of {@link toModelMessages}. */
 class Builder {

@@ -1,22 +1,15 @@
 import { type ChatMessage, type ChatRole, messageId } from '../schema/chat-message.js';
-import type { Chunk, ToolCallEntry } from '../schema/chunk.js';
+import type { Chunk } from '../schema/chunk.js';
 import type { ToolCallRowData, ToolResultRowData } from '../schema/chunk-row.js';
+import {
+  addCall,
+  addPlaceholder,
+  answer,
+  type BatchBuilder,
+  createBatch,
+} from './batch-builder.js';
 import type { GroupableRow } from './row-input.js';
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-/** A tool-batch chunk being rebuilt: its calls array fills up as rows arrive. */
-interface BatchBuilder {
-  readonly chunk: {
-    readonly type: 'tool-batch';
-    readonly step: number;
-    readonly calls: Mutable<ToolCallEntry>[];
-  };
-  /** `data.index` of the last call row that joined, -1 when only orphan results did. */
-  lastIndex: number;
-  /** Per call: whether a result row has been merged into it (or it is a placeholder). */
-  readonly answered: boolean[];
-}
+import { chatRoleOf, toChunk } from './row-to-chunk.js';
 
 /** A message being rebuilt: the final message object, and the batch its chunks end with. */
 interface MessageBuilder {
@@ -39,39 +32,8 @@ interface TurnRecord {
   readonly batches: BatchBuilder[];
 }
 
-function callEntry(data: ToolCallRowData): Mutable<ToolCallEntry> {
-  const { index: _index, ...entry } = data;
-  return entry;
-}
-
-function mergeResult(entry: Mutable<ToolCallEntry>, data: ToolResultRowData): void {
-  if (data.result !== undefined) entry.result = data.result;
-  if (data.isError !== undefined) entry.isError = data.isError;
-  if (data.denied !== undefined) entry.denied = data.denied;
-  if (data.progress !== undefined) entry.progress = data.progress;
-  if (data.preliminary !== undefined) entry.preliminary = data.preliminary;
-}
-
-/** Merges a result into the batch's first unanswered call of its id; false when there is none. */
-function answer(batch: BatchBuilder, data: ToolResultRowData): boolean {
-  const { calls } = batch.chunk;
-  for (let i = 0; i < calls.length; i++) {
-    const entry = calls[i] as Mutable<ToolCallEntry>;
-    if (entry.id === data.callId && batch.answered[i] === false) {
-      batch.answered[i] = true;
-      mergeResult(entry, data);
-      return true;
-    }
-  }
-  return false;
-}
-
 function newBatch(turn: TurnRecord, builder: MessageBuilder, step: number): BatchBuilder {
-  const batch: BatchBuilder = {
-    chunk: { type: 'tool-batch', step, calls: [] },
-    lastIndex: -1,
-    answered: [],
-  };
+  const batch = createBatch(step);
   builder.message.chunks.push(batch.chunk);
   builder.openBatch = batch;
   turn.batches.push(batch);
@@ -150,9 +112,7 @@ class Grouper {
       data.index === open.lastIndex + 1
         ? open
         : newBatch(turn, builder, step);
-    batch.chunk.calls.push(callEntry(data));
-    batch.answered.push(false);
-    batch.lastIndex = data.index;
+    addCall(batch, data);
   }
 
   /** A result joins the newest batch of its turn with an unanswered call of that id. */
@@ -170,48 +130,7 @@ class Grouper {
     const open = builder.openBatch;
     const batch =
       open !== undefined && open.chunk.step === step ? open : newBatch(turn, builder, step);
-    const entry: Mutable<ToolCallEntry> = { id: data.callId, name: data.name, orphan: true };
-    mergeResult(entry, data);
-    batch.chunk.calls.push(entry);
-    batch.answered.push(true);
-  }
-}
-
-/** Which message a non-result row joins: steering and tool rows join the assistant message. */
-function chatRoleOf(row: GroupableRow): ChatRole {
-  switch (row.role) {
-    case 'user':
-      return row.type === 'steering' ? 'assistant' : 'user';
-    case 'system':
-      return 'system';
-    default:
-      return 'assistant';
-  }
-}
-
-function toChunk(row: Exclude<GroupableRow, { type: 'tool_call' | 'tool_result' }>): Chunk {
-  const step = row.step;
-  switch (row.type) {
-    case 'text':
-      return { type: 'text', step, ...row.data };
-    case 'thinking':
-      return { type: 'thinking', step, ...row.data };
-    case 'error':
-      return { type: 'error', step, ...row.data };
-    case 'system':
-      return { type: 'system', step, ...row.data };
-    case 'source':
-      return { type: 'source', step, ...row.data };
-    case 'file':
-      return { type: 'file', step, ...row.data };
-    case 'custom':
-      return { type: 'custom', step, ...row.data };
-    case 'steering':
-      return { type: 'steering', step, ...row.data };
-    default: {
-      const never: never = row;
-      return never;
-    }
+    addPlaceholder(batch, data);
   }
 }
 
