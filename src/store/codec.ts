@@ -1,0 +1,124 @@
+import { ChunklogError } from '../errors/chunklog-error.js';
+import { ChunkRoleSchema, type ChunkRow, RowDataSchemas } from '../schema/chunk-row.js';
+import type { CorruptRowPolicy } from './types.js';
+
+/** The version of the stored row format, kept in every row's `version` column. */
+export const ROW_FORMAT_VERSION = 1;
+
+const decoder = new TextDecoder();
+
+/** A string column, whatever the driver gave (MySQL returns `VARBINARY` as bytes). */
+export function asString(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value instanceof Uint8Array) return decoder.decode(value);
+  return String(value);
+}
+
+/** A JSON column, whatever the driver gave (parsed already, or text). */
+export function asJson(value: unknown): unknown {
+  return typeof value === 'string' ? JSON.parse(value) : value;
+}
+
+/** A millisecond timestamp as ISO 8601. */
+export function isoOf(millis: unknown): string {
+  return new Date(Number(millis)).toISOString();
+}
+
+/** The columns a row is read with. */
+export const ROW_COLUMNS = [
+  'seq',
+  'turn_id',
+  'step',
+  'role',
+  'type',
+  'data',
+  'created_at',
+  'version',
+] as const;
+
+/** A row as selected with {@link ROW_COLUMNS}. */
+export interface SelectedRow {
+  readonly seq: unknown;
+  readonly turn_id: unknown;
+  readonly step: unknown;
+  readonly role: unknown;
+  readonly type: unknown;
+  readonly data: unknown;
+  readonly created_at: unknown;
+  readonly version: unknown;
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/**
+ * Turns a selected row into a validated {@link ChunkRow}.
+ *
+ * @returns the row, or undefined when it is corrupt and the policy is `skip`
+ * @throws {ChunklogError} `corrupt-row` naming the thread and seq, when the policy is `throw`
+ */
+export function decodeRow(
+  threadId: string,
+  record: SelectedRow,
+  policy: CorruptRowPolicy,
+): ChunkRow | undefined {
+  const seq = Number(record.seq);
+  const fail = (reason: string, cause?: unknown): undefined => {
+    if (policy === 'skip') return undefined;
+    throw new ChunklogError(
+      'corrupt-row',
+      `Row ${seq} of thread ${JSON.stringify(threadId)} is corrupt: ${reason}.`,
+      { threadId, seq, cause },
+    );
+  };
+  const version = Number(record.version);
+  if (version !== ROW_FORMAT_VERSION) {
+    return fail(
+      `it has format version ${String(record.version)}, this chunklog reads ${ROW_FORMAT_VERSION}`,
+    );
+  }
+  const type = asString(record.type);
+  if (!hasOwn.call(RowDataSchemas, type)) return fail(`unknown type ${JSON.stringify(type)}`);
+  const role = ChunkRoleSchema.safeParse(asString(record.role));
+  if (!role.success) return fail(`unknown role ${JSON.stringify(asString(record.role))}`);
+  let raw: unknown;
+  try {
+    raw = asJson(record.data);
+  } catch (error) {
+    return fail('its data is not JSON', error);
+  }
+  const data = RowDataSchemas[type as keyof typeof RowDataSchemas].safeParse(raw);
+  if (!data.success) {
+    const issue = data.error.issues[0];
+    return fail(
+      `its ${type} data does not parse (${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'})`,
+      data.error,
+    );
+  }
+  const step = Number(record.step);
+  if (!Number.isInteger(step) || step < 0)
+    return fail(`its step ${String(record.step)} is not a step`);
+  return {
+    threadId,
+    seq,
+    turnId: asString(record.turn_id),
+    step,
+    role: role.data,
+    type,
+    data: data.data,
+    createdAt: isoOf(record.created_at),
+  } as ChunkRow;
+}
+
+/** Decodes rows in order, dropping the corrupt ones under the `skip` policy. */
+export function decodeRows(
+  threadId: string,
+  records: readonly SelectedRow[],
+  policy: CorruptRowPolicy,
+): ChunkRow[] {
+  const rows: ChunkRow[] = [];
+  for (const record of records) {
+    const row = decodeRow(threadId, record, policy);
+    if (row !== undefined) rows.push(row);
+  }
+  return rows;
+}

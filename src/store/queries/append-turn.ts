@@ -1,0 +1,143 @@
+import { ChunklogError } from '../../errors/chunklog-error.js';
+import type { ChunkRow, ChunkRowDraft } from '../../schema/chunk-row.js';
+import { parseChunkRowDraft } from '../../schema/parse.js';
+import { decodeRows, isoOf, ROW_COLUMNS, ROW_FORMAT_VERSION } from '../codec.js';
+import type { StoreContext } from '../context.js';
+import { wrapStoreErrors } from '../store-errors.js';
+import type { ChunkRecord } from '../tables.js';
+import { insertThreadIfAbsent, selectThread } from '../threads.js';
+import { writeTransaction } from '../transaction.js';
+import { checkThreadId, idProblem } from '../validate.js';
+
+/** Columns per inserted row, for batching under the dialect's parameter limit. */
+const COLUMNS_PER_ROW = 9;
+const MAX_ROWS_PER_INSERT = 500;
+
+/**
+ * Validates a turn's drafts before anything is written: each against its schema, one turn id
+ * for all of them, and an id every dialect can store.
+ *
+ * @throws {ChunklogError} `invalid-row` naming the draft and the offending path
+ */
+export function checkDrafts(drafts: readonly ChunkRowDraft[]): ChunkRowDraft[] {
+  if (!Array.isArray(drafts)) {
+    throw new ChunklogError('invalid-row', 'appendTurn needs an array of row drafts.', {
+      value: drafts,
+    });
+  }
+  const checked: ChunkRowDraft[] = [];
+  for (let i = 0; i < drafts.length; i++) {
+    let draft: ChunkRowDraft;
+    try {
+      draft = parseChunkRowDraft(drafts[i]);
+    } catch (error) {
+      if (!ChunklogError.isInstance(error)) throw error;
+      throw new ChunklogError('invalid-row', `Draft ${i} of the turn: ${error.message}`, {
+        path: [i, ...(error.path ?? [])],
+        value: error.value,
+        cause: error.cause,
+      });
+    }
+    const first = checked[0];
+    if (first !== undefined && draft.turnId !== first.turnId) {
+      throw new ChunklogError(
+        'invalid-row',
+        `Draft ${i} belongs to turn ${JSON.stringify(draft.turnId)}, but the turn being appended is ${JSON.stringify(first.turnId)}: one appendTurn stores one turn.`,
+        { path: [i, 'turnId'], value: draft.turnId },
+      );
+    }
+    if (first === undefined) {
+      const problem = idProblem(draft.turnId);
+      if (problem !== undefined) {
+        throw new ChunklogError('invalid-row', `The turn id ${problem}.`, {
+          path: [i, 'turnId'],
+          value: draft.turnId,
+        });
+      }
+    }
+    checked.push(draft);
+  }
+  return checked;
+}
+
+/** `ChunkStore.appendTurn`: see there. */
+export function appendTurn(
+  ctx: StoreContext,
+  threadId: string,
+  drafts: readonly ChunkRowDraft[],
+): Promise<ChunkRow[]> {
+  checkThreadId(threadId);
+  const checked = checkDrafts(drafts);
+  const turnId = checked[0]?.turnId;
+  // Serialize before the transaction: the lock is held for as short a time as possible.
+  const data = checked.map((d) => JSON.stringify(d.data));
+  return wrapStoreErrors('appendTurn', threadId, () =>
+    writeTransaction(ctx, async (trx) => {
+      const now = ctx.now();
+      let thread = await selectThread(ctx, trx, threadId, true);
+      if (thread === undefined) {
+        await insertThreadIfAbsent(ctx, trx, {
+          id: threadId,
+          now,
+          nextSeq: 1,
+          metadata: undefined,
+        });
+        thread = await selectThread(ctx, trx, threadId, true);
+        if (thread === undefined) throw new Error('the thread row vanished while it was created');
+      }
+      if (turnId === undefined) return [];
+
+      const stored = await trx
+        .selectFrom(ctx.chunks)
+        .select(ROW_COLUMNS)
+        .where('thread_id', '=', threadId)
+        .where('turn_id', '=', turnId)
+        .orderBy('seq')
+        .execute();
+      if (stored.length > 0) return decodeRows(threadId, stored, 'throw');
+
+      const first = Number(thread.next_seq);
+      const records: ChunkRecord[] = checked.map((d, i) => ({
+        thread_id: threadId,
+        seq: first + i,
+        turn_id: turnId,
+        step: d.step,
+        role: d.role,
+        type: d.type,
+        data: data[i],
+        created_at: now,
+        version: ROW_FORMAT_VERSION,
+      }));
+      const perInsert = Math.min(
+        MAX_ROWS_PER_INSERT,
+        Math.floor(ctx.adapter.maxParameters / COLUMNS_PER_ROW),
+      );
+      for (let start = 0; start < records.length; start += perInsert) {
+        await trx
+          .insertInto(ctx.chunks)
+          .values(records.slice(start, start + perInsert))
+          .execute();
+      }
+      await trx
+        .updateTable(ctx.threads)
+        .set({ next_seq: first + records.length, updated_at: now })
+        .where('id', '=', threadId)
+        .execute();
+
+      const createdAt = isoOf(now);
+      return checked.map(
+        (d, i) =>
+          ({
+            threadId,
+            seq: first + i,
+            turnId,
+            step: d.step,
+            role: d.role,
+            type: d.type,
+            data: d.data,
+            createdAt,
+          }) as ChunkRow,
+      );
+    }),
+  );
+}

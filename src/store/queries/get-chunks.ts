@@ -1,0 +1,56 @@
+import type { ChunkRow } from '../../schema/chunk-row.js';
+import { decodeRows, ROW_COLUMNS } from '../codec.js';
+import type { StoreContext } from '../context.js';
+import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
+import { selectThread } from '../threads.js';
+import type { ChunkPage, GetChunksOptions } from '../types.js';
+import { checkLimit, checkSeq, checkThreadId } from '../validate.js';
+
+/**
+ * `ChunkStore.getChunks`: one keyset query (`seq < before ORDER BY seq DESC LIMIT n` on the
+ * primary key) that also reads the thread's next seq in the same statement, so `total` comes
+ * from the same snapshot as the rows and costs no `COUNT(*)`. Seqs are dense from 1, so rows
+ * older than the page exist exactly when its oldest seq is above 1.
+ */
+export function getChunks(
+  ctx: StoreContext,
+  threadId: string,
+  options: GetChunksOptions,
+): Promise<ChunkPage> {
+  checkThreadId(threadId);
+  const limit = checkLimit(options?.limit);
+  const before = options.before === undefined ? undefined : checkSeq(options.before, 'before', 0);
+  const policy = options.onCorruptRow ?? ctx.onCorruptRow;
+  return wrapStoreErrors('getChunks', threadId, async () => {
+    const records = await ctx.db
+      .selectFrom(ctx.chunks)
+      .select(ROW_COLUMNS)
+      .select((eb) =>
+        eb
+          .selectFrom(ctx.threads)
+          .select('next_seq')
+          .where('id', '=', threadId)
+          .as('thread_next_seq'),
+      )
+      .where('thread_id', '=', threadId)
+      .$if(before !== undefined, (qb) => qb.where('seq', '<', before as number))
+      .orderBy('seq', 'desc')
+      .limit(limit)
+      .execute();
+    const last = records[records.length - 1];
+    if (last === undefined || last.thread_next_seq === null) {
+      const thread = await selectThread(ctx, ctx.db, threadId, false);
+      if (thread === undefined) throw threadNotFound(threadId);
+      return { chunks: [], total: Number(thread.next_seq) - 1, oldestSeq: null, hasMore: false };
+    }
+    records.reverse();
+    const chunks: ChunkRow[] = decodeRows(threadId, records, policy);
+    const oldestSeq = Number(last.seq);
+    return {
+      chunks,
+      total: Number(last.thread_next_seq) - 1,
+      oldestSeq,
+      hasMore: oldestSeq > 1,
+    };
+  });
+}
