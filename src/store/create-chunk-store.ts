@@ -136,52 +136,52 @@ export function createChunkStore(
   return {
     dialect: adapter.name,
     tables: names,
-    migrate() {
+    async migrate() {
       open('migrate');
-      return wrapStoreErrors('migrate', undefined, () =>
+      return await wrapStoreErrors('migrate', undefined, () =>
         runMigrations(db as Kysely<unknown>, { adapter, names, jsonAsText: ctx.jsonAsText }),
       );
     },
-    appendTurn(threadId: string, drafts: readonly ChunkRowDraft[]) {
+    async appendTurn(threadId: string, drafts: readonly ChunkRowDraft[]) {
       open('appendTurn');
-      return appendTurn(ctx, threadId, drafts);
+      return await appendTurn(ctx, threadId, drafts);
     },
-    getChunks(threadId, options) {
+    async getChunks(threadId, options) {
       open('getChunks');
-      return getChunks(ctx, threadId, options);
+      return await getChunks(ctx, threadId, options);
     },
-    getRows(threadId, options) {
+    async getRows(threadId, options) {
       open('getRows');
-      return getRows(ctx, threadId, options);
+      return await getRows(ctx, threadId, options);
     },
     async getMessages(threadId, options) {
       open('getMessages');
       const rows: ChunkRow[] = await getRows(ctx, threadId, options);
       return groupRows(rows);
     },
-    createThread(threadId, options) {
+    async createThread(threadId, options) {
       open('createThread');
-      return createThread(ctx, threadId, options);
+      return await createThread(ctx, threadId, options);
     },
-    getThread(threadId) {
+    async getThread(threadId) {
       open('getThread');
-      return getThread(ctx, threadId);
+      return await getThread(ctx, threadId);
     },
-    listThreads(options) {
+    async listThreads(options) {
       open('listThreads');
-      return listThreads(ctx, options);
+      return await listThreads(ctx, options);
     },
-    deleteThread(threadId) {
+    async deleteThread(threadId) {
       open('deleteThread');
-      return deleteThread(ctx, threadId);
+      return await deleteThread(ctx, threadId);
     },
-    truncateAfter(threadId, seq) {
+    async truncateAfter(threadId, seq) {
       open('truncateAfter');
-      return truncateAfter(ctx, threadId, seq);
+      return await truncateAfter(ctx, threadId, seq);
     },
-    forkThread(threadId, options) {
+    async forkThread(threadId, options) {
       open('forkThread');
-      return forkThread(ctx, threadId, options);
+      return await forkThread(ctx, threadId, options);
     },
     async close() {
       if (closed) return;
