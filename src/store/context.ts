@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { StoreDialectAdapter } from './dialects/adapter.js';
+import type { StoreStatements } from './statements.js';
 import type { StoreTableNames, StoreTables } from './tables.js';
 import type { CorruptRowPolicy } from './types.js';
 
@@ -17,4 +18,6 @@ export interface StoreContext {
   readonly onCorruptRow: CorruptRowPolicy;
   /** The clock, in milliseconds since the epoch. */
   readonly now: () => number;
+  /** The hot queries, prepared once. */
+  readonly statements: StoreStatements;
 }

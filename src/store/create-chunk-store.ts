@@ -14,6 +14,7 @@ import { getRows } from './queries/get-rows.js';
 import { listThreads } from './queries/list-threads.js';
 import { createThread, deleteThread, getThread } from './queries/thread-ops.js';
 import { truncateAfter } from './queries/truncate-after.js';
+import { createStatements } from './statements.js';
 import { wrapStoreErrors } from './store-errors.js';
 import { resolveTableNames, type StoreTableOptions, type StoreTables } from './tables.js';
 import type { ChunkStore, CorruptRowPolicy } from './types.js';
@@ -117,15 +118,18 @@ export function createChunkStore(
   }
   const adapter = resolveDialect(userDb, dialect);
   const db = (userDb as Kysely<object>).withoutPlugins().$extendTables<StoreTables>();
+  const threads = names.threads as 'threads';
+  const chunks = names.chunks as 'chunks';
   const ctx: StoreContext = {
     db,
     adapter,
     names,
-    threads: names.threads as 'threads',
-    chunks: names.chunks as 'chunks',
+    threads,
+    chunks,
     jsonAsText: json === 'text',
     onCorruptRow,
     now: options.now ?? Date.now,
+    statements: createStatements(adapter, threads, chunks),
   };
 
   let closed = false;

@@ -17,7 +17,7 @@ export interface MigrationContext {
  *
  * - `0001_threads_and_chunks`: the threads table (id, timestamps, metadata, the next seq) and the
  *   chunks table (thread id, seq, turn id, step, role, type, data, created at, format version;
- *   primary key thread id + seq; an index for turn lookups), plus an index on thread activity.
+ *   primary key thread id + seq; an index (thread id, turn id, seq) for turn lookups), plus an index on thread activity.
  */
 export function storeMigrations(ctx: MigrationContext): Record<string, Migration> {
   const { adapter, names } = ctx;
@@ -69,7 +69,7 @@ export function storeMigrations(ctx: MigrationContext): Record<string, Migration
           .execute();
         await index(db, `${names.chunks}_turn_idx`)
           .on(names.chunks)
-          .columns(['thread_id', 'turn_id'])
+          .columns(['thread_id', 'turn_id', 'seq'])
           .execute();
       },
       async down(db) {

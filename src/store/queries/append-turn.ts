@@ -1,17 +1,13 @@
 import { ChunklogError } from '../../errors/chunklog-error.js';
 import type { ChunkRow, ChunkRowDraft } from '../../schema/chunk-row.js';
 import { parseChunkRowDraft } from '../../schema/parse.js';
-import { decodeRows, isoOf, ROW_COLUMNS, ROW_FORMAT_VERSION } from '../codec.js';
+import { decodeRows, isoOf, ROW_FORMAT_VERSION } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { wrapStoreErrors } from '../store-errors.js';
 import type { ChunkRecord } from '../tables.js';
-import { insertThreadIfAbsent, selectThread } from '../threads.js';
+import { insertThreadIfAbsent } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import { checkThreadId, idProblem } from '../validate.js';
-
-/** Columns per inserted row, for batching under the dialect's parameter limit. */
-const COLUMNS_PER_ROW = 9;
-const MAX_ROWS_PER_INSERT = 500;
 
 /**
  * Validates a turn's drafts before anything is written: each against its schema, one turn id
@@ -73,8 +69,9 @@ export function appendTurn(
   const data = checked.map((d) => JSON.stringify(d.data));
   return wrapStoreErrors('appendTurn', threadId, () =>
     writeTransaction(ctx, async (trx) => {
+      const { statements } = ctx;
       const now = ctx.now();
-      let thread = await selectThread(ctx, trx, threadId, true);
+      let thread = (await statements.lockThread.execute(trx, [threadId])).rows[0];
       if (thread === undefined) {
         await insertThreadIfAbsent(ctx, trx, {
           id: threadId,
@@ -82,18 +79,12 @@ export function appendTurn(
           nextSeq: 1,
           metadata: undefined,
         });
-        thread = await selectThread(ctx, trx, threadId, true);
+        thread = (await statements.lockThread.execute(trx, [threadId])).rows[0];
         if (thread === undefined) throw new Error('the thread row vanished while it was created');
       }
       if (turnId === undefined) return [];
 
-      const stored = await trx
-        .selectFrom(ctx.chunks)
-        .select(ROW_COLUMNS)
-        .where('thread_id', '=', threadId)
-        .where('turn_id', '=', turnId)
-        .orderBy('seq')
-        .execute();
+      const stored = (await statements.turnRows.execute(trx, [threadId, turnId])).rows;
       if (stored.length > 0) return decodeRows(threadId, stored, 'throw');
 
       const first = Number(thread.next_seq);
@@ -108,21 +99,8 @@ export function appendTurn(
         created_at: now,
         version: ROW_FORMAT_VERSION,
       }));
-      const perInsert = Math.min(
-        MAX_ROWS_PER_INSERT,
-        Math.floor(ctx.adapter.maxParameters / COLUMNS_PER_ROW),
-      );
-      for (let start = 0; start < records.length; start += perInsert) {
-        await trx
-          .insertInto(ctx.chunks)
-          .values(records.slice(start, start + perInsert))
-          .execute();
-      }
-      await trx
-        .updateTable(ctx.threads)
-        .set({ next_seq: first + records.length, updated_at: now })
-        .where('id', '=', threadId)
-        .execute();
+      await statements.insertRows(trx, records);
+      await statements.advanceThread.execute(trx, [first + records.length, now, threadId]);
 
       const createdAt = isoOf(now);
       return checked.map(

@@ -1,5 +1,5 @@
 import type { ChunkRow } from '../../schema/chunk-row.js';
-import { decodeRows, ROW_COLUMNS } from '../codec.js';
+import { decodeRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { selectThread } from '../threads.js';
@@ -22,21 +22,11 @@ export function getChunks(
   const before = options.before === undefined ? undefined : checkSeq(options.before, 'before', 0);
   const policy = options.onCorruptRow ?? ctx.onCorruptRow;
   return wrapStoreErrors('getChunks', threadId, async () => {
-    const records = await ctx.db
-      .selectFrom(ctx.chunks)
-      .select(ROW_COLUMNS)
-      .select((eb) =>
-        eb
-          .selectFrom(ctx.threads)
-          .select('next_seq')
-          .where('id', '=', threadId)
-          .as('thread_next_seq'),
-      )
-      .where('thread_id', '=', threadId)
-      .$if(before !== undefined, (qb) => qb.where('seq', '<', before as number))
-      .orderBy('seq', 'desc')
-      .limit(limit)
-      .execute();
+    const records = (
+      before === undefined
+        ? await ctx.statements.pageTail.execute(ctx.db, [threadId, threadId, limit])
+        : await ctx.statements.pageBefore.execute(ctx.db, [threadId, threadId, before, limit])
+    ).rows;
     const last = records[records.length - 1];
     if (last === undefined || last.thread_next_seq === null) {
       const thread = await selectThread(ctx, ctx.db, threadId, false);

@@ -1,0 +1,33 @@
+import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import type { StoreTables } from './tables.js';
+
+/** A parameter's place in a prepared query, standing in for its value while compiling. */
+class Slot {
+  constructor(readonly index: number) {}
+}
+
+/**
+ * A query built with Kysely once and compiled once, then run with new parameter values: the
+ * store runs the same few queries over and over, and building and compiling them each time
+ * would cost more than running them (on SQLite). The builder receives `arg(i)` placeholders;
+ * `execute` puts `args[i]` in their place. The compiled SQL is the same on every connection and
+ * in every transaction of one database, so a prepared query belongs to one store.
+ */
+export class PreparedQuery<R> {
+  readonly #build: (db: Kysely<StoreTables>, arg: <T>(index: number) => T) => Compilable<R>;
+  #compiled: CompiledQuery<R> | undefined;
+
+  constructor(build: (db: Kysely<StoreTables>, arg: <T>(index: number) => T) => Compilable<R>) {
+    this.#build = build;
+  }
+
+  /** Runs the query on `db` (the store's Kysely, a connection or a transaction) with `args`. */
+  execute(db: Kysely<StoreTables>, args: readonly unknown[]): Promise<QueryResult<R>> {
+    if (this.#compiled === undefined) {
+      this.#compiled = this.#build(db, (index) => new Slot(index) as never).compile();
+    }
+    const compiled = this.#compiled;
+    const parameters = compiled.parameters.map((p) => (p instanceof Slot ? args[p.index] : p));
+    return db.executeQuery<R>({ ...compiled, parameters });
+  }
+}
