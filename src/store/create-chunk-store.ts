@@ -129,7 +129,7 @@ export function createChunkStore(
     jsonAsText: json === 'text',
     onCorruptRow,
     now: options.now ?? Date.now,
-    statements: createStatements(adapter, threads, chunks),
+    statements: createStatements(adapter, threads, chunks, owned !== undefined),
   };
 
   let closed = false;

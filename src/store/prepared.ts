@@ -17,14 +17,25 @@ export class PreparedQuery<R> {
   readonly #build: (db: Kysely<StoreTables>, arg: <T>(index: number) => T) => Compilable<R>;
   #compiled: CompiledQuery<R> | undefined;
 
-  constructor(build: (db: Kysely<StoreTables>, arg: <T>(index: number) => T) => Compilable<R>) {
+  readonly #prefix: string;
+
+  /**
+   * @param build - builds the query from `arg(i)` placeholders
+   * @param prefix - text put before the compiled SQL (a marker comment)
+   */
+  constructor(
+    build: (db: Kysely<StoreTables>, arg: <T>(index: number) => T) => Compilable<R>,
+    prefix = '',
+  ) {
     this.#build = build;
+    this.#prefix = prefix;
   }
 
   /** Runs the query on `db` (the store's Kysely, a connection or a transaction) with `args`. */
   execute(db: Kysely<StoreTables>, args: readonly unknown[]): Promise<QueryResult<R>> {
     if (this.#compiled === undefined) {
-      this.#compiled = this.#build(db, (index) => new Slot(index) as never).compile();
+      const compiled = this.#build(db, (index) => new Slot(index) as never).compile();
+      this.#compiled = { ...compiled, sql: this.#prefix + compiled.sql };
     }
     const compiled = this.#compiled;
     const parameters = compiled.parameters.map((p) => (p instanceof Slot ? args[p.index] : p));

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { ROW_COLUMNS, type SelectedRow } from './codec.js';
 import type { StoreDialectAdapter } from './dialects/adapter.js';
+import { ARRAY_ROWS_MARK } from './open-sqlite.js';
 import { PreparedQuery } from './prepared.js';
 import type { ChunkRecord, StoreTables } from './tables.js';
 import { type SelectedThread, THREAD_COLUMNS } from './threads.js';
@@ -21,8 +22,27 @@ export const INSERT_COLUMNS: ReadonlyArray<keyof ChunkRecord> = [
   'version',
 ];
 
-/** A page row: a row and the thread's next seq, read in the same statement. */
-export type PageRow = SelectedRow & { readonly thread_next_seq: unknown };
+/**
+ * A page row: a row and the thread's next seq, read in the same statement; an array in that
+ * column order on the SQLite connection the store opened itself (see {@link ARRAY_ROWS_MARK}).
+ */
+export type PageRow = (SelectedRow & { readonly thread_next_seq: unknown }) | readonly unknown[];
+
+/** A page row as an object, whichever way the driver gave it. */
+export function pageRowObject(row: PageRow): SelectedRow & { readonly thread_next_seq: unknown } {
+  if (!Array.isArray(row)) return row as SelectedRow & { readonly thread_next_seq: unknown };
+  return {
+    seq: row[0],
+    turn_id: row[1],
+    step: row[2],
+    role: row[3],
+    type: row[4],
+    data: row[5],
+    created_at: row[6],
+    version: row[7],
+    thread_next_seq: row[8],
+  };
+}
 
 /** The queries on the hot paths (appendTurn, getChunks), prepared once per store. */
 export interface StoreStatements {
@@ -45,23 +65,26 @@ export function createStatements(
   adapter: StoreDialectAdapter,
   threads: 'threads',
   chunks: 'chunks',
+  arrayRows: boolean,
 ): StoreStatements {
   const page = (withBefore: boolean) =>
-    new PreparedQuery<PageRow>((db, arg) =>
-      db
-        .selectFrom(chunks)
-        .select(ROW_COLUMNS)
-        .select((eb) =>
-          eb
-            .selectFrom(threads)
-            .select('next_seq')
-            .where('id', '=', arg<string>(0))
-            .as('thread_next_seq'),
-        )
-        .where('thread_id', '=', arg<string>(1))
-        .$if(withBefore, (qb) => qb.where('seq', '<', arg<number>(2)))
-        .orderBy('seq', 'desc')
-        .limit(arg<number>(withBefore ? 3 : 2)),
+    new PreparedQuery<PageRow>(
+      (db, arg) =>
+        db
+          .selectFrom(chunks)
+          .select(ROW_COLUMNS)
+          .select((eb) =>
+            eb
+              .selectFrom(threads)
+              .select('next_seq')
+              .where('id', '=', arg<string>(0))
+              .as('thread_next_seq'),
+          )
+          .where('thread_id', '=', arg<string>(1))
+          .$if(withBefore, (qb) => qb.where('seq', '<', arg<number>(2)))
+          .orderBy('seq', 'desc')
+          .limit(arg<number>(withBefore ? 3 : 2)),
+      arrayRows ? ARRAY_ROWS_MARK : '',
     );
   const inserts = new Map<number, PreparedQuery<unknown>>();
   const insertOf = (n: number) => {

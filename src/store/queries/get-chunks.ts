@@ -1,6 +1,7 @@
 import type { ChunkRow } from '../../schema/chunk-row.js';
 import { decodeRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
+import { pageRowObject } from '../statements.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { selectThread } from '../threads.js';
 import type { ChunkPage, GetChunksOptions } from '../types.js';
@@ -26,7 +27,7 @@ export function getChunks(
       before === undefined
         ? await ctx.statements.pageTail.execute(ctx.db, [threadId, threadId, limit])
         : await ctx.statements.pageBefore.execute(ctx.db, [threadId, threadId, before, limit])
-    ).rows;
+    ).rows.map(pageRowObject);
     const last = records[records.length - 1];
     if (last === undefined || last.thread_next_seq === null) {
       const thread = await selectThread(ctx, ctx.db, threadId, false);
