@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { ROW_COLUMNS, type SelectedRow } from './codec.js';
+import type { ChunkRowDraft } from '../schema/chunk-row.js';
+import { ROW_COLUMNS, ROW_FORMAT_VERSION, type SelectedRow } from './codec.js';
 import type { StoreDialectAdapter } from './dialects/adapter.js';
 import { ARRAY_ROWS_MARK } from './open-sqlite.js';
 import { PreparedQuery } from './prepared.js';
@@ -48,6 +49,11 @@ export function pageRowObject(row: PageRow): SelectedRow & { readonly thread_nex
 export interface StoreStatements {
   /** `[threadId]` → the thread, locked for the transaction where the dialect locks rows. */
   readonly lockThread: PreparedQuery<SelectedThread>;
+  /**
+   * `[threadId, turnId, threadId]` → the thread, and `turn_first`: the first seq of the turn when
+   * it is stored (for dialects where {@link StoreDialectAdapter.checkTurnWithLock}).
+   */
+  readonly threadAndTurn: PreparedQuery<SelectedThread & { readonly turn_first: unknown }>;
   /** `[threadId, turnId]` → the turn's stored rows, in seq order. */
   readonly turnRows: PreparedQuery<SelectedRow>;
   /** `[nextSeq, updatedAt, threadId]`. */
@@ -56,8 +62,16 @@ export interface StoreStatements {
   readonly pageTail: PreparedQuery<PageRow>;
   /** `[threadId, threadId, before, limit]` → the newest rows below `before`, descending. */
   readonly pageBefore: PreparedQuery<PageRow>;
-  /** Inserts `records`. */
-  insertRows(db: Kysely<StoreTables>, records: readonly ChunkRecord[]): Promise<unknown>;
+  /** Inserts a turn's rows with seqs from `first`; `data` holds each draft's serialized data. */
+  insertRows(
+    db: Kysely<StoreTables>,
+    threadId: string,
+    turnId: string,
+    first: number,
+    drafts: readonly ChunkRowDraft[],
+    data: readonly string[],
+    now: number,
+  ): Promise<void>;
 }
 
 /** Prepares the store's hot queries on its real table names. */
@@ -115,6 +129,20 @@ export function createStatements(
         .where('id', '=', arg<string>(0))
         .$if(adapter.selectForUpdate, (qb) => qb.forUpdate()),
     ),
+    threadAndTurn: new PreparedQuery((db, arg) =>
+      db
+        .selectFrom(threads)
+        .select(THREAD_COLUMNS)
+        .select((eb) =>
+          eb
+            .selectFrom(chunks)
+            .select((e) => e.fn.min('seq').as('first'))
+            .where('thread_id', '=', arg<string>(0))
+            .where('turn_id', '=', arg<string>(1))
+            .as('turn_first'),
+        )
+        .where('id', '=', arg<string>(2)),
+    ),
     turnRows: new PreparedQuery((db, arg) =>
       db
         .selectFrom(chunks)
@@ -131,16 +159,44 @@ export function createStatements(
     ),
     pageTail: page(false),
     pageBefore: page(true),
-    async insertRows(db, records) {
-      for (let start = 0; start < records.length; start += rowsPerInsert) {
-        const batch = records.slice(start, start + rowsPerInsert);
-        if (batch.length <= PREPARED_INSERT_ROWS) {
+    async insertRows(db, threadId, turnId, first, drafts, data, now) {
+      for (let start = 0; start < drafts.length; start += rowsPerInsert) {
+        const end = Math.min(drafts.length, start + rowsPerInsert);
+        if (end - start <= PREPARED_INSERT_ROWS) {
+          // Parameters in INSERT_COLUMNS order, row after row.
           const args: unknown[] = [];
-          for (const record of batch)
-            for (const column of INSERT_COLUMNS) args.push(record[column]);
-          await insertOf(batch.length).execute(db, args);
+          for (let i = start; i < end; i++) {
+            const d = drafts[i] as ChunkRowDraft;
+            args.push(
+              threadId,
+              first + i,
+              turnId,
+              d.step,
+              d.role,
+              d.type,
+              data[i],
+              now,
+              ROW_FORMAT_VERSION,
+            );
+          }
+          await insertOf(end - start).execute(db, args);
         } else {
-          await db.insertInto(chunks).values(batch).execute();
+          const records: ChunkRecord[] = [];
+          for (let i = start; i < end; i++) {
+            const d = drafts[i] as ChunkRowDraft;
+            records.push({
+              thread_id: threadId,
+              seq: first + i,
+              turn_id: turnId,
+              step: d.step,
+              role: d.role,
+              type: d.type,
+              data: data[i],
+              created_at: now,
+              version: ROW_FORMAT_VERSION,
+            });
+          }
+          await db.insertInto(chunks).values(records).execute();
         }
       }
     },

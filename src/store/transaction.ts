@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 import type { StoreContext } from './context.js';
 import type { StoreTables } from './tables.js';
 
@@ -50,17 +50,22 @@ const SQLITE_LOCK_WAIT_MS = 10_000;
  * timeout is set to 0 for the `BEGIN` and restored after it; a busy database is retried with
  * asynchronous, jittered sleeps.
  */
-async function beginImmediate(conn: Kysely<StoreTables>): Promise<void> {
-  const rows = (await sql`pragma busy_timeout`.execute(conn)).rows as Array<
-    Record<string, unknown>
-  >;
-  const previous = Number(Object.values(rows[0] ?? {})[0] ?? 0);
-  await sql.raw('pragma busy_timeout = 0').execute(conn);
+async function beginImmediate(ctx: StoreContext, conn: Kysely<StoreTables>): Promise<void> {
+  // The connection's own busy timeout, read once per store: it is restored after the BEGIN.
+  let previous = busyTimeouts.get(ctx);
+  if (previous === undefined) {
+    const rows = (await sql`pragma busy_timeout`.execute(conn)).rows as Array<
+      Record<string, unknown>
+    >;
+    previous = Math.max(0, Math.trunc(Number(Object.values(rows[0] ?? {})[0] ?? 0)) || 0);
+    busyTimeouts.set(ctx, previous);
+  }
+  await conn.executeQuery(NO_BUSY_TIMEOUT);
   try {
     const deadline = Date.now() + Math.max(previous, SQLITE_LOCK_WAIT_MS);
     for (let attempt = 0; ; attempt++) {
       try {
-        await sql`begin immediate`.execute(conn);
+        await conn.executeQuery(BEGIN_IMMEDIATE);
         return;
       } catch (error) {
         const code = (error as { code?: unknown } | null)?.code;
@@ -69,21 +74,39 @@ async function beginImmediate(conn: Kysely<StoreTables>): Promise<void> {
       }
     }
   } finally {
-    await sql.raw(`pragma busy_timeout = ${Math.trunc(previous)}`).execute(conn);
+    await conn.executeQuery(restoreBusyTimeout(previous));
   }
+}
+
+/** The busy timeout of each store's SQLite connection, as read on its first write. */
+const busyTimeouts = new WeakMap<StoreContext, number>();
+
+// SQLite's transaction statements, compiled once.
+const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
+const NO_BUSY_TIMEOUT = CompiledQuery.raw('pragma busy_timeout = 0');
+const restores = new Map<number, CompiledQuery>();
+function restoreBusyTimeout(ms: number): CompiledQuery {
+  let query = restores.get(ms);
+  if (query === undefined) {
+    query = CompiledQuery.raw(`pragma busy_timeout = ${ms}`);
+    restores.set(ms, query);
+  }
+  return query;
 }
 
 function runOnce<T>(ctx: StoreContext, work: (trx: Kysely<StoreTables>) => Promise<T>): Promise<T> {
   if (ctx.adapter.beginImmediate) {
     return ctx.db.connection().execute(async (conn) => {
-      await beginImmediate(conn);
+      await beginImmediate(ctx, conn);
       try {
         const result = await work(conn);
-        await sql`commit`.execute(conn);
+        await conn.executeQuery(COMMIT);
         return result;
       } catch (error) {
         try {
-          await sql`rollback`.execute(conn);
+          await conn.executeQuery(ROLLBACK);
         } catch {
           // SQLite may have rolled back already (for example after SQLITE_FULL).
         }

@@ -23,6 +23,12 @@ export interface StoreDialectAdapter {
   readonly beginImmediate: boolean;
   /** Whether `SELECT … FOR UPDATE` locks the thread row (PostgreSQL, MySQL). */
   readonly selectForUpdate: boolean;
+  /**
+   * Whether the thread's row and the turn-id check can be read by one statement: only where the
+   * lock is taken before the transaction's first read (SQLite's `BEGIN IMMEDIATE`). Under a row
+   * lock (PostgreSQL, MySQL) the check must be a statement of its own, run after the lock is held.
+   */
+  readonly checkTurnWithLock: boolean;
   /** The isolation level of write transactions, when the dialect has them. */
   readonly writeIsolation: 'read committed' | undefined;
   /** How an insert that may collide with an existing key is kept quiet. */

@@ -15,6 +15,7 @@ export const mysqlAdapter: StoreDialectAdapter = {
   millisType: 'bigint',
   beginImmediate: false,
   selectForUpdate: true,
+  checkTurnWithLock: false,
   writeIsolation: 'read committed',
   insertIgnore: 'on-duplicate-key-update',
   createTableSuffix: sql`engine = InnoDB default charset = utf8mb4`,

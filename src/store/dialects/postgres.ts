@@ -15,6 +15,7 @@ export const postgresAdapter: StoreDialectAdapter = {
   millisType: 'bigint',
   beginImmediate: false,
   selectForUpdate: true,
+  checkTurnWithLock: false,
   writeIsolation: 'read committed',
   insertIgnore: 'on-conflict-do-nothing',
   createTableSuffix: undefined,

@@ -15,6 +15,7 @@ export const sqliteAdapter: StoreDialectAdapter = {
   millisType: 'integer',
   beginImmediate: true,
   selectForUpdate: false,
+  checkTurnWithLock: true,
   writeIsolation: undefined,
   insertIgnore: 'on-conflict-do-nothing',
   createTableSuffix: undefined,

@@ -1,11 +1,10 @@
 import { ChunklogError } from '../../errors/chunklog-error.js';
 import type { ChunkRow, ChunkRowDraft } from '../../schema/chunk-row.js';
 import { parseChunkRowDraft } from '../../schema/parse.js';
-import { decodeRows, isoOf, ROW_FORMAT_VERSION } from '../codec.js';
+import { decodeRows, isoOf } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { wrapStoreErrors } from '../store-errors.js';
-import type { ChunkRecord } from '../tables.js';
-import { insertThreadIfAbsent } from '../threads.js';
+import { insertThreadIfAbsent, type SelectedThread } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import { checkThreadId, idProblem } from '../validate.js';
 
@@ -71,7 +70,13 @@ export function appendTurn(
     writeTransaction(ctx, async (trx) => {
       const { statements } = ctx;
       const now = ctx.now();
-      let thread = (await statements.lockThread.execute(trx, [threadId])).rows[0];
+      const oneStatement = ctx.adapter.checkTurnWithLock && turnId !== undefined;
+      let thread: (SelectedThread & { readonly turn_first?: unknown }) | undefined = oneStatement
+        ? (await statements.threadAndTurn.execute(trx, [threadId, turnId, threadId])).rows[0]
+        : (await statements.lockThread.execute(trx, [threadId])).rows[0];
+      // Whether rows of this turn may be stored already (a retry): unknown unless the thread
+      // row was read with the turn check, under a lock taken before the read.
+      let mayHoldTurn = true;
       if (thread === undefined) {
         await insertThreadIfAbsent(ctx, trx, {
           id: threadId,
@@ -79,28 +84,21 @@ export function appendTurn(
           nextSeq: 1,
           metadata: undefined,
         });
+        // Another writer may have created it (and stored this turn) meanwhile: lock and re-read.
         thread = (await statements.lockThread.execute(trx, [threadId])).rows[0];
         if (thread === undefined) throw new Error('the thread row vanished while it was created');
+      } else if (oneStatement && thread.turn_first === null) {
+        mayHoldTurn = false;
       }
       if (turnId === undefined) return [];
-
-      const stored = (await statements.turnRows.execute(trx, [threadId, turnId])).rows;
-      if (stored.length > 0) return decodeRows(threadId, stored, 'throw');
+      if (mayHoldTurn) {
+        const stored = (await statements.turnRows.execute(trx, [threadId, turnId])).rows;
+        if (stored.length > 0) return decodeRows(threadId, stored, 'throw');
+      }
 
       const first = Number(thread.next_seq);
-      const records: ChunkRecord[] = checked.map((d, i) => ({
-        thread_id: threadId,
-        seq: first + i,
-        turn_id: turnId,
-        step: d.step,
-        role: d.role,
-        type: d.type,
-        data: data[i],
-        created_at: now,
-        version: ROW_FORMAT_VERSION,
-      }));
-      await statements.insertRows(trx, records);
-      await statements.advanceThread.execute(trx, [first + records.length, now, threadId]);
+      await statements.insertRows(trx, threadId, turnId, first, checked, data, now);
+      await statements.advanceThread.execute(trx, [first + checked.length, now, threadId]);
 
       const createdAt = isoOf(now);
       return checked.map(
