@@ -1,6 +1,6 @@
-// The store conformance kit: the store suite of chunklog, runnable against any setup. It
-// imports vitest (an optional peer dependency of chunklog): use it from vitest test files.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The store conformance kit: the store suite of chunklog, runnable against any setup. It is
+// written for vitest but does not import it (vitest refuses `require()`, and chunklog/testing
+// must load without it): the test functions come in as an argument, or from the globals.
 import { ChunklogError, type ChunklogErrorCode } from '../errors/chunklog-error.js';
 import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
 import type { ChunkStore } from '../store/types.js';
@@ -12,8 +12,41 @@ import type { ChunkStore } from '../store/types.js';
  */
 export type ChunkStoreFactory = () => ChunkStore | Promise<ChunkStore>;
 
+/** The matchers the kit uses, as vitest's (and Jest's) `expect` provides them. */
+export interface ConformanceAssertion {
+  toBe(expected: unknown): void;
+  toEqual(expected: unknown): void;
+  toStrictEqual(expected: unknown): void;
+  toMatchObject(expected: object): void;
+  toHaveLength(length: number): void;
+  toBeUndefined(): void;
+  toBeNull(): void;
+  toMatch(expected: RegExp): void;
+  toBeLessThanOrEqual(expected: number): void;
+}
+
+/**
+ * The test functions the kit declares its suite with: vitest's (pass `import * as vitest from
+ * 'vitest'`), or any runner with the same `describe`/`it`/`expect`/`beforeAll`/`afterAll`.
+ */
+export interface ConformanceTestApi {
+  readonly describe: ((name: string, body: () => void) => void) & {
+    readonly skip: (name: string, body: () => void) => void;
+  };
+  readonly it: (name: string, body: () => Promise<void>, timeout?: number) => void;
+  readonly expect: (actual: unknown, message?: string) => ConformanceAssertion;
+  readonly beforeAll: (body: () => Promise<void>) => void;
+  readonly afterAll: (body: () => Promise<void>) => void;
+}
+
 /** Options of {@link describeChunkStore}. */
 export interface ChunkStoreConformanceOptions {
+  /**
+   * The test functions: `import * as vitest from 'vitest'` and pass `vitest`. Default: the
+   * global `describe`, `it`, `expect`, `beforeAll` and `afterAll` (vitest with `globals: true`,
+   * Jest).
+   */
+  readonly api?: ConformanceTestApi | undefined;
   /** How many stores write at once in the concurrency tests. Default 3. */
   readonly writers?: number | undefined;
   /** How many turns each writer appends in the concurrency tests. Default 12. */
@@ -108,36 +141,22 @@ function draftsOf(rows: readonly ChunkRow[]): ChunkRowDraft[] {
   );
 }
 
-async function expectCode(
-  promise: Promise<unknown>,
-  code: ChunklogErrorCode,
-): Promise<ChunklogError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(ChunklogError.hasCode(error, code), `expected ${code}, got ${String(error)}`).toBe(true);
-    return error as ChunklogError;
+/** The test functions from the globals (vitest with `globals: true`, Jest). */
+function globalTestApi(): ConformanceTestApi {
+  const g = globalThis as Partial<Record<keyof ConformanceTestApi, unknown>>;
+  if (
+    typeof g.describe !== 'function' ||
+    typeof g.it !== 'function' ||
+    typeof g.expect !== 'function' ||
+    typeof g.beforeAll !== 'function' ||
+    typeof g.afterAll !== 'function'
+  ) {
+    throw new ChunklogError(
+      'missing-dependency',
+      "describeChunkStore needs a test runner: `import * as vitest from 'vitest'` and pass { api: vitest } (or enable vitest's globals).",
+    );
   }
-  throw new Error(`expected a ${code} error, but the call succeeded`);
-}
-
-/** Checks that the thread's rows are seqs 1..n and that each turn is one whole run of rows. */
-function expectDenseWholeTurns(
-  rows: readonly ChunkRow[],
-  turnSizes: ReadonlyMap<string, number>,
-): void {
-  expect(rows.map((r) => r.seq)).toEqual(rows.map((_, i) => i + 1));
-  const seen = new Map<string, number>();
-  let previous: string | undefined;
-  for (const row of rows) {
-    if (row.turnId !== previous) {
-      expect(seen.has(row.turnId), `turn ${row.turnId} is split or stored twice`).toBe(false);
-      seen.set(row.turnId, 0);
-      previous = row.turnId;
-    }
-    seen.set(row.turnId, (seen.get(row.turnId) ?? 0) + 1);
-  }
-  expect(new Map([...seen].sort())).toEqual(new Map([...turnSizes].sort()));
+  return g as unknown as ConformanceTestApi;
 }
 
 /**
@@ -150,21 +169,26 @@ function expectDenseWholeTurns(
  *
  * @param name - the suite's name (for example the dialect)
  * @param factory - opens a new store over the database under test, see {@link ChunkStoreFactory}
- * @param options - concurrency settings, or `skip`
+ * @param options - the test functions (`{ api: vitest }`), concurrency settings, or `skip`
+ * @throws {ChunklogError} `missing-dependency` when no test functions are given or global
  *
  * @example
  * ```ts
  * // test/store.test.ts — run with vitest
+ * import * as vitest from 'vitest';
  * import { Kysely } from 'kysely';
  * import { LibsqlDialect } from '@libsql/kysely-libsql';
  * import { createChunkStore } from 'chunklog/store';
  * import { describeChunkStore } from 'chunklog/testing';
  *
- * describeChunkStore('libSQL', () =>
- *   createChunkStore(
- *     { db: new Kysely({ dialect: new LibsqlDialect({ url: 'file:test.db' }) }), dialect: 'sqlite' },
- *     { tablePrefix: 'conformance_' },
- *   ),
+ * describeChunkStore(
+ *   'libSQL',
+ *   () =>
+ *     createChunkStore(
+ *       { db: new Kysely({ dialect: new LibsqlDialect({ url: 'file:test.db' }) }), dialect: 'sqlite' },
+ *       { tablePrefix: 'conformance_' },
+ *     ),
+ *   { api: vitest },
  * );
  * ```
  */
@@ -173,6 +197,41 @@ export function describeChunkStore(
   factory: ChunkStoreFactory,
   options: ChunkStoreConformanceOptions = {},
 ): void {
+  const { describe, it, expect, beforeAll, afterAll } = options.api ?? globalTestApi();
+  async function expectCode(
+    promise: Promise<unknown>,
+    code: ChunklogErrorCode,
+  ): Promise<ChunklogError> {
+    try {
+      await promise;
+    } catch (error) {
+      expect(ChunklogError.hasCode(error, code), `expected ${code}, got ${String(error)}`).toBe(
+        true,
+      );
+      return error as ChunklogError;
+    }
+    throw new Error(`expected a ${code} error, but the call succeeded`);
+  }
+
+  /** Checks that the thread's rows are seqs 1..n and that each turn is one whole run of rows. */
+  function expectDenseWholeTurns(
+    rows: readonly ChunkRow[],
+    turnSizes: ReadonlyMap<string, number>,
+  ): void {
+    expect(rows.map((r) => r.seq)).toEqual(rows.map((_, i) => i + 1));
+    const seen = new Map<string, number>();
+    let previous: string | undefined;
+    for (const row of rows) {
+      if (row.turnId !== previous) {
+        expect(seen.has(row.turnId), `turn ${row.turnId} is split or stored twice`).toBe(false);
+        seen.set(row.turnId, 0);
+        previous = row.turnId;
+      }
+      seen.set(row.turnId, (seen.get(row.turnId) ?? 0) + 1);
+    }
+    expect(new Map([...seen].sort())).toEqual(new Map([...turnSizes].sort()));
+  }
+
   const writers = options.writers ?? 3;
   const turnsPerWriter = options.turnsPerWriter ?? 12;
   const run = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;

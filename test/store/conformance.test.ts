@@ -1,3 +1,4 @@
+import * as vitest from 'vitest';
 import { afterAll } from 'vitest';
 import { describeChunkStore } from '../../src/testing/index.js';
 import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
@@ -7,7 +8,10 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
   const available = (await availableDialects()).includes(name);
   const harness = available ? createHarness(name) : undefined;
   if (harness) harnesses.push(harness);
-  describeChunkStore(name, () => (harness as DialectHarness).openStore(), { skip: !available });
+  describeChunkStore(name, () => (harness as DialectHarness).openStore(), {
+    api: vitest,
+    skip: !available,
+  });
 }
 
 afterAll(async () => {

@@ -7,7 +7,7 @@ import type { ChunkRowDraft } from '../../src/schema/chunk-row.js';
 import { resolveDialect } from '../../src/store/dialects/detect.js';
 import { createChunkStore } from '../../src/store/index.js';
 import { loadDependency } from '../../src/store/load-dependency.js';
-import { textDrafts } from '../../src/testing/index.js';
+import { describeChunkStore, textDrafts } from '../../src/testing/index.js';
 import {
   availableDialects,
   createHarness,
@@ -246,6 +246,12 @@ describe('createChunkStore', () => {
       dialect: 'postgres',
     });
     expect(store.dialect).toBe('postgres');
+  });
+
+  it('the conformance kit asks for test functions when there are no globals', () => {
+    expect(() =>
+      describeChunkStore('nothing', () => createChunkStore({ sqlite: ':memory:' })),
+    ).toThrow(expect.objectContaining({ code: 'missing-dependency' }));
   });
 
   it('says what to install when a driver is missing', async () => {
