@@ -7,7 +7,15 @@ import {
 } from '../schema/chunk-row.js';
 import type { CorruptRowPolicy } from './types.js';
 
-/** The version of the stored row format, kept in every row's `version` column. */
+/**
+ * The version of the stored row format, kept in every row's `version` column; a reader treats
+ * rows of another version as corrupt.
+ *
+ * @example
+ * ```ts
+ * ROW_FORMAT_VERSION; // 1
+ * ```
+ */
 export const ROW_FORMAT_VERSION = 1;
 
 const decoder = new TextDecoder();

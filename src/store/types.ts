@@ -97,32 +97,135 @@ export interface ChunkStore {
   readonly dialect: StoreDialectName;
   /** The store's table names. */
   readonly tables: StoreTableNames;
-  /** Creates or upgrades the store's tables. Idempotent; safe to run from several processes at once. */
+  /**
+   * Creates or upgrades the store's tables. Idempotent; safe to run from several processes at once.
+   *
+   * @example
+   * ```ts
+   * await store.migrate();
+   * ```
+   */
   migrate(): Promise<void>;
   /**
    * Stores one turn in one transaction and returns its rows with their seqs. Creates the thread
    * when it does not exist. When rows of this turn id are already stored in the thread, returns
    * them and writes nothing (a retry is safe).
+   *
+   * @param threadId - the thread (1 to 255 UTF-8 bytes)
+   * @param drafts - the turn's rows, all with one `turnId` (from `explodeTurn`)
+   * @returns the stored rows, with `threadId`, `seq` and `createdAt`
+   * @throws {ChunklogError} `invalid-row` before anything is written; `store-failed`
+   *
+   * @example
+   * ```ts
+   * const rows = await store.appendTurn('thread-1', explodeTurn(turnId, chunks, { role: 'assistant' }));
+   * rows.at(-1)?.seq; // the thread's newest seq
+   * ```
    */
   appendTurn(threadId: string, drafts: readonly ChunkRowDraft[]): Promise<ChunkRow[]>;
-  /** A page of the thread's log, by keyset on seq. */
+  /**
+   * A page of the thread's log, by keyset on seq.
+   *
+   * @throws {ChunklogError} `thread-not-found`; `invalid-option` for a limit outside 1–1,000
+   *
+   * @example
+   * ```ts
+   * const tail = await store.getChunks('thread-1', { limit: 50 });
+   * if (tail.hasMore) await store.getChunks('thread-1', { limit: 50, before: tail.oldestSeq ?? 1 });
+   * ```
+   */
   getChunks(threadId: string, options: GetChunksOptions): Promise<ChunkPage>;
-  /** Every row of the thread (or those after `afterSeq`), in ascending seq. */
+  /**
+   * Every row of the thread (or those after `afterSeq`), in ascending seq.
+   *
+   * @example
+   * ```ts
+   * const newer = await store.getRows('thread-1', { afterSeq: lastSeenSeq });
+   * ```
+   */
   getRows(threadId: string, options?: GetRowsOptions): Promise<ChunkRow[]>;
-  /** The whole thread grouped into messages, for rebuilding an agent's history. */
+  /**
+   * The whole thread grouped into messages, for rebuilding an agent's history.
+   *
+   * @example
+   * ```ts
+   * const history = toModelMessages(await store.getMessages('thread-1'));
+   * ```
+   */
   getMessages(threadId: string, options?: ReadOptions): Promise<ChatMessage[]>;
-  /** Creates an empty thread (with a random UUID when no id is given). */
+  /**
+   * Creates an empty thread (with a random UUID when no id is given).
+   *
+   * @throws {ChunklogError} `thread-exists` when the id is taken
+   *
+   * @example
+   * ```ts
+   * const { id } = await store.createThread(undefined, { metadata: { title: 'New chat' } });
+   * ```
+   */
   createThread(threadId?: string, options?: CreateThreadOptions): Promise<Thread>;
-  /** Describes a thread. */
+  /**
+   * Describes a thread.
+   *
+   * @throws {ChunklogError} `thread-not-found`
+   *
+   * @example
+   * ```ts
+   * const { total, metadata } = await store.getThread('thread-1');
+   * ```
+   */
   getThread(threadId: string): Promise<Thread>;
-  /** Threads, most recently active first, by keyset. */
+  /**
+   * Threads, most recently active first, by keyset.
+   *
+   * @example
+   * ```ts
+   * const first = await store.listThreads({ limit: 20 });
+   * const next = first.nextBefore ? await store.listThreads({ limit: 20, before: first.nextBefore }) : undefined;
+   * ```
+   */
   listThreads(options: ListThreadsOptions): Promise<ThreadPage>;
-  /** Deletes a thread and its rows. Returns whether it existed. */
+  /**
+   * Deletes a thread and its rows. Returns whether it existed.
+   *
+   * @example
+   * ```ts
+   * await store.deleteThread('thread-1'); // true, then false
+   * ```
+   */
   deleteThread(threadId: string): Promise<boolean>;
-  /** Deletes the rows after `seq` (for edit-and-regenerate); the next turn gets seq `seq + 1`. Returns how many rows went. */
+  /**
+   * Deletes the rows after `seq` (for edit-and-regenerate); the next turn gets seq `seq + 1`.
+   * Returns how many rows went.
+   *
+   * @throws {ChunklogError} `thread-not-found`
+   *
+   * @example
+   * ```ts
+   * // Regenerate from the user's message: keep rows up to the last one before the answer.
+   * await store.truncateAfter('thread-1', lastUserRow.seq);
+   * ```
+   */
   truncateAfter(threadId: string, seq: number): Promise<number>;
-  /** Copies the thread's rows up to `atSeq` into a new thread. */
+  /**
+   * Copies the thread's rows up to `atSeq` into a new thread.
+   *
+   * @throws {ChunklogError} `thread-not-found`; `thread-exists` when `newThreadId` is taken
+   *
+   * @example
+   * ```ts
+   * const branch = await store.forkThread('thread-1', { atSeq: 42 });
+   * await store.appendTurn(branch.id, drafts);
+   * ```
+   */
   forkThread(threadId: string, options: ForkThreadOptions): Promise<Thread>;
-  /** Closes the store; it destroys the Kysely instance only when the store opened it. */
+  /**
+   * Closes the store; it destroys the Kysely instance only when the store opened it.
+   *
+   * @example
+   * ```ts
+   * await store.close();
+   * ```
+   */
   close(): Promise<void>;
 }

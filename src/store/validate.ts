@@ -3,10 +3,25 @@ import { ChunklogError } from '../errors/chunklog-error.js';
 const encoder = new TextEncoder();
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** The longest id the store accepts, in UTF-8 bytes (MySQL keys them as `VARBINARY(255)`). */
+/**
+ * The longest id (thread or turn) the store accepts, in UTF-8 bytes (MySQL keys them as
+ * `VARBINARY(255)`).
+ *
+ * @example
+ * ```ts
+ * new TextEncoder().encode(threadId).length <= MAX_ID_BYTES;
+ * ```
+ */
 export const MAX_ID_BYTES = 255;
 
-/** The largest page `getChunks` and `listThreads` return. */
+/**
+ * The largest page `getChunks` and `listThreads` return.
+ *
+ * @example
+ * ```ts
+ * await store.getChunks(threadId, { limit: MAX_PAGE_LIMIT });
+ * ```
+ */
 export const MAX_PAGE_LIMIT = 1000;
 
 /**

@@ -55,7 +55,14 @@ export interface ChunkStoreConformanceOptions {
   readonly skip?: boolean | undefined;
 }
 
-/** A draft of each row type, with awkward but valid content. */
+/**
+ * A draft of each row type, with awkward but valid content (unicode, nested JSON, metadata).
+ *
+ * @example
+ * ```ts
+ * await store.appendTurn('t', sampleDrafts('turn-1'));
+ * ```
+ */
 export function sampleDrafts(turnId: string, extra = ''): ChunkRowDraft[] {
   return [
     { turnId, step: 0, role: 'user', type: 'text', data: { text: `Hello ${extra} — ünïcödé 🎉` } },
@@ -112,7 +119,14 @@ export function sampleDrafts(turnId: string, extra = ''): ChunkRowDraft[] {
   ];
 }
 
-/** `n` text drafts of one turn. */
+/**
+ * `n` text drafts of one turn (texts `${turnId}#${i}`).
+ *
+ * @example
+ * ```ts
+ * await store.appendTurn('t', textDrafts('turn-2', 50));
+ * ```
+ */
 export function textDrafts(
   turnId: string,
   n: number,
