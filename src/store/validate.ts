@@ -91,3 +91,6 @@ export function checkSeq(value: unknown, option: string, min: number): number {
   }
   return value;
 }
+
+/** The largest seq a column holds (a 32-bit integer on PostgreSQL and MySQL). */
+export const MAX_SEQ = 2_147_483_647;

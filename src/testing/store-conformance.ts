@@ -477,6 +477,11 @@ export function describeChunkStore(
           oldestSeq: 19,
           hasMore: true,
         });
+        expect(
+          await store.getChunks(t, { limit: 3, before: Number.MAX_SAFE_INTEGER }),
+        ).toStrictEqual(await store.getChunks(t, { limit: 3 }));
+        expect(await store.getRows(t, { afterSeq: 19 })).toStrictEqual(all.slice(19));
+        expect(await store.getRows(t, { afterSeq: Number.MAX_SAFE_INTEGER })).toStrictEqual([]);
         expect(await store.getChunks(t, { limit: 3, before: 1 })).toStrictEqual({
           chunks: [],
           total: 21,

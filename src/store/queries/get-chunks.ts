@@ -5,7 +5,7 @@ import { pageRowObject } from '../statements.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { selectThread } from '../threads.js';
 import type { ChunkPage, GetChunksOptions } from '../types.js';
-import { checkLimit, checkSeq, checkThreadId } from '../validate.js';
+import { checkLimit, checkSeq, checkThreadId, MAX_SEQ } from '../validate.js';
 
 /**
  * `ChunkStore.getChunks`: one keyset query (`seq < before ORDER BY seq DESC LIMIT n` on the
@@ -20,7 +20,9 @@ export function getChunks(
 ): Promise<ChunkPage> {
   checkThreadId(threadId);
   const limit = checkLimit(options?.limit);
-  const before = options.before === undefined ? undefined : checkSeq(options.before, 'before', 0);
+  const asked = options.before === undefined ? undefined : checkSeq(options.before, 'before', 0);
+  // Beyond any seq: the same page as no `before` (and a bound the integer column can take).
+  const before = asked !== undefined && asked > MAX_SEQ ? undefined : asked;
   const policy = options.onCorruptRow ?? ctx.onCorruptRow;
   return wrapStoreErrors('getChunks', threadId, async () => {
     const records = (

@@ -4,7 +4,7 @@ import type { StoreContext } from '../context.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { selectThread } from '../threads.js';
 import type { GetRowsOptions } from '../types.js';
-import { checkSeq, checkThreadId } from '../validate.js';
+import { checkSeq, checkThreadId, MAX_SEQ } from '../validate.js';
 
 /** `ChunkStore.getRows`: the thread's rows after `afterSeq`, ascending, in one query. */
 export function getRows(
@@ -13,7 +13,7 @@ export function getRows(
   options: GetRowsOptions = {},
 ): Promise<ChunkRow[]> {
   checkThreadId(threadId);
-  const afterSeq = checkSeq(options.afterSeq ?? 0, 'afterSeq', 0);
+  const afterSeq = Math.min(checkSeq(options.afterSeq ?? 0, 'afterSeq', 0), MAX_SEQ);
   const policy = options.onCorruptRow ?? ctx.onCorruptRow;
   return wrapStoreErrors('getRows', threadId, async () => {
     const records = await ctx.db
