@@ -48,7 +48,7 @@ export function describeAppendSuite(kit: Kit): void {
       expect(back.every((r) => r.turnId === 'big')).toBe(true);
     });
 
-    it('does not kit.store a turn id twice, and returns the stored rows', async () => {
+    it('does not store a turn id twice, and returns the stored rows', async () => {
       const t = kit.thread('idempotent');
       const first = await kit.store.appendTurn(t, textDrafts('once', 3));
       const again = await kit.store.appendTurn(t, textDrafts('once', 5));
