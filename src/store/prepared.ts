@@ -16,6 +16,8 @@ class Slot {
 export class PreparedQuery<R> {
   readonly #build: (db: Kysely<StoreTables>, arg: <T>(index: number) => T) => Compilable<R>;
   #compiled: CompiledQuery<R> | undefined;
+  /** Whether the compiled parameters are exactly `args`, in order (no constants, no reordering). */
+  #identity = false;
 
   readonly #prefix: string;
 
@@ -36,9 +38,13 @@ export class PreparedQuery<R> {
     if (this.#compiled === undefined) {
       const compiled = this.#build(db, (index) => new Slot(index) as never).compile();
       this.#compiled = { ...compiled, sql: this.#prefix + compiled.sql };
+      this.#identity = compiled.parameters.every((p, i) => p instanceof Slot && p.index === i);
     }
     const compiled = this.#compiled;
-    const parameters = compiled.parameters.map((p) => (p instanceof Slot ? args[p.index] : p));
+    const parameters =
+      this.#identity && args.length === compiled.parameters.length
+        ? args
+        : compiled.parameters.map((p) => (p instanceof Slot ? args[p.index] : p));
     return db.executeQuery<R>({ ...compiled, parameters });
   }
 }
