@@ -1,0 +1,174 @@
+import type { Chunk, TextChunk, ThinkingChunk } from '../../schema/chunk.js';
+import type { ProviderMetadata } from '../../schema/json.js';
+import type { Citation } from '../../schema/source.js';
+import { mergeProviderMetadata } from '../metadata.js';
+import { findOpen, NO_OPEN_BLOCKS, type OpenBlock, withoutOpen } from '../open-blocks.js';
+import type { TurnStateImpl } from '../turn-state.js';
+
+/** A text or thinking chunk: the two kinds of provider block with start, deltas and end. */
+export type BlockChunk = TextChunk | ThinkingChunk;
+/** The chunk type of a block. */
+export type BlockKind = BlockChunk['type'];
+
+interface BlockPart {
+  readonly id?: string | undefined;
+  readonly providerMetadata?: ProviderMetadata | undefined;
+}
+
+function newBlock(
+  d: TurnStateImpl,
+  kind: BlockKind,
+  id: string | undefined,
+  text: string,
+  providerMetadata: ProviderMetadata | undefined,
+): BlockChunk {
+  if (kind === 'text') {
+    return {
+      type: 'text',
+      step: d.step,
+      text,
+      ...(id !== undefined && { id }),
+      ...(providerMetadata !== undefined && { providerMetadata }),
+    };
+  }
+  return {
+    type: 'thinking',
+    step: d.step,
+    text,
+    ...(id !== undefined && { id }),
+    ...(providerMetadata !== undefined && { providerMetadata }),
+    ...(d.stepModelId !== undefined && { modelId: d.stepModelId }),
+  };
+}
+
+/** The block with `text` appended and `metadata` merged in. */
+function extend(
+  chunk: BlockChunk,
+  text: string,
+  metadata: ProviderMetadata | undefined,
+): BlockChunk {
+  const providerMetadata = mergeProviderMetadata(chunk.providerMetadata, metadata);
+  if (text === '' && providerMetadata === chunk.providerMetadata) return chunk;
+  return providerMetadata === undefined
+    ? { ...chunk, text: chunk.text + text }
+    : { ...chunk, text: chunk.text + text, providerMetadata };
+}
+
+function withCitations(chunk: BlockChunk, citations: readonly Citation[] | undefined): BlockChunk {
+  if (citations === undefined || citations.length === 0 || chunk.type !== 'text') return chunk;
+  return { ...chunk, citations: chunk.citations ? [...chunk.citations, ...citations] : citations };
+}
+
+function isEmpty(chunk: BlockChunk): boolean {
+  return (
+    chunk.text === '' &&
+    chunk.providerMetadata === undefined &&
+    (chunk.type !== 'text' || chunk.citations === undefined)
+  );
+}
+
+/** Whether `chunk` is a block of `kind` in the current step that a part with `id` may join. */
+function joinable(
+  d: TurnStateImpl,
+  chunk: Chunk | undefined,
+  kind: BlockKind,
+  id: string | undefined,
+): chunk is BlockChunk {
+  return (
+    chunk !== undefined &&
+    chunk.type === kind &&
+    chunk.step === d.step &&
+    (id === undefined || chunk.id === id)
+  );
+}
+
+function isEmptyBlock(chunk: Chunk): boolean {
+  return (chunk.type === 'text' || chunk.type === 'thinking') && isEmpty(chunk);
+}
+
+/** Closes an open block: forgets it and drops its chunk when it is empty and has no metadata. */
+export function closeBlock(d: TurnStateImpl, block: OpenBlock): void {
+  d.open = withoutOpen(d.open, block);
+  const chunk = d.get(block.index);
+  if (chunk !== undefined && isEmptyBlock(chunk)) d.remove(block.index);
+}
+
+/** `text-start` / `reasoning-start`: opens a new block (closing one still open with the same id). */
+export function startBlock(d: TurnStateImpl, kind: BlockKind, part: BlockPart): void {
+  const same = d.open.find((b) => b.kind === kind && b.id === part.id);
+  if (same !== undefined) closeBlock(d, same);
+  const index = d.append(newBlock(d, kind, part.id, '', part.providerMetadata));
+  d.open = [...d.open, { kind, id: part.id, index }];
+}
+
+/**
+ * `text-delta` / `reasoning-delta`: appends to the open block with the delta's id; a bare delta
+ * (no open block) appends to the last chunk when it is an unclosed bare chunk of its kind in this
+ * step, and otherwise opens one.
+ */
+export function blockDelta(
+  d: TurnStateImpl,
+  kind: BlockKind,
+  part: BlockPart & { readonly text: string },
+): void {
+  const block = findOpen(d.open, kind, part.id);
+  if (block !== undefined) {
+    const chunk = d.get(block.index) as BlockChunk;
+    const next = extend(chunk, part.text, part.providerMetadata);
+    if (next !== chunk) d.replace(block.index, next);
+    return;
+  }
+  const last = d.tail;
+  if (d.tailBare && joinable(d, last, kind, part.id)) {
+    const next = extend(last, part.text, part.providerMetadata);
+    if (next !== last) d.tail = next;
+    return;
+  }
+  if (part.text === '' && part.providerMetadata === undefined) return;
+  d.append(newBlock(d, kind, part.id, part.text, part.providerMetadata), true);
+}
+
+/**
+ * `text-end` / `reasoning-end`: merges the end's metadata (and a text end's citations) into its
+ * block and closes it; an end with no block to close keeps what it carries as an empty block.
+ */
+export function endBlock(
+  d: TurnStateImpl,
+  kind: BlockKind,
+  part: BlockPart & { readonly citations?: readonly Citation[] | undefined },
+): void {
+  const block = findOpen(d.open, kind, part.id);
+  if (block !== undefined) {
+    const chunk = d.get(block.index) as BlockChunk;
+    const next = withCitations(extend(chunk, '', part.providerMetadata), part.citations);
+    if (next !== chunk) d.replace(block.index, next);
+    closeBlock(d, block);
+    return;
+  }
+  const last = d.tail;
+  if (d.tailBare && joinable(d, last, kind, part.id)) {
+    d.tail = withCitations(extend(last, '', part.providerMetadata), part.citations);
+    d.tailBare = false;
+    return;
+  }
+  const stray = withCitations(
+    newBlock(d, kind, part.id, '', part.providerMetadata),
+    part.citations,
+  );
+  if (!isEmpty(stray)) d.append(stray);
+}
+
+/** Closes every open block and bare chunk (a new step, the end of the turn). */
+export function closeAll(d: TurnStateImpl): void {
+  d.tailBare = false;
+  if (d.open.length === 0) return;
+  const empty: number[] = [];
+  for (const block of d.open) {
+    const chunk = d.get(block.index);
+    if (block.kind !== 'tool' && chunk !== undefined && isEmptyBlock(chunk))
+      empty.push(block.index);
+  }
+  d.open = NO_OPEN_BLOCKS;
+  empty.sort((a, b) => b - a);
+  for (const index of empty) d.remove(index);
+}
