@@ -54,6 +54,11 @@ function extend(
     : { ...chunk, text: chunk.text + text, providerMetadata };
 }
 
+/** A chunk of bare deltas takes the first block id it is given. */
+function withId(chunk: BlockChunk, id: string | undefined): BlockChunk {
+  return id === undefined || chunk.id !== undefined ? chunk : { ...chunk, id };
+}
+
 function withCitations(chunk: BlockChunk, citations: readonly Citation[] | undefined): BlockChunk {
   if (citations === undefined || citations.length === 0 || chunk.type !== 'text') return chunk;
   return { ...chunk, citations: chunk.citations ? [...chunk.citations, ...citations] : citations };
@@ -67,7 +72,10 @@ function isEmpty(chunk: BlockChunk): boolean {
   );
 }
 
-/** Whether `chunk` is a block of `kind` in the current step that a part with `id` may join. */
+/**
+ * Whether `chunk` is a block of `kind` in the current step that a part with `id` may join: ids
+ * conflict only when both are set and differ.
+ */
 function joinable(
   d: TurnStateImpl,
   chunk: Chunk | undefined,
@@ -78,7 +86,7 @@ function joinable(
     chunk !== undefined &&
     chunk.type === kind &&
     chunk.step === d.step &&
-    (id === undefined || chunk.id === id)
+    (id === undefined || chunk.id === undefined || chunk.id === id)
   );
 }
 
@@ -120,8 +128,7 @@ export function blockDelta(
   }
   const last = d.tail;
   if (d.tailBare && joinable(d, last, kind, part.id)) {
-    const next = extend(last, part.text, part.providerMetadata);
-    if (next !== last) d.tail = next;
+    d.tail = withId(extend(last, part.text, part.providerMetadata), part.id);
     return;
   }
   if (part.text === '' && part.providerMetadata === undefined) return;
@@ -147,7 +154,10 @@ export function endBlock(
   }
   const last = d.tail;
   if (d.tailBare && joinable(d, last, kind, part.id)) {
-    d.tail = withCitations(extend(last, '', part.providerMetadata), part.citations);
+    d.tail = withId(
+      withCitations(extend(last, '', part.providerMetadata), part.citations),
+      part.id,
+    );
     d.tailBare = false;
     return;
   }
