@@ -13,7 +13,6 @@ import {
   type ChunkEvent,
   ChunkEventSchema,
   ChunkSchema,
-  type JSONValue,
   type ToolCallEntry,
 } from '../../src/schema/index.js';
 import { deepFreeze, snapshot } from '../support/deep-freeze.js';
@@ -279,7 +278,7 @@ describe('reduceTurn properties', () => {
           publicFields(fresh),
         );
         expect(snapshot(events)).toBe(before);
-        states.forEach((state, i) => expect(snapshot(state)).toBe(seen[i]));
+        for (const [i, state] of states.entries()) expect(snapshot(state)).toBe(seen[i]);
       }),
     );
   });
@@ -302,7 +301,7 @@ describe('reduceTurn properties', () => {
           ).toStrictEqual(
             publicFields(foldTurn([...events.slice(0, at), ...other, ...events.slice(at)])),
           );
-          states.forEach((state, i) => expect(snapshot(state)).toBe(seen[i]));
+          for (const [i, state] of states.entries()) expect(snapshot(state)).toBe(seen[i]);
         },
       ),
     );
@@ -398,6 +397,3 @@ function orphanExpected(_entry: ToolCallEntry, mine: readonly ChunkEvent[]): tru
   );
   return createdAsOrphan && !called ? true : undefined;
 }
-
-// Unused-type guard: JSONValue is part of the entry shapes compared above.
-export type { JSONValue };

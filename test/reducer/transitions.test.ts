@@ -145,19 +145,23 @@ function apply(m: Model, event: ChunkEvent): void {
     case 'text-start':
     case 'text-delta':
     case 'text-end':
-      return blockEvent(m, 'text', event);
+      blockEvent(m, 'text', event);
+      return;
     case 'reasoning-start':
     case 'reasoning-delta':
     case 'reasoning-end':
-      return blockEvent(m, 'thinking', event);
+      blockEvent(m, 'thinking', event);
+      return;
     case 'custom':
     case 'source':
     case 'file':
     case 'error':
     case 'system':
-      return push(m, { type: event.type, step: m.step });
+      push(m, { type: event.type, step: m.step });
+      return;
     case 'steering-message':
-      return push(m, { type: 'steering', step: event.step });
+      push(m, { type: 'steering', step: event.step });
+      return;
     case 'tool-input-start':
     case 'tool-input-delta': {
       const call = findCall(m, event.toolCallId);
