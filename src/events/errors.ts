@@ -1,4 +1,5 @@
-import { type JSONValue, toJsonValue } from '../schema/json.js';
+import type { JSONValue } from '../schema/json.js';
+import { plainJson } from './json-safe.js';
 
 /**
  * The text of an error as the AI SDK writes it for the model (`getErrorMessage`): the string
@@ -15,7 +16,7 @@ export function errorText(error: unknown): string {
   try {
     return JSON.stringify(error) ?? String(error);
   } catch {
-    return JSON.stringify(toJsonValue(error));
+    return JSON.stringify(plainJson(error));
   }
 }
 
@@ -43,7 +44,7 @@ export function statusCodeOf(error: unknown): number | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && isRecord(current); depth++) {
     const code = current.statusCode;
-    if (typeof code === 'number' && Number.isInteger(code)) return code;
+    if (typeof code === 'number' && Number.isInteger(code)) return code + 0;
     current = current.lastError ?? current.cause;
   }
   return undefined;
@@ -59,7 +60,7 @@ export function statusCodeOf(error: unknown): number | undefined {
  * @returns the JSON to store as the call's result
  */
 export function toolErrorOutput(error: unknown, providerExecuted: boolean): JSONValue {
-  return providerExecuted ? toJsonValue(error) : errorText(error);
+  return providerExecuted ? plainJson(error) : errorText(error);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -43,12 +43,13 @@ export function toCitations(citations: readonly AiCitation[] | undefined): Citat
   if (citations === undefined || citations.length === 0) return undefined;
   return citations.map((citation) => ({
     source: toSource(citation.source),
-    ...(isCount(citation.startIndex) && { startIndex: citation.startIndex }),
-    ...(isCount(citation.endIndex) && { endIndex: citation.endIndex }),
+    ...(isCount(citation.startIndex) && { startIndex: citation.startIndex + 0 }),
+    ...(isCount(citation.endIndex) && { endIndex: citation.endIndex + 0 }),
     ...(citation.citedText !== undefined && { citedText: citation.citedText }),
   }));
 }
 
+// `+ 0` turns -0 (which JSON writes as 0) into 0.
 function isCount(value: number | undefined): value is number {
   return typeof value === 'number' && Number.isFinite(value);
 }

@@ -7,9 +7,8 @@ import type {
   ToolProgressEvent,
   ToolResultEvent,
 } from '../schema/chunk-event.js';
-import { toJsonValue } from '../schema/json.js';
 import { toolErrorOutput } from './errors.js';
-import { jsonMetadata } from './json-safe.js';
+import { jsonMetadata, plainJson } from './json-safe.js';
 import type { StreamPartOf } from './part-types.js';
 
 // Flags are written only when true: the AI SDK sends `dynamic: false` on every static call, and
@@ -41,7 +40,7 @@ export function fromToolCall(part: StreamPartOf<'tool-call'>): ToolCallEvent {
     type: 'tool-call',
     toolCallId: part.toolCallId,
     toolName: part.toolName,
-    input: toJsonValue(part.input),
+    input: plainJson(part.input),
     ...(part.providerExecuted === true && { providerExecuted: true }),
     ...(providerMetadata && { providerMetadata }),
     ...(part.dynamic === true && { dynamic: true }),
@@ -57,7 +56,7 @@ export function fromToolCall(part: StreamPartOf<'tool-call'>): ToolCallEvent {
 export function fromToolResult(
   part: StreamPartOf<'tool-result'>,
 ): ToolResultEvent | ToolProgressEvent {
-  const output = toJsonValue(part.output);
+  const output = plainJson(part.output);
   if (part.preliminary === true) {
     return { type: 'tool-progress', toolCallId: part.toolCallId, output };
   }

@@ -23,7 +23,7 @@ export function flattenUsage(usage: LanguageModelUsage | undefined): TokenUsage 
   for (const key of Object.keys(counts) as Array<keyof TokenUsage>) {
     const value = counts[key];
     if (typeof value === 'number' && Number.isFinite(value) && value >= 0) {
-      out[key] = value;
+      out[key] = value + 0; // -0 would not survive JSON
       any = true;
     }
   }
