@@ -9,6 +9,9 @@ import { anthropic, createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI, openai } from '@ai-sdk/openai';
 import { jsonSchema, type LanguageModel, stepCountIs, streamText, type ToolSet, tool } from 'ai';
 
+// The AI SDK prints warnings through process.emitWarning; the replays need none of them.
+(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+
 /** Where the recorded streams are. */
 export const RECORDED_FIXTURES_DIR: string = join(
   import.meta.dirname,
@@ -126,8 +129,8 @@ export function recordedModel(
   const { fetch, requests } = replayFetch(responses, framing);
   const model =
     fixtureProvider(name) === 'openai'
-      ? createOpenAI({ apiKey: 'test-key', fetch }).responses('gpt-5-test')
-      : createAnthropic({ apiKey: 'test-key', fetch })('claude-test');
+      ? createOpenAI({ apiKey: 'test-key', fetch }).responses('gpt-5')
+      : createAnthropic({ apiKey: 'test-key', fetch })('claude-sonnet-4-5');
   return { model, responses: responses.length, requests };
 }
 
