@@ -7,7 +7,7 @@ import { NO_EVENT_PART_TYPES, STREAM_PART_TYPES } from '../../src/events/index.j
 
 const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'event-mapping.md'), 'utf8');
 const rows = new Map(
-  [...doc.matchAll(/^\| `([a-z-]+)` \| (.+?) \|/gm)].map((m) => [m[1] as string, m[2] as string]),
+  [...doc.matchAll(/^\| `([a-z-]+)` +\| (.+?) +\|/gm)].map((m) => [m[1] as string, m[2] as string]),
 );
 
 describe('docs/event-mapping.md', () => {
