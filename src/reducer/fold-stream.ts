@@ -1,6 +1,6 @@
 import type { TextStreamPart, ToolSet } from 'ai';
-import { iterateStream, type StreamSource } from '../events/stream-source.js';
-import { toChunkEvents } from '../events/to-chunk-events.js';
+import type { StreamSource } from '../events/stream-source.js';
+import { toChunkEvent } from '../events/to-chunk-event.js';
 import { applyEvent } from './apply-event.js';
 import { createTurnState, draftOf, seal } from './turn-state.js';
 import type { TurnState } from './types.js';
@@ -9,7 +9,10 @@ import type { TurnState } from './types.js';
  * Folds a whole AI SDK stream into a turn's state (each part through `toChunkEvents`). Works
  * with `streamText().stream` and its deprecated name `fullStream`, or any async iterable or
  * `ReadableStream` of parts. When the stream ends without `finish` (an error, an abort), the
- * blocks still open stay open in the result: nothing is lost.
+ * blocks still open stay open in the result: nothing is lost. When the stream itself throws
+ * (the AI SDK throws only errors that stop the stream, such as network errors), the error is
+ * folded in as an `error` chunk and the state so far is returned: this function never rejects
+ * because of the stream.
  *
  * @param stream - the stream of parts
  * @param initial - the state to start from (default: an empty turn)
@@ -27,8 +30,27 @@ export async function foldStream(
   initial?: TurnState,
 ): Promise<TurnState> {
   const draft = draftOf(initial ?? createTurnState());
-  for await (const part of iterateStream(stream)) {
-    for (const event of toChunkEvents(part)) applyEvent(draft, event);
+  const fold = (part: TextStreamPart<ToolSet>): void => {
+    const event = toChunkEvent(part);
+    if (event !== undefined) applyEvent(draft, event);
+  };
+  try {
+    if (typeof (stream as ReadableStream).getReader === 'function') {
+      // Straight from the reader: no async generator between the stream and the fold.
+      const reader = (stream as ReadableStream<TextStreamPart<ToolSet>>).getReader();
+      try {
+        for (let next = await reader.read(); !next.done; next = await reader.read()) {
+          fold(next.value);
+        }
+      } finally {
+        reader.releaseLock();
+      }
+    } else {
+      for await (const part of stream as AsyncIterable<TextStreamPart<ToolSet>>) fold(part);
+    }
+  } catch (error) {
+    // The stream itself failed (a network error): record it like an `error` part.
+    fold({ type: 'error', error });
   }
   return seal(draft);
 }

@@ -23,6 +23,12 @@ import type { TurnState } from './types.js';
  */
 export function foldTurn(events: Iterable<ChunkEvent>, initial?: TurnState): TurnState {
   const draft = draftOf(initial ?? createTurnState());
-  for (const event of events) applyEvent(draft, event);
+  if (Array.isArray(events)) {
+    // An indexed loop: no iterator protocol per event, even before the loop is optimized.
+    const list = events as readonly ChunkEvent[];
+    for (let i = 0; i < list.length; i++) applyEvent(draft, list[i] as ChunkEvent);
+  } else {
+    for (const event of events) applyEvent(draft, event);
+  }
   return seal(draft);
 }

@@ -194,3 +194,31 @@ describe('foldStream over a real streamText run', () => {
     expect(state.ended).toBe(false);
   });
 });
+
+describe('foldStream when the stream itself fails', () => {
+  it('keeps everything folded so far and records the failure as an error chunk', async () => {
+    let i = 0;
+    const parts = [
+      { type: 'text-start', id: 't' },
+      { type: 'text-delta', id: 't', text: 'partial' },
+    ] as const;
+    const stream = new ReadableStream({
+      pull(controller) {
+        if (i < parts.length) controller.enqueue(parts[i++]);
+        else controller.error(Object.assign(new Error('socket hang up'), { statusCode: 502 }));
+      },
+    });
+    const state = await foldStream(stream);
+    expect(state.chunks).toStrictEqual([
+      { type: 'text', step: 0, id: 't', text: 'partial' },
+      { type: 'error', step: 0, message: 'socket hang up', statusCode: 502 },
+    ]);
+    expect(state.openIndex).toBe(0);
+
+    async function* failing() {
+      yield { type: 'text-delta', id: 't', text: 'x' } as const;
+      throw new Error('gone');
+    }
+    expect((await foldStream(failing())).chunks.map((c) => c.type)).toEqual(['text', 'error']);
+  });
+});

@@ -22,23 +22,28 @@ function newBlock(
   text: string,
   providerMetadata: ProviderMetadata | undefined,
 ): BlockChunk {
+  // One object literal per shape (not conditional spreads): V8 keeps a literal's hidden class
+  // alive, so optimized code that checks it is not thrown away after every garbage collection.
+  const step = d.step;
   if (kind === 'text') {
-    return {
-      type: 'text',
-      step: d.step,
-      text,
-      ...(id !== undefined && { id }),
-      ...(providerMetadata !== undefined && { providerMetadata }),
-    };
+    if (id === undefined) {
+      return providerMetadata === undefined
+        ? { type: 'text', step, text }
+        : { type: 'text', step, text, providerMetadata };
+    }
+    return providerMetadata === undefined
+      ? { type: 'text', step, text, id }
+      : { type: 'text', step, text, id, providerMetadata };
   }
-  return {
-    type: 'thinking',
-    step: d.step,
-    text,
-    ...(id !== undefined && { id }),
-    ...(providerMetadata !== undefined && { providerMetadata }),
-    ...(d.stepModelId !== undefined && { modelId: d.stepModelId }),
-  };
+  const thinking: ThinkingChunk =
+    id === undefined
+      ? providerMetadata === undefined
+        ? { type: 'thinking', step, text }
+        : { type: 'thinking', step, text, providerMetadata }
+      : providerMetadata === undefined
+        ? { type: 'thinking', step, text, id }
+        : { type: 'thinking', step, text, id, providerMetadata };
+  return d.stepModelId === undefined ? thinking : { ...thinking, modelId: d.stepModelId };
 }
 
 /** The block with `text` appended and `metadata` merged in. */
@@ -52,6 +57,35 @@ function extend(
   return providerMetadata === undefined
     ? { ...chunk, text: chunk.text + text }
     : { ...chunk, text: chunk.text + text, providerMetadata };
+}
+
+/**
+ * Grows the tail block by a delta: in place when the draft owns the tail (a fold of many deltas
+ * allocates nothing per delta), otherwise as a new object. A chunk of bare deltas takes the
+ * first block id it is given (`id`).
+ */
+function growTail(
+  d: TurnStateImpl,
+  text: string,
+  metadata: ProviderMetadata | undefined,
+  id: string | undefined,
+): void {
+  const chunk = d.tail as BlockChunk;
+  if (d.tailOwned) {
+    const mutable = chunk as { -readonly [K in keyof TextChunk]: TextChunk[K] };
+    if (text !== '') mutable.text = chunk.text + text;
+    if (metadata !== undefined) {
+      const providerMetadata = mergeProviderMetadata(chunk.providerMetadata, metadata);
+      if (providerMetadata !== chunk.providerMetadata) mutable.providerMetadata = providerMetadata;
+    }
+    if (id !== undefined && chunk.id === undefined) mutable.id = id;
+    return;
+  }
+  const next = withId(extend(chunk, text, metadata), id);
+  if (next !== chunk) {
+    d.tail = next;
+    d.tailOwned = true;
+  }
 }
 
 /** A chunk of bare deltas takes the first block id it is given. */
@@ -121,14 +155,16 @@ export function blockDelta(
 ): void {
   const block = findOpen(d.open, kind, part.id);
   if (block !== undefined) {
-    const chunk = d.get(block.index) as BlockChunk;
-    const next = extend(chunk, part.text, part.providerMetadata);
-    if (next !== chunk) d.replace(block.index, next);
+    if (d.isTail(block.index)) growTail(d, part.text, part.providerMetadata, undefined);
+    else {
+      const chunk = d.get(block.index) as BlockChunk;
+      const next = extend(chunk, part.text, part.providerMetadata);
+      if (next !== chunk) d.replace(block.index, next, true);
+    }
     return;
   }
-  const last = d.tail;
-  if (d.tailBare && joinable(d, last, kind, part.id)) {
-    d.tail = withId(extend(last, part.text, part.providerMetadata), part.id);
+  if (d.tailBare && joinable(d, d.tail, kind, part.id)) {
+    growTail(d, part.text, part.providerMetadata, part.id);
     return;
   }
   if (part.text === '' && part.providerMetadata === undefined) return;
@@ -154,10 +190,11 @@ export function endBlock(
   }
   const last = d.tail;
   if (d.tailBare && joinable(d, last, kind, part.id)) {
-    d.tail = withId(
+    const next = withId(
       withCitations(extend(last, '', part.providerMetadata), part.citations),
       part.id,
     );
+    if (next !== last) d.replace(d.end() - 1, next, true);
     d.tailBare = false;
     return;
   }
