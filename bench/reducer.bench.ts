@@ -57,11 +57,12 @@ async function streamFigures(blocks: number): Promise<number> {
 }
 
 const gap100 = await streamFigures(100);
-// The AI SDK clones the whole message on every delta: with the same 10,000 parts in fewer,
-// larger blocks its cost grows, ours does not, so the gap must widen.
-const gap10 = await streamFigures(10);
+// The AI SDK clones the message (every part of it so far) on every delta, so its cost per delta
+// grows with the number of parts; ours does not. With the same 10,000 parts in 1,000 blocks the
+// gap must be wider.
+const gap1000 = await streamFigures(1_000);
 console.log(
-  `\n  gap: ${gap100.toFixed(1)}× with 100 blocks, ${gap10.toFixed(1)}× with 10 blocks (${gap10 > gap100 ? 'widens' : 'DOES NOT widen'})`,
+  `\n  gap: ${gap100.toFixed(1)}× with 100 blocks, ${gap1000.toFixed(1)}× with 1,000 blocks (${gap1000 > gap100 ? 'widens' : 'DOES NOT widen'})`,
 );
 
 // ---- 2. foldTurn over 100,000 deltas in 1,000 chunks, against a naive mutable fold. ----
