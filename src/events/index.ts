@@ -11,5 +11,6 @@ export {
   type StreamPartType,
 } from './part-types.js';
 export { iterateStream, type StreamSource } from './stream-source.js';
+export { toChunkEvent } from './to-chunk-event.js';
 export { toChunkEventStream } from './to-chunk-event-stream.js';
 export { toChunkEvents } from './to-chunk-events.js';

@@ -35,7 +35,15 @@ export function fromFinish(part: StreamPartOf<'finish'>): TurnEndEvent {
   return { type: 'turn-end', finishReason: part.finishReason, ...(usage && { usage }) };
 }
 
-/** The text of the `system` event an `abort` part without a reason becomes. */
+/**
+ * The text of the `system` event (kind `cancelled`) that an `abort` part without a reason
+ * becomes.
+ *
+ * @example
+ * ```ts
+ * toChunkEvents({ type: 'abort' }); // [{ type: 'system', kind: 'cancelled', text: ABORT_TEXT }]
+ * ```
+ */
 export const ABORT_TEXT = 'The turn was aborted.';
 
 /** `abort` → `system { kind: 'cancelled', text: reason }`. */

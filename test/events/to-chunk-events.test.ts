@@ -12,6 +12,7 @@ import {
   NO_EVENT_PART_TYPES,
   STREAM_PART_TYPES,
   type StreamPartType,
+  toChunkEvent,
   toChunkEvents,
 } from '../../src/events/index.js';
 import { ChunkEventSchema } from '../../src/schema/index.js';
@@ -556,5 +557,12 @@ describe('toChunkEvents', () => {
 
   it('ignores a part type it does not know (a newer ai) instead of throwing', () => {
     expect(toChunkEvents({ type: 'from-the-future' } as unknown as Part)).toEqual([]);
+    expect(toChunkEvent({ type: 'from-the-future' } as unknown as Part)).toBeUndefined();
+  });
+
+  it('toChunkEvent gives the one event (or undefined) that toChunkEvents lists', () => {
+    for (const [, part, expected] of cases) {
+      expect(toChunkEvent(part)).toStrictEqual(expected[0]);
+    }
   });
 });
