@@ -73,7 +73,6 @@ await compare({
   baseline: { name: 'naive mutable fold (objects, string +=)', run: () => naiveFold(big) },
   contenders: [{ name: 'foldTurn', run: () => foldTurn(big).chunkCount }],
   limits: [{ contender: 'foldTurn', atMost: 3 }],
-  perItem: { 'naive mutable fold (objects, string +=)': big.length, foldTurn: big.length },
 });
 
 // ---- 3. Cost per event stays flat as the turn grows: 100k events/1,000 chunks vs 10k/100. ----
@@ -95,10 +94,6 @@ await compare({
   baseline: { name: 'foldTurn, 10,000 events in 100 chunks, 10 times', run: tenSmall(folded) },
   contenders: [{ name: 'foldTurn, 100,000 events in 1,000 chunks', run: () => folded(big) }],
   limits: [{ contender: 'foldTurn, 100,000 events in 1,000 chunks', atMost: 1.5 }],
-  perItem: {
-    'foldTurn, 10,000 events in 100 chunks, 10 times': 10 * small.length,
-    'foldTurn, 100,000 events in 1,000 chunks': big.length,
-  },
 });
 await compare({
   title: 'reduceTurn one event at a time (a state per event): the same two sizes',
