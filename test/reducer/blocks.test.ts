@@ -189,6 +189,23 @@ describe('provider blocks', () => {
     expect(state.openIndex).toBe(2);
   });
 
+  it('a delta without an id follows the plan’s rule: after another chunk, it opens a new one', () => {
+    const state = foldTurn([
+      e.textStart(),
+      e.text('a'),
+      e.system('note'),
+      e.text('b'),
+      e.textEnd(),
+    ]);
+    expect(state.chunks).toStrictEqual([
+      { type: 'text', step: 0, text: 'a' },
+      { type: 'system', step: 0, kind: 'notice', text: 'note' },
+      { type: 'text', step: 0, text: 'b' },
+    ]);
+    expect(state.openIndex).toBe(0);
+    expect(foldTurn([e.textEnd()], state).openIndex).toBeNull();
+  });
+
   it('a bare delta with no id joins the open block of its kind', () => {
     const state = foldTurn([e.textStart('a'), e.text('x', 'a'), e.text('y')]);
     expect(state.chunks).toStrictEqual([{ type: 'text', step: 0, id: 'a', text: 'xy' }]);

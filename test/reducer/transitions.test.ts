@@ -1,4 +1,4 @@
-// Every ordered pair (and the triple A, B, A) of event kinds, generated from CHUNK_EVENT_TYPES,
+// Every ordered pair (and triple) of event kinds, generated from CHUNK_EVENT_TYPES,
 // checked against a deliberately simple model of the open/close/coalesce rules. A kind added to
 // the schema fails to compile here (the sample table and the model's switch are exhaustive) and
 // fails at run time if it has no sample.
@@ -116,11 +116,12 @@ function blockEvent(m: Model, type: 'text' | 'thinking', event: ChunkEvent): voi
     push(m, { type, step: m.step, text: '', id, open: 'block' });
   } else if (event.type.endsWith('-delta')) {
     const text = (event as { text: string }).text;
-    const block = openBlock(m, type, id);
+    const block = id === undefined ? undefined : openBlock(m, type, id);
     const last = m.chunks.at(-1);
     if (block) block.text += text;
-    else if (last?.open === 'bare' && last.type === type && last.step === m.step) last.text += text;
-    else push(m, { type, step: m.step, text, open: 'bare' });
+    else if (last?.open !== undefined && last.type === type && last.step === m.step) {
+      last.text += text;
+    } else push(m, { type, step: m.step, text, open: 'bare' });
   } else {
     const block = openBlock(m, type, id);
     const last = m.chunks.at(-1);
@@ -245,6 +246,21 @@ for (const a of CHUNK_EVENT_TYPES) {
 }
 
 describe('transitions between every ordered pair of event kinds', () => {
+  it('every ordered triple of kinds matches the model too', () => {
+    const mismatches: string[] = [];
+    for (const a of CHUNK_EVENT_TYPES) {
+      for (const b of CHUNK_EVENT_TYPES) {
+        for (const c of CHUNK_EVENT_TYPES) {
+          const events = [sample(a), sample(b), sample(c)];
+          const state = foldTurn(events);
+          const got = JSON.stringify({ chunks: project(state.chunks), openIndex: state.openIndex });
+          if (got !== JSON.stringify(runModel(events))) mismatches.push(`${a} → ${b} → ${c}`);
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+
   it('has a sample for every kind of CHUNK_EVENT_TYPES', () => {
     expect(Object.keys(SAMPLES).sort()).toEqual([...CHUNK_EVENT_TYPES].sort());
     expect(sequences).toHaveLength(2 * CHUNK_EVENT_TYPES.length ** 2);

@@ -143,28 +143,50 @@ export function startBlock(d: TurnStateImpl, kind: BlockKind, part: BlockPart): 
   d.open = [...d.open, { kind, id: part.id, index }];
 }
 
+/** Whether the chunk at absolute index `at` is unclosed: an open block, or bare deltas not closed. */
+function isUnclosed(d: TurnStateImpl, at: number): boolean {
+  if (d.tailBare && d.isTail(at)) return true;
+  return d.open.some((b) => b.kind !== 'tool' && b.index === at);
+}
+
+/** Appends a delta to the block chunk at absolute index `at` (see {@link growTail}). */
+function growAt(
+  d: TurnStateImpl,
+  at: number,
+  text: string,
+  metadata: ProviderMetadata | undefined,
+  id: string | undefined,
+): void {
+  if (d.isTail(at)) {
+    growTail(d, text, metadata, id);
+    return;
+  }
+  const chunk = d.get(at) as BlockChunk;
+  const next = withId(extend(chunk, text, metadata), id);
+  if (next !== chunk) d.replace(at, next, true);
+}
+
 /**
- * `text-delta` / `reasoning-delta`: appends to the open block with the delta's id; a bare delta
- * (no open block) appends to the last chunk when it is an unclosed bare chunk of its kind in this
- * step, and otherwise opens one.
+ * `text-delta` / `reasoning-delta`: a delta with the id of an open block goes to that block,
+ * wherever it is. Any other delta is bare: it appends to the last chunk when that is an unclosed
+ * chunk of its kind in this step (with no conflicting id), and otherwise opens a chunk of bare
+ * deltas.
  */
 export function blockDelta(
   d: TurnStateImpl,
   kind: BlockKind,
   part: BlockPart & { readonly text: string },
 ): void {
-  const block = findOpen(d.open, kind, part.id);
-  if (block !== undefined) {
-    if (d.isTail(block.index)) growTail(d, part.text, part.providerMetadata, undefined);
-    else {
-      const chunk = d.get(block.index) as BlockChunk;
-      const next = extend(chunk, part.text, part.providerMetadata);
-      if (next !== chunk) d.replace(block.index, next, true);
+  if (part.id !== undefined) {
+    const block = findOpen(d.open, kind, part.id);
+    if (block !== undefined) {
+      growAt(d, block.index, part.text, part.providerMetadata, undefined);
+      return;
     }
-    return;
   }
-  if (d.tailBare && joinable(d, d.tail, kind, part.id)) {
-    growTail(d, part.text, part.providerMetadata, part.id);
+  const lastAt = d.end() - 1;
+  if (joinable(d, d.last(), kind, part.id) && isUnclosed(d, lastAt)) {
+    growAt(d, lastAt, part.text, part.providerMetadata, part.id);
     return;
   }
   if (part.text === '' && part.providerMetadata === undefined) return;
@@ -173,29 +195,39 @@ export function blockDelta(
 
 /**
  * `text-end` / `reasoning-end`: merges the end's metadata (and a text end's citations) into its
- * block and closes it; an end with no block to close keeps what it carries as an empty block.
+ * block and closes it. Its block is the open block with its id; for an end without one (or
+ * whose id no open block has), the last chunk when that is an unclosed chunk of its kind, else
+ * (no id) the latest open block of its kind. An end with no block to close keeps what it carries
+ * as an empty block.
  */
 export function endBlock(
   d: TurnStateImpl,
   kind: BlockKind,
   part: BlockPart & { readonly citations?: readonly Citation[] | undefined },
 ): void {
-  const block = findOpen(d.open, kind, part.id);
+  let block = part.id === undefined ? undefined : findOpen(d.open, kind, part.id);
+  if (block === undefined) {
+    const lastAt = d.end() - 1;
+    const last = d.last();
+    if (joinable(d, last, kind, part.id)) {
+      block = d.open.find((b) => b.kind === kind && b.index === lastAt);
+      if (block === undefined && d.tailBare && d.isTail(lastAt)) {
+        const next = withId(
+          withCitations(extend(last, '', part.providerMetadata), part.citations),
+          part.id,
+        );
+        if (next !== last) d.replace(lastAt, next, true);
+        d.tailBare = false;
+        return;
+      }
+    }
+  }
+  if (block === undefined && part.id === undefined) block = findOpen(d.open, kind, undefined);
   if (block !== undefined) {
     const chunk = d.get(block.index) as BlockChunk;
     const next = withCitations(extend(chunk, '', part.providerMetadata), part.citations);
     if (next !== chunk) d.replace(block.index, next);
     closeBlock(d, block);
-    return;
-  }
-  const last = d.tail;
-  if (d.tailBare && joinable(d, last, kind, part.id)) {
-    const next = withId(
-      withCitations(extend(last, '', part.providerMetadata), part.citations),
-      part.id,
-    );
-    if (next !== last) d.replace(d.end() - 1, next, true);
-    d.tailBare = false;
     return;
   }
   const stray = withCitations(
