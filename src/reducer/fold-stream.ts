@@ -34,23 +34,40 @@ export async function foldStream(
     const event = toChunkEvent(part);
     if (event !== undefined) applyEvent(draft, event);
   };
-  try {
-    if (typeof (stream as ReadableStream).getReader === 'function') {
-      // Straight from the reader: no async generator between the stream and the fold.
-      const reader = (stream as ReadableStream<TextStreamPart<ToolSet>>).getReader();
-      try {
-        for (let next = await reader.read(); !next.done; next = await reader.read()) {
-          fold(next.value);
+  // Only a failure to read (the stream itself failing, such as a network error) is recorded,
+  // like an `error` part; anything else (a locked stream) is the caller's to see.
+  const readFailed = (error: unknown): void => fold({ type: 'error', error });
+  if (typeof (stream as ReadableStream).getReader === 'function') {
+    // Straight from the reader: no async generator between the stream and the fold.
+    const reader = (stream as ReadableStream<TextStreamPart<ToolSet>>).getReader();
+    try {
+      for (;;) {
+        let next: ReadableStreamReadResult<TextStreamPart<ToolSet>>;
+        try {
+          next = await reader.read();
+        } catch (error) {
+          readFailed(error);
+          break;
         }
-      } finally {
-        reader.releaseLock();
+        if (next.done) break;
+        fold(next.value);
       }
-    } else {
-      for await (const part of stream as AsyncIterable<TextStreamPart<ToolSet>>) fold(part);
+    } finally {
+      reader.releaseLock();
     }
-  } catch (error) {
-    // The stream itself failed (a network error): record it like an `error` part.
-    fold({ type: 'error', error });
+  } else {
+    const iterator = (stream as AsyncIterable<TextStreamPart<ToolSet>>)[Symbol.asyncIterator]();
+    for (;;) {
+      let next: IteratorResult<TextStreamPart<ToolSet>>;
+      try {
+        next = await iterator.next();
+      } catch (error) {
+        readFailed(error);
+        break;
+      }
+      if (next.done) break;
+      fold(next.value);
+    }
   }
   return seal(draft);
 }

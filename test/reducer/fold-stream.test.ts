@@ -221,4 +221,10 @@ describe('foldStream when the stream itself fails', () => {
     }
     expect((await foldStream(failing())).chunks.map((c) => c.type)).toEqual(['text', 'error']);
   });
+
+  it('rejects a stream someone else is reading (a caller error, not a stream failure)', async () => {
+    const stream = new ReadableStream();
+    stream.getReader();
+    await expect(foldStream(stream)).rejects.toThrow(TypeError);
+  });
 });

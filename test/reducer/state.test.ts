@@ -7,6 +7,7 @@ import {
   reduceTurn,
   type TurnState,
 } from '../../src/reducer/index.js';
+import { TurnStateImpl } from '../../src/reducer/turn-state.js';
 import { e } from '../support/chunk-events.js';
 
 describe('TurnState', () => {
@@ -136,6 +137,15 @@ describe('evictLeadingChunks', () => {
       step: 0,
       calls: [{ id: 'a', name: '', orphan: true, result: 1 }],
     });
+  });
+
+  it('frees the memory of what it drops once the dropped part outgrows the rest', () => {
+    const big = foldTurn(Array.from({ length: 1000 }, (_, i) => e.system(`n${i}`)));
+    const smaller = evictLeadingChunks(big, 990);
+    expect(smaller).toBeInstanceOf(TurnStateImpl);
+    expect((smaller as TurnStateImpl).buf.length).toBeLessThanOrEqual(10);
+    const slightly = evictLeadingChunks(big, 10);
+    expect((slightly as TurnStateImpl).buf).toBe((big as TurnStateImpl).buf);
   });
 
   it('keeps working on a long turn evicted in small slices', () => {
