@@ -1,5 +1,8 @@
 // Every recorded provider stream, replayed through the real @ai-sdk/anthropic or @ai-sdk/openai
 // provider into `streamText`, then `foldStream`: what the provider sent lands in the chunks.
+
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { foldStream, type TurnState } from '../../src/reducer/index.js';
 import type { Chunk, TextChunk, ThinkingChunk, ToolBatchChunk } from '../../src/schema/index.js';
@@ -8,6 +11,7 @@ import {
   fixtureBlobId,
   readFixtureBytes,
   recordedFixtureNames,
+  replayFetch,
   streamRecorded,
 } from '../support/recorded-fixtures.js';
 
@@ -123,6 +127,85 @@ describe('Anthropic', () => {
         "This request triggered restrictions on violative cyber content and was blocked under Anthropic's Usage Policy.",
       recommendedModel: 'claude-fable-5',
     });
+  });
+
+  it('redacted thinking (a hand-made stream in the same format): an empty thinking chunk keeps its data', async () => {
+    // No recording has a redacted_thinking block; this one follows the Messages API's format.
+    const lines = [
+      {
+        type: 'message_start',
+        message: {
+          id: 'msg_r',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          content: [],
+          stop_reason: null,
+          usage: { input_tokens: 5, output_tokens: 0 },
+        },
+      },
+      {
+        type: 'content_block_start',
+        index: 0,
+        content_block: {
+          type: 'redacted_thinking',
+          data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIw==',
+        },
+      },
+      { type: 'content_block_stop', index: 0 },
+      {
+        type: 'content_block_start',
+        index: 1,
+        content_block: { type: 'thinking', thinking: '', signature: '' },
+      },
+      {
+        type: 'content_block_delta',
+        index: 1,
+        delta: { type: 'thinking_delta', thinking: 'Visible thought.' },
+      },
+      {
+        type: 'content_block_delta',
+        index: 1,
+        delta: { type: 'signature_delta', signature: 'SIG' },
+      },
+      { type: 'content_block_stop', index: 1 },
+      { type: 'content_block_start', index: 2, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_delta', index: 2, delta: { type: 'text_delta', text: 'Hello.' } },
+      { type: 'content_block_stop', index: 2 },
+      {
+        type: 'message_delta',
+        delta: { stop_reason: 'end_turn', stop_sequence: null },
+        usage: { output_tokens: 9 },
+      },
+      { type: 'message_stop' },
+    ].map((line) => JSON.stringify(line));
+    const { fetch } = replayFetch([lines], 'event');
+    const result = streamText({
+      model: createAnthropic({ apiKey: 'k', fetch })('claude-sonnet-4-5'),
+      prompt: 'hi',
+    });
+    const state = await foldStream(result.stream);
+    expect(state.chunks.slice(1)).toStrictEqual([
+      {
+        type: 'thinking',
+        step: 0,
+        id: '0',
+        text: '',
+        providerMetadata: {
+          anthropic: { redactedData: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIw==' },
+        },
+        modelId: 'claude-sonnet-4-5',
+      },
+      {
+        type: 'thinking',
+        step: 0,
+        id: '1',
+        text: 'Visible thought.',
+        providerMetadata: { anthropic: { signature: 'SIG' } },
+        modelId: 'claude-sonnet-4-5',
+      },
+      { type: 'text', step: 0, id: '2', text: 'Hello.' },
+    ]);
   });
 
   it('a tool with no arguments gets input {} and its result', async () => {
