@@ -42,8 +42,14 @@ export function approvalRequestPart(entry: ToolCallEntry): ApprovalRequestPart |
     approvalId: approval.id,
     toolCallId: entry.id,
   };
-  // `approval.reason` is the answer's reason (the schema keeps one), so it goes on the response.
+  // The schema keeps one `reason`: the request's while the approval is pending, the answer's
+  // once answered (then it goes on the response part).
+  if (approval.approved === undefined && approval.reason !== undefined)
+    part.reason = approval.reason;
   if (approval.isAutomatic !== undefined) part.isAutomatic = approval.isAutomatic;
+  // The AI SDK's HMAC over approval id, call id, tool name and input: needed to answer the
+  // request from a stored history when the app sets `experimental_toolApprovalSecret`.
+  if (approval.signature !== undefined) part.signature = approval.signature;
   return part;
 }
 

@@ -4,7 +4,14 @@
 import { jsonSchema, streamText, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { type ChatMessage, toModelMessages } from '../../src/index.js';
+import {
+  type ChatMessage,
+  type ChunkRow,
+  explodeTurn,
+  foldStream,
+  groupRowsToMessages,
+  toModelMessages,
+} from '../../src/index.js';
 import { partStream, streamParts } from './support/mock-stream.js';
 
 const history: ChatMessage[] = [
@@ -90,5 +97,63 @@ describe('approvals from a stored history', () => {
         },
       ],
     });
+  });
+
+  it('a signed approval request survives fold, store and rebuild, and the AI SDK accepts the answer', async () => {
+    const secret = 'approval-secret';
+    const ran: string[] = [];
+    const tools = {
+      rm: tool({
+        inputSchema: jsonSchema<{ path: string }>({
+          type: 'object',
+          properties: { path: { type: 'string' } },
+        }),
+        needsApproval: true,
+        execute: async ({ path }) => {
+          ran.push(path);
+          return `removed ${path}`;
+        },
+      }),
+    };
+    const scripts = [
+      streamParts([{ type: 'call', id: 'call-rm', name: 'rm', input: { path: 'tmp/' } }], 'm1'),
+      streamParts([{ type: 'text', text: 'Deleted.' }], 'm2'),
+    ];
+    let call = 0;
+    const model = new MockLanguageModelV4({
+      doStream: async () => ({ stream: partStream(scripts[call++] ?? []) }),
+    });
+
+    // Turn 1 stops at the approval request; fold it and store it as rows (through JSON).
+    const turn1 = streamText({
+      model,
+      messages: [{ role: 'user', content: 'Delete tmp/' }],
+      tools,
+      experimental_toolApprovalSecret: secret,
+    });
+    const state = await foldStream(turn1.stream);
+    const rows = [
+      ...explodeTurn('t1', [{ type: 'text', step: 0, text: 'Delete tmp/' }], { role: 'user' }),
+      ...explodeTurn('t1', state.chunks, { role: 'assistant' }),
+    ].map((d, i) => ({ ...d, threadId: 'th', seq: i + 1 }) as ChunkRow);
+    const stored = JSON.parse(JSON.stringify(rows)) as ChunkRow[];
+    const approval = stored.find((r) => r.type === 'tool_call')?.data;
+    expect(approval).toMatchObject({ approval: { signature: expect.any(String) } });
+
+    // Turn 2: the app approves from the stored history.
+    const history = toModelMessages(groupRowsToMessages(stored), { pendingApprovals: 'keep' });
+    const approvalId = (approval as { approval: { id: string } }).approval.id;
+    const turn2 = streamText({
+      model,
+      messages: [
+        ...history,
+        { role: 'tool', content: [{ type: 'tool-approval-response', approvalId, approved: true }] },
+      ],
+      tools,
+      experimental_toolApprovalSecret: secret,
+    });
+    await turn2.consumeStream();
+    expect(ran).toEqual(['tmp/']);
+    expect(JSON.stringify(model.doStreamCalls[1]?.prompt)).toContain('removed tmp/');
   });
 });
