@@ -1,10 +1,9 @@
-// Read-only views of a store: its threads, a thread page by page (keyset), one turn, and the
-// model messages the thread would be sent as.
+// Read-only views of a store: its threads, one turn, and the model messages the thread would be
+// sent as (pages are printed by ../shared/print.ts).
 import { toModelMessages } from 'chunklog';
 import type { ChunkStore } from 'chunklog/store';
-import { clip, formatRow, type Paint } from '../shared/terminal.js';
-
-type Print = (line: string) => void;
+import { type Print, printModelMessages } from '../shared/print.js';
+import { formatRow, type Paint } from '../shared/terminal.js';
 
 /** Every thread, most recently active first, a keyset page of `limit` at a time. */
 export async function printThreads(store: ChunkStore, print: Print, limit = 20): Promise<number> {
@@ -26,34 +25,6 @@ export async function printThreads(store: ChunkStore, print: Print, limit = 20):
   return count;
 }
 
-/** The thread from its newest page to its oldest: `getChunks` with `before` = the last `oldestSeq`. */
-export async function printPages(
-  store: ChunkStore,
-  threadId: string,
-  print: Print,
-  p: Paint,
-  limit = 5,
-): Promise<number> {
-  let before: number | undefined;
-  let pages = 0;
-  for (;;) {
-    const page = await store.getChunks(threadId, { limit, ...(before ? { before } : {}) });
-    if (page.chunks.length === 0) break;
-    pages++;
-    const first = page.chunks[0]?.seq;
-    const last = page.chunks.at(-1)?.seq;
-    print(
-      p.bold(`page ${pages}`) +
-        p.dim(`  getChunks({ limit: ${limit}${before ? `, before: ${before}` : ''} })`) +
-        `  seqs ${first}–${last} of ${page.total}, hasMore: ${page.hasMore}`,
-    );
-    for (const row of page.chunks) print(formatRow(row, p));
-    if (!page.hasMore || page.oldestSeq === null) break;
-    before = page.oldestSeq;
-  }
-  return pages;
-}
-
 /** The rows of one turn (the user's message and the answer). */
 export async function printTurn(
   store: ChunkStore,
@@ -71,31 +42,13 @@ export async function printTurn(
 }
 
 /** What the next model call would be sent: the stored thread through `toModelMessages`. */
-export async function printModelMessages(
+export async function printNextInput(
   store: ChunkStore,
   threadId: string,
   print: Print,
   p: Paint,
 ): Promise<number> {
   const messages = toModelMessages(await store.getMessages(threadId));
-  for (const message of messages) {
-    if (typeof message.content === 'string') {
-      print(`${p.bold(message.role.padEnd(9))} ${clip(message.content)}`);
-      continue;
-    }
-    for (const part of message.content) {
-      const body =
-        part.type === 'text'
-          ? JSON.stringify(clip(part.text, 60))
-          : part.type === 'reasoning'
-            ? p.dim(JSON.stringify(clip(part.text, 50)))
-            : part.type === 'tool-call'
-              ? `${part.toolName}(${clip(JSON.stringify(part.input), 40)}) id=${part.toolCallId}`
-              : part.type === 'tool-result'
-                ? `${part.toolName} → ${clip(JSON.stringify(part.output), 50)}`
-                : '';
-      print(`${p.bold(message.role.padEnd(9))} ${p.cyan(part.type.padEnd(11))} ${body}`);
-    }
-  }
+  printModelMessages(messages, print, p);
   return messages.length;
 }

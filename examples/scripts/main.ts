@@ -12,8 +12,9 @@
 import { createWriteStream, rmSync } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import { openStore } from '../shared/open-store.js';
+import { printPages } from '../shared/print.js';
 import { paint } from '../shared/terminal.js';
-import { printModelMessages, printPages, printThreads, printTurn } from './inspect.js';
+import { printNextInput, printThreads, printTurn } from './inspect.js';
 import { exportThread, importThread } from './jsonl.js';
 import { seedExampleThread } from './seed.js';
 
@@ -55,7 +56,7 @@ async function main(argv: string[]): Promise<void> {
         await printTurn(store, need(a, 'thread'), need(b, 'turnId'), print, p);
         break;
       case 'messages':
-        await printModelMessages(store, need(a, 'thread'), print, p);
+        await printNextInput(store, need(a, 'thread'), print, p);
         break;
       case 'export': {
         const out = b === undefined ? process.stdout : createWriteStream(need(b, 'file'));
@@ -108,7 +109,7 @@ async function tour(): Promise<void> {
     step(`turn ${file} plan-example turn-1`);
     await printTurn(store, 'plan-example', 'turn-1', print, p);
     step(`messages ${file} plan-example`);
-    await printModelMessages(store, 'plan-example', print, p);
+    await printNextInput(store, 'plan-example', print, p);
 
     step(`export ${file} plan-example .tmp/plan-example.jsonl`);
     const out = createWriteStream('.tmp/plan-example.jsonl');

@@ -84,6 +84,9 @@ export function describeRow(row: ChunkRow | ChunkRowDraft): string {
       return `${row.data.mediaType}${row.data.filename ? ` ${row.data.filename}` : ''}`;
     case 'custom':
       return row.data.kind;
+    default:
+      // Row types added later (an app's data parts): show the raw data.
+      return brief((row as { data?: JSONValue }).data, 60);
   }
 }
 

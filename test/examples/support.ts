@@ -49,11 +49,11 @@ export function tempDir(prefix: string): { dir: string; remove: () => void } {
 
 /** The environment an example runs in: no provider keys (so it stays offline), no colours. */
 export function exampleEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.ANTHROPIC_API_KEY;
   delete env.OPENAI_API_KEY;
   delete env.FORCE_COLOR;
-  return env;
+  return { ...env, ...extra };
 }
 
 export interface RunResult {
