@@ -1,0 +1,415 @@
+import { ChunklogError } from '../errors/chunklog-error.js';
+import type { Chunk } from '../schema/chunk.js';
+import { type ChunkEvent, ChunkEventSchema } from '../schema/chunk-event.js';
+import { parseChunk, safeParseWith } from '../schema/parse.js';
+import type { ChatMessage } from '../schema/chat-message.js';
+import { applyEvent } from './apply-event.js';
+import { evictToLimit } from './eviction.js';
+import { fetchPage } from './fetch-page.js';
+import type { LogEntry } from './log-entry.js';
+import { LogView } from './log-view.js';
+import { mergeOlderPage, mergeTail } from './merge-pages.js';
+import { type ChunkWindowOptions, type ResolvedWindowOptions, resolveWindowOptions } from './options.js';
+import type { LoadPageRequest } from './page.js';
+import { createPending } from './pending-segment.js';
+import { type ChunkWindowSnapshot, type ReconcileStatus, WindowSnapshot } from './snapshot.js';
+import { EMPTY_WINDOW_STATE, type WindowState } from './window-state.js';
+
+/**
+ * Called after every change with the window's new snapshot.
+ *
+ * @example
+ * ```ts
+ * const listener: ChunkWindowListener = (snapshot) => render(snapshot.groups);
+ * ```
+ */
+export type ChunkWindowListener = (snapshot: ChunkWindowSnapshot) => void;
+
+/** Options of {@link ChunkWindow.addPendingUserMessage}. */
+export interface PendingUserMessageOptions {
+  /**
+   * The turn the message starts, when the app knows it: the message then keeps its id when the
+   * turn is stored. Without it, the message joins the next `turn-start`.
+   */
+  readonly turnId?: string | undefined;
+}
+
+/** Options of {@link ChunkWindow.evict}. */
+export interface EvictOptions {
+  /** Evict even while the user is scrolled up. */
+  readonly force?: boolean | undefined;
+}
+
+interface Waiter {
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+function report(error: unknown): void {
+  const global = globalThis as { reportError?: (error: unknown) => void };
+  if (typeof global.reportError === 'function') global.reportError(error);
+  else
+    queueMicrotask(() => {
+      throw error;
+    });
+}
+
+/**
+ * The headless client window of one thread: what a chat UI holds in memory. It folds live events
+ * into the current turn, keeps the log within `limit` entries by rolling per-chunk eviction,
+ * pages older history in through `loadPage`, and replaces live rows by stored ones at
+ * `reconcile()`. Framework-free: bind it with `subscribe` and `getSnapshot`.
+ *
+ * @example
+ * ```ts
+ * const window = new ChunkWindow({
+ *   limit: 300,
+ *   loadPage: ({ limit, before }) => store.getChunks(threadId, { limit, before }),
+ * });
+ * await window.loadOlder(); // the newest page
+ * socket.onmessage = (m) => {
+ *   const event = JSON.parse(m.data);
+ *   window.apply(event);
+ *   if (event.type === 'turn-end') void window.reconcile();
+ * };
+ * window.subscribe(({ groups }) => render(groups));
+ * ```
+ */
+export class ChunkWindow {
+  private readonly options: ResolvedWindowOptions;
+  private state: WindowState = EMPTY_WINDOW_STATE;
+  private scrolled = false;
+  private loadingOlder = false;
+  private reconcileStatus: ReconcileStatus = 'idle';
+  private keys = 0;
+  private olderRun: Promise<void> | null = null;
+  private reconcileRun = false;
+  private reconcileWaiters: Waiter[] = [];
+  private readonly listeners = new Set<ChunkWindowListener>();
+  private notifying = false;
+  private notifyAgain = false;
+  private view: LogView = new LogView(EMPTY_WINDOW_STATE.sealed, EMPTY_WINDOW_STATE.segments);
+  private snapshot: WindowSnapshot | undefined;
+  private published: { state: WindowState; flags: string } = { state: this.state, flags: '' };
+
+  /**
+   * @param options - `limit`, `pageSize` (default 50) and `loadPage`
+   * @throws {ChunklogError} `invalid-option`, naming the option
+   */
+  constructor(options: ChunkWindowOptions) {
+    this.options = resolveWindowOptions(options);
+    this.published = { state: this.state, flags: this.flagsKey() };
+  }
+
+  /** The flat log: stored rows (oldest first), then rows not stored yet. */
+  get log(): readonly LogEntry[] {
+    return this.getSnapshot().log;
+  }
+
+  /** `groupRowsToMessages(log)`: messages keyed `${turnId}:${role}`, stable when a turn is stored. */
+  get groups(): readonly ChatMessage[] {
+    return this.getSnapshot().groups;
+  }
+
+  /** Whether `loadOlder()` may bring older rows (true until a page says otherwise). */
+  get hasOlder(): boolean {
+    return this.state.sealed.hasOlder;
+  }
+
+  /** The thread's row count, as the latest page said. */
+  get total(): number {
+    return this.state.sealed.total;
+  }
+
+  /** The smallest `seq` held, or null. */
+  get oldestSeq(): number | null {
+    return this.state.sealed.oldestSeq;
+  }
+
+  /** The id of the newest turn not stored yet, or null. */
+  get liveTurnId(): string | null {
+    return this.getSnapshot().liveTurnId;
+  }
+
+  /** Whether the user is scrolled up. */
+  get scrolledUp(): boolean {
+    return this.scrolled;
+  }
+
+  /**
+   * The current snapshot; the same object until something changes (for `useSyncExternalStore`).
+   * Bound: it can be passed around without its object.
+   *
+   * @returns the snapshot
+   */
+  readonly getSnapshot: () => ChunkWindowSnapshot = () => {
+    if (this.snapshot === undefined) {
+      const { sealed, segments } = this.state;
+      if (this.view.sealed !== sealed || this.view.segments !== segments) {
+        this.view = new LogView(sealed, segments);
+      }
+      this.snapshot = new WindowSnapshot(this.state, this.view, {
+        scrolledUp: this.scrolled,
+        loadingOlder: this.loadingOlder,
+        reconcileStatus: this.reconcileStatus,
+      });
+    }
+    return this.snapshot;
+  };
+
+  /**
+   * Calls `listener` with the new snapshot after every change, and never for a call that changed
+   * nothing. Bound: it can be passed around without its object.
+   *
+   * @param listener - the listener
+   * @returns a function that unsubscribes it
+   */
+  readonly subscribe: (listener: ChunkWindowListener) => () => void = (listener) => {
+    const entry: ChunkWindowListener = (snapshot) => listener(snapshot);
+    this.listeners.add(entry);
+    return () => {
+      this.listeners.delete(entry);
+    };
+  };
+
+  /**
+   * Folds one live event. `turn-start` begins a turn; other events go to the current turn. Then,
+   * unless the user is scrolled up, rolling eviction keeps the log within `limit`.
+   *
+   * @param event - a wire event (validated: it may come straight from `JSON.parse`)
+   * @throws {ChunklogError} `invalid-event` when it is not a valid event; nothing changes then
+   */
+  apply(event: ChunkEvent): void {
+    const parsed = safeParseWith(ChunkEventSchema, event, 'invalid-event', 'chunk event');
+    if (!parsed.success) throw parsed.error;
+    const next = applyEvent(this.state, parsed.value, () => ++this.keys);
+    if (next === this.state) return;
+    this.state = this.evictIfAllowed(next);
+    this.commit();
+  }
+
+  /**
+   * Shows a user message at once, before it is stored. It is replaced by the stored rows at
+   * `reconcile()`.
+   *
+   * @param content - the text, or the message's chunks (text, files)
+   * @param options - `turnId`: the turn it starts, when the app knows it
+   * @returns the message's id, for {@link ChunkWindow.removePendingUserMessage}
+   * @throws {ChunklogError} `invalid-chunk` for an invalid chunk, `invalid-option` for an empty
+   *   `turnId`
+   */
+  addPendingUserMessage(
+    content: string | readonly Chunk[],
+    options: PendingUserMessageOptions = {},
+  ): string {
+    const chunks: Chunk[] =
+      typeof content === 'string'
+        ? [{ type: 'text', step: 0, text: content }]
+        : content.map((chunk) => parseChunk(chunk));
+    const turnId = options.turnId ?? null;
+    if (turnId !== null && (typeof turnId !== 'string' || turnId === '')) {
+      throw new ChunklogError('invalid-option', '`turnId` must be a non-empty string', {
+        option: 'turnId',
+        value: turnId,
+      });
+    }
+    const pending = createPending(++this.keys, this.keys, chunks, turnId);
+    const segments = [...this.state.segments];
+    const turnAt =
+      turnId === null ? -1 : segments.findIndex((s) => s.kind === 'turn' && s.turnId === turnId);
+    if (turnAt >= 0) {
+      segments.splice(turnAt, 0, { ...pending, boundTo: (segments[turnAt] as { key: number }).key });
+    } else {
+      segments.push(pending);
+    }
+    this.state = this.evictIfAllowed({ ...this.state, segments });
+    this.commit();
+    return pending.id;
+  }
+
+  /**
+   * Removes a pending user message (for example when sending it failed).
+   *
+   * @param id - the id {@link ChunkWindow.addPendingUserMessage} returned
+   * @returns whether it was there
+   */
+  removePendingUserMessage(id: string): boolean {
+    const segments = this.state.segments.filter((s) => s.kind !== 'pending' || s.id !== id);
+    if (segments.length === this.state.segments.length) return false;
+    this.state = { ...this.state, segments };
+    this.commit();
+    return true;
+  }
+
+  /**
+   * Says whether the user is scrolled up. While they are, nothing is evicted and `reconcile()`
+   * waits; coming back down evicts to `limit` and runs a waiting reconcile.
+   *
+   * @param scrolledUp - whether the user is away from the bottom
+   */
+  setScrolledUp(scrolledUp: boolean): void {
+    if (this.scrolled === scrolledUp) return;
+    this.scrolled = scrolledUp;
+    if (!scrolledUp) {
+      this.state = this.evictIfAllowed(this.state);
+      this.pumpReconcile();
+    }
+    this.commit();
+  }
+
+  /**
+   * Runs rolling eviction now. It does nothing while the user is scrolled up, unless forced.
+   *
+   * @param options - `force`: evict even while scrolled up
+   * @returns how many log entries were dropped
+   */
+  evict(options: EvictOptions = {}): number {
+    if (this.scrolled && options.force !== true) return 0;
+    const { state, dropped } = evictToLimit(this.state, this.options.limit);
+    this.state = state;
+    this.commit();
+    return dropped;
+  }
+
+  /**
+   * Loads the page before the oldest row held (the newest page when nothing is held) and merges
+   * it, deduplicated by `seq`. Concurrent calls share one request. A page that no longer fits
+   * (the window changed meanwhile) is dropped.
+   *
+   * @returns a promise that settles when the page is merged
+   * @throws {ChunklogError} `load-failed` (rejection), with the cause; the state is unchanged and
+   *   the call can be retried
+   */
+  loadOlder(): Promise<void> {
+    if (this.olderRun !== null) return this.olderRun;
+    const { sealed } = this.state;
+    if (!sealed.hasOlder) return Promise.resolve();
+    const before = sealed.cursor;
+    const request: LoadPageRequest =
+      before === undefined
+        ? { limit: this.options.pageSize }
+        : { limit: this.options.pageSize, before };
+    const run = fetchPage(this.options.loadPage, request, () => this.state.sealed.threadId).then(
+      (page) => {
+        this.olderRun = null;
+        this.loadingOlder = false;
+        if (this.state.sealed.cursor === before) {
+          this.state = this.evictIfAllowed(mergeOlderPage(this.state, page));
+        }
+        this.commit();
+      },
+      (error: unknown) => {
+        this.olderRun = null;
+        this.loadingOlder = false;
+        this.commit();
+        throw error;
+      },
+    );
+    this.olderRun = run;
+    this.loadingOlder = true;
+    this.commit();
+    return run;
+  }
+
+  /**
+   * Call when a turn ends (after it is stored): fetches the tail (`limit` rows) and replaces the
+   * ended live turns and their pending user rows by the stored rows, which also brings back live
+   * chunks evicted mid-turn. Turns that start meanwhile keep streaming. While the user is scrolled
+   * up it waits until they are back at the bottom. Calls made while a fetch is in flight share
+   * one follow-up fetch.
+   *
+   * @returns a promise that settles when the tail is merged
+   * @throws {ChunklogError} `load-failed` (rejection), with the cause; the state is unchanged and
+   *   the call can be retried
+   */
+  reconcile(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.reconcileWaiters.push({ resolve, reject });
+      this.pumpReconcile();
+      this.commit();
+    });
+  }
+
+  /** Starts a reconcile fetch when one is wanted and can run. Does not commit. */
+  private pumpReconcile(): void {
+    if (this.reconcileRun) return;
+    if (this.reconcileWaiters.length === 0) {
+      this.reconcileStatus = 'idle';
+      return;
+    }
+    if (this.scrolled) {
+      this.reconcileStatus = 'waiting';
+      return;
+    }
+    const waiters = this.reconcileWaiters;
+    this.reconcileWaiters = [];
+    const ended = new Set<number>();
+    for (const segment of this.state.segments) {
+      if (segment.kind === 'turn' && segment.closed) ended.add(segment.key);
+    }
+    this.reconcileRun = true;
+    this.reconcileStatus = 'loading';
+    fetchPage(
+      this.options.loadPage,
+      { limit: this.options.limit },
+      () => this.state.sealed.threadId,
+    ).then(
+      (page) => {
+        this.reconcileRun = false;
+        let settled = false;
+        if (this.scrolled) {
+          // The user scrolled up meanwhile: wait for the bottom again, then fetch afresh.
+          this.reconcileWaiters.unshift(...waiters);
+        } else {
+          this.state = this.evictIfAllowed(mergeTail(this.state, page, ended));
+          settled = true;
+        }
+        this.pumpReconcile();
+        this.commit();
+        if (settled) for (const waiter of waiters) waiter.resolve();
+      },
+      (error: unknown) => {
+        this.reconcileRun = false;
+        this.pumpReconcile();
+        this.commit();
+        for (const waiter of waiters) waiter.reject(error);
+      },
+    );
+  }
+
+  private evictIfAllowed(state: WindowState): WindowState {
+    return this.scrolled ? state : evictToLimit(state, this.options.limit).state;
+  }
+
+  private flagsKey(): string {
+    return `${this.scrolled}|${this.loadingOlder}|${this.reconcileStatus}`;
+  }
+
+  /** Publishes a change, if there was one, to the listeners. */
+  private commit(): void {
+    const flags = this.flagsKey();
+    if (this.published.state === this.state && this.published.flags === flags) return;
+    this.published = { state: this.state, flags };
+    this.snapshot = undefined;
+    if (this.notifying) {
+      this.notifyAgain = true;
+      return;
+    }
+    this.notifying = true;
+    try {
+      do {
+        this.notifyAgain = false;
+        const snapshot = this.getSnapshot();
+        for (const listener of this.listeners) {
+          try {
+            listener(snapshot);
+          } catch (error) {
+            report(error);
+          }
+        }
+      } while (this.notifyAgain);
+    } finally {
+      this.notifying = false;
+    }
+  }
+}
