@@ -40,6 +40,13 @@ export interface EvictOptions {
   readonly force?: boolean | undefined;
 }
 
+/** What the listeners were last told about. */
+interface Published {
+  readonly sealed: WindowState['sealed'];
+  readonly segments: WindowState['segments'];
+  readonly flags: string;
+}
+
 interface Waiter {
   readonly resolve: () => void;
   readonly reject: (error: unknown) => void;
@@ -90,7 +97,7 @@ export class ChunkWindow {
   private notifyAgain = false;
   private view: LogView = new LogView(EMPTY_WINDOW_STATE.sealed, EMPTY_WINDOW_STATE.segments);
   private snapshot: WindowSnapshot | undefined;
-  private published: { state: WindowState; flags: string } = { state: this.state, flags: '' };
+  private published: Published = { sealed: this.state.sealed, segments: [], flags: '' };
 
   /**
    * @param options - `limit`, `pageSize` (default 50) and `loadPage`
@@ -98,7 +105,7 @@ export class ChunkWindow {
    */
   constructor(options: ChunkWindowOptions) {
     this.options = resolveWindowOptions(options);
-    this.published = { state: this.state, flags: this.flagsKey() };
+    this.published = this.visible();
   }
 
   /** The flat log: stored rows (oldest first), then rows not stored yet. */
@@ -385,11 +392,22 @@ export class ChunkWindow {
     return `${this.scrolled}|${this.loadingOlder}|${this.reconcileStatus}`;
   }
 
-  /** Publishes a change, if there was one, to the listeners. */
+  private visible(): Published {
+    const { sealed, segments } = this.state;
+    return { sealed, segments, flags: this.flagsKey() };
+  }
+
+  /**
+   * Publishes a change, if there was a visible one, to the listeners. Only what a snapshot shows
+   * counts: where the next event goes, for instance, is not a change.
+   */
   private commit(): void {
-    const flags = this.flagsKey();
-    if (this.published.state === this.state && this.published.flags === flags) return;
-    this.published = { state: this.state, flags };
+    const next = this.visible();
+    const last = this.published;
+    if (last.sealed === next.sealed && last.segments === next.segments && last.flags === next.flags) {
+      return;
+    }
+    this.published = next;
     this.snapshot = undefined;
     if (this.notifying) {
       this.notifyAgain = true;
