@@ -74,27 +74,23 @@ export class SealedRows {
 
   /**
    * Merges a page loaded with `before` equal to this value's cursor: rows deduplicated by `seq`
-   * (a held row wins over its copy), ascending `seq`.
+   * (a held row wins over its copy), ascending `seq`. Rows at or after the cursor (a server that
+   * overlaps its pages) are copies of held rows or rows evicted on purpose, and are ignored.
    *
    * @param page - the validated page
    * @returns the merged rows
    */
   withOlderPage(page: ChunkPage): SealedRows {
     const threadId = this.threadId ?? page.chunks[0]?.threadId;
-    if (page.oldestSeq === null) {
+    const cursor = this.cursor;
+    const rows = cursor === undefined ? page.chunks : page.chunks.filter((r) => r.seq < cursor);
+    const oldest = rows[0];
+    if (oldest === undefined) {
       // Nothing older than the cursor.
       return new SealedRows(this.entries, this.cursor, false, page.total, threadId);
     }
-    const held = this.oldestSeq;
-    const entries = mergeBySeq(this.entries, page.chunks);
-    const olderExists = held === null || page.oldestSeq < held ? page.hasMore : this.olderExists;
-    return new SealedRows(
-      entries,
-      (entries[0] as SealedEntry).seq,
-      olderExists,
-      page.total,
-      threadId,
-    );
+    const entries = mergeBySeq(this.entries, rows);
+    return new SealedRows(entries, oldest.seq, page.hasMore, page.total, threadId);
   }
 
   /**

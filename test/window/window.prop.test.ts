@@ -210,6 +210,11 @@ function check(model: Model, real: Real): void {
   if (model.scrolledUp && model.baseline !== undefined) {
     const seqs = new Set(sealed.map((e) => e.seq as number));
     for (const seq of model.baseline.seqs) expect(seqs.has(seq)).toBe(true);
+    // Only older pages come in while scrolled up: the reconcile waits for the bottom.
+    const oldest = Math.min(...model.baseline.seqs);
+    if (model.baseline.seqs.size > 0) {
+      for (const seq of seqs) if (!model.baseline.seqs.has(seq)) expect(seq).toBeLessThan(oldest);
+    }
     for (const [turnId, first] of model.baseline.liveFirst) {
       const now = liveFirst.get(turnId);
       if (now !== undefined) expect(now).toBe(first);
@@ -354,17 +359,17 @@ class LoadOlder implements Cmd {
 }
 
 class Reconcile implements Cmd {
-  constructor(readonly fail: boolean) {}
+  constructor(readonly plan: Plan) {}
   check(): boolean {
     return true;
   }
   async run(m: Model, r: Real): Promise<void> {
     check(m, r);
-    track(r, r.source.with({ ...NORMAL, fail: this.fail }, () => r.window.reconcile()));
+    track(r, r.source.with(this.plan, () => r.window.reconcile()));
     check(m, r);
   }
   toString(): string {
-    return `Reconcile(fail=${this.fail})`;
+    return `Reconcile(${JSON.stringify(this.plan)})`;
   }
 }
 
@@ -405,7 +410,7 @@ class Evict implements Cmd {
 }
 
 const plans: fc.Arbitrary<Plan> = fc.record({
-  fail: fc.boolean({ trueWeight: 1, falseWeight: 3 } as never).map((b) => b),
+  fail: fc.integer({ min: 0, max: 3 }).map((n) => n === 0),
   overlap: fc.nat({ max: 4 }),
   cap: fc.oneof(fc.constant(Number.POSITIVE_INFINITY), fc.integer({ min: 1, max: 4 })),
 });
@@ -425,7 +430,10 @@ const commands = fc.commands(
     fc.integer({ min: 1, max: 3 }).map((n) => new ToolRound(n)),
     fc.constant(new EndTurn()),
     plans.map((plan) => new LoadOlder(plan)),
-    fc.boolean().map((fail) => new Reconcile(fail)),
+    plans.map((plan) => new LoadOlder(plan)),
+    plans.map((plan) => new Reconcile(plan)),
+    plans.map((plan) => new Reconcile(plan)),
+    fc.boolean().map((up) => new Scroll(up)),
     fc.boolean().map((up) => new Scroll(up)),
     fc.boolean().map((force) => new Evict(force)),
   ],
