@@ -103,6 +103,16 @@ function track(real: Real, promise: Promise<void>): void {
   });
 }
 
+/** A reconcile settles only at the bottom: while scrolled up it waits. */
+function trackReconcile(real: Real, promise: Promise<void>): void {
+  track(
+    real,
+    promise.then(() => {
+      if (real.window.scrolledUp) real.failures.push(new Error('reconcile settled while scrolled up'));
+    }),
+  );
+}
+
 function apply(model: Model, real: Real, event: ChunkEvent): void {
   model.current?.events.push(event);
   real.window.apply(event);
@@ -365,7 +375,7 @@ class Reconcile implements Cmd {
   }
   async run(m: Model, r: Real): Promise<void> {
     check(m, r);
-    track(r, r.source.with(this.plan, () => r.window.reconcile()));
+    trackReconcile(r, r.source.with(this.plan, () => r.window.reconcile()));
     check(m, r);
   }
   toString(): string {
@@ -437,7 +447,7 @@ const commands = fc.commands(
     fc.boolean().map((up) => new Scroll(up)),
     fc.boolean().map((force) => new Evict(force)),
   ],
-  { maxCommands: 60 },
+  { maxCommands: 80, size: 'large' },
 );
 
 describe('ChunkWindow against a model (invariant 7)', () => {
