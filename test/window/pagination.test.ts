@@ -179,13 +179,24 @@ describe('loadOlder', () => {
     await first;
     expect(seqs(window)).toEqual([15, 16, 17, 18, 19, 20]);
     const older = window.loadOlder(); // before 15
-    // Meanwhile a live turn evicts stored rows: the cursor moves to 18.
+    // Meanwhile the user scrolls up, a live turn streams and a forced eviction drops stored rows:
+    // the cursor moves to 18, and the page (rows 9-14) no longer joins.
+    window.setScrolledUp(true);
     window.apply({ type: 'turn-start', turnId: 'live' });
     for (const e of [...textBlock('a'), ...textBlock('b'), ...textBlock('c')]) window.apply(e);
+    expect(window.evict({ force: true })).toBe(3);
     expect(window.oldestSeq).toBe(18);
+    const log = window.log;
     source.next().resolve();
     await older;
+    expect(window.log).toBe(log);
     expect(seqs(window)).toEqual([18, 19, 20, null, null, null]);
+    // The next call asks for the page before the new cursor.
+    const again = window.loadOlder();
+    expect(source.requests[0]?.request).toEqual({ limit: 6, before: 18 });
+    source.next().resolve();
+    await again;
+    expect(seqs(window)).toEqual([12, 13, 14, 15, 16, 17, 18, 19, 20, null, null, null]);
   });
 
   it('replaces a live turn that the page shows is already stored', async () => {

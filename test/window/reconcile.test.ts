@@ -237,4 +237,41 @@ describe('reconcile', () => {
     expect(window.log.slice(0, 3)).toEqual(held);
     expect(window.log[0]).toBe(held[0]);
   });
+
+  it('drops ended turns the store does not have: the store is the truth after a reconcile', async () => {
+    const thread = new MemoryThread();
+    const window = new ChunkWindow({ limit: 50, loadPage: (r) => thread.page(r) });
+    // An empty turn stores no rows; a turn whose write failed is not in the store either.
+    for (const e of [{ type: 'turn-start', turnId: 'empty' }, { type: 'turn-end' }] as ChunkEvent[]) {
+      window.apply(e);
+    }
+    for (const e of turnOf('lost', 2)) window.apply(e);
+    window.apply({ type: 'turn-start', turnId: 'streaming' });
+    for (const e of textBlock('still going')) window.apply(e);
+    const stored = turnOf('kept', 1);
+    thread.append(storedDrafts('kept', stored));
+    await window.reconcile();
+    // The streaming turn is not over: it stays, after the stored rows.
+    expect(window.log.map((e) => e.id)).toEqual(['#1', 'streaming:0']);
+    expect(window.liveTurnId).toBe('streaming');
+    window.apply({ type: 'turn-end' });
+    await window.reconcile();
+    expect(window.log.map((e) => e.id)).toEqual(['#1']);
+    expect(window.liveTurnId).toBe(null);
+  });
+
+  it('drops a pending message once its turn is stored, and keeps one for a turn not started', async () => {
+    const thread = new MemoryThread();
+    const window = new ChunkWindow({ limit: 50, loadPage: (r) => thread.page(r) });
+    window.addPendingUserMessage('first');
+    const events = turnOf('t1', 1);
+    for (const e of events) window.apply(e);
+    const queued = window.addPendingUserMessage('queued for later');
+    expect(window.groups.map((m) => m.id)).toEqual(['t1:user', 't1:assistant', `${queued}:user`]);
+    thread.append(storedDrafts('t1', events, 'first'));
+    await window.reconcile();
+    expect(window.log.map((e) => e.id)).toEqual(['#1', '#2', `${queued}:0`]);
+    expect(window.removePendingUserMessage(queued)).toBe(true);
+    expect(window.log.map((e) => e.id)).toEqual(['#1', '#2']);
+  });
 });

@@ -484,6 +484,7 @@ describe('ChunkWindow against a model (invariant 7)', () => {
           await s.waitIdle();
           check(model, real);
           expect(window.log.every((e) => !e.live)).toBe(true);
+          expect(window.liveTurnId).toBe(null);
           expect(window.log.map((e) => e.seq)).toEqual(thread.tail(limit).map((r) => r.seq));
           expect(window.groups).toEqual(groupRowsToMessages(thread.tail(limit)));
 
@@ -498,7 +499,7 @@ describe('ChunkWindow against a model (invariant 7)', () => {
           expect(window.groups).toEqual(groupRowsToMessages(thread.rows));
         },
       ),
-      { numRuns: Number(process.env.WINDOW_PROP_RUNS ?? 150) },
+      { numRuns: Number(process.env.WINDOW_PROP_RUNS ?? 200) },
     );
   });
 });
