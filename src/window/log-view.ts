@@ -1,11 +1,60 @@
-import type { ChatMessage } from '../schema/chat-message.js';
+import { type ChatMessage, messageId } from '../schema/chat-message.js';
+import type { Chunk } from '../schema/chunk.js';
 import { groupRowsToMessages } from '../transforms/index.js';
 import type { LiveEntry, LogEntry } from './log-entry.js';
 import type { SealedRows } from './sealed-rows.js';
-import { pushTurnEntries } from './turn-segment.js';
+import type { PendingSegment } from './pending-segment.js';
+import { pushTurnEntries, type TurnSegment } from './turn-segment.js';
 import type { Segment } from './window-state.js';
 
 const sealedGroupsCache = new WeakMap<SealedRows, readonly ChatMessage[]>();
+const pendingGroupsCache = new WeakMap<PendingSegment, readonly ChatMessage[]>();
+
+/** The assistant message of a live turn, from its chunks' cached groupings; null to fall back. */
+function turnMessage(segment: TurnSegment): ChatMessage | null | undefined {
+  const { state, rows } = segment;
+  const chunks: Chunk[] = [];
+  for (let i = 0; i < state.chunkCount; i++) {
+    const chunk = state.chunkAt(i);
+    if (chunk === undefined) continue;
+    const grouped = rows.groupedOf(chunk);
+    if (grouped === null) return null;
+    for (const c of grouped) chunks.push(c);
+  }
+  if (chunks.length === 0) return undefined;
+  const { turnId } = segment;
+  return { id: messageId(turnId, 'assistant'), turnId, role: 'assistant', chunks };
+}
+
+function pendingGroups(segment: PendingSegment): readonly ChatMessage[] {
+  let groups = pendingGroupsCache.get(segment);
+  if (groups === undefined) {
+    groups = groupRowsToMessages(segment.entries);
+    pendingGroupsCache.set(segment, groups);
+  }
+  return groups;
+}
+
+/**
+ * `groupRowsToMessages` of the entries not stored yet, built segment by segment (a live turn from
+ * per-chunk groupings cached by chunk identity), or null when that could differ from grouping
+ * them together (a message id met twice, a chunk that groups into another message).
+ */
+function liveGroups(segments: readonly Segment[]): ChatMessage[] | null {
+  const out: ChatMessage[] = [];
+  const ids = new Set<string>();
+  for (const segment of segments) {
+    const messages =
+      segment.kind === 'pending' ? pendingGroups(segment) : [turnMessage(segment)];
+    for (const message of messages) {
+      if (message === undefined) continue;
+      if (message === null || ids.has(message.id)) return null;
+      ids.add(message.id);
+      out.push(message);
+    }
+  }
+  return out;
+}
 
 function sealedGroups(sealed: SealedRows): readonly ChatMessage[] {
   let groups = sealedGroupsCache.get(sealed);
@@ -71,7 +120,8 @@ export class LogView {
     const stored = sealedGroups(this.sealed);
     const live = this.liveEntries;
     if (live.length === 0) return stored;
-    if (stored.length === 0) return groupRowsToMessages(live);
+    const fresh = liveGroups(this.segments) ?? groupRowsToMessages(live);
+    if (stored.length === 0) return fresh;
     // A turn on both sides of the boundary, or two system messages meeting there, would group
     // differently together: group the whole log then.
     const turnIds = this.sealed.turnIds;
@@ -79,7 +129,6 @@ export class LogView {
       const turnId = segment.kind === 'turn' ? segment.turnId : (segment.turnId ?? segment.id);
       if (turnIds.has(turnId)) return groupRowsToMessages(this.log);
     }
-    const fresh = groupRowsToMessages(live);
     if (stored[stored.length - 1]?.role === 'system' && fresh[0]?.role === 'system') {
       return groupRowsToMessages(this.log);
     }

@@ -1,6 +1,7 @@
+import { messageId } from '../schema/chat-message.js';
 import type { Chunk } from '../schema/chunk.js';
 import type { ChunkRowDraft } from '../schema/chunk-row.js';
-import { explodeTurn } from '../transforms/index.js';
+import { explodeTurn, groupRowsToMessages } from '../transforms/index.js';
 import { type LiveEntry, liveEntry } from './log-entry.js';
 
 interface PlacedEntries {
@@ -19,6 +20,7 @@ export class TurnRows {
   readonly turnId: string;
   private readonly rows = new WeakMap<Chunk, readonly ChunkRowDraft[]>();
   private readonly entries = new WeakMap<Chunk, PlacedEntries>();
+  private readonly grouped = new WeakMap<Chunk, readonly Chunk[] | null>();
 
   /** @param turnId - the turn id the rows carry */
   constructor(turnId: string) {
@@ -65,5 +67,28 @@ export class TurnRows {
     );
     this.entries.set(chunk, { offset, entries });
     return entries;
+  }
+
+  /**
+   * The chunks one chunk's rows group back to in the turn's assistant message
+   * (`groupRowsToMessages(rowsOf(chunk))`), or null when they group into any other message.
+   *
+   * @param chunk - a chunk of the turn
+   * @returns the grouped chunks, or null
+   */
+  groupedOf(chunk: Chunk): readonly Chunk[] | null {
+    let grouped = this.grouped.get(chunk);
+    if (grouped === undefined) {
+      const messages = groupRowsToMessages(this.rowsOf(chunk));
+      const only = messages[0];
+      grouped =
+        messages.length === 0
+          ? []
+          : messages.length === 1 && only?.id === messageId(this.turnId, 'assistant')
+            ? only.chunks
+            : null;
+      this.grouped.set(chunk, grouped);
+    }
+    return grouped;
   }
 }

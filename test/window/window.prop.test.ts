@@ -11,7 +11,7 @@ vi.mock('../../src/transforms/index.js', () => import('./support/stand-in-transf
 
 import { ChunklogError } from '../../src/errors/index.js';
 import { foldTurn } from '../../src/reducer/index.js';
-import type { ChunkEvent, ChunkRow } from '../../src/schema/index.js';
+import type { ChunkEvent, ChunkRow, ChunkRowDraft } from '../../src/schema/index.js';
 import { explodeTurn, groupRowsToMessages } from '../../src/transforms/index.js';
 import {
   type ChunkPage,
@@ -127,7 +127,7 @@ function closeBlock(model: Model, real: Real): void {
 // ---------------------------------------------------------------------------------------------
 // Checks, after every command.
 
-function rowContent(e: LogEntry | ChunkRow): unknown {
+function rowContent(e: ChunkRowDraft): unknown {
   return { turnId: e.turnId, step: e.step, role: e.role, type: e.type, data: e.data };
 }
 
