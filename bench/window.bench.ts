@@ -1,10 +1,11 @@
 // ChunkWindow: the cost of apply() per event at the start and at the end of a 200,000-chunk turn
 // (flat: within 1.5×), and reading `log` / `groups` of a full window against explodeTurn of the
 // same chunks.
-import { compare } from './harness.js';
-import { explodeTurn } from '../src/transforms/index.js';
+
 import type { ChunkEvent } from '../src/schema/index.js';
+import { explodeTurn } from '../src/transforms/index.js';
 import { ChunkWindow, type ChunkWindowSnapshot } from '../src/window/index.js';
+import { compare } from './harness.js';
 
 const TURN_CHUNKS = 200_000;
 const LIMIT = 300;
@@ -116,7 +117,8 @@ await compare({
     name: 'explodeTurn(turnId, the window’s chunks)',
     prepare: freshSnapshots,
     run: ({ snapshots }: Reads) => {
-      for (const s of snapshots) explodeTurn('giant', s.liveTurn?.chunks ?? [], { role: 'assistant' });
+      for (const s of snapshots)
+        explodeTurn('giant', s.liveTurn?.chunks ?? [], { role: 'assistant' });
     },
   },
   contenders: [

@@ -1,12 +1,7 @@
 import type { ChunkEvent, TurnStartEvent } from '../schema/chunk-event.js';
 import { bindPending, type PendingSegment } from './pending-segment.js';
 import { foldTurnEvent, startTurnSegment, type TurnSegment } from './turn-segment.js';
-import {
-  replaceSegment,
-  type Segment,
-  targetTurn,
-  type WindowState,
-} from './window-state.js';
+import { replaceSegment, type Segment, targetTurn, type WindowState } from './window-state.js';
 
 /** Hands out increasing keys; a key doubles as the window's clock. */
 export type NextKey = () => number;

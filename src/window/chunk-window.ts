@@ -1,15 +1,19 @@
 import { ChunklogError } from '../errors/chunklog-error.js';
+import type { ChatMessage } from '../schema/chat-message.js';
 import type { Chunk } from '../schema/chunk.js';
 import { type ChunkEvent, ChunkEventSchema } from '../schema/chunk-event.js';
 import { parseChunk, safeParseWith } from '../schema/parse.js';
-import type { ChatMessage } from '../schema/chat-message.js';
 import { applyEvent } from './apply-event.js';
 import { evictToLimit } from './eviction.js';
 import { fetchPage } from './fetch-page.js';
 import type { LogEntry } from './log-entry.js';
 import { LogView } from './log-view.js';
 import { mergeOlderPage, mergeTail } from './merge-pages.js';
-import { type ChunkWindowOptions, type ResolvedWindowOptions, resolveWindowOptions } from './options.js';
+import {
+  type ChunkWindowOptions,
+  type ResolvedWindowOptions,
+  resolveWindowOptions,
+} from './options.js';
 import type { LoadPageRequest } from './page.js';
 import { createPending } from './pending-segment.js';
 import { type ChunkWindowSnapshot, type ReconcileStatus, WindowSnapshot } from './snapshot.js';
@@ -225,7 +229,10 @@ export class ChunkWindow {
     const turnAt =
       turnId === null ? -1 : segments.findIndex((s) => s.kind === 'turn' && s.turnId === turnId);
     if (turnAt >= 0) {
-      segments.splice(turnAt, 0, { ...pending, boundTo: (segments[turnAt] as { key: number }).key });
+      segments.splice(turnAt, 0, {
+        ...pending,
+        boundTo: (segments[turnAt] as { key: number }).key,
+      });
     } else {
       segments.push(pending);
     }
@@ -404,7 +411,11 @@ export class ChunkWindow {
   private commit(): void {
     const next = this.visible();
     const last = this.published;
-    if (last.sealed === next.sealed && last.segments === next.segments && last.flags === next.flags) {
+    if (
+      last.sealed === next.sealed &&
+      last.segments === next.segments &&
+      last.flags === next.flags
+    ) {
       return;
     }
     this.published = next;

@@ -2,8 +2,8 @@ import { type ChatMessage, messageId } from '../schema/chat-message.js';
 import type { Chunk } from '../schema/chunk.js';
 import { groupRowsToMessages } from '../transforms/index.js';
 import type { LiveEntry, LogEntry } from './log-entry.js';
-import type { SealedRows } from './sealed-rows.js';
 import type { PendingSegment } from './pending-segment.js';
+import type { SealedRows } from './sealed-rows.js';
 import { pushTurnEntries, type TurnSegment } from './turn-segment.js';
 import type { Segment } from './window-state.js';
 
@@ -44,8 +44,7 @@ function liveGroups(segments: readonly Segment[]): ChatMessage[] | null {
   const out: ChatMessage[] = [];
   const ids = new Set<string>();
   for (const segment of segments) {
-    const messages =
-      segment.kind === 'pending' ? pendingGroups(segment) : [turnMessage(segment)];
+    const messages = segment.kind === 'pending' ? pendingGroups(segment) : [turnMessage(segment)];
     for (const message of messages) {
       if (message === undefined) continue;
       if (message === null || ids.has(message.id)) return null;
@@ -105,7 +104,8 @@ export class LogView {
     if (this.logCache === undefined) {
       const live = this.liveEntries;
       const sealed = this.sealed.entries;
-      this.logCache = live.length === 0 ? sealed : sealed.length === 0 ? live : [...sealed, ...live];
+      this.logCache =
+        live.length === 0 ? sealed : sealed.length === 0 ? live : [...sealed, ...live];
     }
     return this.logCache;
   }

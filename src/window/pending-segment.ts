@@ -73,7 +73,11 @@ export function createPending(
  * @param turnKey - the turn segment's key
  * @returns the bound message
  */
-export function bindPending(pending: PendingSegment, turnId: string, turnKey: number): PendingSegment {
+export function bindPending(
+  pending: PendingSegment,
+  turnId: string,
+  turnKey: number,
+): PendingSegment {
   const entries =
     turnId === pending.turnId
       ? pending.entries

@@ -59,7 +59,16 @@ describe('rolling eviction', () => {
     for (const event of [...textBlock('x'), ...textBlock('y'), ...textBlock('z')]) {
       window.apply(event);
     }
-    expect(window.log.map((e) => e.id)).toEqual(['#2', '#3', '#4', '#5', '#6', 'new:0', 'new:1', 'new:2']);
+    expect(window.log.map((e) => e.id)).toEqual([
+      '#2',
+      '#3',
+      '#4',
+      '#5',
+      '#6',
+      'new:0',
+      'new:1',
+      'new:2',
+    ]);
     expect(window.oldestSeq).toBe(2);
     expect(window.hasOlder).toBe(true);
   });

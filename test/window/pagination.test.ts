@@ -16,7 +16,8 @@ function seqs(window: ChunkWindow): Array<number | null> {
 
 function threadOfTurns(turns: number, blocks: number): MemoryThread {
   const thread = new MemoryThread();
-  for (let t = 0; t < turns; t++) thread.append(storedDrafts(`t${t}`, turnOf(`t${t}`, blocks), `q${t}`));
+  for (let t = 0; t < turns; t++)
+    thread.append(storedDrafts(`t${t}`, turnOf(`t${t}`, blocks), `q${t}`));
   return thread;
 }
 
@@ -56,9 +57,10 @@ describe('loadOlder', () => {
         calls++;
         // A sloppy server: every older page also repeats three newer rows.
         const page = thread.page(r);
-        if (r.before === undefined) return page;
+        const before = r.before;
+        if (before === undefined) return page;
         const chunks = thread.rows.filter(
-          (row) => row.seq >= (page.oldestSeq ?? 1) && row.seq < r.before! + 3,
+          (row) => row.seq >= (page.oldestSeq ?? 1) && row.seq < before + 3,
         );
         return { ...page, chunks };
       },
@@ -97,7 +99,9 @@ describe('loadOlder', () => {
     expect(window.groups.map((m) => m.id)).toEqual(['split:user', 'split:assistant']);
     expect(window.groups).toEqual(groupRowsToMessages(thread.rows));
     const batch = window.groups[1]?.chunks[0];
-    expect(batch?.type === 'tool-batch' && batch.calls.map((c) => [c.id, c.result, c.orphan])).toEqual([
+    expect(
+      batch?.type === 'tool-batch' && batch.calls.map((c) => [c.id, c.result, c.orphan]),
+    ).toEqual([
       ['a', 'A', undefined],
       ['b', 'B', undefined],
     ]);
@@ -219,7 +223,9 @@ describe('loadOlder', () => {
 
   it('keeps concurrent loads and tool rows of different pages consistent', async () => {
     const thread = new MemoryThread();
-    thread.append(storedDrafts('tools', [{ type: 'turn-start', turnId: 'tools' }, ...toolRound('c', 'out')]));
+    thread.append(
+      storedDrafts('tools', [{ type: 'turn-start', turnId: 'tools' }, ...toolRound('c', 'out')]),
+    );
     const window = new ChunkWindow({ limit: 50, pageSize: 1, loadPage: (r) => thread.page(r) });
     await window.loadOlder();
     expect(window.groups[0]?.chunks[0]).toMatchObject({

@@ -12,7 +12,13 @@ import { controlledSource, flush, MemoryThread, storedDrafts } from './support/p
 
 /** An entry without what only the window adds, to compare live and stored content. */
 function content(entry: LogEntry): unknown {
-  return { turnId: entry.turnId, step: entry.step, role: entry.role, type: entry.type, data: entry.data };
+  return {
+    turnId: entry.turnId,
+    step: entry.step,
+    role: entry.role,
+    type: entry.type,
+    data: entry.data,
+  };
 }
 
 describe('reconcile', () => {
@@ -32,7 +38,12 @@ describe('reconcile', () => {
     ];
     for (const e of events) window.apply(e);
     const liveGroups = window.groups;
-    expect(liveGroups.map((m) => m.id)).toEqual(['t0:user', 't0:assistant', 't1:user', 't1:assistant']);
+    expect(liveGroups.map((m) => m.id)).toEqual([
+      't0:user',
+      't0:assistant',
+      't1:user',
+      't1:assistant',
+    ]);
     expect(window.log.filter((e) => e.pending).every((e) => e.id.startsWith(pendingId))).toBe(true);
     const liveContent = window.log.map(content);
 
@@ -242,7 +253,10 @@ describe('reconcile', () => {
     const thread = new MemoryThread();
     const window = new ChunkWindow({ limit: 50, loadPage: (r) => thread.page(r) });
     // An empty turn stores no rows; a turn whose write failed is not in the store either.
-    for (const e of [{ type: 'turn-start', turnId: 'empty' }, { type: 'turn-end' }] as ChunkEvent[]) {
+    for (const e of [
+      { type: 'turn-start', turnId: 'empty' },
+      { type: 'turn-end' },
+    ] as ChunkEvent[]) {
       window.apply(e);
     }
     for (const e of turnOf('lost', 2)) window.apply(e);

@@ -107,7 +107,10 @@ describe('streaming fidelity (the live flat view)', () => {
     const window = liveWindow();
     for (const e of textBlock('joined late')) window.apply(e);
     expect(window.liveTurnId).toMatch(/^~live-/);
-    expect(window.log[0]).toMatchObject({ id: `${window.liveTurnId}:0`, data: { text: 'joined late' } });
+    expect(window.log[0]).toMatchObject({
+      id: `${window.liveTurnId}:0`,
+      data: { text: 'joined late' },
+    });
     window.apply({ type: 'turn-end' });
     window.apply({ type: 'turn-start', turnId: 'next' });
     expect(window.liveTurnId).toBe('next');

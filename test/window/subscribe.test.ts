@@ -95,7 +95,8 @@ describe('subscribe and getSnapshot', () => {
   it('delivers the latest snapshot when a listener changes the window', () => {
     const { window, seen } = setup();
     window.subscribe((s) => {
-      if (s.liveTurnId === 't' && s.log.length === 0) window.apply({ type: 'text-delta', text: 'auto' });
+      if (s.liveTurnId === 't' && s.log.length === 0)
+        window.apply({ type: 'text-delta', text: 'auto' });
     });
     window.apply({ type: 'turn-start', turnId: 't' });
     expect(window.log).toHaveLength(1);

@@ -108,7 +108,8 @@ function trackReconcile(real: Real, promise: Promise<void>): void {
   track(
     real,
     promise.then(() => {
-      if (real.window.scrolledUp) real.failures.push(new Error('reconcile settled while scrolled up'));
+      if (real.window.scrolledUp)
+        real.failures.push(new Error('reconcile settled while scrolled up'));
     }),
   );
 }
@@ -185,7 +186,9 @@ function check(model: Model, real: Real): void {
       turn.userText === undefined
         ? []
         : explodeTurn(turnId, [{ type: 'text', step: 0, text: turn.userText }], { role: 'user' });
-    expect(pending.map(rowContent)).toEqual(userRows.slice(userRows.length - pending.length).map(rowContent));
+    expect(pending.map(rowContent)).toEqual(
+      userRows.slice(userRows.length - pending.length).map(rowContent),
+    );
     // Pending rows come right before their turn's rows.
     if (pending.length > 0 && own.length > 0) {
       expect(live.indexOf(pending.at(-1) as LogEntry) + 1).toBe(live.indexOf(own[0] as LogEntry));
@@ -322,8 +325,12 @@ class ToolRound implements Cmd {
     // which the simple model does not follow: keep batches within the limit.
     apply(m, r, { type: 'step-start' });
     const n = Math.min(this.calls, Math.floor(m.limit / 2));
-    const ids = Array.from({ length: n }, (_, i) => `${m.current?.id}-${m.current?.events.length}-${i}`);
-    for (const id of ids) apply(m, r, { type: 'tool-call', toolCallId: id, toolName: 'read', input: { id } });
+    const ids = Array.from(
+      { length: n },
+      (_, i) => `${m.current?.id}-${m.current?.events.length}-${i}`,
+    );
+    for (const id of ids)
+      apply(m, r, { type: 'tool-call', toolCallId: id, toolName: 'read', input: { id } });
     for (const id of ids) {
       apply(m, r, { type: 'tool-result', toolCallId: id, toolName: 'read', output: `out ${id}` });
     }
@@ -360,7 +367,10 @@ class LoadOlder implements Cmd {
   }
   async run(m: Model, r: Real): Promise<void> {
     check(m, r);
-    track(r, r.source.with(this.plan, () => r.window.loadOlder()));
+    track(
+      r,
+      r.source.with(this.plan, () => r.window.loadOlder()),
+    );
     check(m, r);
   }
   toString(): string {
@@ -375,7 +385,10 @@ class Reconcile implements Cmd {
   }
   async run(m: Model, r: Real): Promise<void> {
     check(m, r);
-    trackReconcile(r, r.source.with(this.plan, () => r.window.reconcile()));
+    trackReconcile(
+      r,
+      r.source.with(this.plan, () => r.window.reconcile()),
+    );
     check(m, r);
   }
   toString(): string {

@@ -28,7 +28,10 @@ export function toolRound(id: string, output: string): ChunkEvent[] {
 
 /** A whole turn: start, `blocks` text blocks of one delta each, end. */
 export function turnOf(turnId: string, blocks: number, prefix = turnId): ChunkEvent[] {
-  const events: ChunkEvent[] = [{ type: 'turn-start', turnId }, { type: 'step-start', step: 0 }];
+  const events: ChunkEvent[] = [
+    { type: 'turn-start', turnId },
+    { type: 'step-start', step: 0 },
+  ];
   for (let i = 0; i < blocks; i++) events.push(...textBlock(`${prefix}-${i}`));
   events.push({ type: 'step-finish', step: 0, finishReason: 'stop' }, { type: 'turn-end' });
   return events;

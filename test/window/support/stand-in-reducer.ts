@@ -1,6 +1,12 @@
 // TEMPORARY stand-in for src/reducer (branch `reducer`), used through vi.mock until it lands on
 // main. Implements the agreed signatures with just enough behaviour for the window's tests.
-import type { Chunk, ChunkEvent, FinishReason, TokenUsage, ToolCallEntry } from '../../../src/schema/index.js';
+import type {
+  Chunk,
+  ChunkEvent,
+  FinishReason,
+  TokenUsage,
+  ToolCallEntry,
+} from '../../../src/schema/index.js';
 
 export interface StepSummary {
   readonly step: number;
@@ -118,7 +124,12 @@ function findCall(s: State, id: string): { i: number; j: number } | undefined {
   return undefined;
 }
 
-function updateCall(s: State, id: string, name: string, fn: (c: ToolCallEntry) => ToolCallEntry): State {
+function updateCall(
+  s: State,
+  id: string,
+  name: string,
+  fn: (c: ToolCallEntry) => ToolCallEntry,
+): State {
   const at = findCall(s, id);
   if (at === undefined) {
     return push(closed(s), {
@@ -138,7 +149,12 @@ function addCall(s: State, call: ToolCallEntry, open: boolean): State {
   const last = base.f.chunks[base.f.chunks.length - 1];
   if (last?.type === 'tool-batch' && last.step === s.f.step) {
     const i = base.f.chunks.length - 1;
-    return replace(base, i, { ...last, calls: [...last.calls, call] }, { openIndex: open ? i : null });
+    return replace(
+      base,
+      i,
+      { ...last, calls: [...last.calls, call] },
+      { openIndex: open ? i : null },
+    );
   }
   return push(base, { type: 'tool-batch', step: s.f.step, calls: [call] }, open);
 }
@@ -172,10 +188,18 @@ export function reduceTurn(state: TurnState, event: ChunkEvent): TurnState {
     case 'reasoning-end': {
       if (s.f.openIndex === null) return s;
       const open = s.f.chunks[s.f.openIndex] as Chunk;
-      if (event.providerMetadata !== undefined && (open.type === 'text' || open.type === 'thinking')) {
-        return replace(s, s.f.openIndex, { ...open, providerMetadata: event.providerMetadata }, {
-          openIndex: null,
-        });
+      if (
+        event.providerMetadata !== undefined &&
+        (open.type === 'text' || open.type === 'thinking')
+      ) {
+        return replace(
+          s,
+          s.f.openIndex,
+          { ...open, providerMetadata: event.providerMetadata },
+          {
+            openIndex: null,
+          },
+        );
       }
       return closed(s);
     }
@@ -216,9 +240,19 @@ export function reduceTurn(state: TurnState, event: ChunkEvent): TurnState {
         ...(event.statusCode === undefined ? {} : { statusCode: event.statusCode }),
       });
     case 'system':
-      return push(closed(s), { type: 'system', step: s.f.step, kind: event.kind, text: event.text });
+      return push(closed(s), {
+        type: 'system',
+        step: s.f.step,
+        kind: event.kind,
+        text: event.text,
+      });
     case 'steering-message':
-      return push(closed(s), { type: 'steering', step: event.step, id: event.id, text: event.text });
+      return push(closed(s), {
+        type: 'steering',
+        step: event.step,
+        id: event.id,
+        text: event.text,
+      });
     case 'custom':
       return push(closed(s), { type: 'custom', step: s.f.step, kind: event.kind });
     case 'source':
@@ -228,7 +262,11 @@ export function reduceTurn(state: TurnState, event: ChunkEvent): TurnState {
         steps: [...s.f.steps, { step: s.f.step, finishReason: event.finishReason }],
       });
     case 'turn-end':
-      return with_(closed(s), { ended: true, finishReason: event.finishReason, usage: event.usage });
+      return with_(closed(s), {
+        ended: true,
+        finishReason: event.finishReason,
+        usage: event.usage,
+      });
     default:
       return s;
   }

@@ -21,16 +21,29 @@ export function explodeTurn(
     if (chunk.type === 'tool-batch') {
       chunk.calls.forEach((call, index) => {
         const { result, isError, denied, progress, preliminary, ...rest } = call;
-        rows.push({ turnId, step: chunk.step, role: options.role, type: 'tool_call', data: { ...rest, index } });
+        rows.push({
+          turnId,
+          step: chunk.step,
+          role: options.role,
+          type: 'tool_call',
+          data: { ...rest, index },
+        });
       });
       for (const call of chunk.calls) {
         const { id, name, result, isError, denied, progress, preliminary } = call;
-        if ([result, isError, denied, progress, preliminary].every((v) => v === undefined)) continue;
+        if ([result, isError, denied, progress, preliminary].every((v) => v === undefined))
+          continue;
         const data: Record<string, unknown> = { callId: id, name };
         for (const [k, v] of Object.entries({ result, isError, denied, progress, preliminary })) {
           if (v !== undefined) data[k] = v;
         }
-        rows.push({ turnId, step: chunk.step, role: 'tool', type: 'tool_result', data } as unknown as ChunkRowDraft);
+        rows.push({
+          turnId,
+          step: chunk.step,
+          role: 'tool',
+          type: 'tool_result',
+          data,
+        } as unknown as ChunkRowDraft);
       }
       continue;
     }
@@ -73,7 +86,11 @@ export function groupRowsToMessages(rows: readonly GroupableRow[]): ChatMessage[
       seen.add(row.seq);
     }
     const role: ChatRole =
-      row.role === 'system' ? 'system' : row.role === 'user' && row.type !== 'steering' ? 'user' : 'assistant';
+      row.role === 'system'
+        ? 'system'
+        : row.role === 'user' && row.type !== 'steering'
+          ? 'user'
+          : 'assistant';
     const m = message(row.turnId, role);
     if (row.type === 'tool_call') {
       const { index, ...entry } = row.data;
@@ -84,7 +101,10 @@ export function groupRowsToMessages(rows: readonly GroupableRow[]): ChatMessage[
       } else {
         m.chunks.push({ type: 'tool-batch', step: row.step, calls: [call] });
       }
-      calls.set(`${row.turnId}\u0000${call.id}`, (m.chunks[m.chunks.length - 1] as unknown as { calls: ToolCallEntry[] }).calls);
+      calls.set(
+        `${row.turnId}\u0000${call.id}`,
+        (m.chunks[m.chunks.length - 1] as unknown as { calls: ToolCallEntry[] }).calls,
+      );
       continue;
     }
     if (row.type === 'tool_result') {
@@ -92,7 +112,12 @@ export function groupRowsToMessages(rows: readonly GroupableRow[]): ChatMessage[
       const batch = calls.get(`${row.turnId}\u0000${callId}`);
       const i = batch?.findIndex((c) => c.id === callId) ?? -1;
       if (batch && i >= 0) batch[i] = { ...(batch[i] as ToolCallEntry), ...rest };
-      else m.chunks.push({ type: 'tool-batch', step: row.step, calls: [{ id: callId, name, orphan: true, ...rest }] });
+      else
+        m.chunks.push({
+          type: 'tool-batch',
+          step: row.step,
+          calls: [{ id: callId, name, orphan: true, ...rest }],
+        });
       continue;
     }
     m.chunks.push({ type: row.type, step: row.step, ...row.data } as Chunk);
@@ -102,6 +127,7 @@ export function groupRowsToMessages(rows: readonly GroupableRow[]): ChatMessage[
 
 export function mergeRowsBySeq<R extends ChunkRow>(...pages: ReadonlyArray<readonly R[]>): R[] {
   const bySeq = new Map<number, R>();
-  for (const page of pages) for (const row of page) if (!bySeq.has(row.seq)) bySeq.set(row.seq, row);
+  for (const page of pages)
+    for (const row of page) if (!bySeq.has(row.seq)) bySeq.set(row.seq, row);
   return [...bySeq.values()].sort((a, b) => a.seq - b.seq);
 }
