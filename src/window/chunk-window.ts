@@ -56,6 +56,12 @@ interface Waiter {
   readonly reject: (error: unknown) => void;
 }
 
+/**
+ * How long `reconcile()` waits before fetching the tail again while an ended turn is not in it
+ * yet (its write has not committed); after the last one, such a turn is taken as never stored.
+ */
+const RECONCILE_RETRY_DELAYS_MS: readonly number[] = [25, 50, 100, 200, 400, 800, 1600];
+
 function report(error: unknown): void {
   const global = globalThis as { reportError?: (error: unknown) => void };
   if (typeof global.reportError === 'function') global.reportError(error);
@@ -363,24 +369,41 @@ export class ChunkWindow {
     }
     this.reconcileRun = true;
     this.reconcileStatus = 'loading';
+    this.fetchTail(waiters, ended, 0);
+  }
+
+  /**
+   * One reconcile fetch. Ended turns the tail does not hold yet (the server may announce the end
+   * of a turn before its write commits) are fetched for again after a short delay, then given up.
+   */
+  private fetchTail(waiters: Waiter[], ended: ReadonlySet<number>, attempt: number): void {
     fetchPage(
       this.options.loadPage,
       { limit: this.options.limit },
       () => this.state.sealed.threadId,
     ).then(
       (page) => {
-        this.reconcileRun = false;
-        let settled = false;
         if (this.scrolled) {
           // The user scrolled up meanwhile: wait for the bottom again, then fetch afresh.
+          this.reconcileRun = false;
           this.reconcileWaiters.unshift(...waiters);
-        } else {
-          this.state = this.evictIfAllowed(mergeTail(this.state, page, ended));
-          settled = true;
+          this.pumpReconcile();
+          this.commit();
+          return;
         }
+        const giveUp = attempt >= RECONCILE_RETRY_DELAYS_MS.length;
+        const merged = mergeTail(this.state, page, ended, giveUp);
+        this.state = this.evictIfAllowed(merged.state);
+        if (merged.waiting.size > 0) {
+          this.commit();
+          const delay = RECONCILE_RETRY_DELAYS_MS[attempt] as number;
+          setTimeout(() => this.fetchTail(waiters, merged.waiting, attempt + 1), delay);
+          return;
+        }
+        this.reconcileRun = false;
         this.pumpReconcile();
         this.commit();
-        if (settled) for (const waiter of waiters) waiter.resolve();
+        for (const waiter of waiters) waiter.resolve();
       },
       (error: unknown) => {
         this.reconcileRun = false;

@@ -249,29 +249,93 @@ describe('reconcile', () => {
     expect(window.log[0]).toBe(held[0]);
   });
 
-  it('drops ended turns the store does not have: the store is the truth after a reconcile', async () => {
+  it('waits for a turn announced ended before its write committed, then seals it', async () => {
+    vi.useFakeTimers();
+    try {
+      const thread = new MemoryThread();
+      const requests: number[] = [];
+      const window = new ChunkWindow({
+        limit: 50,
+        loadPage: (r) => {
+          requests.push(Date.now());
+          return thread.page(r);
+        },
+      });
+      const events = turnOf('t', 2);
+      const pending = window.addPendingUserMessage('hello', { turnId: 't' });
+      for (const e of events) window.apply(e);
+      // chunklog's session emits turn-end, then commits the turn: the first tail misses it.
+      let done = false;
+      const reconciled = window.reconcile().then(() => {
+        done = true;
+      });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(requests).toHaveLength(1);
+      expect(window.log.map((e) => e.id)).toEqual([`${pending}:0`, 't:0', 't:1']);
+      expect(window.getSnapshot().reconcileStatus).toBe('loading');
+      thread.append(storedDrafts('t', events, 'hello'));
+      await vi.advanceTimersByTimeAsync(25);
+      await reconciled;
+      expect(done).toBe(true);
+      expect(requests).toHaveLength(2);
+      expect(window.log.map((e) => e.id)).toEqual(['#1', '#2', '#3']);
+      expect(window.getSnapshot().reconcileStatus).toBe('idle');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('drops ended turns the store never gets: the store is the truth after a reconcile', async () => {
+    vi.useFakeTimers();
+    try {
+      const thread = new MemoryThread();
+      const window = new ChunkWindow({ limit: 50, loadPage: (r) => thread.page(r) });
+      // An empty turn stores no rows; a turn whose write failed is never stored.
+      for (const e of [
+        { type: 'turn-start', turnId: 'empty' },
+        { type: 'turn-end' },
+      ] as ChunkEvent[]) {
+        window.apply(e);
+      }
+      for (const e of turnOf('lost', 2)) window.apply(e);
+      window.apply({ type: 'turn-start', turnId: 'streaming' });
+      for (const e of textBlock('still going')) window.apply(e);
+      const stored = turnOf('kept', 1);
+      thread.append(storedDrafts('kept', stored));
+      let done = false;
+      const reconciled = window.reconcile().then(() => {
+        done = true;
+      });
+      await vi.advanceTimersByTimeAsync(0);
+      // The empty turn goes at once; the lost one is waited for.
+      expect(window.log.map((e) => e.id)).toEqual(['#1', 'lost:0', 'lost:1', 'streaming:0']);
+      await vi.advanceTimersByTimeAsync(3000);
+      expect(done).toBe(false);
+      await vi.advanceTimersByTimeAsync(1000);
+      await reconciled;
+      // The streaming turn is not over: it stays, after the stored rows.
+      expect(window.log.map((e) => e.id)).toEqual(['#1', 'streaming:0']);
+      expect(window.liveTurnId).toBe('streaming');
+      window.apply({ type: 'turn-end' });
+      const again = window.reconcile();
+      await vi.advanceTimersByTimeAsync(4000);
+      await again;
+      expect(window.log.map((e) => e.id)).toEqual(['#1']);
+      expect(window.liveTurnId).toBe(null);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('does not wait for an ended turn once a later turn is stored', async () => {
     const thread = new MemoryThread();
     const window = new ChunkWindow({ limit: 50, loadPage: (r) => thread.page(r) });
-    // An empty turn stores no rows; a turn whose write failed is not in the store either.
-    for (const e of [
-      { type: 'turn-start', turnId: 'empty' },
-      { type: 'turn-end' },
-    ] as ChunkEvent[]) {
-      window.apply(e);
-    }
-    for (const e of turnOf('lost', 2)) window.apply(e);
-    window.apply({ type: 'turn-start', turnId: 'streaming' });
-    for (const e of textBlock('still going')) window.apply(e);
-    const stored = turnOf('kept', 1);
-    thread.append(storedDrafts('kept', stored));
-    await window.reconcile();
-    // The streaming turn is not over: it stays, after the stored rows.
-    expect(window.log.map((e) => e.id)).toEqual(['#1', 'streaming:0']);
-    expect(window.liveTurnId).toBe('streaming');
-    window.apply({ type: 'turn-end' });
+    for (const e of turnOf('failed-write', 1)) window.apply(e);
+    const second = turnOf('second', 1);
+    for (const e of second) window.apply(e);
+    thread.append(storedDrafts('second', second));
     await window.reconcile();
     expect(window.log.map((e) => e.id)).toEqual(['#1']);
-    expect(window.liveTurnId).toBe(null);
   });
 
   it('drops a pending message once its turn is stored, and keeps one for a turn not started', async () => {
