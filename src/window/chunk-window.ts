@@ -29,7 +29,15 @@ import { EMPTY_WINDOW_STATE, type WindowState } from './window-state.js';
  */
 export type ChunkWindowListener = (snapshot: ChunkWindowSnapshot) => void;
 
-/** Options of {@link ChunkWindow.addPendingUserMessage}. */
+/**
+ * Options of {@link ChunkWindow.addPendingUserMessage}.
+ *
+ * @example
+ * ```ts
+ * const { turnId } = await (await fetch(url, { method: 'POST', body })).json();
+ * window.addPendingUserMessage(text, { turnId } satisfies PendingUserMessageOptions);
+ * ```
+ */
 export interface PendingUserMessageOptions {
   /**
    * The turn the message starts, when the app knows it: the message then keeps its id when the
@@ -38,7 +46,14 @@ export interface PendingUserMessageOptions {
   readonly turnId?: string | undefined;
 }
 
-/** Options of {@link ChunkWindow.evict}. */
+/**
+ * Options of {@link ChunkWindow.evict}.
+ *
+ * @example
+ * ```ts
+ * window.evict({ force: true } satisfies EvictOptions); // trim now, even while scrolled up
+ * ```
+ */
 export interface EvictOptions {
   /** Evict even while the user is scrolled up. */
   readonly force?: boolean | undefined;
@@ -118,17 +133,38 @@ export class ChunkWindow {
     this.published = this.visible();
   }
 
-  /** The flat log: stored rows (oldest first), then rows not stored yet. */
+  /**
+   * The flat log: stored rows (oldest first), then rows not stored yet.
+   *
+   * @example
+   * ```ts
+   * const unsent = window.log.filter((entry) => entry.live).length;
+   * ```
+   */
   get log(): readonly LogEntry[] {
     return this.getSnapshot().log;
   }
 
-  /** `groupRowsToMessages(log)`: messages keyed `${turnId}:${role}`, stable when a turn is stored. */
+  /**
+   * `groupRowsToMessages(log)`: messages keyed `${turnId}:${role}`, stable when a turn is stored.
+   *
+   * @example
+   * ```ts
+   * for (const message of window.groups) render(message.id, message.role, message.chunks);
+   * ```
+   */
   get groups(): readonly ChatMessage[] {
     return this.getSnapshot().groups;
   }
 
-  /** Whether `loadOlder()` may bring older rows (true until a page says otherwise). */
+  /**
+   * Whether `loadOlder()` may bring older rows (true until a page says otherwise).
+   *
+   * @example
+   * ```ts
+   * if (window.hasOlder) await window.loadOlder();
+   * ```
+   */
   get hasOlder(): boolean {
     return this.state.sealed.hasOlder;
   }
@@ -158,6 +194,11 @@ export class ChunkWindow {
    * Bound: it can be passed around without its object.
    *
    * @returns the snapshot
+   *
+   * @example
+   * ```ts
+   * const snapshot = useSyncExternalStore(window.subscribe, window.getSnapshot);
+   * ```
    */
   readonly getSnapshot: () => ChunkWindowSnapshot = () => {
     if (this.snapshot === undefined) {
@@ -180,6 +221,11 @@ export class ChunkWindow {
    *
    * @param listener - the listener
    * @returns a function that unsubscribes it
+   *
+   * @example
+   * ```ts
+   * const unsubscribe = window.subscribe((snapshot) => render(snapshot.groups));
+   * ```
    */
   readonly subscribe: (listener: ChunkWindowListener) => () => void = (listener) => {
     const entry: ChunkWindowListener = (snapshot) => listener(snapshot);
@@ -195,6 +241,11 @@ export class ChunkWindow {
    *
    * @param event - a wire event (validated: it may come straight from `JSON.parse`)
    * @throws {ChunklogError} `invalid-event` when it is not a valid event; nothing changes then
+   *
+   * @example
+   * ```ts
+   * source.onmessage = (message) => window.apply(JSON.parse(message.data));
+   * ```
    */
   apply(event: ChunkEvent): void {
     const parsed = safeParseWith(ChunkEventSchema, event, 'invalid-event', 'chunk event');
@@ -214,6 +265,11 @@ export class ChunkWindow {
    * @returns the message's id, for {@link ChunkWindow.removePendingUserMessage}
    * @throws {ChunklogError} `invalid-chunk` for an invalid chunk, `invalid-option` for an empty
    *   `turnId`
+   *
+   * @example
+   * ```ts
+   * const pending = window.addPendingUserMessage('Summarize the diff', { turnId });
+   * ```
    */
   addPendingUserMessage(
     content: string | readonly Chunk[],
@@ -252,6 +308,12 @@ export class ChunkWindow {
    *
    * @param id - the id {@link ChunkWindow.addPendingUserMessage} returned
    * @returns whether it was there
+   *
+   * @example
+   * ```ts
+   * const pending = window.addPendingUserMessage(text);
+   * send(text).catch(() => window.removePendingUserMessage(pending));
+   * ```
    */
   removePendingUserMessage(id: string): boolean {
     const segments = this.state.segments.filter((s) => s.kind !== 'pending' || s.id !== id);
@@ -266,6 +328,12 @@ export class ChunkWindow {
    * waits; coming back down evicts to `limit` and runs a waiting reconcile.
    *
    * @param scrolledUp - whether the user is away from the bottom
+   *
+   * @example
+   * ```ts
+   * list.onscroll = () =>
+   *   window.setScrolledUp(list.scrollHeight - list.scrollTop - list.clientHeight > 40);
+   * ```
    */
   setScrolledUp(scrolledUp: boolean): void {
     if (this.scrolled === scrolledUp) return;
@@ -282,6 +350,11 @@ export class ChunkWindow {
    *
    * @param options - `force`: evict even while scrolled up
    * @returns how many log entries were dropped
+   *
+   * @example
+   * ```ts
+   * const dropped = window.evict(); // 0 while scrolled up
+   * ```
    */
   evict(options: EvictOptions = {}): number {
     if (this.scrolled && options.force !== true) return 0;
@@ -299,6 +372,11 @@ export class ChunkWindow {
    * @returns a promise that settles when the page is merged
    * @throws {ChunklogError} `load-failed` (rejection), with the cause; the state is unchanged and
    *   the call can be retried
+   *
+   * @example
+   * ```ts
+   * topSentinel.onvisible = () => window.hasOlder && void window.loadOlder();
+   * ```
    */
   loadOlder(): Promise<void> {
     if (this.olderRun !== null) return this.olderRun;
@@ -332,15 +410,22 @@ export class ChunkWindow {
   }
 
   /**
-   * Call when a turn ends (after it is stored): fetches the tail (`limit` rows) and replaces the
-   * ended live turns and their pending user rows by the stored rows, which also brings back live
-   * chunks evicted mid-turn. Turns that start meanwhile keep streaming. While the user is scrolled
-   * up it waits until they are back at the bottom. Calls made while a fetch is in flight share
-   * one follow-up fetch.
+   * Call when a turn ends: fetches the tail (`limit` rows) and replaces the live turns it holds,
+   * and their pending user rows, by the stored rows, which also brings back live chunks evicted
+   * mid-turn. An ended turn not in the tail yet (its write has not committed) is fetched for again
+   * a few times over about 3 s. Turns that start meanwhile keep streaming. While the user is
+   * scrolled up it waits until they are back at the bottom. Calls made during a fetch share one
+   * follow-up fetch.
    *
    * @returns a promise that settles when the tail is merged
    * @throws {ChunklogError} `load-failed` (rejection), with the cause; the state is unchanged and
    *   the call can be retried
+   *
+   * @example
+   * ```ts
+   * window.apply(event);
+   * if (event.type === 'turn-end') void window.reconcile();
+   * ```
    */
   reconcile(): Promise<void> {
     return new Promise<void>((resolve, reject) => {

@@ -33,7 +33,14 @@ export interface ResolvedWindowOptions {
   readonly loadPage: LoadPage;
 }
 
-/** `pageSize` when none is given. */
+/**
+ * `pageSize` when none is given.
+ *
+ * @example
+ * ```ts
+ * new ChunkWindow({ limit: 300, loadPage }); // loadOlder() asks for DEFAULT_PAGE_SIZE rows
+ * ```
+ */
 export const DEFAULT_PAGE_SIZE = 50;
 
 function positiveInteger(option: string, value: unknown): number {

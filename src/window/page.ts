@@ -25,6 +25,11 @@ export interface ChunkPage {
 /**
  * What a window asks its `loadPage` for: the newest `limit` rows with `seq < before`, or the
  * newest `limit` rows of the thread when `before` is absent.
+ *
+ * @example
+ * ```ts
+ * const request: LoadPageRequest = { limit: 50, before: 1201 }; // rows 1151-1200
+ * ```
  */
 export interface LoadPageRequest {
   /** The most rows wanted. */

@@ -7,6 +7,11 @@ import { newestTurn, type WindowState } from './window-state.js';
 /**
  * Where the window's `reconcile()` is: nothing to do, waiting for the user to get back to the
  * bottom, or fetching the tail.
+ *
+ * @example
+ * ```ts
+ * const syncing: boolean = window.getSnapshot().reconcileStatus !== 'idle';
+ * ```
  */
 export type ReconcileStatus = 'idle' | 'waiting' | 'loading';
 
