@@ -287,6 +287,8 @@ export class ChunkWindow {
       });
     }
     const pending = createPending(++this.keys, this.keys, chunks, turnId);
+    // A message of a turn already stored is shown by its stored rows.
+    if (turnId !== null && this.state.sealed.turnIds.has(turnId)) return pending.id;
     const segments = [...this.state.segments];
     const turnAt =
       turnId === null ? -1 : segments.findIndex((s) => s.kind === 'turn' && s.turnId === turnId);

@@ -51,5 +51,14 @@ export function evictToLimit(state: WindowState, limit: number): Eviction {
     if (blocked) break;
   }
   if (dropped === 0) return { state, dropped: 0 };
-  return { state: { ...state, sealed, segments: segments ?? state.segments }, dropped };
+  const kept = segments === undefined ? state.segments : segments.filter((s, i) => !spent(s, i));
+  return { state: { ...state, sealed, segments: kept }, dropped };
+
+  /** An ended turn or a bound pending message that eviction just emptied: nothing left of it. */
+  function spent(segment: Segment, i: number): boolean {
+    if (segment === state.segments[i]) return false;
+    return segment.kind === 'turn'
+      ? segment.closed && segment.rowCount === 0
+      : segment.turnId !== null && segment.entries.length === 0;
+  }
 }

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 vi.mock('../../src/reducer/index.js', () => import('./support/stand-in-reducer.js'));
 vi.mock('../../src/transforms/index.js', () => import('./support/stand-in-transforms.js'));
 
+import type { ChunkEvent } from '../../src/schema/index.js';
 import { ChunkWindow } from '../../src/window/index.js';
 import { textBlock, turnOf } from './support/events.js';
 import { MemoryThread, storedDrafts } from './support/page-source.js';
@@ -87,5 +88,59 @@ describe('rolling eviction', () => {
     expect(window.log).toHaveLength(6);
     window.setScrolledUp(false);
     expect(window.log.map((e) => e.id)).toEqual(['t:6', 't:7', 't:8']);
+  });
+});
+
+describe('eviction edge cases', () => {
+  it('drops a closed chunk with more rows than the limit whole; its late results are orphans until reconcile', async () => {
+    const thread = new MemoryThread();
+    const window = new ChunkWindow({ limit: 2, loadPage: (r) => thread.page(r) });
+    const events: ChunkEvent[] = [
+      { type: 'turn-start', turnId: 't' },
+      { type: 'tool-call', toolCallId: 'a', toolName: 'read', input: {} },
+      { type: 'tool-call', toolCallId: 'b', toolName: 'read', input: {} },
+      { type: 'tool-result', toolCallId: 'a', toolName: 'read', output: 'A' },
+    ];
+    for (const e of events) window.apply(e);
+    // call a, call b, result a: 3 rows > 2, and the batch is not open: it goes whole.
+    expect(window.log).toEqual([]);
+    const late: ChunkEvent = {
+      type: 'tool-result',
+      toolCallId: 'b',
+      toolName: 'read',
+      output: 'B',
+    };
+    window.apply(late);
+    expect(window.groups[0]?.chunks[0]).toMatchObject({
+      type: 'tool-batch',
+      calls: [{ id: 'b', orphan: true, result: 'B' }],
+    });
+    window.apply({ type: 'turn-end' });
+    thread.append(storedDrafts('t', [...events, late]));
+    await window.reconcile();
+    expect(window.log.map((e) => e.seq)).toEqual([3, 4]);
+  });
+
+  it('forgets ended turns that eviction emptied, so turns without a reconcile do not pile up', () => {
+    const window = windowOver(new MemoryThread(), 3);
+    for (let t = 0; t < 20; t++) {
+      window.addPendingUserMessage(`q${t}`);
+      for (const e of turnOf(`t${t}`, 2)) window.apply(e);
+    }
+    expect(window.log.map((e) => e.id)).toEqual(['~pending-39:0', 't19:0', 't19:1']);
+    expect(window.groups.map((m) => m.id)).toEqual(['t19:user', 't19:assistant']);
+    // Internal: only the last turn and its message are left.
+    const segments = (window as unknown as { state: { segments: unknown[] } }).state.segments;
+    expect(segments).toHaveLength(2);
+  });
+
+  it('does not show a pending message of a turn that is already stored', async () => {
+    const thread = new MemoryThread();
+    thread.append(storedDrafts('t', turnOf('t', 1), 'hi'));
+    const window = windowOver(thread, 10);
+    await window.loadOlder();
+    const before = window.getSnapshot();
+    window.addPendingUserMessage('hi', { turnId: 't' });
+    expect(window.getSnapshot()).toBe(before);
   });
 });
