@@ -5,7 +5,7 @@ import type { LiveEntry, LogEntry } from './log-entry.js';
 import type { PendingSegment } from './pending-segment.js';
 import type { SealedRows } from './sealed-rows.js';
 import { pushTurnEntries, type TurnSegment } from './turn-segment.js';
-import type { Segment } from './window-state.js';
+import { type Segment, segmentSize } from './window-state.js';
 
 const sealedGroupsCache = new WeakMap<SealedRows, readonly ChatMessage[]>();
 const pendingGroupsCache = new WeakMap<PendingSegment, readonly ChatMessage[]>();
@@ -118,9 +118,8 @@ export class LogView {
 
   private buildGroups(): readonly ChatMessage[] {
     const stored = sealedGroups(this.sealed);
-    const live = this.liveEntries;
-    if (live.length === 0) return stored;
-    const fresh = liveGroups(this.segments) ?? groupRowsToMessages(live);
+    if (this.segments.every((segment) => segmentSize(segment) === 0)) return stored;
+    const fresh = liveGroups(this.segments) ?? groupRowsToMessages(this.liveEntries);
     if (stored.length === 0) return fresh;
     // A turn on both sides of the boundary, or two system messages meeting there, would group
     // differently together: group the whole log then.

@@ -21,6 +21,8 @@ export class TurnRows {
   private readonly rows = new WeakMap<Chunk, readonly ChunkRowDraft[]>();
   private readonly entries = new WeakMap<Chunk, PlacedEntries>();
   private readonly grouped = new WeakMap<Chunk, readonly Chunk[] | null>();
+  /** Tool call id → absolute index of the batch chunk holding it, for the chunks held. */
+  readonly calls: Map<string, number> = new Map();
 
   /** @param turnId - the turn id the rows carry */
   constructor(turnId: string) {
@@ -90,5 +92,27 @@ export class TurnRows {
       this.grouped.set(chunk, grouped);
     }
     return grouped;
+  }
+
+  /**
+   * Records where a tool batch's calls are.
+   *
+   * @param chunk - a chunk of the turn
+   * @param at - its absolute index in the turn
+   */
+  indexCalls(chunk: Chunk, at: number): void {
+    if (chunk.type !== 'tool-batch') return;
+    for (const call of chunk.calls) this.calls.set(call.id, at);
+  }
+
+  /**
+   * Forgets the calls of an evicted tool batch.
+   *
+   * @param chunk - the evicted chunk
+   * @param at - its absolute index in the turn
+   */
+  forgetCalls(chunk: Chunk, at: number): void {
+    if (chunk.type !== 'tool-batch') return;
+    for (const call of chunk.calls) if (this.calls.get(call.id) === at) this.calls.delete(call.id);
   }
 }

@@ -6,6 +6,7 @@ import {
 } from '../reducer/index.js';
 import type { ChunkEvent, TurnStartEvent } from '../schema/chunk-event.js';
 import type { LogEntry } from './log-entry.js';
+import { nextRowCount } from './row-count.js';
 import { TurnRows } from './turn-rows.js';
 
 /**
@@ -29,6 +30,8 @@ export interface TurnSegment {
   readonly closed: boolean;
   /** The window's clock when the turn started. */
   readonly startedAt: number;
+  /** Events folded since the row count was last recounted in full. */
+  readonly sinceRecount: number;
 }
 
 /**
@@ -57,27 +60,8 @@ export function startTurnSegment(
     evictedRows: 0,
     closed: state.ended,
     startedAt,
+    sinceRecount: 0,
   };
-}
-
-/**
- * The change in row count between two states of a turn: only chunks that are not the same object
- * in both are exploded. O(chunks held), which eviction bounds by the window's limit.
- */
-function rowDelta(rows: TurnRows, before: TurnState, after: TurnState): number {
-  if (before.evicted !== after.evicted) {
-    let count = 0;
-    for (let i = 0; i < after.chunkCount; i++) count += rows.countOf(after.chunkAt(i));
-    return count;
-  }
-  let delta = 0;
-  const n = Math.max(before.chunkCount, after.chunkCount);
-  for (let i = 0; i < n; i++) {
-    const a = before.chunkAt(i);
-    const b = after.chunkAt(i);
-    if (a !== b) delta += rows.countOf(b) - rows.countOf(a);
-  }
-  return delta;
 }
 
 /**
@@ -90,9 +74,21 @@ function rowDelta(rows: TurnRows, before: TurnState, after: TurnState): number {
 export function foldTurnEvent(segment: TurnSegment, event: ChunkEvent): TurnSegment {
   const state = reduceTurn(segment.state, event);
   if (state === segment.state) return segment;
-  const delta = rowDelta(segment.rows, segment.state, state);
-  const rowCount = segment.state.evicted !== state.evicted ? delta : segment.rowCount + delta;
-  return { ...segment, state, rowCount, closed: segment.closed || state.ended };
+  const { count, sinceRecount } = nextRowCount(
+    segment.rows,
+    segment.state,
+    state,
+    event,
+    segment.rowCount,
+    segment.sinceRecount,
+  );
+  return {
+    ...segment,
+    state,
+    rowCount: count,
+    sinceRecount,
+    closed: segment.closed || state.ended,
+  };
 }
 
 /** What {@link evictTurnRows} did. */
@@ -124,9 +120,11 @@ export function evictTurnRows(segment: TurnSegment, want: number): TurnEviction 
   if (k === 0) return { segment, dropped: 0, blocked };
   const next = evictLeadingChunks(state, k);
   const actual = next.evicted - state.evicted;
-  if (actual !== k) {
-    dropped = 0;
-    for (let i = 0; i < actual; i++) dropped += rows.countOf(state.chunkAt(i));
+  dropped = 0;
+  for (let i = 0; i < actual; i++) {
+    const chunk = state.chunkAt(i);
+    dropped += rows.countOf(chunk);
+    if (chunk !== undefined) rows.forgetCalls(chunk, state.evicted + i);
   }
   return {
     segment: {

@@ -5,8 +5,12 @@ vi.mock('../../src/transforms/index.js', () => import('./support/stand-in-transf
 
 import type { ChunkEvent } from '../../src/schema/index.js';
 import { ChunkWindow } from '../../src/window/index.js';
+import { verifyRowCounts } from '../../src/window/row-count.js';
 import { textBlock, turnOf } from './support/events.js';
 import { MemoryThread, storedDrafts } from './support/page-source.js';
+
+// Check the targeted row counting against a full recount after every event.
+verifyRowCounts(true);
 
 function windowOver(thread: MemoryThread, limit: number, pageSize?: number): ChunkWindow {
   return new ChunkWindow({

@@ -7,8 +7,12 @@ import { ChunklogError } from '../../src/errors/index.js';
 import type { ChunkEvent } from '../../src/schema/index.js';
 import { groupRowsToMessages } from '../../src/transforms/index.js';
 import { ChunkWindow, type LogEntry } from '../../src/window/index.js';
+import { verifyRowCounts } from '../../src/window/row-count.js';
 import { textBlock, toolRound, turnOf } from './support/events.js';
 import { controlledSource, flush, MemoryThread, storedDrafts } from './support/page-source.js';
+
+// Check the targeted row counting against a full recount after every event.
+verifyRowCounts(true);
 
 /** An entry without what only the window adds, to compare live and stored content. */
 function content(entry: LogEntry): unknown {

@@ -7,8 +7,12 @@ import { foldTurn } from '../../src/reducer/index.js';
 import type { ChunkEvent } from '../../src/schema/index.js';
 import { explodeTurn, groupRowsToMessages } from '../../src/transforms/index.js';
 import { ChunkWindow } from '../../src/window/index.js';
+import { verifyRowCounts } from '../../src/window/row-count.js';
 import { reasoningBlock, textBlock } from './support/events.js';
 import { MemoryThread } from './support/page-source.js';
+
+// Check the targeted row counting against a full recount after every event.
+verifyRowCounts(true);
 
 function liveWindow(limit = 1000): ChunkWindow {
   const thread = new MemoryThread();

@@ -4,8 +4,12 @@ vi.mock('../../src/reducer/index.js', () => import('./support/stand-in-reducer.j
 vi.mock('../../src/transforms/index.js', () => import('./support/stand-in-transforms.js'));
 
 import { ChunkWindow, type ChunkWindowSnapshot } from '../../src/window/index.js';
+import { verifyRowCounts } from '../../src/window/row-count.js';
 import { textBlock, turnOf } from './support/events.js';
 import { MemoryThread, storedDrafts } from './support/page-source.js';
+
+// Check the targeted row counting against a full recount after every event.
+verifyRowCounts(true);
 
 function setup(limit = 50) {
   const thread = new MemoryThread();

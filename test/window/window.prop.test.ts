@@ -19,7 +19,11 @@ import {
   type LoadPageRequest,
   type LogEntry,
 } from '../../src/window/index.js';
+import { verifyRowCounts } from '../../src/window/row-count.js';
 import { MemoryThread, storedDrafts } from './support/page-source.js';
+
+// Check the targeted row counting against a full recount after every event.
+verifyRowCounts(true);
 
 // ---------------------------------------------------------------------------------------------
 // The page source: an in-memory thread whose answers the scheduler releases.
