@@ -6,6 +6,7 @@ import { parseChunk, safeParseWith } from '../schema/parse.js';
 import { applyEvent } from './apply-event.js';
 import { evictToLimit } from './eviction.js';
 import { fetchPage } from './fetch-page.js';
+import { Listeners } from './listeners.js';
 import type { LogEntry } from './log-entry.js';
 import { LogView } from './log-view.js';
 import { mergeOlderPage, mergeTail } from './merge-pages.js';
@@ -15,7 +16,8 @@ import {
   resolveWindowOptions,
 } from './options.js';
 import type { LoadPageRequest } from './page.js';
-import { createPending } from './pending-segment.js';
+import { createPending, insertPending } from './pending-segment.js';
+import { Reconciler } from './reconciler.js';
 import { type ChunkWindowSnapshot, type ReconcileStatus, WindowSnapshot } from './snapshot.js';
 import { EMPTY_WINDOW_STATE, type WindowState } from './window-state.js';
 
@@ -60,30 +62,13 @@ export interface EvictOptions {
 }
 
 /** What the listeners were last told about. */
+/** What the listeners were last told about. */
 interface Published {
-  readonly sealed: WindowState['sealed'];
-  readonly segments: WindowState['segments'];
-  readonly flags: string;
-}
-
-interface Waiter {
-  readonly resolve: () => void;
-  readonly reject: (error: unknown) => void;
-}
-
-/**
- * How long `reconcile()` waits before fetching the tail again while an ended turn is not in it
- * yet (its write has not committed); after the last one, such a turn is taken as never stored.
- */
-const RECONCILE_RETRY_DELAYS_MS: readonly number[] = [25, 50, 100, 200, 400, 800, 1600];
-
-function report(error: unknown): void {
-  const global = globalThis as { reportError?: (error: unknown) => void };
-  if (typeof global.reportError === 'function') global.reportError(error);
-  else
-    queueMicrotask(() => {
-      throw error;
-    });
+  sealed: WindowState['sealed'];
+  segments: WindowState['segments'];
+  scrolledUp: boolean;
+  loadingOlder: boolean;
+  reconcileStatus: ReconcileStatus;
 }
 
 /**
@@ -112,17 +97,36 @@ export class ChunkWindow {
   private state: WindowState = EMPTY_WINDOW_STATE;
   private scrolled = false;
   private loadingOlder = false;
-  private reconcileStatus: ReconcileStatus = 'idle';
   private keys = 0;
   private olderRun: Promise<void> | null = null;
-  private reconcileRun = false;
-  private reconcileWaiters: Waiter[] = [];
-  private readonly listeners = new Set<ChunkWindowListener>();
-  private notifying = false;
-  private notifyAgain = false;
+  private readonly reconciler: Reconciler = new Reconciler({
+    fetchTail: () =>
+      fetchPage(this.options.loadPage, { limit: this.options.limit }, () => this.threadId()),
+    scrolledUp: () => this.scrolled,
+    endedTurns: () => {
+      const ended = new Set<number>();
+      for (const segment of this.state.segments) {
+        if (segment.kind === 'turn' && segment.closed) ended.add(segment.key);
+      }
+      return ended;
+    },
+    merge: (page, ended, giveUp) => {
+      const merged = mergeTail(this.state, page, ended, giveUp);
+      this.state = this.evictIfAllowed(merged.state);
+      return merged.waiting;
+    },
+    commit: () => this.commit(),
+  });
+  private readonly listeners = new Listeners<ChunkWindowSnapshot>();
   private view: LogView = new LogView(EMPTY_WINDOW_STATE.sealed, EMPTY_WINDOW_STATE.segments);
   private snapshot: WindowSnapshot | undefined;
-  private published: Published = { sealed: this.state.sealed, segments: [], flags: '' };
+  private readonly published: Published = {
+    sealed: EMPTY_WINDOW_STATE.sealed,
+    segments: EMPTY_WINDOW_STATE.segments,
+    scrolledUp: false,
+    loadingOlder: false,
+    reconcileStatus: 'idle',
+  };
 
   /**
    * @param options - `limit`, `pageSize` (default 50) and `loadPage`
@@ -130,7 +134,6 @@ export class ChunkWindow {
    */
   constructor(options: ChunkWindowOptions) {
     this.options = resolveWindowOptions(options);
-    this.published = this.visible();
   }
 
   /**
@@ -209,7 +212,7 @@ export class ChunkWindow {
       this.snapshot = new WindowSnapshot(this.state, this.view, {
         scrolledUp: this.scrolled,
         loadingOlder: this.loadingOlder,
-        reconcileStatus: this.reconcileStatus,
+        reconcileStatus: this.reconciler.status,
       });
     }
     return this.snapshot;
@@ -227,13 +230,8 @@ export class ChunkWindow {
    * const unsubscribe = window.subscribe((snapshot) => render(snapshot.groups));
    * ```
    */
-  readonly subscribe: (listener: ChunkWindowListener) => () => void = (listener) => {
-    const entry: ChunkWindowListener = (snapshot) => listener(snapshot);
-    this.listeners.add(entry);
-    return () => {
-      this.listeners.delete(entry);
-    };
-  };
+  readonly subscribe: (listener: ChunkWindowListener) => () => void = (listener) =>
+    this.listeners.add(listener);
 
   /**
    * Folds one live event. `turn-start` begins a turn; other events go to the current turn. Then,
@@ -289,17 +287,7 @@ export class ChunkWindow {
     const pending = createPending(++this.keys, this.keys, chunks, turnId);
     // A message of a turn already stored is shown by its stored rows.
     if (turnId !== null && this.state.sealed.turnIds.has(turnId)) return pending.id;
-    const segments = [...this.state.segments];
-    const turnAt =
-      turnId === null ? -1 : segments.findIndex((s) => s.kind === 'turn' && s.turnId === turnId);
-    if (turnAt >= 0) {
-      segments.splice(turnAt, 0, {
-        ...pending,
-        boundTo: (segments[turnAt] as { key: number }).key,
-      });
-    } else {
-      segments.push(pending);
-    }
+    const segments = insertPending(this.state.segments, pending);
     this.state = this.evictIfAllowed({ ...this.state, segments });
     this.commit();
     return pending.id;
@@ -342,7 +330,7 @@ export class ChunkWindow {
     this.scrolled = scrolledUp;
     if (!scrolledUp) {
       this.state = this.evictIfAllowed(this.state);
-      this.pumpReconcile();
+      this.reconciler.pump();
     }
     this.commit();
   }
@@ -389,7 +377,7 @@ export class ChunkWindow {
       before === undefined
         ? { limit: this.options.pageSize }
         : { limit: this.options.pageSize, before };
-    const run = fetchPage(this.options.loadPage, request, () => this.state.sealed.threadId).then(
+    const run = fetchPage(this.options.loadPage, request, () => this.threadId()).then(
       (page) => {
         this.olderRun = null;
         this.loadingOlder = false;
@@ -430,88 +418,17 @@ export class ChunkWindow {
    * ```
    */
   reconcile(): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.reconcileWaiters.push({ resolve, reject });
-      this.pumpReconcile();
-      this.commit();
-    });
+    const done = this.reconciler.request();
+    this.commit();
+    return done;
   }
 
-  /** Starts a reconcile fetch when one is wanted and can run. Does not commit. */
-  private pumpReconcile(): void {
-    if (this.reconcileRun) return;
-    if (this.reconcileWaiters.length === 0) {
-      this.reconcileStatus = 'idle';
-      return;
-    }
-    if (this.scrolled) {
-      this.reconcileStatus = 'waiting';
-      return;
-    }
-    const waiters = this.reconcileWaiters;
-    this.reconcileWaiters = [];
-    const ended = new Set<number>();
-    for (const segment of this.state.segments) {
-      if (segment.kind === 'turn' && segment.closed) ended.add(segment.key);
-    }
-    this.reconcileRun = true;
-    this.reconcileStatus = 'loading';
-    this.fetchTail(waiters, ended, 0);
-  }
-
-  /**
-   * One reconcile fetch. Ended turns the tail does not hold yet (the server may announce the end
-   * of a turn before its write commits) are fetched for again after a short delay, then given up.
-   */
-  private fetchTail(waiters: Waiter[], ended: ReadonlySet<number>, attempt: number): void {
-    fetchPage(
-      this.options.loadPage,
-      { limit: this.options.limit },
-      () => this.state.sealed.threadId,
-    ).then(
-      (page) => {
-        if (this.scrolled) {
-          // The user scrolled up meanwhile: wait for the bottom again, then fetch afresh.
-          this.reconcileRun = false;
-          this.reconcileWaiters.unshift(...waiters);
-          this.pumpReconcile();
-          this.commit();
-          return;
-        }
-        const giveUp = attempt >= RECONCILE_RETRY_DELAYS_MS.length;
-        const merged = mergeTail(this.state, page, ended, giveUp);
-        this.state = this.evictIfAllowed(merged.state);
-        if (merged.waiting.size > 0) {
-          this.commit();
-          const delay = RECONCILE_RETRY_DELAYS_MS[attempt] as number;
-          setTimeout(() => this.fetchTail(waiters, merged.waiting, attempt + 1), delay);
-          return;
-        }
-        this.reconcileRun = false;
-        this.pumpReconcile();
-        this.commit();
-        for (const waiter of waiters) waiter.resolve();
-      },
-      (error: unknown) => {
-        this.reconcileRun = false;
-        this.pumpReconcile();
-        this.commit();
-        for (const waiter of waiters) waiter.reject(error);
-      },
-    );
+  private threadId(): string | undefined {
+    return this.state.sealed.threadId;
   }
 
   private evictIfAllowed(state: WindowState): WindowState {
     return this.scrolled ? state : evictToLimit(state, this.options.limit).state;
-  }
-
-  private flagsKey(): string {
-    return `${this.scrolled}|${this.loadingOlder}|${this.reconcileStatus}`;
-  }
-
-  private visible(): Published {
-    const { sealed, segments } = this.state;
-    return { sealed, segments, flags: this.flagsKey() };
   }
 
   /**
@@ -519,36 +436,24 @@ export class ChunkWindow {
    * counts: where the next event goes, for instance, is not a change.
    */
   private commit(): void {
-    const next = this.visible();
-    const last = this.published;
+    const p = this.published;
+    const { sealed, segments } = this.state;
+    const status = this.reconciler.status;
     if (
-      last.sealed === next.sealed &&
-      last.segments === next.segments &&
-      last.flags === next.flags
+      p.sealed === sealed &&
+      p.segments === segments &&
+      p.scrolledUp === this.scrolled &&
+      p.loadingOlder === this.loadingOlder &&
+      p.reconcileStatus === status
     ) {
       return;
     }
-    this.published = next;
+    p.sealed = sealed;
+    p.segments = segments;
+    p.scrolledUp = this.scrolled;
+    p.loadingOlder = this.loadingOlder;
+    p.reconcileStatus = status;
     this.snapshot = undefined;
-    if (this.notifying) {
-      this.notifyAgain = true;
-      return;
-    }
-    this.notifying = true;
-    try {
-      do {
-        this.notifyAgain = false;
-        const snapshot = this.getSnapshot();
-        for (const listener of this.listeners) {
-          try {
-            listener(snapshot);
-          } catch (error) {
-            report(error);
-          }
-        }
-      } while (this.notifyAgain);
-    } finally {
-      this.notifying = false;
-    }
+    this.listeners.notify(this.getSnapshot);
   }
 }

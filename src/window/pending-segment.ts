@@ -1,6 +1,7 @@
 import type { Chunk } from '../schema/chunk.js';
 import { explodeTurn } from '../transforms/index.js';
 import { type LiveEntry, liveEntry } from './log-entry.js';
+import type { Segment } from './window-state.js';
 
 /**
  * An optimistic user message: shown at once, replaced by the stored rows at `reconcile()`.
@@ -102,4 +103,26 @@ export function evictPendingRows(
     segment: { ...pending, entries: pending.entries.slice(k), dropped: pending.dropped + k },
     dropped: k,
   };
+}
+
+/**
+ * Places a new pending message: right before the live turn it names (bound to it), or last.
+ *
+ * @param segments - the segments not stored yet
+ * @param pending - the new message
+ * @returns the new segments
+ */
+export function insertPending(
+  segments: readonly Segment[],
+  pending: PendingSegment,
+): readonly Segment[] {
+  const turnAt =
+    pending.turnId === null
+      ? -1
+      : segments.findIndex((s) => s.kind === 'turn' && s.turnId === pending.turnId);
+  const turn = segments[turnAt];
+  if (turn === undefined) return [...segments, pending];
+  const out = segments.slice();
+  out.splice(turnAt, 0, { ...pending, boundTo: turn.key });
+  return out;
 }
