@@ -5,7 +5,6 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it, vi } from 'vitest';
 
-vi.mock('../../src/reducer/index.js', () => import('./support/stand-in-reducer.js'));
 vi.mock('../../src/transforms/index.js', () => import('./support/stand-in-transforms.js'));
 
 import type { ChunkEvent } from '../../src/schema/index.js';

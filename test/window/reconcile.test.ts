@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
 
-vi.mock('../../src/reducer/index.js', () => import('./support/stand-in-reducer.js'));
 vi.mock('../../src/transforms/index.js', () => import('./support/stand-in-transforms.js'));
 
 import { ChunklogError } from '../../src/errors/index.js';

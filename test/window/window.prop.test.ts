@@ -6,7 +6,6 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 
-vi.mock('../../src/reducer/index.js', () => import('./support/stand-in-reducer.js'));
 vi.mock('../../src/transforms/index.js', () => import('./support/stand-in-transforms.js'));
 
 import { ChunklogError } from '../../src/errors/index.js';
