@@ -14,10 +14,11 @@ import {
   reduceTurn,
   type TurnState,
 } from '../../src/reducer/index.js';
-import type { ChunkEvent } from '../../src/schema/index.js';
+import { CHUNK_EVENT_TYPES, type ChunkEvent } from '../../src/schema/index.js';
 import { explodeTurn, groupRowsToMessages } from '../../src/transforms/index.js';
 import { ChunkWindow } from '../../src/window/index.js';
 import { verifyRowCounts } from '../../src/window/row-count.js';
+import { chunkEventArb } from '../support/event-arbitraries.js';
 
 // Check the targeted row counting against a full recount after every event.
 verifyRowCounts(true);
@@ -139,64 +140,81 @@ function rowsOf(turnId: string, state: TurnState) {
   return explodeTurn(turnId, state.chunks, { role: 'assistant' });
 }
 
+/** Applies `ops` to a window of `limit` and checks it after each one. */
+function check(limit: number, ops: readonly Op[]): void {
+  const window = new ChunkWindow({
+    limit,
+    loadPage: () => ({ chunks: [], total: 0, oldestSeq: null, hasMore: false }),
+  });
+  window.apply({ type: 'turn-start', turnId: 'r' });
+  let shadow = reduceTurn(createTurnState(), { type: 'turn-start', turnId: 'r' });
+  let scrolledUp = false;
+  let firstId = 0;
+  for (const op of ops) {
+    if (op.kind === 'event') {
+      window.apply(op.event);
+      shadow = reduceTurn(shadow, op.event);
+    } else if (op.kind === 'scroll') {
+      window.setScrolledUp(op.up);
+      scrolledUp = op.up;
+    } else {
+      window.evict({ force: true });
+    }
+    const snapshot = window.getSnapshot();
+    const state = snapshot.liveTurn as TurnState;
+    // The window's turn is the independent fold, evicted at the same moments.
+    expect(state.evicted).toBeGreaterThanOrEqual(shadow.evicted);
+    shadow = evictLeadingChunks(shadow, state.evicted - shadow.evicted);
+    expect(state.evicted).toBe(shadow.evicted);
+    expect(state.chunks).toEqual(shadow.chunks);
+    expect(state.openIndex).toBe(shadow.openIndex);
+    // The live entries are the rows of the held chunks, with ids that never go back.
+    const rows = rowsOf('r', state);
+    const log = snapshot.log;
+    expect(log).toHaveLength(rows.length);
+    const first = log.length === 0 ? firstId : Number(log[0]?.id.split(':')[1]);
+    expect(first).toBeGreaterThanOrEqual(firstId);
+    firstId = first;
+    log.forEach((entry, i) => {
+      expect(entry).toEqual({
+        ...rows[i],
+        id: `r:${first + i}`,
+        seq: null,
+        live: true,
+        pending: false,
+      });
+    });
+    // Invariant 7: over the limit only when nothing before the open chunk is left.
+    if (!scrolledUp && log.length > limit) {
+      expect(state.openIndex).toBe(0);
+    }
+    expect(snapshot.groups).toEqual(groupRowsToMessages(log));
+  }
+}
+
+const runs = { numRuns: Number(process.env.WINDOW_PROP_RUNS ?? 200) };
+
 describe('ChunkWindow over random event sequences', () => {
-  it('keeps invariant 7 and the live view exact', () => {
+  it('keeps invariant 7 and the live view exact (interleavings that matter)', () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 8 }),
-        fc.array(opArb, { maxLength: 120 }),
-        (limit, ops) => {
-          const window = new ChunkWindow({
-            limit,
-            loadPage: () => ({ chunks: [], total: 0, oldestSeq: null, hasMore: false }),
-          });
-          window.apply({ type: 'turn-start', turnId: 'r' });
-          let shadow = reduceTurn(createTurnState(), { type: 'turn-start', turnId: 'r' });
-          let scrolledUp = false;
-          let firstId = 0;
-          for (const op of ops) {
-            if (op.kind === 'event') {
-              window.apply(op.event);
-              shadow = reduceTurn(shadow, op.event);
-            } else if (op.kind === 'scroll') {
-              window.setScrolledUp(op.up);
-              scrolledUp = op.up;
-            } else {
-              window.evict({ force: true });
-            }
-            const snapshot = window.getSnapshot();
-            const state = snapshot.liveTurn as TurnState;
-            // The window's turn is the independent fold, evicted at the same moments.
-            expect(state.evicted).toBeGreaterThanOrEqual(shadow.evicted);
-            shadow = evictLeadingChunks(shadow, state.evicted - shadow.evicted);
-            expect(state.evicted).toBe(shadow.evicted);
-            expect(state.chunks).toEqual(shadow.chunks);
-            expect(state.openIndex).toBe(shadow.openIndex);
-            // The live entries are the rows of the held chunks, with ids that never go back.
-            const rows = rowsOf('r', state);
-            const log = snapshot.log;
-            expect(log).toHaveLength(rows.length);
-            const first = log.length === 0 ? firstId : Number(log[0]?.id.split(':')[1]);
-            expect(first).toBeGreaterThanOrEqual(firstId);
-            firstId = first;
-            log.forEach((entry, i) => {
-              expect(entry).toEqual({
-                ...rows[i],
-                id: `r:${first + i}`,
-                seq: null,
-                live: true,
-                pending: false,
-              });
-            });
-            // Invariant 7: over the limit only when nothing before the open chunk is left.
-            if (!scrolledUp && log.length > limit) {
-              expect(state.openIndex).toBe(0);
-            }
-            expect(snapshot.groups).toEqual(groupRowsToMessages(log));
-          }
-        },
-      ),
-      { numRuns: Number(process.env.WINDOW_PROP_RUNS ?? 200) },
+      fc.property(fc.integer({ min: 1, max: 8 }), fc.array(opArb, { maxLength: 120 }), check),
+      runs,
+    );
+  });
+
+  it('keeps invariant 7 and the live view exact (every event type and field)', () => {
+    const types = CHUNK_EVENT_TYPES.filter((t) => t !== 'turn-start' && t !== 'turn-end');
+    const anyOp: fc.Arbitrary<Op> = fc.oneof(
+      {
+        weight: 12,
+        arbitrary: chunkEventArb(types).map((event): Op => ({ kind: 'event', event })),
+      },
+      { weight: 1, arbitrary: fc.boolean().map((up): Op => ({ kind: 'scroll', up })) },
+      { weight: 1, arbitrary: fc.constant<Op>({ kind: 'force' }) },
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 8 }), fc.array(anyOp, { maxLength: 80 }), check),
+      runs,
     );
   });
 });
