@@ -17,7 +17,8 @@ export interface ChunkWindowOptions {
   /**
    * The most log entries held while the user is at the bottom (a positive integer). The open
    * chunk is never evicted, so the log may exceed it by that chunk's rows. Also the size of the
-   * tail that `reconcile()` fetches.
+   * tail that `reconcile()` fetches: keep it within what the page source serves (chunklog's store
+   * and HTTP handlers serve at most 1,000 rows a page).
    */
   readonly limit: number;
   /** How many rows `loadOlder()` asks for (a positive integer, default 50). */
