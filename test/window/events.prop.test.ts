@@ -4,9 +4,7 @@
 // entries are exactly the rows of the chunks the window holds, the window's turn is what an
 // independent fold (evicted at the same moments) gives, and groups are groupRowsToMessages(log).
 import fc from 'fast-check';
-import { describe, expect, it, vi } from 'vitest';
-
-vi.mock('../../src/transforms/index.js', () => import('./support/stand-in-transforms.js'));
+import { describe, expect, it } from 'vitest';
 
 import {
   createTurnState,

@@ -3,9 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { describe, expect, it, vi } from 'vitest';
-
-vi.mock('../../src/transforms/index.js', () => import('./support/stand-in-transforms.js'));
+import { describe, expect, it } from 'vitest';
 
 import type { ChunkEvent } from '../../src/schema/index.js';
 import { ChunkWindow } from '../../src/window/index.js';

@@ -1,6 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
-
-vi.mock('../../src/transforms/index.js', () => import('./support/stand-in-transforms.js'));
+import { describe, expect, it } from 'vitest';
 
 import { ChunklogError } from '../../src/errors/index.js';
 import type { ChunkEvent } from '../../src/schema/index.js';

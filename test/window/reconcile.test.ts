@@ -1,7 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
 
-vi.mock('../../src/transforms/index.js', () => import('./support/stand-in-transforms.js'));
-
 import { ChunklogError } from '../../src/errors/index.js';
 import type { ChunkEvent } from '../../src/schema/index.js';
 import { groupRowsToMessages } from '../../src/transforms/index.js';

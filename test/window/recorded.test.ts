@@ -2,9 +2,7 @@
 // the wire as JSON into windows of several limits: eviction keeps to the limit, the held turn is
 // the fold evicted at the same moments, and once the turn is stored a reconcile and paging back
 // give the stored rows, grouped to the turn's chunks.
-import { describe, expect, it, vi } from 'vitest';
-
-vi.mock('../../src/transforms/index.js', () => import('./support/stand-in-transforms.js'));
+import { describe, expect, it } from 'vitest';
 
 import { toChunkEventStream } from '../../src/events/index.js';
 import {

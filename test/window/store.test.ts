@@ -1,8 +1,6 @@
 // The window straight over a real chunk store (SQLite in memory): its pages pass the window's
 // validation, a streamed turn reconciles to the stored rows, and the history pages back whole.
-import { afterEach, describe, expect, it, vi } from 'vitest';
-
-vi.mock('../../src/transforms/index.js', () => import('./support/stand-in-transforms.js'));
+import { afterEach, describe, expect, it } from 'vitest';
 
 import { foldTurn } from '../../src/reducer/index.js';
 import type { ChunkEvent } from '../../src/schema/index.js';

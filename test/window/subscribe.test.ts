@@ -1,6 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
-
-vi.mock('../../src/transforms/index.js', () => import('./support/stand-in-transforms.js'));
+import { describe, expect, it } from 'vitest';
 
 import { ChunkWindow, type ChunkWindowSnapshot } from '../../src/window/index.js';
 import { verifyRowCounts } from '../../src/window/row-count.js';

@@ -4,9 +4,7 @@
 // events of each turn, the store's rows, and whether the user is scrolled up. After every command
 // the window is checked against it.
 import fc from 'fast-check';
-import { describe, expect, it, vi } from 'vitest';
-
-vi.mock('../../src/transforms/index.js', () => import('./support/stand-in-transforms.js'));
+import { describe, expect, it } from 'vitest';
 
 import { ChunklogError } from '../../src/errors/index.js';
 import { foldTurn } from '../../src/reducer/index.js';
