@@ -1,0 +1,239 @@
+// The offline "agent" the chat examples talk to when no API key is set: chunklog's scripted
+// model, answering from the last message it is sent. A few words make it do the things a real
+// agent does, so every kind of chunk can be seen without a network:
+//
+//   help            what it understands
+//   weather <city>  thinks, then calls two tools at once; they stream progress
+//   slow            calls a tool that takes a few seconds (steer or queue a message meanwhile)
+//   long [n]        a long turn of n thinking and text blocks (default 60)
+//   ratelimit       the main model is rate limited (429): the session switches to the fallback
+//   error           both models are down (503): the turn ends with an error
+//   xss             answers with HTML in its text, thinking and tool input (shown as text)
+//   anything else   thinks briefly and answers
+
+import { anthropic } from '@ai-sdk/anthropic';
+import { openai } from '@ai-sdk/openai';
+import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
+import { type LanguageModel, tool } from 'ai';
+import { type JSONValue, UNANSWERED_TOOL_CALL_TEXT } from 'chunklog';
+import {
+  createScriptedModel,
+  type ScriptEntry,
+  type ScriptedPart,
+  type ScriptedStep,
+} from 'chunklog/testing';
+import { z } from 'zod';
+
+export const HELP = [
+  'help — this list',
+  'weather <city> — two tools at once, with progress',
+  'slow — a slow tool: steer or queue a message while it runs',
+  'long [n] — a long turn of n chunks',
+  'ratelimit — the model is rate limited and the fallback takes over',
+  'error — the provider is down: an error card',
+  'xss — HTML in the answer, shown as text',
+].join('\n');
+
+const XSS = '<img src=x onerror=alert(1)>';
+
+type Prompt = LanguageModelV4CallOptions['prompt'];
+
+function textOf(message: Prompt[number] | undefined): string {
+  if (message === undefined || typeof message.content === 'string') return '';
+  return message.content
+    .map((part) => (part.type === 'text' ? part.text : ''))
+    .join('')
+    .trim();
+}
+
+/** What the scripted model does for one call. */
+function answer(prompt: Prompt, role: 'primary' | 'fallback'): ScriptedStep {
+  const last = prompt.at(-1);
+  if (last?.role === 'tool') {
+    const results = last.content
+      .map((part) => (part.type === 'tool-result' ? JSON.stringify(part.output) : ''))
+      .join(' ');
+    return {
+      parts: [
+        { type: 'reasoning', text: 'The tools answered; time to sum up.' },
+        { type: 'text', text: `Here is what the tools found: ${results.slice(0, 300)}` },
+      ],
+    };
+  }
+  // A steering message arrives as a user message right after the tool results (those of a
+  // cancelled turn say so: then it is a new message, not steering).
+  const before = prompt.at(-2);
+  const interrupted =
+    before?.role === 'tool' &&
+    before.content.some(
+      (part) =>
+        part.type === 'tool-result' &&
+        part.output.type === 'error-text' &&
+        part.output.value === UNANSWERED_TOOL_CALL_TEXT,
+    );
+  if (last?.role === 'user' && before?.role === 'tool' && !interrupted) {
+    return {
+      parts: [
+        { type: 'reasoning', text: 'The user added something while I worked.' },
+        { type: 'text', text: `Noted, while I was working you said: “${textOf(last)}”.` },
+      ],
+    };
+  }
+  const said = textOf(last);
+  const [word = '', ...rest] = said.split(/\s+/);
+  switch (word.toLowerCase()) {
+    case 'help':
+      return { parts: [{ type: 'text', text: `I understand:\n${HELP}` }] };
+    case 'weather': {
+      const city = rest.join(' ') || 'Paris';
+      return {
+        parts: [
+          { type: 'reasoning', text: `Weather and headlines for ${city}: both at once.` },
+          { type: 'tool-call', toolName: 'weather', input: { city } },
+          { type: 'tool-call', toolName: 'headlines', input: { city } },
+        ],
+      };
+    }
+    case 'slow':
+      return {
+        parts: [
+          { type: 'reasoning', text: 'This needs the slow tool.' },
+          { type: 'text', text: 'Starting a slow job; write to me meanwhile.' },
+          { type: 'tool-call', toolName: 'slow_job', input: { seconds: 3 } },
+        ],
+      };
+    case 'long': {
+      const n = Math.max(2, Math.min(Number(rest[0]) || 60, 2000));
+      const parts: ScriptedPart[] = [];
+      for (let i = 1; i <= n; i++) {
+        parts.push(
+          i % 2 === 1
+            ? { type: 'reasoning', text: `Thinking, chunk ${i} of ${n}.` }
+            : { type: 'text', text: `Chunk ${i} of ${n}: some text of the long answer.` },
+        );
+      }
+      return { parts, delayMs: 4 };
+    }
+    case 'ratelimit':
+      if (role === 'primary') return { fail: { statusCode: 429, message: 'Rate limited' } };
+      return {
+        parts: [
+          { type: 'reasoning', text: 'I am the fallback model, taking over.' },
+          { type: 'text', text: 'The main model was rate limited, so I answered instead.' },
+        ],
+      };
+    case 'error':
+      return { fail: { statusCode: 503, message: `Service unavailable (${role} model)` } };
+    case 'xss':
+      return {
+        parts: [
+          { type: 'reasoning', text: `Thinking about ${XSS} and <b>bold</b>.` },
+          { type: 'text', text: `Here is some HTML: ${XSS} <script>alert(2)</script>` },
+          { type: 'tool-call', toolName: 'weather', input: { city: XSS } },
+        ],
+      };
+    default:
+      return {
+        parts: [
+          { type: 'reasoning', text: `The user said “${said.slice(0, 80)}”. I should answer.` },
+          { type: 'text', text: `You said: “${said}”. (Offline scripted model; type help.)` },
+        ],
+      };
+  }
+}
+
+/** A scripted model that answers up to `calls` calls with {@link answer}. */
+function scripted(role: 'primary' | 'fallback', modelId: string, delayMs: number): LanguageModel {
+  // A script is a list of steps, one per call; here every step is the same function of the call.
+  const entry: ScriptEntry = (call) => answer(call.prompt, role);
+  return createScriptedModel(
+    Array.from({ length: 10_000 }, () => entry),
+    {
+      provider: 'anthropic.messages',
+      modelId,
+      delayMs,
+    },
+  );
+}
+
+export interface ChatModels {
+  readonly model: LanguageModel;
+  readonly fallbackModels: LanguageModel[];
+  readonly maxRetries?: number;
+  readonly providerOptions?: Record<string, Record<string, JSONValue>>;
+  readonly description: string;
+}
+
+/** A real provider when its key is set, else the scripted models. */
+export function chatModels(env: NodeJS.ProcessEnv = process.env): ChatModels {
+  if (env.ANTHROPIC_API_KEY) {
+    return {
+      model: anthropic(env.CHUNKLOG_MODEL ?? 'claude-sonnet-4-5'),
+      fallbackModels: [anthropic('claude-haiku-4-5')],
+      providerOptions: { anthropic: { thinking: { type: 'enabled', budgetTokens: 1024 } } },
+      description: 'Anthropic (ANTHROPIC_API_KEY)',
+    };
+  }
+  if (env.OPENAI_API_KEY) {
+    return {
+      model: openai(env.CHUNKLOG_MODEL ?? 'gpt-5-mini'),
+      fallbackModels: [openai('gpt-5-nano')],
+      providerOptions: { openai: { reasoningSummary: 'auto', reasoningEffort: 'low' } },
+      description: 'OpenAI (OPENAI_API_KEY)',
+    };
+  }
+  const delayMs = Number(env.CHUNKLOG_SCRIPTED_DELAY_MS ?? 15);
+  return {
+    model: scripted('primary', 'claude-opus-scripted', delayMs),
+    fallbackModels: [scripted('fallback', 'claude-sonnet-scripted', delayMs)],
+    maxRetries: 0,
+    description: 'a scripted model, offline (type help; set ANTHROPIC_API_KEY or OPENAI_API_KEY)',
+  };
+}
+
+const sleep = (ms: number, signal: AbortSignal | undefined) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+
+/** Local, harmless tools. Generators: each `yield` streams as progress; the last is the result. */
+export const chatTools = {
+  weather: tool({
+    description: 'The current weather in a city (made-up data).',
+    inputSchema: z.object({ city: z.string() }),
+    async *execute({ city }, { abortSignal }) {
+      yield { status: `locating ${city}` };
+      await sleep(150, abortSignal);
+      yield { city, celsius: 21, sky: 'sunny' };
+    },
+  }),
+  headlines: tool({
+    description: 'Local headlines of a city (made-up data).',
+    inputSchema: z.object({ city: z.string() }),
+    async *execute({ city }, { abortSignal }) {
+      yield { status: 'fetching the front page' };
+      await sleep(200, abortSignal);
+      yield { city, headlines: ['The river opens for swimming', 'A new metro line opens'] };
+    },
+  }),
+  slow_job: tool({
+    description: 'A job that takes a few seconds and reports its progress.',
+    inputSchema: z.object({ seconds: z.number().min(1).max(30) }),
+    async *execute({ seconds }, { abortSignal }) {
+      for (let i = 1; i <= seconds * 2; i++) {
+        await sleep(500, abortSignal);
+        yield { progress: `${Math.round((i / (seconds * 2)) * 100)}%` };
+      }
+      yield { done: true, seconds };
+    },
+  }),
+};
