@@ -31,6 +31,8 @@ export interface ScriptedReasoning {
    * `false` streams none.
    */
   readonly signature?: string | false | undefined;
+  /** The block id; defaults to `{call index}-{block position}`. */
+  readonly id?: string | undefined;
   /** Extra metadata on the block's end. */
   readonly providerMetadata?: SharedV4ProviderMetadata | undefined;
 }
@@ -40,6 +42,8 @@ export interface ScriptedRedactedReasoning {
   readonly type: 'redacted-reasoning';
   /** The encrypted data. */
   readonly data: string;
+  /** The block id; defaults to `{call index}-{block position}`. */
+  readonly id?: string | undefined;
 }
 
 /** A text block, streamed as `text-start`, deltas and `text-end`. */
@@ -47,6 +51,8 @@ export interface ScriptedText {
   readonly type: 'text';
   /** The text; an array gives the deltas one by one, a string is split into words. */
   readonly text: string | readonly string[];
+  /** The block id; defaults to `{call index}-{block position}`. */
+  readonly id?: string | undefined;
   /** Metadata on the block's end. */
   readonly providerMetadata?: SharedV4ProviderMetadata | undefined;
 }

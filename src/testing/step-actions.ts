@@ -130,14 +130,15 @@ export function stepActions(step: ScriptedStep, context: StepContext): StepActio
   for (const item of step.parts ?? []) {
     switch (item.type) {
       case 'reasoning': {
-        const id = String(block++);
+        const id = item.id ?? `${context.callIndex}-${block}`;
+        block++;
         part({ type: 'reasoning-start', id });
         for (const delta of toDeltas(item.text)) {
           reasoningChars += delta.length;
           part({ type: 'reasoning-delta', id, delta });
         }
         if (item.signature !== false) {
-          const signature = item.signature ?? `sig-${context.callIndex}-${id}`;
+          const signature = item.signature ?? `sig-${id}`;
           part({
             type: 'reasoning-delta',
             id,
@@ -155,7 +156,8 @@ export function stepActions(step: ScriptedStep, context: StepContext): StepActio
         break;
       }
       case 'redacted-reasoning': {
-        const id = String(block++);
+        const id = item.id ?? `${context.callIndex}-${block}`;
+        block++;
         part({
           type: 'reasoning-start',
           id,
@@ -165,7 +167,8 @@ export function stepActions(step: ScriptedStep, context: StepContext): StepActio
         break;
       }
       case 'text': {
-        const id = String(block++);
+        const id = item.id ?? `${context.callIndex}-${block}`;
+        block++;
         part({ type: 'text-start', id });
         for (const delta of toDeltas(item.text)) {
           outputChars += delta.length;
