@@ -61,3 +61,33 @@ export function gate(): { promise: Promise<void>; open: () => void } {
   });
   return { promise, open };
 }
+
+/** The events of a streamed text or reasoning block: start, one delta per piece, end. */
+export function block(
+  kind: 'text' | 'reasoning',
+  id: string,
+  pieces: readonly string[],
+  signature?: string,
+): ChunkEvent[] {
+  const events: ChunkEvent[] = [{ type: `${kind}-start`, id }];
+  for (const text of pieces) events.push({ type: `${kind}-delta`, id, text });
+  if (signature !== undefined) {
+    events.push({
+      type: 'reasoning-delta',
+      id,
+      text: '',
+      providerMetadata: { anthropic: { signature } },
+    });
+  }
+  events.push({ type: `${kind}-end`, id });
+  return events;
+}
+
+/** The events of a client tool call whose input streams in one piece. */
+export function toolCall(toolCallId: string, toolName: string, input: object): ChunkEvent[] {
+  return [
+    { type: 'tool-input-start', toolCallId, toolName },
+    { type: 'tool-input-delta', toolCallId, delta: JSON.stringify(input) },
+    { type: 'tool-call', toolCallId, toolName, input: input as never },
+  ];
+}
