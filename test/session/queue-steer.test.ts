@@ -46,12 +46,7 @@ describe('queued sends', () => {
       1,
     ]);
     const [rows1, rows2] = await Promise.all([first.rows, second.rows]);
-    const turn = (
-      id: string,
-      text: string,
-      pieces: string[],
-      u: ReturnType<typeof usage>,
-    ): ChunkEvent[] => [
+    const turn = (id: string, pieces: string[], u: ReturnType<typeof usage>): ChunkEvent[] => [
       { type: 'turn-start', turnId: id },
       { type: 'step-start', step: 0 },
       ...block('text', `${id === 't1' ? 0 : 1}-0`, pieces),
@@ -60,8 +55,8 @@ describe('queued sends', () => {
     ];
     // Every event of the first turn comes before any of the second.
     expect(recorded.events.map((e) => e.event)).toEqual([
-      ...turn('t1', 'one', ['First ', 'answer.'], usage(15, 4)),
-      ...turn('t2', 'two', ['Second ', 'answer.'], usage(47, 4)),
+      ...turn('t1', ['First ', 'answer.'], usage(15, 4)),
+      ...turn('t2', ['Second ', 'answer.'], usage(47, 4)),
     ]);
     expect(recorded.events.map((e) => e.meta.id).slice(0, 2)).toEqual(['t1:0', 't1:1']);
     expect([...plainRows(rows1), ...plainRows(rows2)]).toEqual([

@@ -9,11 +9,11 @@ import { gate, openSqliteStore, sequentialIds } from './support.js';
 
 /** A tool whose calls each wait for the test to let them finish (or for the turn to abort). */
 function controlledTool() {
-  const started: Array<(value: void) => void> = [];
+  const started: Array<() => void> = [];
   const waiting: Array<Promise<void>> = [];
   const finish: Array<(result: string) => void> = [];
   const arm = () => {
-    waiting.push(new Promise<void>((resolve) => started.push(resolve)));
+    waiting.push(new Promise<void>((resolve) => started.push(() => resolve())));
   };
   arm();
   return {

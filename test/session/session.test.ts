@@ -20,7 +20,13 @@ describe('notify', () => {
       {
         parts: [
           { type: 'text', text: 'before' },
-          { type: 'wait', until: () => (reached.open(), pause.promise) },
+          {
+            type: 'wait',
+            until: () => {
+              reached.open();
+              return pause.promise;
+            },
+          },
           { type: 'text', text: 'after' },
         ],
       },
