@@ -6,10 +6,13 @@ import type {
   LanguageModelV4StreamResult,
 } from '@ai-sdk/provider';
 
-/** Why a call moved to the next model. */
+/** Why a call moved to the next model: `'rate-limit'` (429), `'overloaded'` (529, 503), `'server-error'` (other 5xx). */
 export type FallbackReason = 'rate-limit' | 'overloaded' | 'server-error';
 
-/** A switch from one model to the next, as the fallback chain reports it in the stream. */
+/**
+ * A switch from one model to the next, as the fallback chain reports it in the stream, for
+ * example `{ from: { modelId: 'opus' }, to: { modelId: 'sonnet' }, reason: 'rate-limit', statusCode: 429 }`.
+ */
 export interface ModelSwitch {
   readonly from: { readonly provider: string; readonly modelId: string };
   readonly to: { readonly provider: string; readonly modelId: string };
@@ -31,6 +34,11 @@ function isRecord(value: unknown): value is Record<PropertyKey, unknown> {
  *
  * @param error - anything a model call threw or streamed
  * @returns the status code, or undefined
+ *
+ * @example
+ * ```ts
+ * statusCodeOf(new APICallError({ message: 'slow down', url, requestBodyValues: {}, statusCode: 429 })); // 429
+ * ```
  */
 export function statusCodeOf(error: unknown): number | undefined {
   let current: unknown = error;
@@ -48,6 +56,12 @@ export function statusCodeOf(error: unknown): number | undefined {
  *
  * @param error - the failure
  * @returns why to fall back, or undefined to let the error stand
+ *
+ * @example
+ * ```ts
+ * fallbackReason({ statusCode: 429 }); // 'rate-limit'
+ * fallbackReason({ statusCode: 400 }); // undefined
+ * ```
  */
 export function fallbackReason(error: unknown): FallbackReason | undefined {
   const status = statusCodeOf(error);
@@ -68,6 +82,11 @@ function messageOf(error: unknown): string {
  *
  * @param rawValue - the `rawValue` of a `raw` part
  * @returns the switch, or undefined for any other raw value
+ *
+ * @example
+ * ```ts
+ * if (part.type === 'raw') console.log(readModelSwitch(part.rawValue)?.to.modelId);
+ * ```
  */
 export function readModelSwitch(rawValue: unknown): ModelSwitch | undefined {
   if (!isRecord(rawValue)) return undefined;
@@ -81,6 +100,13 @@ export function readModelSwitch(rawValue: unknown): ModelSwitch | undefined {
  *
  * @param change - the switch
  * @returns the text
+ *
+ * @example
+ * ```ts
+ * session.subscribe((event) => {
+ *   if (event.type === 'system' && event.kind === 'model-changed') toast(event.text);
+ * });
+ * ```
  */
 export function describeModelSwitch(change: ModelSwitch): string {
   const why =
@@ -101,6 +127,12 @@ type Part = LanguageModelV4StreamPart;
  * closed. Each switch is reported in band, as a `raw` part that {@link readModelSwitch} reads,
  * so that it lands at its exact place among the turn's events. Later calls stay on the model
  * that answered.
+ *
+ * @example
+ * ```ts
+ * const model = new FallbackChain([anthropic('claude-opus-4-1'), anthropic('claude-sonnet-4-5')]);
+ * streamText({ model, prompt, include: { rawChunks: true } });
+ * ```
  */
 export class FallbackChain implements LanguageModelV4 {
   readonly specificationVersion = 'v4' as const;

@@ -29,6 +29,12 @@ const KNOWN_TURNS = 64;
  *
  * @param id - the id (a `Last-Event-ID` header)
  * @returns the turn and index, or undefined when the id is malformed
+ *
+ * @example
+ * ```ts
+ * parseEventId('t1:42'); // { turnId: 't1', index: 42 }
+ * parseEventId('nope');  // undefined
+ * ```
  */
 export function parseEventId(id: string): { turnId: string; index: number } | undefined {
   const colon = id.lastIndexOf(':');
@@ -44,6 +50,14 @@ export function parseEventId(id: string): { turnId: string; index: number } | un
  * the events after it (nothing twice); when some of those are gone (a turn already stored and
  * dropped from the buffer, or the oldest events of a turn longer than `limit`), the replay says
  * so with `gap` and the client reloads from the store.
+ *
+ * @example
+ * ```ts
+ * const buffer = new ReplayBuffer(10_000);
+ * buffer.begin('t1');
+ * buffer.push({ type: 'turn-start', turnId: 't1' }, { id: 't1:0', turnId: 't1', index: 0 });
+ * buffer.since('t1:0'); // { events: [], gap: false }
+ * ```
  */
 export class ReplayBuffer {
   readonly #limit: number;

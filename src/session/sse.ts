@@ -10,6 +10,11 @@ const encoder = new TextEncoder();
  * @param data - the JSON payload
  * @param options - the event's id and type
  * @returns the event's text
+ *
+ * @example
+ * ```ts
+ * formatSse({ type: 'turn-end' }, { id: 't1:9' }); // 'id: t1:9\ndata: {"type":"turn-end"}\n\n'
+ * ```
  */
 export function formatSse(data: unknown, options: { id?: string; event?: string } = {}): string {
   let out = '';
@@ -18,7 +23,7 @@ export function formatSse(data: unknown, options: { id?: string; event?: string 
   return `${out}data: ${JSON.stringify(data)}\n\n`;
 }
 
-/** Options of {@link sessionEventStream}. */
+/** Options of {@link sessionEventStream}, for example `{ lastEventId: 't1:41', heartbeatMs: 15_000 }`. */
 export interface SessionEventStreamOptions {
   /** The id of the last event the client saw (`Last-Event-ID`), to resume after it. */
   readonly lastEventId?: string | null | undefined;

@@ -9,16 +9,28 @@ import type { FinishReason, TokenUsage } from '../schema/usage.js';
 /**
  * What a session needs of a store: `appendTurn` to seal a turn and `getMessages` to rebuild the
  * model's input. Every `ChunkStore` of `chunklog/store` fits.
+ *
+ * @example
+ * ```ts
+ * const store: SessionStore = createChunkStore({ sqlite: 'chat.db' });
+ * ```
  */
 export interface SessionStore {
   appendTurn(threadId: string, drafts: readonly ChunkRowDraft[]): Promise<readonly ChunkRow[]>;
   getMessages(threadId: string): Promise<readonly ChatMessage[]>;
 }
 
-/** Prompt caching a session applies to every step: Anthropic's cache breakpoints, or none. */
+/** Prompt caching a session applies to every step: Anthropic's cache breakpoints (`'anthropic'`), or none (`'none'`). */
 export type SessionCaching = 'anthropic' | 'none';
 
-/** Options of {@link createAgentSession}. */
+/**
+ * Options of {@link createAgentSession}.
+ *
+ * @example
+ * ```ts
+ * const options: AgentSessionOptions = { store, threadId: 't1', model, tools, system: 'Be brief.', maxSteps: 10 };
+ * ```
+ */
 export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
   /** Where turns are sealed and history is read from. */
   readonly store: SessionStore;
@@ -65,25 +77,33 @@ export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
   readonly onError?: ((error: unknown, context: SessionErrorContext) => void) | undefined;
 }
 
-/** Where a reported error came from. */
+/** Where a reported error came from, for example `{ source: 'store', turnId: 't1' }`. */
 export interface SessionErrorContext {
   readonly source: 'listener' | 'store';
   readonly turnId?: string | undefined;
 }
 
-/** What the user sends: text, or text with an explicit turn id. */
+/** What the user sends: text (`'Hi'`), or text with an explicit turn id (`{ text: 'Hi', turnId: 'msg-7' }`). */
 export type SendInput = string | { readonly text: string; readonly turnId?: string | undefined };
 
-/** Options of {@link AgentSession.send}. */
+/** Options of {@link AgentSession.send}, for example `{ signal: request.signal }`. */
 export interface SendOptions {
   /** Aborting it cancels this turn (or drops it while it still waits in the queue). */
   readonly signal?: AbortSignal | undefined;
 }
 
-/** Where a turn is in its life. */
+/** Where a turn is in its life: `queued → running → sealing → done`, or `dropped` from the queue. */
 export type TurnStatus = 'queued' | 'running' | 'sealing' | 'done' | 'dropped';
 
-/** How a turn ended. */
+/**
+ * How a turn ended.
+ *
+ * @example
+ * ```ts
+ * const { outcome, rows } = await session.send('Hi').result;
+ * if (outcome === 'failed') console.warn(rows.at(-1)?.data);
+ * ```
+ */
 export interface TurnResult {
   readonly turnId: string;
   /** `completed` (the model finished), `failed` (an error ended it), `cancelled`, or `dropped` (cancelled before it started; nothing stored). */
@@ -98,6 +118,13 @@ export interface TurnResult {
  * A turn started by {@link AgentSession.send}: an async iterable of its events (`turn-start`
  * first, `turn-end` last; every iteration gets them all), and promises of its stored rows and
  * result.
+ *
+ * @example
+ * ```ts
+ * const turn = session.send('Explain X');
+ * for await (const event of turn) if (event.type === 'text-delta') write(event.text);
+ * const rows = await turn.rows;
+ * ```
  */
 export interface TurnHandle extends AsyncIterable<ChunkEvent> {
   /** The turn's id, known at once (every row of the turn carries it). */
@@ -112,7 +139,7 @@ export interface TurnHandle extends AsyncIterable<ChunkEvent> {
   cancel(reason?: string): void;
 }
 
-/** The wire identity of an event: `id` is `${turnId}:${index}`, unique in the thread. */
+/** The wire identity of an event: `id` is `${turnId}:${index}` (for example `t1:0`), unique in the thread. */
 export interface EventMeta {
   /** The SSE event id. */
   readonly id: string;
@@ -121,16 +148,23 @@ export interface EventMeta {
   readonly index: number;
 }
 
-/** A subscriber of a session's events. */
+/**
+ * A subscriber of a session's events.
+ *
+ * @example
+ * ```ts
+ * const stop = session.subscribe((event, { id }) => socket.send(JSON.stringify({ id, event })));
+ * ```
+ */
 export type SessionListener = (event: ChunkEvent, meta: EventMeta) => void;
 
-/** A system event for {@link AgentSession.notify}. */
+/** A system event for {@link AgentSession.notify}, for example `{ kind: 'config-reload', text: 'Settings changed' }`. */
 export interface NotifyInput {
   readonly kind: SystemKind;
   readonly text: string;
 }
 
-/** Where a notification went. */
+/** Where a notification went: `{ routed: 'turn', turnId }` (into the running turn) or a system turn with its rows. */
 export type NotifyResult =
   | { readonly routed: 'turn'; readonly turnId: string }
   | {
@@ -139,7 +173,15 @@ export type NotifyResult =
       readonly rows: readonly ChunkRow[];
     };
 
-/** What became of a steering message. */
+/**
+ * What became of a steering message.
+ *
+ * @example
+ * ```ts
+ * const outcome = await session.steer('Use Paris, Texas').outcome;
+ * if (outcome.type === 'delivered') console.log('joined step', outcome.step);
+ * ```
+ */
 export type SteerOutcome =
   | {
       readonly type: 'delivered';
@@ -161,13 +203,20 @@ export type SteerOutcome =
       readonly reason: string;
     };
 
-/** A steering message on its way: its id at once, and what became of it. */
+/** A steering message on its way: its id at once, and what became of it (`const { id, outcome } = session.steer(text)`). */
 export interface SteerHandle {
   readonly id: string;
   readonly outcome: Promise<SteerOutcome>;
 }
 
-/** The events to send a client that (re)connects, from {@link AgentSession.replay}. */
+/**
+ * The events to send a client that (re)connects, from {@link AgentSession.replay}.
+ *
+ * @example
+ * ```ts
+ * const { events, gap } = session.replay(request.headers.get('last-event-id'));
+ * ```
+ */
 export interface Replay {
   /** Events the client has not seen, with their ids, in order. */
   readonly events: ReadonlyArray<{ readonly event: ChunkEvent; readonly meta: EventMeta }>;
@@ -178,7 +227,18 @@ export interface Replay {
   readonly gap: boolean;
 }
 
-/** A headless agent on one thread. Created by {@link createAgentSession}. */
+/**
+ * A headless agent on one thread. Created by {@link createAgentSession}.
+ *
+ * @example
+ * ```ts
+ * const session = createAgentSession({ store, threadId: 't1', model });
+ * session.subscribe(broadcast);
+ * await session.send('Hello').rows;
+ * session.steer('Shorter, please');
+ * await session.notify({ kind: 'notice', text: 'Deployed v2' });
+ * ```
+ */
 export interface AgentSession {
   /** The thread this session runs. */
   readonly threadId: string;

@@ -7,7 +7,8 @@ import type {
 
 /**
  * An API failure a scripted step reports: becomes an `APICallError` with this status code, as a
- * real provider's HTTP failure would.
+ * real provider's HTTP failure would. For example `{ statusCode: 429 }` or
+ * `{ statusCode: 503, message: 'Network error', isRetryable: false }`.
  */
 export interface ScriptedFailure {
   /** The HTTP status code, for example 429 (rate limit), 529 (overloaded) or 500. */
@@ -115,7 +116,7 @@ export interface ScriptedRawPart {
   readonly part: LanguageModelV4StreamPart;
 }
 
-/** One thing a scripted step streams. */
+/** One thing a scripted step streams, for example `{ type: 'text', text: 'Hello world' }`. */
 export type ScriptedPart =
   | ScriptedReasoning
   | ScriptedRedactedReasoning
@@ -128,7 +129,7 @@ export type ScriptedPart =
   | ScriptedWait
   | ScriptedRawPart;
 
-/** Token counts a step reports. Omitted counts are derived from the prompt and output sizes. */
+/** Token counts a step reports (`{ input: 100, output: 20, cacheRead: 80 }`). Omitted counts are derived from the prompt and output sizes. */
 export interface ScriptedUsage {
   readonly input?: number | undefined;
   readonly output?: number | undefined;
@@ -137,7 +138,7 @@ export interface ScriptedUsage {
   readonly cacheWrite?: number | undefined;
 }
 
-/** The unified finish reasons of a v4 model. */
+/** The unified finish reasons of a v4 model (`'stop'`, `'tool-calls'`, `'length'`…). */
 export type ScriptedFinishReason =
   | 'stop'
   | 'length'
@@ -147,7 +148,21 @@ export type ScriptedFinishReason =
   | 'interrupted'
   | 'other';
 
-/** What one model call (one step of a turn) does. */
+/**
+ * What one model call (one step of a turn) does.
+ *
+ * @example
+ * ```ts
+ * const step: ScriptedStep = {
+ *   parts: [
+ *     { type: 'reasoning', text: 'Two files.', signature: 'sig-1' },
+ *     { type: 'tool-call', toolName: 'read_file', input: { path: 'a.ts' } },
+ *     { type: 'tool-call', toolName: 'read_file', input: { path: 'b.ts' } },
+ *   ],
+ *   usage: { input: 1200, output: 40 },
+ * };
+ * ```
+ */
 export interface ScriptedStep {
   /** The parts streamed, in order. */
   readonly parts?: readonly ScriptedPart[] | undefined;
@@ -162,10 +177,10 @@ export interface ScriptedStep {
   readonly delayMs?: number | undefined;
 }
 
-/** A step, or a function of the call that returns one (for answers that depend on the prompt). */
+/** A step, or a function of the call that returns one (for answers that depend on the prompt): `(call) => ({ parts: [{ type: 'text', text: String(call.prompt.length) }] })`. */
 export type ScriptEntry =
   | ScriptedStep
   | ((call: LanguageModelV4CallOptions, index: number) => ScriptedStep);
 
-/** A script: one entry per model call, in call order. */
+/** A script: one entry per model call, in call order (`[{ parts: [...] }, { fail: { statusCode: 429 } }]`). */
 export type Script = readonly ScriptEntry[];

@@ -11,7 +11,7 @@ import { ChunklogError } from '../errors/index.js';
 import type { Script, ScriptedStep } from './script.js';
 import { type StepAction, scriptedApiError, stepActions } from './step-actions.js';
 
-/** Options of {@link createScriptedModel}. */
+/** Options of {@link createScriptedModel}, for example `{ provider: 'anthropic.messages', modelId: 'claude-test', delayMs: 5 }`. */
 export interface ScriptedModelOptions {
   /**
    * The provider id. Defaults to `'scripted'`; use `'anthropic.messages'` to get the defaults a
@@ -24,7 +24,7 @@ export interface ScriptedModelOptions {
   readonly delayMs?: number | undefined;
 }
 
-/** One call the scripted model received. */
+/** One call the scripted model received (`model.calls[0].prompt`, `model.calls[0].options.tools`). */
 export interface ScriptedCall {
   /** The zero-based call index (the script entry that answered it). */
   readonly index: number;
@@ -36,7 +36,16 @@ export interface ScriptedCall {
   readonly streamed: boolean;
 }
 
-/** A real AI SDK v4 language model that answers from a script. See {@link createScriptedModel}. */
+/**
+ * A real AI SDK v4 language model that answers from a script. See {@link createScriptedModel}.
+ *
+ * @example
+ * ```ts
+ * const model: ScriptedModel = createScriptedModel(parseScript('text Hi!'));
+ * await generateText({ model, prompt: 'Hello' });
+ * expect(model.prompts[0]).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Hello' }] }]);
+ * ```
+ */
 export interface ScriptedModel extends LanguageModelV4 {
   /** Every call received so far, in order. */
   readonly calls: readonly ScriptedCall[];

@@ -1,11 +1,11 @@
-/** The parts of Node's `IncomingMessage` the adapter uses. */
+/** The parts of Node's `IncomingMessage` the adapter uses (an `http.IncomingMessage` fits). */
 export interface NodeRequestLike extends AsyncIterable<Uint8Array | string> {
   readonly method?: string | undefined;
   readonly url?: string | undefined;
   readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
 }
 
-/** The parts of Node's `ServerResponse` the adapter uses. */
+/** The parts of Node's `ServerResponse` the adapter uses (an `http.ServerResponse` fits). */
 export interface NodeResponseLike {
   writeHead(status: number, headers: Record<string, string | string[]>): unknown;
   write(chunk: Uint8Array): boolean;

@@ -1,4 +1,4 @@
-/** The `code` of an error a handler answers with. */
+/** The `code` of an error a handler answers with, for example `'invalid-parameter'` with a 400. */
 export type HandlerErrorCode =
   | 'invalid-parameter'
   | 'unauthorized'
@@ -11,7 +11,7 @@ export type HandlerErrorCode =
   | 'closed'
   | 'internal';
 
-/** The JSON body of an error response. */
+/** The JSON body of an error response: `{ "error": { "code": "invalid-parameter", "parameter": "limit", "message": "…" } }`. */
 export interface HandlerErrorBody {
   readonly error: {
     readonly code: HandlerErrorCode;

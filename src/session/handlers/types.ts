@@ -1,7 +1,7 @@
 import type { ChunkRow } from '../../schema/chunk-row.js';
 import type { AgentSession } from '../types.js';
 
-/** A page of a thread's log, the store's page shape. */
+/** A page of a thread's log, the store's page shape: `{ chunks, total, oldestSeq, hasMore }`. */
 export interface ChunkPageLike {
   readonly chunks: readonly ChunkRow[];
   readonly total: number;
@@ -9,7 +9,7 @@ export interface ChunkPageLike {
   readonly hasMore: boolean;
 }
 
-/** What the handlers need of a store: pages of a thread's log. Every `ChunkStore` fits. */
+/** What the handlers need of a store: pages of a thread's log. Every `ChunkStore` fits (`{ store: createChunkStore(...) }`). */
 export interface PageStore {
   getChunks(
     threadId: string,
@@ -21,21 +21,41 @@ export interface PageStore {
  * What `authorize` decides: `true` lets the request through; `false` or `'forbidden'` answers
  * 403, `'unauthenticated'` answers 401; a `Response` is sent as it is (with a
  * `WWW-Authenticate` header, say). Anything else denies (403).
+ *
+ * @example
+ * ```ts
+ * const decide = (user: User | undefined, threadId: string): AuthorizeResult =>
+ *   user === undefined ? 'unauthenticated' : user.threads.includes(threadId);
+ * ```
  */
 export type AuthorizeResult = boolean | 'unauthenticated' | 'forbidden' | Response;
 
-/** Decides whether a request may read or write a thread. Required; deny by default. */
+/**
+ * Decides whether a request may read or write a thread. Required; deny by default.
+ *
+ * @example
+ * ```ts
+ * const authorize: Authorize = async (request, threadId) => (await sessionUser(request))?.owns(threadId) ?? 'unauthenticated';
+ * ```
+ */
 export type Authorize = (
   request: Request,
   threadId: string,
 ) => AuthorizeResult | Promise<AuthorizeResult>;
 
-/** Finds the live session of a thread (or undefined when the thread has none running here). */
+/** Finds the live session of a thread (or undefined when the thread has none running here), for example `(id) => sessions.get(id)`. */
 export type SessionLookup = (
   threadId: string,
 ) => AgentSession | undefined | Promise<AgentSession | undefined>;
 
-/** Options of {@link createChunkHandlers}. */
+/**
+ * Options of {@link createChunkHandlers}.
+ *
+ * @example
+ * ```ts
+ * const options: ChunkHandlersOptions = { store, session, authorize, basePath: '/api' };
+ * ```
+ */
 export interface ChunkHandlersOptions {
   /** The store pages are read from. */
   readonly store: PageStore;
@@ -57,7 +77,14 @@ export interface ChunkHandlersOptions {
   readonly maxBodyBytes?: number | undefined;
 }
 
-/** Web-standard handlers of a thread's chunks, live events and messages. */
+/**
+ * Web-standard handlers of a thread's chunks, live events and messages.
+ *
+ * @example
+ * ```ts
+ * const response = await handlers.fetch(new Request('http://x/threads/t1/chunks?limit=50', { headers }));
+ * ```
+ */
 export interface ChunkHandlers {
   /**
    * Routes a request: `GET {basePath}/threads/:id/chunks`, `GET {basePath}/threads/:id/events`,
