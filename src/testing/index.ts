@@ -1,9 +1,3 @@
-/**
- * chunklog/testing: a scripted AI SDK language model for deterministic tests and demos without
- * network.
- *
- * @packageDocumentation
- */
 export { parseScript } from './parse-script.js';
 export type {
   Script,
