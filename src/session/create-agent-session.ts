@@ -27,6 +27,30 @@ import type {
 } from './types.js';
 import { type SessionConfig, validateOptions } from './validate-options.js';
 
+const encoder = new TextEncoder();
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it rejects
+const controlCharacters = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Checks a turn id: it ends up in every row, in SSE `id:` lines and in URLs, so it must be
+ * 1 to 255 UTF-8 bytes without control characters.
+ */
+function checkTurnId(turnId: unknown, option: string): string {
+  if (
+    typeof turnId !== 'string' ||
+    turnId.length === 0 ||
+    controlCharacters.test(turnId) ||
+    encoder.encode(turnId).length > 255
+  ) {
+    throw new ChunklogError(
+      'invalid-option',
+      `A turn id must be a string of 1 to 255 bytes without control characters (${option})`,
+      { option, value: turnId },
+    );
+  }
+  return turnId;
+}
+
 function readInput(input: SendInput): { text: string; turnId: string | undefined } {
   const text = typeof input === 'string' ? input : input?.text;
   if (typeof text !== 'string' || text.length === 0) {
@@ -36,13 +60,7 @@ function readInput(input: SendInput): { text: string; turnId: string | undefined
     });
   }
   const turnId = typeof input === 'string' ? undefined : input.turnId;
-  if (turnId !== undefined && (typeof turnId !== 'string' || turnId.length === 0)) {
-    throw new ChunklogError('invalid-option', 'send: `turnId` must be a non-empty string', {
-      option: 'turnId',
-      value: turnId,
-    });
-  }
-  return { text, turnId };
+  return { text, turnId: turnId === undefined ? undefined : checkTurnId(turnId, 'turnId') };
 }
 
 class Session implements AgentSession {
@@ -92,7 +110,11 @@ class Session implements AgentSession {
   send(input: SendInput, options: SendOptions = {}): TurnHandle {
     this.#checkOpen('send');
     const { text, turnId } = readInput(input);
-    return this.#enqueue(text, turnId ?? this.#config.idGenerator(), options.signal, false);
+    return this.#enqueue(text, turnId ?? this.#newId(), options.signal, false);
+  }
+
+  #newId(): string {
+    return checkTurnId(this.#config.idGenerator(), 'idGenerator');
   }
 
   #enqueue(
@@ -108,9 +130,11 @@ class Session implements AgentSession {
       this.#drop(handle);
       return handle;
     }
-    signal?.addEventListener('abort', () => this.#cancelTurn(handle, reasonOf(signal)), {
-      once: true,
-    });
+    if (signal !== undefined) {
+      const onAbort = () => this.#cancelTurn(handle, reasonOf(signal));
+      signal.addEventListener('abort', onAbort, { once: true });
+      handle.onSettled(() => signal.removeEventListener('abort', onAbort));
+    }
     this.#queue.push(handle, front);
     return handle;
   }
@@ -134,12 +158,12 @@ class Session implements AgentSession {
   steer(text: string): SteerHandle {
     this.#checkOpen('steer');
     const { text: message } = readInput(text);
-    const id = this.#config.idGenerator();
+    const id = this.#newId();
     const live = this.#live;
     const sendInstead = (): SteerOutcome => ({
       type: 'sent',
       id,
-      turn: this.#enqueue(message, this.#config.idGenerator(), undefined, true),
+      turn: this.#enqueue(message, this.#newId(), undefined, true),
     });
     if (live === undefined || live.ended) {
       return { id, outcome: Promise.resolve(sendInstead()) };
@@ -182,7 +206,7 @@ class Session implements AgentSession {
     }
     // No turn in flight: the event is a turn of its own (role system). Grouping merges it into
     // a system message that directly precedes it (rules 2 and 3 of the routing).
-    const turnId = this.#config.idGenerator();
+    const turnId = this.#newId();
     const handle = new TurnHandleImpl(turnId, '', undefined, () => {});
     const turn = new LiveTurn(handle, this.#sink);
     this.#replay.begin(turnId);
@@ -243,7 +267,11 @@ class Session implements AgentSession {
     );
     this.#writes = write.then(
       () => this.#replay.sealed(turnId),
-      (error: unknown) => this.#config.onError(error, { source: 'store', turnId }),
+      (error: unknown) => {
+        // Not stored, and never will be: stop keeping it for replay.
+        this.#replay.sealed(turnId);
+        this.#config.onError(error, { source: 'store', turnId });
+      },
     );
     return write;
   }

@@ -38,6 +38,7 @@ export class TurnHandleImpl implements TurnHandle {
   readonly #rows = deferred<readonly ChunkRow[]>();
   readonly #result = deferred<TurnResult>();
   readonly #onCancel: (handle: TurnHandleImpl, reason: string | undefined) => void;
+  #settled: Array<() => void> = [];
 
   /**
    * @param turnId - the turn's id
@@ -81,10 +82,22 @@ export class TurnHandleImpl implements TurnHandle {
     this.#wake();
   }
 
+  /** Calls `callback` once the turn settles (stored, dropped or failed). */
+  onSettled(callback: () => void): void {
+    this.#settled.push(callback);
+  }
+
+  #runSettled(): void {
+    const callbacks = this.#settled;
+    this.#settled = [];
+    for (const callback of callbacks) callback();
+  }
+
   /** Settles the turn as stored. */
   settle(result: TurnResult): void {
     this.status = result.outcome === 'dropped' ? 'dropped' : 'done';
     this.close();
+    this.#runSettled();
     this.#rows.resolve(result.rows);
     this.#result.resolve(result);
   }
@@ -93,6 +106,7 @@ export class TurnHandleImpl implements TurnHandle {
   fail(error: unknown): void {
     this.status = 'done';
     this.close();
+    this.#runSettled();
     this.#rows.reject(error);
     this.#result.reject(error);
   }

@@ -155,6 +155,10 @@ describe('createChunkHandlers over a real HTTP server', () => {
       status: 400,
       body: { error: { parameter: 'turnId' } },
     });
+    expect(await post(JSON.stringify({ text: 'x', turnId: 'a\nb' }))).toMatchObject({
+      status: 400,
+      body: { error: { parameter: 'turnId' } },
+    });
     expect(await post('{"text":"x"}', 'text/plain')).toMatchObject({
       status: 415,
       body: { error: { code: 'unsupported-media-type' } },

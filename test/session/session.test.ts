@@ -326,6 +326,15 @@ describe('the session lifecycle', () => {
     expect(() => session.subscribe('x' as never)).toThrow(
       expect.objectContaining({ option: 'listener' }),
     );
+    // Turn ids end up in SSE id lines and URLs: no control characters, at most 255 bytes.
+    expect(() => session.send({ text: 'x', turnId: 'a\nid: evil' })).toThrow(
+      expect.objectContaining({ option: 'turnId' }),
+    );
+    expect(() => session.send({ text: 'x', turnId: 'é'.repeat(128) })).toThrow(
+      expect.objectContaining({ option: 'turnId' }),
+    );
+    const badIds = createAgentSession({ ...base, idGenerator: () => '' });
+    expect(() => badIds.send('x')).toThrow(expect.objectContaining({ option: 'idGenerator' }));
   });
 
   it('makes time-ordered turn ids by default', async () => {
