@@ -79,6 +79,9 @@ export class PartEvents {
         break;
     }
     const events = toChunkEvents(part);
+    // The common case (a delta): one content event, passed through as is.
+    const only = events.length === 1 ? events[0] : undefined;
+    if (only !== undefined && only.type !== 'turn-end' && only.type !== 'error') return events;
     const out: ChunkEvent[] = [];
     for (const event of events) {
       if (event.type === 'turn-end') {

@@ -313,6 +313,34 @@ describe('steer', () => {
     ]);
   });
 
+  it('too late for the running turn, becomes the next turn, ahead of turns already queued', async () => {
+    const { store, dispose } = await openSqliteStore();
+    disposers.push(dispose);
+    const model = createScriptedModel(parseScript('text A\n---\ntext S\n---\ntext B'));
+    const session = createAgentSession({
+      store,
+      threadId: 's5',
+      model,
+      idGenerator: sequentialIds(),
+    });
+    const outcomes: Array<Promise<unknown>> = [];
+    session.subscribe((event, meta) => {
+      if (event.type === 'turn-end' && meta.turnId === 't1') {
+        outcomes.push(session.steer('late correction').outcome);
+      }
+    });
+    session.send('first');
+    session.send('second');
+    await session.idle();
+    expect(await outcomes[0]).toMatchObject({ type: 'sent', id: 't3' });
+    const rows = await store.getRows('s5');
+    expect(rows.filter((r) => r.role === 'user').map((r) => [r.turnId, r.data])).toEqual([
+      ['t1', { text: 'first' }],
+      ['t4', { text: 'late correction' }],
+      ['t2', { text: 'second' }],
+    ]);
+  });
+
   it('sent before the model is first called, joins the first step', async () => {
     const { store, dispose } = await openSqliteStore();
     disposers.push(dispose);
