@@ -1,3 +1,9 @@
+/**
+ * chunklog/testing: helpers for testing code built on chunklog, and the store conformance kit
+ * (written for vitest, which it is given rather than imports).
+ *
+ * @packageDocumentation
+ */
 export { parseScript } from './parse-script.js';
 export type {
   Script,
@@ -24,3 +30,12 @@ export {
   type ScriptedModel,
   type ScriptedModelOptions,
 } from './scripted-model.js';
+export {
+  type ChunkStoreConformanceOptions,
+  type ChunkStoreFactory,
+  type ConformanceAssertion,
+  type ConformanceTestApi,
+  describeChunkStore,
+  sampleDrafts,
+  textDrafts,
+} from './store-conformance.js';
