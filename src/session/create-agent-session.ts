@@ -88,7 +88,9 @@ class Session implements AgentSession {
   }
 
   get runningTurnId(): string | undefined {
-    return this.#queue.running?.turnId;
+    const running = this.#queue.running;
+    // A turn whose rows have resolved is done, even before the queue moves on.
+    return running === undefined || running.status === 'done' ? undefined : running.turnId;
   }
 
   get queued(): number {

@@ -242,7 +242,7 @@ export interface Replay {
 export interface AgentSession {
   /** The thread this session runs. */
   readonly threadId: string;
-  /** The running turn's id, or undefined when idle. */
+  /** The id of the turn running (or being stored), or undefined when idle. */
   readonly runningTurnId: string | undefined;
   /** How many turns wait behind the running one. */
   readonly queued: number;

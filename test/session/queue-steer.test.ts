@@ -28,7 +28,9 @@ describe('queued sends', () => {
   it('a send while a turn runs becomes the next turn, in order, with the first turn in its history', async () => {
     const { store, dispose } = await openSqliteStore();
     disposers.push(dispose);
-    const model = createScriptedModel(parseScript('text First answer.\n---\ntext Second answer.'));
+    const model = createScriptedModel(
+      parseScript('text First answer.\n---\ntext Second answer.\n---\ntext Third.'),
+    );
     const session = createAgentSession({
       store,
       threadId: 'q1',
@@ -102,13 +104,16 @@ describe('queued sends', () => {
       { role: 'assistant', content: [{ type: 'text', text: 'First answer.' }] },
       { role: 'user', content: [{ type: 'text', text: 'two' }] },
     ]);
-    expect(await session.modelMessages('three')).toEqual([
+    const expectedNext = [
       { role: 'user', content: [{ type: 'text', text: 'one' }] },
       { role: 'assistant', content: [{ type: 'text', text: 'First answer.' }] },
       { role: 'user', content: [{ type: 'text', text: 'two' }] },
       { role: 'assistant', content: [{ type: 'text', text: 'Second answer.' }] },
       { role: 'user', content: [{ type: 'text', text: 'three' }] },
-    ]);
+    ];
+    expect(await session.modelMessages('three')).toEqual(expectedNext);
+    await session.send('three').rows;
+    expect(model.prompts[2]).toEqual(expectedNext);
     expect([session.runningTurnId, session.queued]).toEqual([undefined, 0]);
   });
 
