@@ -51,8 +51,12 @@ function answer(prompt: Prompt, role: 'primary' | 'fallback'): ScriptedStep {
   const last = prompt.at(-1);
   if (last?.role === 'tool') {
     const results = last.content
-      .map((part) => (part.type === 'tool-result' ? JSON.stringify(part.output) : ''))
-      .join(' ');
+      .map((part) =>
+        part.type === 'tool-result' && 'value' in part.output
+          ? `${part.toolName}: ${JSON.stringify(part.output.value)}`
+          : '',
+      )
+      .join('; ');
     return {
       parts: [
         { type: 'reasoning', text: 'The tools answered; time to sum up.' },
@@ -109,7 +113,10 @@ function answer(prompt: Prompt, role: 'primary' | 'fallback'): ScriptedStep {
         parts.push(
           i % 2 === 1
             ? { type: 'reasoning', text: `Thinking, chunk ${i} of ${n}.` }
-            : { type: 'text', text: `Chunk ${i} of ${n}: some text of the long answer.` },
+            : {
+                type: 'text',
+                text: `Chunk ${i} of ${n}: a paragraph of the long answer, long enough to wrap onto a second line in the page, so that a window of a few dozen chunks is taller than the screen.`,
+              },
         );
       }
       return { parts, delayMs: 4 };
