@@ -169,6 +169,20 @@ export interface CustomChunk extends ChunkBase {
   readonly providerMetadata?: ProviderMetadata | undefined;
 }
 
+/**
+ * An app's own UI data, as the AI SDK's `data-${name}` message part carries it (a weather card, a
+ * progress bar). chunklog never produces one from a model stream; it keeps the ones an app stores
+ * (for example UI messages imported with `fromUIMessages`) in place. Never sent to the model.
+ */
+export interface DataChunk extends ChunkBase {
+  readonly type: 'data';
+  /** The part's name: `weather` for a `data-weather` part. */
+  readonly name: string;
+  /** The part's id, when it has one (the AI SDK updates a data part in place by id). */
+  readonly id?: string | undefined;
+  readonly data: JSONValue;
+}
+
 /** One ordered piece of a turn. */
 export type Chunk =
   | TextChunk
@@ -179,7 +193,8 @@ export type Chunk =
   | SteeringChunk
   | SourceChunk
   | FileChunk
-  | CustomChunk;
+  | CustomChunk
+  | DataChunk;
 
 /** The `type` of a {@link Chunk}. */
 export type ChunkType = Chunk['type'];
@@ -194,6 +209,7 @@ const allChunkTypes = [
   'source',
   'file',
   'custom',
+  'data',
 ] as const;
 
 // Compile-time check: the list names every ChunkType.
@@ -309,6 +325,14 @@ const customChunk = z.object({
   providerMetadata: metadata,
 });
 
+const dataChunk = z.object({
+  type: z.literal('data'),
+  step,
+  name: z.string(),
+  id: z.string().optional(),
+  data: JsonValueSchema,
+});
+
 /** Zod schema of a {@link Chunk}: any of the variants, told apart by `type`. */
 export const ChunkSchema: z.ZodType<Chunk> = z.discriminatedUnion('type', [
   textChunk,
@@ -320,6 +344,7 @@ export const ChunkSchema: z.ZodType<Chunk> = z.discriminatedUnion('type', [
   sourceChunk,
   fileChunk,
   customChunk,
+  dataChunk,
 ]);
 
 /** Zod schema of a {@link TextChunk}. */
@@ -340,3 +365,5 @@ export const SourceChunkSchema: z.ZodType<SourceChunk> = sourceChunk;
 export const FileChunkSchema: z.ZodType<FileChunk> = fileChunk;
 /** Zod schema of a {@link CustomChunk}. */
 export const CustomChunkSchema: z.ZodType<CustomChunk> = customChunk;
+/** Zod schema of a {@link DataChunk}. */
+export const DataChunkSchema: z.ZodType<DataChunk> = dataChunk;
