@@ -21,7 +21,10 @@ const word = fc.string({
   unit: fc.constantFrom('a', 'b', 'c', 'x', 'y', '_'),
 });
 const text = fc.string({ maxLength: 12 });
-const json: fc.Arbitrary<JSONValue> = fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<JSONValue>;
+// As JSON storage gives values back (-0 is stored as 0).
+const json: fc.Arbitrary<JSONValue> = fc
+  .jsonValue({ maxDepth: 2 })
+  .map((value) => JSON.parse(JSON.stringify(value)) as JSONValue);
 const metadata: fc.Arbitrary<ProviderMetadata> = fc.dictionary(
   word,
   fc.dictionary(word, json, { maxKeys: 2, noNullPrototype: true }),
@@ -274,7 +277,7 @@ const turn: fc.Arbitrary<TurnShape> = fc.record({
   assistantEnvelope: envelope,
 });
 
-/** Gives every turn, tool call and steering message of a thread its own id. */
+/** Gives every tool call, approval and steering message of a thread its own id. */
 function renumber(messages: ChatMessage[]): ChatMessage[] {
   let calls = 0;
   let steering = 0;
@@ -282,7 +285,15 @@ function renumber(messages: ChatMessage[]): ChatMessage[] {
     ...message,
     chunks: message.chunks.map((chunk) => {
       if (chunk.type === 'tool-batch') {
-        return { ...chunk, calls: chunk.calls.map((call) => ({ ...call, id: `call-${calls++}` })) };
+        return {
+          ...chunk,
+          calls: chunk.calls.map((call) => {
+            const id = `call-${calls++}`;
+            return call.approval === undefined
+              ? { ...call, id }
+              : { ...call, id, approval: { ...call.approval, id: `approval-${id}` } };
+          }),
+        };
       }
       if (chunk.type === 'steering') return { ...chunk, id: `steer-${steering++}` };
       return chunk;
@@ -309,4 +320,48 @@ export const chatThread: fc.Arbitrary<ChatMessage[]> = fc
       }
     });
     return renumber(messages);
+  });
+
+/**
+ * An assistant message's chunks as a live turn can produce them and a UI message stream can carry
+ * them (notes/0009, "Live and stored"): reasoning has a block id, files no filename, data parts
+ * no id, approvals are not marked `isAutomatic: false`, streamed tool input is complete JSON, and
+ * there is no envelope.
+ */
+export const liveAssistantChunks: fc.Arbitrary<Chunk[]> = chatThread
+  .filter((messages) => messages.some((m) => m.role === 'assistant' && m.chunks.length > 0))
+  .map((messages) => {
+    const message = messages.find((m) => m.role === 'assistant' && m.chunks.length > 0);
+    return (message?.chunks ?? [])
+      .filter((chunk) => !(chunk.type === 'data' && chunk.name === UI_MESSAGE_ENVELOPE))
+      .map((chunk, i): Chunk => {
+        switch (chunk.type) {
+          case 'thinking':
+            return { ...chunk, id: chunk.id ?? `reasoning-${i}` };
+          case 'file': {
+            const { filename: _f, ...rest } = chunk;
+            return rest;
+          }
+          case 'data': {
+            const { id: _id, ...rest } = chunk;
+            return rest;
+          }
+          case 'tool-batch':
+            return {
+              ...chunk,
+              calls: chunk.calls.map((call) => {
+                const live: Mutable<ToolCallEntry> = { ...call };
+                if (live.inputText !== undefined)
+                  live.inputText = JSON.stringify({ q: live.inputText });
+                if (live.approval?.isAutomatic === false) {
+                  const { isAutomatic: _a, ...approval } = live.approval;
+                  live.approval = approval;
+                }
+                return live;
+              }),
+            };
+          default:
+            return chunk;
+        }
+      });
   });
