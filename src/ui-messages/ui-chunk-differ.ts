@@ -50,58 +50,89 @@ function sourceChunk(chunk: SourceChunk): UIMessageChunk {
 }
 
 /**
- * Turns successive snapshots of one assistant message's chunks (the reducer's state after each
+ * The chunks of one assistant message at some point of its turn, as the reducer's `TurnState`
+ * exposes them (it satisfies this interface).
+ */
+export interface ChunkList {
+  /** How many chunks there are. */
+  readonly chunkCount: number;
+  /** The chunk at `index`. */
+  chunkAt(index: number): Chunk | undefined;
+  /**
+   * The first chunk still receiving deltas: every text or thinking chunk before it is complete.
+   * Null when none is.
+   */
+  readonly openIndex: number | null;
+}
+
+/**
+ * A {@link ChunkList} over an array.
+ *
+ * @param chunks - the chunks
+ * @param openIndex - the first chunk still receiving deltas (default: none)
+ */
+export function chunkList(chunks: readonly Chunk[], openIndex: number | null = null): ChunkList {
+  return { chunkCount: chunks.length, chunkAt: (index) => chunks[index], openIndex };
+}
+
+/**
+ * Turns successive states of one assistant message's chunks (the reducer's state after each
  * event) into the AI SDK UI message stream chunks that make a `useChat` client build the same
- * message: after the last snapshot, the client's message equals `toUIMessage` of the chunks (see
+ * message: after the last state, the client's message equals `toUIMessage` of the chunks (see
  * `notes/0009-ui-message-interop.md` for the few live-only differences).
  *
- * A snapshot may extend the previous one only the way the reducer does: chunks are appended, the
- * last text or thinking chunk grows, tool calls gain input, approvals, progress and results.
+ * A state may extend the previous one only the way the reducer does: chunks are appended, open
+ * text and thinking chunks grow, tool calls gain input, approvals, progress and results. A chunk
+ * the same object as before is skipped, so an update costs one comparison per unchanged chunk.
  */
 export class UIChunkDiffer {
   private readonly sent: Sent[] = [];
+  private readonly seen: Chunk[] = [];
+  private readonly openBlocks = new Set<number>();
   private step: number = initialStep('assistant');
   private stepOpen = false;
-  private lastChunks: readonly Chunk[] = [];
 
   /**
-   * The stream chunks that bring the client from the previous snapshot to `chunks`.
+   * The stream chunks that bring the client from the previous state to `list`.
    *
-   * @param chunks - the message's chunks now
+   * @param list - the message's chunks now
    */
-  update(chunks: readonly Chunk[]): UIMessageChunk[] {
-    this.lastChunks = chunks;
+  update(list: ChunkList): UIMessageChunk[] {
     const out: UIMessageChunk[] = [];
-    for (const [index, chunk] of chunks.entries()) {
+    for (let index = 0; index < list.chunkCount; index++) {
+      const chunk = list.chunkAt(index);
+      if (chunk === undefined || this.seen[index] === chunk) continue;
+      this.seen[index] = chunk;
       const sent = this.sent[index];
-      if (sent === undefined) {
-        this.closeBlocks(out);
-        this.begin(chunk, index, out);
-      } else {
-        this.extend(chunk, sent, out);
-      }
+      if (sent === undefined) this.begin(chunk, index, out);
+      else this.extend(chunk, sent, out);
     }
+    this.closeBlocks(list.openIndex ?? list.chunkCount, out);
     return out;
   }
 
   /**
-   * The stream chunks that end the message: open text and reasoning blocks end, and the step.
+   * The stream chunks that end the message: the last changes, the end of every open text and
+   * reasoning block, and the end of the step.
    *
-   * @param chunks - the message's final chunks
+   * @param list - the message's final chunks
    */
-  finish(chunks: readonly Chunk[]): UIMessageChunk[] {
-    const out = this.update(chunks);
-    this.closeBlocks(out);
+  finish(list: ChunkList): UIMessageChunk[] {
+    const out = this.update(list);
+    this.closeBlocks(Number.POSITIVE_INFINITY, out);
     if (this.stepOpen) out.push({ type: 'finish-step' });
     this.stepOpen = false;
     return out;
   }
 
-  private closeBlocks(out: UIMessageChunk[]): void {
-    for (const [index, sent] of this.sent.entries()) {
-      if (sent.kind !== 'block' || !sent.open) continue;
+  private closeBlocks(before: number, out: UIMessageChunk[]): void {
+    for (const index of [...this.openBlocks].sort((a, b) => a - b)) {
+      if (index >= before) break;
+      this.openBlocks.delete(index);
+      const sent = this.sent[index];
+      const chunk = this.seen[index];
+      if (sent?.kind !== 'block') continue;
       sent.open = false;
-      const chunk = this.lastChunks[index] as TextChunk | ThinkingChunk | undefined;
       if (chunk?.type === 'text') {
         out.push({
           type: 'text-end',
@@ -113,11 +144,11 @@ export class UIChunkDiffer {
             ? {}
             : { citations: chunk.citations.map(toUICitation) }),
         });
-      } else {
+      } else if (chunk?.type === 'thinking') {
         out.push({
           type: 'reasoning-end',
           id: sent.uiId,
-          ...(chunk?.providerMetadata === undefined
+          ...(chunk.providerMetadata === undefined
             ? {}
             : { providerMetadata: chunk.providerMetadata }),
         });
@@ -146,6 +177,7 @@ export class UIChunkDiffer {
           open: true,
         };
         this.sent[index] = block;
+        this.openBlocks.add(index);
         const start = chunk.type === 'text' ? 'text-start' : 'reasoning-start';
         out.push({ type: start, id: block.uiId });
         this.extend(chunk, block, out);

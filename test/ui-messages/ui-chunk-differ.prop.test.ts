@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Chunk } from '../../src/schema/index.js';
 import { toUIMessage } from '../../src/ui-messages/index.js';
-import { UIChunkDiffer } from '../../src/ui-messages/ui-chunk-differ.js';
+import { chunkList, UIChunkDiffer } from '../../src/ui-messages/ui-chunk-differ.js';
 import { liveAssistantChunks } from './arbitraries.js';
 import { asStored } from './support/chat.js';
 import { snapshots } from './support/snapshots.js';
@@ -11,8 +11,13 @@ import { snapshots } from './support/snapshots.js';
 function diffStream(final: readonly Chunk[]): UIMessageChunk[] {
   const differ = new UIChunkDiffer();
   const out: UIMessageChunk[] = [{ type: 'start', messageId: 't:assistant' }];
-  for (const state of snapshots(final)) out.push(...differ.update(state));
-  out.push(...differ.finish(final), { type: 'finish' });
+  for (const state of snapshots(final)) {
+    // Each chunk is complete before the next one appears: only the last may still be open.
+    const last = state.at(-1);
+    const open = last?.type === 'text' || last?.type === 'thinking' ? state.length - 1 : null;
+    out.push(...differ.update(chunkList(state, open)));
+  }
+  out.push(...differ.finish(chunkList(final)), { type: 'finish' });
   return out;
 }
 
