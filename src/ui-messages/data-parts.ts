@@ -27,7 +27,14 @@ export const CHUNKLOG_DATA_PARTS: {
   toolProgress: 'data-chunklog-tool-progress',
 };
 
-/** The prefix every chunklog data part type starts with. */
+/**
+ * The prefix every chunklog data part type starts with; reserved.
+ *
+ * @example
+ * ```ts
+ * const mine = message.parts.filter((p) => !p.type.startsWith(CHUNKLOG_DATA_PART_PREFIX));
+ * ```
+ */
 export const CHUNKLOG_DATA_PART_PREFIX = 'data-chunklog-';
 
 /** `data` of a `data-chunklog-system` part. */

@@ -5,6 +5,13 @@ import type { Chunk, DataChunk, JSONValue } from '../schema/index.js';
  * chunklog cannot derive it: the message's own id (when it is not `${turnId}:${role}`) and its
  * `metadata`. It is the first chunk of its message; `toUIMessages` folds it back into the message
  * instead of showing it as a part.
+ *
+ * @example
+ * ```ts
+ * const visible = message.chunks.filter(
+ *   (c) => !(c.type === 'data' && c.name === UI_MESSAGE_ENVELOPE),
+ * );
+ * ```
  */
 export const UI_MESSAGE_ENVELOPE = 'chunklog-ui-message';
 

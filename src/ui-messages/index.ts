@@ -14,6 +14,7 @@ export {
 } from './data-parts.js';
 export { UI_MESSAGE_ENVELOPE } from './envelope.js';
 export { toUIMessage, toUIMessages } from './to-ui-messages.js';
+export { type ChunkList, chunkList, UIChunkDiffer } from './ui-chunk-differ.js';
 export {
   type FromUIMessagesOptions,
   uiMessagesToChatMessages,

@@ -39,6 +39,10 @@ export function chunksToParts(chunks: readonly Chunk[], role: ChatMessage['role'
  *
  * @param message - a chat message
  * @returns the UI message
+ * @example
+ * ```ts
+ * const live = toUIMessage({ id: 't1:assistant', turnId: 't1', role: 'assistant', chunks });
+ * ```
  */
 export function toUIMessage<UI_MESSAGE extends UIMessage = UIMessage>(
   message: ChatMessage,

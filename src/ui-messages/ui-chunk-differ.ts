@@ -70,6 +70,11 @@ export interface ChunkList {
  *
  * @param chunks - the chunks
  * @param openIndex - the first chunk still receiving deltas (default: none)
+ * @returns the list
+ * @example
+ * ```ts
+ * differ.update(chunkList(state.chunks, state.openIndex));
+ * ```
  */
 export function chunkList(chunks: readonly Chunk[], openIndex: number | null = null): ChunkList {
   return { chunkCount: chunks.length, chunkAt: (index) => chunks[index], openIndex };
@@ -84,6 +89,19 @@ export function chunkList(chunks: readonly Chunk[], openIndex: number | null = n
  * A state may extend the previous one only the way the reducer does: chunks are appended, open
  * text and thinking chunks grow, tool calls gain input, approvals, progress and results. A chunk
  * the same object as before is skipped, so an update costs one comparison per unchanged chunk.
+ * `toUIMessageStream` uses it; use it directly to feed a UI message stream from your own transport
+ * (a WebSocket, say).
+ *
+ * @example
+ * ```ts
+ * const differ = new UIChunkDiffer();
+ * let state = createTurnState();
+ * for await (const event of events) {
+ *   state = reduceTurn(state, event);
+ *   for (const chunk of differ.update(state)) writer.write(chunk);
+ * }
+ * for (const chunk of differ.finish(state)) writer.write(chunk);
+ * ```
  */
 export class UIChunkDiffer {
   private readonly sent: Sent[] = [];
