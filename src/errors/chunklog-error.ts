@@ -19,6 +19,8 @@ export type ChunklogErrorCode =
   | 'invalid-ui-message'
   /** A thread was read or written that does not exist (or was deleted). */
   | 'thread-not-found'
+  /** A thread was to be created under an id that is already taken. */
+  | 'thread-exists'
   /** A stored row no longer parses; `threadId` and `seq` name it. */
   | 'corrupt-row'
   /** The database failed; the driver's error is the `cause`. */

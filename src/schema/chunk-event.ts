@@ -51,6 +51,11 @@ export interface StepFinishEvent {
   readonly usage?: TokenUsage | undefined;
   /** The model that answered this step (the response's model id). */
   readonly modelId?: string | undefined;
+  /**
+   * The step's provider metadata (for example Anthropic's `stopDetails` explaining a refusal,
+   * or OpenAI's response id).
+   */
+  readonly providerMetadata?: ProviderMetadata | undefined;
 }
 
 /** The start of a text block. */
@@ -170,6 +175,8 @@ export interface ToolApprovalRequestEvent {
   readonly approvalId: string;
   readonly reason?: string | undefined;
   readonly isAutomatic?: boolean | undefined;
+  /** The AI SDK's HMAC signature binding the request to its call, checked when it is answered. */
+  readonly signature?: string | undefined;
 }
 
 /** An approval request was answered. */
@@ -316,6 +323,7 @@ const stepFinish = z.object({
   finishReason: FinishReasonSchema,
   usage: TokenUsageSchema.optional(),
   modelId: id,
+  providerMetadata: metadata,
 });
 const textStart = z.object({ type: z.literal('text-start'), id, providerMetadata: metadata });
 const textDelta = z.object({
@@ -394,6 +402,7 @@ const toolApprovalRequest = z.object({
   approvalId: z.string(),
   reason: z.string().optional(),
   isAutomatic: z.boolean().optional(),
+  signature: z.string().optional(),
 });
 const toolApprovalResponse = z.object({
   type: z.literal('tool-approval-response'),

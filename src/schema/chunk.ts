@@ -70,6 +70,8 @@ export interface ToolApproval {
   readonly reason?: string | undefined;
   /** Whether the decision was taken automatically. */
   readonly isAutomatic?: boolean | undefined;
+  /** The AI SDK's HMAC signature of the request, needed to answer it from a stored history. */
+  readonly signature?: string | undefined;
 }
 
 /** One tool call in a {@link ToolBatchChunk}, with everything that happened to it. */
@@ -230,6 +232,7 @@ export const ToolApprovalSchema: z.ZodType<ToolApproval> = z.object({
   approved: z.boolean().optional(),
   reason: z.string().optional(),
   isAutomatic: z.boolean().optional(),
+  signature: z.string().optional(),
 });
 
 /** Zod schema of a {@link ToolCallEntry}. */

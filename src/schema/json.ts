@@ -21,12 +21,44 @@ interface NonJson {
 }
 
 /**
+ * A quick yes for the common case (stored rows, drafts): plain JSON all the way down, checked
+ * without the path bookkeeping of {@link findNonJson}. Anything unusual, very deep or cyclic
+ * answers false and is left to the precise walk, so it never says yes where that says no.
+ */
+function isPlainJsonFast(v: unknown, depth: number): boolean {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(v);
+    case 'object': {
+      if (v === null) return true;
+      if (depth > 64) return false;
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) if (!isPlainJsonFast(v[i], depth + 1)) return false;
+        return true;
+      }
+      const proto = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) return false;
+      for (const key of Object.keys(v)) {
+        if (!isPlainJsonFast((v as Record<string, unknown>)[key], depth + 1)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/**
  * Finds the first value inside `value` that is not plain JSON, depth first.
  *
  * @param value - the value to check
  * @returns where the first offending value is and why, or undefined when all of it is JSON
  */
 export function findNonJson(value: unknown): NonJson | undefined {
+  if (isPlainJsonFast(value, 0)) return undefined;
   const path: Array<string | number> = [];
   const seen = new Set<object>();
   const visit = (v: unknown): NonJson | undefined => {

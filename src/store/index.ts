@@ -1,1 +1,31 @@
-export {};
+/**
+ * chunklog/store: a thread's chunk log on Kysely — embedded SQLite (better-sqlite3) by default,
+ * PostgreSQL (`pg`) and MySQL/MariaDB (`mysql2`) for scale. See `docs/store.md`.
+ *
+ * @packageDocumentation
+ */
+
+export { ROW_FORMAT_VERSION } from './codec.js';
+export {
+  type ChunkStoreOptions,
+  type ChunkStoreTarget,
+  createChunkStore,
+} from './create-chunk-store.js';
+export type { StoreDialectName } from './dialects/adapter.js';
+export { type MigrationContext, storeMigrations } from './migrations.js';
+export type { SqliteOpenOptions } from './open-sqlite.js';
+export type { StoreTableNames, StoreTableOptions } from './tables.js';
+export type {
+  ChunkPage,
+  ChunkStore,
+  CorruptRowPolicy,
+  CreateThreadOptions,
+  ForkThreadOptions,
+  GetChunksOptions,
+  GetRowsOptions,
+  ListThreadsOptions,
+  ReadOptions,
+  Thread,
+  ThreadPage,
+} from './types.js';
+export { MAX_ID_BYTES, MAX_PAGE_LIMIT } from './validate.js';

@@ -1,0 +1,161 @@
+import { ChunklogError } from '../errors/chunklog-error.js';
+import {
+  type ChunkRole,
+  type ChunkRow,
+  type ChunkRowType,
+  RowDataSchemas,
+} from '../schema/chunk-row.js';
+import type { CorruptRowPolicy } from './types.js';
+
+/**
+ * The version of the stored row format, kept in every row's `version` column; a reader treats
+ * rows of another version as corrupt.
+ *
+ * @example
+ * ```ts
+ * ROW_FORMAT_VERSION; // 1
+ * ```
+ */
+export const ROW_FORMAT_VERSION = 1;
+
+const decoder = new TextDecoder();
+
+/** A string column, whatever the driver gave (MySQL returns `VARBINARY` as bytes). */
+export function asString(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value instanceof Uint8Array) return decoder.decode(value);
+  return String(value);
+}
+
+/** A JSON column, whatever the driver gave (parsed already, or text). */
+export function asJson(value: unknown): unknown {
+  return typeof value === 'string' ? JSON.parse(value) : value;
+}
+
+/** A millisecond timestamp as ISO 8601. */
+export function isoOf(millis: unknown): string {
+  return new Date(Number(millis)).toISOString();
+}
+
+/** The columns a row is read with. */
+export const ROW_COLUMNS = [
+  'seq',
+  'turn_id',
+  'step',
+  'role',
+  'type',
+  'data',
+  'created_at',
+  'version',
+] as const;
+
+/** A row as selected with {@link ROW_COLUMNS}. */
+export interface SelectedRow {
+  readonly seq: unknown;
+  readonly turn_id: unknown;
+  readonly step: unknown;
+  readonly role: unknown;
+  readonly type: unknown;
+  readonly data: unknown;
+  readonly created_at: unknown;
+  readonly version: unknown;
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+const ROLES: ReadonlySet<string> = new Set<ChunkRole>(['user', 'assistant', 'tool', 'system']);
+
+/** Why a row is corrupt, or undefined with the decoded row. */
+interface Decoded {
+  row?: ChunkRow;
+  problem?: string;
+  cause?: unknown;
+}
+
+function decodeRecord(threadId: string, seq: number, record: SelectedRow): Decoded {
+  if (Number(record.version) !== ROW_FORMAT_VERSION) {
+    return {
+      problem: `it has format version ${String(record.version)}, this chunklog reads ${ROW_FORMAT_VERSION}`,
+    };
+  }
+  const type = asString(record.type);
+  if (!hasOwn.call(RowDataSchemas, type))
+    return { problem: `unknown type ${JSON.stringify(type)}` };
+  const role = asString(record.role);
+  if (!ROLES.has(role)) return { problem: `unknown role ${JSON.stringify(role)}` };
+  const step = Number(record.step);
+  if (!Number.isInteger(step) || step < 0) {
+    return { problem: `its step ${String(record.step)} is not a step` };
+  }
+  let raw: unknown;
+  try {
+    raw = asJson(record.data);
+  } catch (error) {
+    return { problem: 'its data is not JSON', cause: error };
+  }
+  const data = RowDataSchemas[type as ChunkRowType].safeParse(raw);
+  if (!data.success) {
+    const issue = data.error.issues[0];
+    return {
+      problem: `its ${type} data does not parse (${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'})`,
+      cause: data.error,
+    };
+  }
+  return {
+    row: {
+      threadId,
+      seq,
+      turnId: asString(record.turn_id),
+      step,
+      role,
+      type,
+      data: data.data,
+      createdAt: '',
+    } as ChunkRow,
+  };
+}
+
+/**
+ * Turns a selected row into a validated {@link ChunkRow} (its `createdAt` is filled in by
+ * {@link decodeRows}).
+ *
+ * @returns the row, or undefined when it is corrupt and the policy is `skip`
+ * @throws {ChunklogError} `corrupt-row` naming the thread and seq, when the policy is `throw`
+ */
+function decodeRow(
+  threadId: string,
+  record: SelectedRow,
+  policy: CorruptRowPolicy,
+): ChunkRow | undefined {
+  const seq = Number(record.seq);
+  const decoded = decodeRecord(threadId, seq, record);
+  if (decoded.row !== undefined) return decoded.row;
+  if (policy === 'skip') return undefined;
+  throw new ChunklogError(
+    'corrupt-row',
+    `Row ${seq} of thread ${JSON.stringify(threadId)} is corrupt: ${decoded.problem}.`,
+    { threadId, seq, cause: decoded.cause },
+  );
+}
+
+/** Decodes rows in order, dropping the corrupt ones under the `skip` policy. */
+export function decodeRows(
+  threadId: string,
+  records: readonly SelectedRow[],
+  policy: CorruptRowPolicy,
+): ChunkRow[] {
+  const rows: ChunkRow[] = [];
+  // The rows of a turn share their timestamp: format it once (toISOString is not cheap).
+  let lastMillis: unknown;
+  let lastIso = '';
+  for (const record of records) {
+    const row = decodeRow(threadId, record, policy);
+    if (row === undefined) continue;
+    if (record.created_at !== lastMillis) {
+      lastMillis = record.created_at;
+      lastIso = isoOf(record.created_at);
+    }
+    (row as { createdAt: string }).createdAt = lastIso;
+    rows.push(row);
+  }
+  return rows;
+}

@@ -1,0 +1,23 @@
+import type { Kysely } from 'kysely';
+import type { StoreDialectAdapter } from './dialects/adapter.js';
+import type { StoreStatements } from './statements.js';
+import type { StoreTableNames, StoreTables } from './tables.js';
+import type { CorruptRowPolicy } from './types.js';
+
+/** Everything a store query needs. Internal. */
+export interface StoreContext {
+  /** The user's Kysely (or ours) without plugins, typed with the store's tables. */
+  readonly db: Kysely<StoreTables>;
+  readonly adapter: StoreDialectAdapter;
+  readonly names: StoreTableNames;
+  /** The real table names, typed as the logical ones of {@link StoreTables}. */
+  readonly threads: 'threads';
+  readonly chunks: 'chunks';
+  /** Whether JSON columns hold exact text rather than the dialect's native JSON type. */
+  readonly jsonAsText: boolean;
+  readonly onCorruptRow: CorruptRowPolicy;
+  /** The clock, in milliseconds since the epoch. */
+  readonly now: () => number;
+  /** The hot queries, prepared once. */
+  readonly statements: StoreStatements;
+}

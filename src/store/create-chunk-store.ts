@@ -1,0 +1,196 @@
+import type { Kysely } from 'kysely';
+import { ChunklogError } from '../errors/chunklog-error.js';
+import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
+import type { StoreContext } from './context.js';
+import type { StoreDialectName } from './dialects/adapter.js';
+import { resolveDialect } from './dialects/detect.js';
+import { groupRows } from './group-messages.js';
+import { runMigrations } from './migrations.js';
+import { openSqlite, type SqliteOpenOptions } from './open-sqlite.js';
+import { appendTurn } from './queries/append-turn.js';
+import { forkThread } from './queries/fork-thread.js';
+import { getChunks } from './queries/get-chunks.js';
+import { getRows } from './queries/get-rows.js';
+import { listThreads } from './queries/list-threads.js';
+import { createThread, deleteThread, getThread } from './queries/thread-ops.js';
+import { truncateAfter } from './queries/truncate-after.js';
+import { createStatements } from './statements.js';
+import { wrapStoreErrors } from './store-errors.js';
+import { resolveTableNames, type StoreTableOptions, type StoreTables } from './tables.js';
+import type { ChunkStore, CorruptRowPolicy } from './types.js';
+
+/** Where the store keeps its data: a SQLite file it opens itself, or your Kysely instance. */
+export type ChunkStoreTarget =
+  | {
+      /** A SQLite file path, or `':memory:'`. better-sqlite3 is imported on first use. */
+      readonly sqlite: string;
+    }
+  | {
+      /**
+       * Any Kysely instance (SQLite, PostgreSQL via `pg`, MySQL/MariaDB via `mysql2`, or a
+       * compatible third-party dialect). Its plugins do not apply to the store's queries.
+       */
+      // biome-ignore lint/suspicious/noExplicitAny: the store takes a Kysely of any schema
+      readonly db: Kysely<any>;
+      /** The SQL dialect, when it cannot be told from the Kysely instance's adapter. */
+      readonly dialect?: StoreDialectName | undefined;
+    };
+
+/** Options of {@link createChunkStore}. */
+export interface ChunkStoreOptions extends StoreTableOptions, SqliteOpenOptions {
+  /** What reads do with a row whose data no longer parses: `'throw'` (default) or `'skip'`. */
+  readonly onCorruptRow?: CorruptRowPolicy | undefined;
+  /**
+   * How JSON columns are declared by `migrate()`: `'native'` (default: `jsonb` on PostgreSQL,
+   * `JSON` on MySQL, `TEXT` on SQLite) or `'text'` (the exact text on every dialect: key order
+   * kept, and strings may hold `\u0000`, which `jsonb` refuses).
+   */
+  readonly json?: 'native' | 'text' | undefined;
+  /** The clock, in milliseconds since the epoch. Default `Date.now`. */
+  readonly now?: (() => number) | undefined;
+}
+
+/**
+ * Opens a chunk store: a thread's chunk log with dense per-thread seqs, one transaction per
+ * turn, and keyset pages. Call {@link ChunkStore.migrate} once before the first use.
+ *
+ * @param target - `{ sqlite: path | ':memory:' }` to let the store open better-sqlite3 (WAL, a
+ *   busy timeout, foreign keys on), or `{ db }` with your own Kysely instance
+ * @param options - table names, the corrupt-row policy, the JSON column type, SQLite settings
+ * @returns the store; nothing is opened or queried until its first use
+ * @throws {ChunklogError} `invalid-option` for a bad table name or an unknown dialect
+ *
+ * @example
+ * ```ts
+ * import { createChunkStore } from 'chunklog/store';
+ *
+ * const store = createChunkStore({ sqlite: './chat.db' });
+ * await store.migrate();
+ * await store.appendTurn('thread-1', [
+ *   { turnId: 't1', step: 0, role: 'user', type: 'text', data: { text: 'Hello' } },
+ *   { turnId: 't1', step: 0, role: 'assistant', type: 'text', data: { text: 'Hi!' } },
+ * ]);
+ * const page = await store.getChunks('thread-1', { limit: 50 });
+ * // page.chunks[0].seq === 1, page.total === 2, page.hasMore === false
+ * await store.close();
+ * ```
+ */
+export function createChunkStore(
+  target: ChunkStoreTarget,
+  options: ChunkStoreOptions = {},
+): ChunkStore {
+  const names = resolveTableNames(options);
+  const json = options.json ?? 'native';
+  if (json !== 'native' && json !== 'text') {
+    throw new ChunklogError('invalid-option', "json must be 'native' or 'text'.", {
+      option: 'json',
+      value: json,
+    });
+  }
+  const onCorruptRow = options.onCorruptRow ?? 'throw';
+  if (onCorruptRow !== 'throw' && onCorruptRow !== 'skip') {
+    throw new ChunklogError('invalid-option', "onCorruptRow must be 'throw' or 'skip'.", {
+      option: 'onCorruptRow',
+      value: onCorruptRow,
+    });
+  }
+  let owned: Kysely<unknown> | undefined;
+  // biome-ignore lint/suspicious/noExplicitAny: see ChunkStoreTarget
+  let userDb: Kysely<any>;
+  let dialect: StoreDialectName | undefined;
+  if (target !== null && typeof target === 'object' && 'sqlite' in target) {
+    if (typeof target.sqlite !== 'string') {
+      throw new ChunklogError('invalid-option', 'sqlite must be a file path or ":memory:".', {
+        option: 'sqlite',
+        value: target.sqlite,
+      });
+    }
+    owned = openSqlite(target.sqlite, options);
+    userDb = owned;
+    dialect = 'sqlite';
+  } else if (target !== null && typeof target === 'object' && 'db' in target) {
+    userDb = target.db;
+    dialect = target.dialect;
+  } else {
+    throw new ChunklogError('invalid-option', 'createChunkStore needs { sqlite } or { db }.', {
+      option: 'target',
+    });
+  }
+  const adapter = resolveDialect(userDb, dialect);
+  const db = (userDb as Kysely<object>).withoutPlugins().$extendTables<StoreTables>();
+  const threads = names.threads as 'threads';
+  const chunks = names.chunks as 'chunks';
+  const ctx: StoreContext = {
+    db,
+    adapter,
+    names,
+    threads,
+    chunks,
+    jsonAsText: json === 'text',
+    onCorruptRow,
+    now: options.now ?? Date.now,
+    statements: createStatements(adapter, threads, chunks, owned !== undefined),
+  };
+
+  let closed = false;
+  const open = (what: string) => {
+    if (closed) throw new ChunklogError('closed', `${what} was called on a closed chunk store.`);
+  };
+
+  return {
+    dialect: adapter.name,
+    tables: names,
+    async migrate() {
+      open('migrate');
+      return await wrapStoreErrors('migrate', undefined, () =>
+        runMigrations(db as Kysely<unknown>, { adapter, names, jsonAsText: ctx.jsonAsText }),
+      );
+    },
+    async appendTurn(threadId: string, drafts: readonly ChunkRowDraft[]) {
+      open('appendTurn');
+      return await appendTurn(ctx, threadId, drafts);
+    },
+    async getChunks(threadId, options) {
+      open('getChunks');
+      return await getChunks(ctx, threadId, options);
+    },
+    async getRows(threadId, options) {
+      open('getRows');
+      return await getRows(ctx, threadId, options);
+    },
+    async getMessages(threadId, options) {
+      open('getMessages');
+      const rows: ChunkRow[] = await getRows(ctx, threadId, options);
+      return groupRows(rows);
+    },
+    async createThread(threadId, options) {
+      open('createThread');
+      return await createThread(ctx, threadId, options);
+    },
+    async getThread(threadId) {
+      open('getThread');
+      return await getThread(ctx, threadId);
+    },
+    async listThreads(options) {
+      open('listThreads');
+      return await listThreads(ctx, options);
+    },
+    async deleteThread(threadId) {
+      open('deleteThread');
+      return await deleteThread(ctx, threadId);
+    },
+    async truncateAfter(threadId, seq) {
+      open('truncateAfter');
+      return await truncateAfter(ctx, threadId, seq);
+    },
+    async forkThread(threadId, options) {
+      open('forkThread');
+      return await forkThread(ctx, threadId, options);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (owned !== undefined) await owned.destroy();
+    },
+  };
+}

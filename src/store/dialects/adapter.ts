@@ -1,0 +1,42 @@
+import type { RawBuilder } from 'kysely';
+
+/** The databases the store knows how to drive. */
+export type StoreDialectName = 'sqlite' | 'postgres' | 'mysql';
+
+/**
+ * What the store needs to know about a database, as capability flags and a few SQL fragments,
+ * so that queries never branch on the dialect's name. One small adapter per dialect.
+ */
+export interface StoreDialectAdapter {
+  readonly name: StoreDialectName;
+  /** Column type of an id (thread id, turn id). */
+  readonly idType: RawBuilder<unknown>;
+  /** The type a bound id is cast to where the database cannot infer it (a value in a select list). */
+  readonly idCast: RawBuilder<unknown>;
+  /** Column type of a JSON value stored natively (`jsonb`, `json`), or as exact text. */
+  readonly jsonType: RawBuilder<unknown>;
+  /** Column type of a JSON value stored as exact text. */
+  readonly textType: RawBuilder<unknown>;
+  /** Column type of a millisecond timestamp. */
+  readonly millisType: 'bigint' | 'integer';
+  /** Whether a write transaction must be begun with `BEGIN IMMEDIATE` on a reserved connection. */
+  readonly beginImmediate: boolean;
+  /** Whether `SELECT … FOR UPDATE` locks the thread row (PostgreSQL, MySQL). */
+  readonly selectForUpdate: boolean;
+  /**
+   * Whether the thread's row and the turn-id check can be read by one statement: only where the
+   * lock is taken before the transaction's first read (SQLite's `BEGIN IMMEDIATE`). Under a row
+   * lock (PostgreSQL, MySQL) the check must be a statement of its own, run after the lock is held.
+   */
+  readonly checkTurnWithLock: boolean;
+  /** The isolation level of write transactions, when the dialect has them. */
+  readonly writeIsolation: 'read committed' | undefined;
+  /** How an insert that may collide with an existing key is kept quiet. */
+  readonly insertIgnore: 'on-conflict-do-nothing' | 'on-duplicate-key-update';
+  /** A clause appended to `CREATE TABLE` (MySQL's engine and character set), if any. */
+  readonly createTableSuffix: RawBuilder<unknown> | undefined;
+  /** Whether `CREATE INDEX IF NOT EXISTS` is understood (not by MySQL). */
+  readonly createIndexIfNotExists: boolean;
+  /** How many bound parameters one statement may carry. */
+  readonly maxParameters: number;
+}

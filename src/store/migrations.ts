@@ -1,0 +1,104 @@
+import type { Kysely } from 'kysely';
+import { type Migration, Migrator } from 'kysely/migration';
+import type { StoreDialectAdapter } from './dialects/adapter.js';
+import type { StoreTableNames } from './tables.js';
+
+/** What the store's migrations need to know. */
+export interface MigrationContext {
+  readonly adapter: StoreDialectAdapter;
+  readonly names: StoreTableNames;
+  /** Keep JSON as exact text instead of the dialect's native JSON type. */
+  readonly jsonAsText: boolean;
+}
+
+/**
+ * The store's migrations, in code, named so that they sort in order. Never edit one that has
+ * shipped: add the next.
+ *
+ * - `0001_threads_and_chunks`: the threads table (id, timestamps, metadata, the next seq) and the
+ *   chunks table (thread id, seq, turn id, step, role, type, data, created at, format version;
+ *   primary key thread id + seq; an index (thread id, turn id, seq) for turn lookups), plus an index on thread activity.
+ */
+export function storeMigrations(ctx: MigrationContext): Record<string, Migration> {
+  const { adapter, names } = ctx;
+  const json = ctx.jsonAsText ? adapter.textType : adapter.jsonType;
+  const millis = adapter.millisType;
+  const suffix = adapter.createTableSuffix;
+  const index = (db: Kysely<unknown>, name: string) => {
+    const create = db.schema.createIndex(name);
+    return adapter.createIndexIfNotExists ? create.ifNotExists() : create;
+  };
+  return {
+    '0001_threads_and_chunks': {
+      async up(db) {
+        await db.schema
+          .createTable(names.threads)
+          .ifNotExists()
+          .addColumn('id', adapter.idType, (c) => c.notNull().primaryKey())
+          .addColumn('created_at', millis, (c) => c.notNull())
+          .addColumn('updated_at', millis, (c) => c.notNull())
+          .addColumn('next_seq', 'integer', (c) => c.notNull().defaultTo(1))
+          .addColumn('metadata', json)
+          .$call((b) => (suffix === undefined ? b : b.modifyEnd(suffix)))
+          .execute();
+        await index(db, `${names.threads}_activity_idx`)
+          .on(names.threads)
+          .columns(['updated_at', 'id'])
+          .execute();
+        await db.schema
+          .createTable(names.chunks)
+          .ifNotExists()
+          .addColumn('thread_id', adapter.idType, (c) => c.notNull())
+          .addColumn('seq', 'integer', (c) => c.notNull())
+          .addColumn('turn_id', adapter.idType, (c) => c.notNull())
+          .addColumn('step', 'integer', (c) => c.notNull())
+          .addColumn('role', 'varchar(16)', (c) => c.notNull())
+          .addColumn('type', 'varchar(32)', (c) => c.notNull())
+          .addColumn('data', json, (c) => c.notNull())
+          .addColumn('created_at', millis, (c) => c.notNull())
+          .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
+          .addPrimaryKeyConstraint(`${names.chunks}_pkey`, ['thread_id', 'seq'])
+          .addForeignKeyConstraint(
+            `${names.chunks}_thread_fk`,
+            ['thread_id'],
+            names.threads,
+            ['id'],
+            (c) => c.onDelete('cascade'),
+          )
+          .$call((b) => (suffix === undefined ? b : b.modifyEnd(suffix)))
+          .execute();
+        await index(db, `${names.chunks}_turn_idx`)
+          .on(names.chunks)
+          .columns(['thread_id', 'turn_id', 'seq'])
+          .execute();
+      },
+      async down(db) {
+        await db.schema.dropTable(names.chunks).ifExists().execute();
+        await db.schema.dropTable(names.threads).ifExists().execute();
+      },
+    },
+  };
+}
+
+/**
+ * Runs the store's migrations to the latest through Kysely's `Migrator`, with the store's own
+ * migration tables. When another process migrated at the same moment (SQLite's migrator takes
+ * no lock, and every statement is `IF NOT EXISTS`), the loser's error is ignored once the
+ * migrations are seen to be applied.
+ *
+ * @throws the migrator's error when the migrations are not applied
+ */
+export async function runMigrations(db: Kysely<unknown>, ctx: MigrationContext): Promise<void> {
+  const migrations = storeMigrations(ctx);
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableName: ctx.names.migrations,
+    migrationLockTableName: ctx.names.migrationLock,
+  });
+  const { error } = await migrator.migrateToLatest();
+  if (error === undefined) return;
+  const applied = await migrator.getMigrations().catch(() => undefined);
+  if (applied?.every((m) => m.executedAt !== undefined)) return;
+  throw error;
+}

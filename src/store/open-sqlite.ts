@@ -1,0 +1,83 @@
+import { Kysely, type SqliteDatabase, SqliteDialect, type SqliteStatement } from 'kysely';
+import { loadDependency } from './load-dependency.js';
+
+/** Options for the SQLite database `createChunkStore({ sqlite })` opens. */
+export interface SqliteOpenOptions {
+  /** How long a writer waits for another process's write lock, in milliseconds. Default 5,000. */
+  readonly busyTimeoutMs?: number | undefined;
+  /**
+   * SQLite's `synchronous` setting. `'full'` (the default) makes every committed turn survive a
+   * power loss; `'normal'` is faster in WAL mode and still survives a crash of the process.
+   */
+  readonly synchronous?: 'full' | 'normal' | undefined;
+  /** How many prepared statements to keep. Default 256. */
+  readonly statementCacheSize?: number | undefined;
+}
+
+/**
+ * Marks a query whose rows the store reads by position: on the SQLite connection the store opens
+ * itself, such a statement returns arrays (better-sqlite3's raw mode) instead of objects.
+ */
+export const ARRAY_ROWS_MARK = '/* chunklog:array-rows */ ';
+
+/** The parts of a better-sqlite3 statement used here, typed structurally. */
+interface BetterSqliteStatement extends SqliteStatement {
+  raw?(toggle: boolean): unknown;
+}
+
+/** The parts of a better-sqlite3 `Database` used here, typed structurally. */
+interface BetterSqliteDatabase {
+  prepare(sql: string): BetterSqliteStatement;
+  pragma(source: string): unknown;
+  close(): void;
+}
+
+type BetterSqliteConstructor = new (
+  filename: string,
+  options?: { timeout?: number },
+) => BetterSqliteDatabase;
+
+/**
+ * Wraps a database so that `prepare` reuses statements: Kysely prepares every query it runs,
+ * and the store runs the same few queries over and over. Bounded, oldest evicted first (the
+ * store's own statements are few; they are evicted only by a flood of other queries).
+ */
+function withStatementCache(db: BetterSqliteDatabase, size: number): SqliteDatabase {
+  const cache = new Map<string, BetterSqliteStatement>();
+  return {
+    close: () => db.close(),
+    prepare(sql) {
+      let statement = cache.get(sql);
+      if (statement === undefined) {
+        statement = db.prepare(sql);
+        // Rows as arrays: better-sqlite3 builds them much faster than objects.
+        if (sql.startsWith(ARRAY_ROWS_MARK)) statement.raw?.(true);
+        cache.set(sql, statement);
+        if (cache.size > size) cache.delete(cache.keys().next().value as string);
+      }
+      return statement;
+    },
+  };
+}
+
+/**
+ * A Kysely instance over a better-sqlite3 database at `path`, opened on first use (better-sqlite3
+ * is imported then): WAL journal (on a file), a busy timeout, foreign keys on.
+ */
+export function openSqlite(path: string, options: SqliteOpenOptions = {}): Kysely<unknown> {
+  return new Kysely<unknown>({
+    dialect: new SqliteDialect({
+      database: async () => {
+        const Database = await loadDependency<BetterSqliteConstructor>(
+          'better-sqlite3',
+          'createChunkStore({ sqlite })',
+        );
+        const db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
+        if (path !== ':memory:' && path !== '') db.pragma('journal_mode = WAL');
+        db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+        db.pragma('foreign_keys = ON');
+        return withStatementCache(db, options.statementCacheSize ?? 256);
+      },
+    }),
+  });
+}

@@ -1,0 +1,119 @@
+import { ChunklogError } from '../../errors/chunklog-error.js';
+import type { ChunkRow, ChunkRowDraft } from '../../schema/chunk-row.js';
+import { parseChunkRowDraft } from '../../schema/parse.js';
+import { decodeRows, isoOf } from '../codec.js';
+import type { StoreContext } from '../context.js';
+import { wrapStoreErrors } from '../store-errors.js';
+import { insertThreadIfAbsent, type SelectedThread } from '../threads.js';
+import { writeTransaction } from '../transaction.js';
+import { checkThreadId, idProblem } from '../validate.js';
+
+/**
+ * Validates a turn's drafts before anything is written: each against its schema, one turn id
+ * for all of them, and an id every dialect can store.
+ *
+ * @throws {ChunklogError} `invalid-row` naming the draft and the offending path
+ */
+export function checkDrafts(drafts: readonly ChunkRowDraft[]): ChunkRowDraft[] {
+  if (!Array.isArray(drafts)) {
+    throw new ChunklogError('invalid-row', 'appendTurn needs an array of row drafts.', {
+      value: drafts,
+    });
+  }
+  const checked: ChunkRowDraft[] = [];
+  for (let i = 0; i < drafts.length; i++) {
+    let draft: ChunkRowDraft;
+    try {
+      draft = parseChunkRowDraft(drafts[i]);
+    } catch (error) {
+      if (!ChunklogError.isInstance(error)) throw error;
+      throw new ChunklogError('invalid-row', `Draft ${i} of the turn: ${error.message}`, {
+        path: [i, ...(error.path ?? [])],
+        value: error.value,
+        cause: error.cause,
+      });
+    }
+    const first = checked[0];
+    if (first !== undefined && draft.turnId !== first.turnId) {
+      throw new ChunklogError(
+        'invalid-row',
+        `Draft ${i} belongs to turn ${JSON.stringify(draft.turnId)}, but the turn being appended is ${JSON.stringify(first.turnId)}: one appendTurn stores one turn.`,
+        { path: [i, 'turnId'], value: draft.turnId },
+      );
+    }
+    if (first === undefined) {
+      const problem = idProblem(draft.turnId);
+      if (problem !== undefined) {
+        throw new ChunklogError('invalid-row', `The turn id ${problem}.`, {
+          path: [i, 'turnId'],
+          value: draft.turnId,
+        });
+      }
+    }
+    checked.push(draft);
+  }
+  return checked;
+}
+
+/** `ChunkStore.appendTurn`: see there. */
+export function appendTurn(
+  ctx: StoreContext,
+  threadId: string,
+  drafts: readonly ChunkRowDraft[],
+): Promise<ChunkRow[]> {
+  checkThreadId(threadId);
+  const checked = checkDrafts(drafts);
+  const turnId = checked[0]?.turnId;
+  // Serialize before the transaction: the lock is held for as short a time as possible.
+  const data = checked.map((d) => JSON.stringify(d.data));
+  return wrapStoreErrors('appendTurn', threadId, () =>
+    writeTransaction(ctx, async (trx) => {
+      const { statements } = ctx;
+      const now = ctx.now();
+      const oneStatement = ctx.adapter.checkTurnWithLock && turnId !== undefined;
+      let thread: (SelectedThread & { readonly turn_first?: unknown }) | undefined = oneStatement
+        ? (await statements.threadAndTurn.execute(trx, [threadId, turnId, threadId])).rows[0]
+        : (await statements.lockThread.execute(trx, [threadId])).rows[0];
+      // Whether rows of this turn may be stored already (a retry): unknown unless the thread
+      // row was read with the turn check, under a lock taken before the read.
+      let mayHoldTurn = true;
+      if (thread === undefined) {
+        await insertThreadIfAbsent(ctx, trx, {
+          id: threadId,
+          now,
+          nextSeq: 1,
+          metadata: undefined,
+        });
+        // Another writer may have created it (and stored this turn) meanwhile: lock and re-read.
+        thread = (await statements.lockThread.execute(trx, [threadId])).rows[0];
+        if (thread === undefined) throw new Error('the thread row vanished while it was created');
+      } else if (oneStatement && thread.turn_first === null) {
+        mayHoldTurn = false;
+      }
+      if (turnId === undefined) return [];
+      if (mayHoldTurn) {
+        const stored = (await statements.turnRows.execute(trx, [threadId, turnId])).rows;
+        if (stored.length > 0) return decodeRows(threadId, stored, 'throw');
+      }
+
+      const first = Number(thread.next_seq);
+      await statements.insertRows(trx, threadId, turnId, first, checked, data, now);
+      await statements.advanceThread.execute(trx, [first + checked.length, now, threadId]);
+
+      const createdAt = isoOf(now);
+      return checked.map(
+        (d, i) =>
+          ({
+            threadId,
+            seq: first + i,
+            turnId,
+            step: d.step,
+            role: d.role,
+            type: d.type,
+            data: d.data,
+            createdAt,
+          }) as ChunkRow,
+      );
+    }),
+  );
+}

@@ -1,0 +1,82 @@
+import { sql } from 'kysely';
+import type { JSONObject } from '../../schema/json.js';
+import { asJson } from '../codec.js';
+import type { StoreContext } from '../context.js';
+import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
+import { checkMetadata, insertThreadIfAbsent, selectThread, toThread } from '../threads.js';
+import { writeTransaction } from '../transaction.js';
+import type { ForkThreadOptions, Thread } from '../types.js';
+import { checkSeq, checkThreadId } from '../validate.js';
+import { threadExists } from './thread-ops.js';
+
+/**
+ * `ChunkStore.forkThread`: a new thread holding copies of the rows with `seq <= atSeq` (same
+ * seqs, turn ids and timestamps), copied inside the database by one `INSERT … SELECT`.
+ */
+export function forkThread(
+  ctx: StoreContext,
+  threadId: string,
+  options: ForkThreadOptions,
+): Promise<Thread> {
+  checkThreadId(threadId);
+  const atSeq = checkSeq(options?.atSeq, 'atSeq', 0);
+  const newId =
+    options.newThreadId === undefined
+      ? globalThis.crypto.randomUUID()
+      : checkThreadId(options.newThreadId, 'newThreadId');
+  const metadata = checkMetadata(options.metadata);
+  return wrapStoreErrors('forkThread', threadId, () =>
+    writeTransaction(ctx, async (trx) => {
+      const source = await selectThread(ctx, trx, threadId, true);
+      if (source === undefined) throw threadNotFound(threadId);
+      if (newId === threadId || (await selectThread(ctx, trx, newId, true)) !== undefined) {
+        throw threadExists(newId);
+      }
+      const copied = Math.min(atSeq, Number(source.next_seq) - 1);
+      const sourceMetadata =
+        source.metadata === null ? undefined : (asJson(source.metadata) as JSONObject);
+      await insertThreadIfAbsent(ctx, trx, {
+        id: newId,
+        now: ctx.now(),
+        nextSeq: copied + 1,
+        metadata: metadata ?? sourceMetadata,
+      });
+      if (copied > 0) {
+        await trx
+          .insertInto(ctx.chunks)
+          .columns([
+            'thread_id',
+            'seq',
+            'turn_id',
+            'step',
+            'role',
+            'type',
+            'data',
+            'created_at',
+            'version',
+          ])
+          .expression((eb) =>
+            eb
+              .selectFrom(ctx.chunks)
+              .select([
+                sql<string>`cast(${newId} as ${ctx.adapter.idCast})`.as('thread_id'),
+                'seq',
+                'turn_id',
+                'step',
+                'role',
+                'type',
+                'data',
+                'created_at',
+                'version',
+              ])
+              .where('thread_id', '=', threadId)
+              .where('seq', '<=', copied),
+          )
+          .execute();
+      }
+      const created = await selectThread(ctx, trx, newId, false);
+      if (created === undefined) throw new Error('the forked thread row is missing');
+      return toThread(created);
+    }),
+  );
+}

@@ -1,0 +1,49 @@
+import type { ChunkRow } from '../../schema/chunk-row.js';
+import { decodeRows } from '../codec.js';
+import type { StoreContext } from '../context.js';
+import { pageRowObject } from '../statements.js';
+import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
+import { selectThread } from '../threads.js';
+import type { ChunkPage, GetChunksOptions } from '../types.js';
+import { checkLimit, checkSeq, checkThreadId, MAX_SEQ } from '../validate.js';
+
+/**
+ * `ChunkStore.getChunks`: one keyset query (`seq < before ORDER BY seq DESC LIMIT n` on the
+ * primary key) that also reads the thread's next seq in the same statement, so `total` comes
+ * from the same snapshot as the rows and costs no `COUNT(*)`. Seqs are dense from 1, so rows
+ * older than the page exist exactly when its oldest seq is above 1.
+ */
+export function getChunks(
+  ctx: StoreContext,
+  threadId: string,
+  options: GetChunksOptions,
+): Promise<ChunkPage> {
+  checkThreadId(threadId);
+  const limit = checkLimit(options?.limit);
+  const asked = options.before === undefined ? undefined : checkSeq(options.before, 'before', 0);
+  // Beyond any seq: the same page as no `before` (and a bound the integer column can take).
+  const before = asked !== undefined && asked > MAX_SEQ ? undefined : asked;
+  const policy = options.onCorruptRow ?? ctx.onCorruptRow;
+  return wrapStoreErrors('getChunks', threadId, async () => {
+    const records = (
+      before === undefined
+        ? await ctx.statements.pageTail.execute(ctx.db, [threadId, threadId, limit])
+        : await ctx.statements.pageBefore.execute(ctx.db, [threadId, threadId, before, limit])
+    ).rows.map(pageRowObject);
+    const last = records[records.length - 1];
+    if (last === undefined || last.thread_next_seq === null) {
+      const thread = await selectThread(ctx, ctx.db, threadId, false);
+      if (thread === undefined) throw threadNotFound(threadId);
+      return { chunks: [], total: Number(thread.next_seq) - 1, oldestSeq: null, hasMore: false };
+    }
+    records.reverse();
+    const chunks: ChunkRow[] = decodeRows(threadId, records, policy);
+    const oldestSeq = Number(last.seq);
+    return {
+      chunks,
+      total: Number(last.thread_next_seq) - 1,
+      oldestSeq,
+      hasMore: oldestSeq > 1,
+    };
+  });
+}

@@ -1,0 +1,31 @@
+import type { ChunkRow } from '../../schema/chunk-row.js';
+import { decodeRows, ROW_COLUMNS } from '../codec.js';
+import type { StoreContext } from '../context.js';
+import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
+import { selectThread } from '../threads.js';
+import type { GetRowsOptions } from '../types.js';
+import { checkSeq, checkThreadId, MAX_SEQ } from '../validate.js';
+
+/** `ChunkStore.getRows`: the thread's rows after `afterSeq`, ascending, in one query. */
+export function getRows(
+  ctx: StoreContext,
+  threadId: string,
+  options: GetRowsOptions = {},
+): Promise<ChunkRow[]> {
+  checkThreadId(threadId);
+  const afterSeq = Math.min(checkSeq(options.afterSeq ?? 0, 'afterSeq', 0), MAX_SEQ);
+  const policy = options.onCorruptRow ?? ctx.onCorruptRow;
+  return wrapStoreErrors('getRows', threadId, async () => {
+    const records = await ctx.db
+      .selectFrom(ctx.chunks)
+      .select(ROW_COLUMNS)
+      .where('thread_id', '=', threadId)
+      .$if(afterSeq > 0, (qb) => qb.where('seq', '>', afterSeq))
+      .orderBy('seq')
+      .execute();
+    if (records.length === 0 && (await selectThread(ctx, ctx.db, threadId, false)) === undefined) {
+      throw threadNotFound(threadId);
+    }
+    return decodeRows(threadId, records, policy);
+  });
+}

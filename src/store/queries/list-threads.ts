@@ -1,0 +1,68 @@
+import { ChunklogError } from '../../errors/chunklog-error.js';
+import type { StoreContext } from '../context.js';
+import { wrapStoreErrors } from '../store-errors.js';
+import { THREAD_COLUMNS, toThread } from '../threads.js';
+import type { ListThreadsOptions, ThreadPage } from '../types.js';
+import { checkLimit } from '../validate.js';
+
+interface Cursor {
+  readonly updatedAt: number;
+  readonly id: string;
+}
+
+function encodeCursor(updatedAt: unknown, id: string): string {
+  return `${Number(updatedAt)}:${id}`;
+}
+
+function decodeCursor(before: unknown): Cursor {
+  const colon = typeof before === 'string' ? before.indexOf(':') : -1;
+  const updatedAt = colon > 0 ? Number((before as string).slice(0, colon)) : Number.NaN;
+  if (!Number.isSafeInteger(updatedAt)) {
+    throw new ChunklogError(
+      'invalid-option',
+      'before must be the nextBefore of a previous listThreads page.',
+      { option: 'before', value: before },
+    );
+  }
+  return { updatedAt, id: (before as string).slice(colon + 1) };
+}
+
+/**
+ * `ChunkStore.listThreads`: keyset by last activity, `(updated_at, id) < cursor ORDER BY
+ * updated_at DESC, id DESC`, on the `(updated_at, id)` index.
+ */
+export function listThreads(ctx: StoreContext, options: ListThreadsOptions): Promise<ThreadPage> {
+  const limit = checkLimit(options?.limit);
+  const cursor = options.before === undefined ? undefined : decodeCursor(options.before);
+  return wrapStoreErrors('listThreads', undefined, async () => {
+    const records = await ctx.db
+      .selectFrom(ctx.threads)
+      .select(THREAD_COLUMNS)
+      .$if(cursor !== undefined, (qb) =>
+        qb.where((eb) => {
+          const { updatedAt, id } = cursor as Cursor;
+          return eb.or([
+            eb('updated_at', '<', updatedAt),
+            eb.and([eb('updated_at', '=', updatedAt), eb('id', '<', id)]),
+          ]);
+        }),
+      )
+      .orderBy('updated_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit + 1)
+      .execute();
+    const hasMore = records.length > limit;
+    const page = hasMore ? records.slice(0, limit) : records;
+    const threads = page.map(toThread);
+    const last = threads[threads.length - 1];
+    const lastRecord = page[page.length - 1];
+    return {
+      threads,
+      hasMore,
+      nextBefore:
+        hasMore && last !== undefined && lastRecord !== undefined
+          ? encodeCursor(lastRecord.updated_at, last.id)
+          : null,
+    };
+  });
+}

@@ -1,0 +1,57 @@
+import { ChunklogError } from '../../errors/chunklog-error.js';
+import type { JSONObject } from '../../schema/json.js';
+import type { StoreContext } from '../context.js';
+import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
+import { checkMetadata, insertThreadIfAbsent, selectThread, toThread } from '../threads.js';
+import { writeTransaction } from '../transaction.js';
+import type { CreateThreadOptions, Thread } from '../types.js';
+import { checkThreadId } from '../validate.js';
+
+/** The `thread-exists` error for `threadId`. */
+export function threadExists(threadId: string): ChunklogError {
+  return new ChunklogError('thread-exists', `Thread ${JSON.stringify(threadId)} already exists.`, {
+    threadId,
+  });
+}
+
+/** `ChunkStore.createThread`: see there. */
+export function createThread(
+  ctx: StoreContext,
+  threadId: string | undefined,
+  options: CreateThreadOptions = {},
+): Promise<Thread> {
+  const id = threadId === undefined ? globalThis.crypto.randomUUID() : checkThreadId(threadId);
+  const metadata: JSONObject | undefined = checkMetadata(options.metadata);
+  return wrapStoreErrors('createThread', id, () =>
+    writeTransaction(ctx, async (trx) => {
+      if ((await selectThread(ctx, trx, id, true)) !== undefined) throw threadExists(id);
+      await insertThreadIfAbsent(ctx, trx, { id, now: ctx.now(), nextSeq: 1, metadata });
+      const created = await selectThread(ctx, trx, id, false);
+      if (created === undefined) throw new Error('the new thread row is missing');
+      return toThread(created);
+    }),
+  );
+}
+
+/** `ChunkStore.getThread`: see there. */
+export function getThread(ctx: StoreContext, threadId: string): Promise<Thread> {
+  checkThreadId(threadId);
+  return wrapStoreErrors('getThread', threadId, async () => {
+    const thread = await selectThread(ctx, ctx.db, threadId, false);
+    if (thread === undefined) throw threadNotFound(threadId);
+    return toThread(thread);
+  });
+}
+
+/** `ChunkStore.deleteThread`: the thread's rows, then the thread, under the thread's lock. */
+export function deleteThread(ctx: StoreContext, threadId: string): Promise<boolean> {
+  checkThreadId(threadId);
+  return wrapStoreErrors('deleteThread', threadId, () =>
+    writeTransaction(ctx, async (trx) => {
+      if ((await selectThread(ctx, trx, threadId, true)) === undefined) return false;
+      await trx.deleteFrom(ctx.chunks).where('thread_id', '=', threadId).execute();
+      await trx.deleteFrom(ctx.threads).where('id', '=', threadId).execute();
+      return true;
+    }),
+  );
+}

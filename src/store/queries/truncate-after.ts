@@ -1,0 +1,33 @@
+import type { StoreContext } from '../context.js';
+import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
+import { selectThread } from '../threads.js';
+import { writeTransaction } from '../transaction.js';
+import { checkSeq, checkThreadId } from '../validate.js';
+
+/**
+ * `ChunkStore.truncateAfter`: deletes the rows after `seq` and moves the thread's next seq back
+ * to `seq + 1`, so seqs stay dense (the next turn reuses the freed seqs).
+ */
+export function truncateAfter(ctx: StoreContext, threadId: string, seq: number): Promise<number> {
+  checkThreadId(threadId);
+  checkSeq(seq, 'seq', 0);
+  return wrapStoreErrors('truncateAfter', threadId, () =>
+    writeTransaction(ctx, async (trx) => {
+      const thread = await selectThread(ctx, trx, threadId, true);
+      if (thread === undefined) throw threadNotFound(threadId);
+      const last = Number(thread.next_seq) - 1;
+      if (seq >= last) return 0;
+      await trx
+        .deleteFrom(ctx.chunks)
+        .where('thread_id', '=', threadId)
+        .where('seq', '>', seq)
+        .execute();
+      await trx
+        .updateTable(ctx.threads)
+        .set({ next_seq: seq + 1, updated_at: ctx.now() })
+        .where('id', '=', threadId)
+        .execute();
+      return last - seq;
+    }),
+  );
+}

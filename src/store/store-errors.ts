@@ -1,0 +1,35 @@
+import { ChunklogError } from '../errors/chunklog-error.js';
+
+/**
+ * Runs `work`, passing chunklog errors through and wrapping anything else (a driver error) as
+ * `store-failed` with the original error as `cause`.
+ *
+ * @param what - the operation, for the message (for example `appendTurn`)
+ * @param threadId - the thread concerned, when there is one
+ */
+export async function wrapStoreErrors<T>(
+  what: string,
+  threadId: string | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (ChunklogError.isInstance(error)) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ChunklogError(
+      'store-failed',
+      `${what}${threadId === undefined ? '' : ` on thread ${JSON.stringify(threadId)}`} failed: ${reason}`,
+      { cause: error, threadId },
+    );
+  }
+}
+
+/** The `thread-not-found` error for `threadId`. */
+export function threadNotFound(threadId: string): ChunklogError {
+  return new ChunklogError(
+    'thread-not-found',
+    `Thread ${JSON.stringify(threadId)} does not exist (it was never created, or it was deleted).`,
+    { threadId },
+  );
+}

@@ -1,0 +1,89 @@
+import { ChunklogError } from '../errors/chunklog-error.js';
+
+/** The names of the store's tables. Every one is configurable. */
+export interface StoreTableNames {
+  /** One row per thread: id, timestamps, metadata and the next seq. */
+  readonly threads: string;
+  /** One row per stored chunk row, keyed by (thread id, seq). */
+  readonly chunks: string;
+  /** Kysely's migration bookkeeping table for the store's migrations. */
+  readonly migrations: string;
+  /** Kysely's migration lock table for the store's migrations. */
+  readonly migrationLock: string;
+}
+
+/** Options naming the store's tables: a prefix, and any single name overridden. */
+export interface StoreTableOptions {
+  /** Prefix of every table name. Default `chunklog_`. */
+  readonly tablePrefix?: string | undefined;
+  /** Explicit table names; each defaults to the prefix plus `threads`, `chunks`, `migrations`, `migration_lock`. */
+  readonly tables?: Partial<StoreTableNames> | undefined;
+}
+
+/** Identifiers we create: letters, digits and `_`, short enough for an index name on every database. */
+const identifier = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
+
+/**
+ * Resolves and checks the store's table names.
+ *
+ * @throws {ChunklogError} `invalid-option` for a name that is not a plain identifier of at most 48 characters
+ */
+export function resolveTableNames(options: StoreTableOptions): StoreTableNames {
+  const prefix = options.tablePrefix ?? 'chunklog_';
+  const names: StoreTableNames = {
+    threads: options.tables?.threads ?? `${prefix}threads`,
+    chunks: options.tables?.chunks ?? `${prefix}chunks`,
+    migrations: options.tables?.migrations ?? `${prefix}migrations`,
+    migrationLock: options.tables?.migrationLock ?? `${prefix}migration_lock`,
+  };
+  for (const [key, name] of Object.entries(names)) {
+    if (typeof name !== 'string' || !identifier.test(name)) {
+      throw new ChunklogError(
+        'invalid-option',
+        `Table name ${JSON.stringify(name)} (${key}) must be letters, digits and _, starting with a letter or _, at most 48 characters.`,
+        {
+          option: options.tables?.[key as keyof StoreTableNames] ? `tables.${key}` : 'tablePrefix',
+          value: name,
+        },
+      );
+    }
+  }
+  if (new Set(Object.values(names)).size !== 4) {
+    throw new ChunklogError('invalid-option', 'The store needs four distinct table names.', {
+      option: 'tables',
+      value: names,
+    });
+  }
+  return names;
+}
+
+/** A `threads` row as the database holds it (drivers differ in how numbers and JSON come back). */
+export interface ThreadRecord {
+  id: string;
+  created_at: number;
+  updated_at: number;
+  next_seq: number;
+  metadata: unknown;
+}
+
+/** A `chunks` row as the database holds it. */
+export interface ChunkRecord {
+  thread_id: string;
+  seq: number;
+  turn_id: string;
+  step: number;
+  role: string;
+  type: string;
+  data: unknown;
+  created_at: number;
+  version: number;
+}
+
+/**
+ * The store's tables under fixed logical names. Queries name the real tables through
+ * {@link StoreTableNames}, cast to these keys, and never qualify a column with a table name.
+ */
+export type StoreTables = {
+  threads: ThreadRecord;
+  chunks: ChunkRecord;
+};

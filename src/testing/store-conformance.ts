@@ -1,0 +1,74 @@
+// The store conformance kit: the store suite of chunklog, runnable against any setup. It is
+// written for vitest but does not import it (vitest refuses `require()`, and chunklog/testing
+// must load without it): the test functions come in as an argument, or from the globals.
+import {
+  type ChunkStoreConformanceOptions,
+  type ChunkStoreFactory,
+  globalTestApi,
+} from './store-conformance/api.js';
+import { describeAppendSuite } from './store-conformance/append-suite.js';
+import { describeConcurrencySuite } from './store-conformance/concurrency-suite.js';
+import { createKit } from './store-conformance/kit.js';
+import { describePagesSuite } from './store-conformance/pages-suite.js';
+import { describeThreadsSuite } from './store-conformance/threads-suite.js';
+
+export type {
+  ChunkStoreConformanceOptions,
+  ChunkStoreFactory,
+  ConformanceAssertion,
+  ConformanceTestApi,
+} from './store-conformance/api.js';
+export { sampleDrafts, textDrafts } from './store-conformance/drafts.js';
+
+/**
+ * Declares chunklog's store conformance suite with vitest: invariant 6 of chunklog (dense,
+ * strictly increasing seqs per thread under concurrent writers; a turn visible whole or not at
+ * all; threads isolated; a turn id appended twice stored once) and the rest of the
+ * `ChunkStore` contract (pages, not-found, validation, truncate, fork, delete, list). Run it
+ * against your own Kysely dialect to prove your setup holds them. Give it tables of its own
+ * (a table prefix): it creates threads with random ids and deletes them afterwards.
+ *
+ * @param name - the suite's name (for example the dialect)
+ * @param factory - opens a new store over the database under test, see {@link ChunkStoreFactory}
+ * @param options - the test functions (`{ api: vitest }`), concurrency settings, or `skip`
+ * @throws {ChunklogError} `missing-dependency` when no test functions are given or global
+ *
+ * @example
+ * ```ts
+ * // test/store.test.ts — run with vitest
+ * import * as vitest from 'vitest';
+ * import { Kysely } from 'kysely';
+ * import { LibsqlDialect } from '@libsql/kysely-libsql';
+ * import { createChunkStore } from 'chunklog/store';
+ * import { describeChunkStore } from 'chunklog/testing';
+ *
+ * describeChunkStore(
+ *   'libSQL',
+ *   () =>
+ *     createChunkStore(
+ *       { db: new Kysely({ dialect: new LibsqlDialect({ url: 'file:test.db' }) }), dialect: 'sqlite' },
+ *       { tablePrefix: 'conformance_' },
+ *     ),
+ *   { api: vitest },
+ * );
+ * ```
+ */
+export function describeChunkStore(
+  name: string,
+  factory: ChunkStoreFactory,
+  options: ChunkStoreConformanceOptions = {},
+): void {
+  const api = options.api ?? globalTestApi();
+  const kit = createKit(api, factory, {
+    writers: options.writers ?? 3,
+    turnsPerWriter: options.turnsPerWriter ?? 12,
+  });
+  (options.skip ? api.describe.skip : api.describe)(`chunk store conformance: ${name}`, () => {
+    api.beforeAll(() => kit.start());
+    api.afterAll(() => kit.finish());
+    describeAppendSuite(kit);
+    describeConcurrencySuite(kit);
+    describePagesSuite(kit);
+    describeThreadsSuite(kit);
+  });
+}

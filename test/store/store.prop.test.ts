@@ -1,0 +1,223 @@
+// Model-based: random sequences of append (with repeated turn ids), page, truncate, fork and
+// delete give the same answers from the store as from a deliberately simple in-memory model.
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ChunklogError } from '../../src/errors/index.js';
+import type { ChunkRow, ChunkRowDraft } from '../../src/schema/chunk-row.js';
+import type { ChunkPage, ChunkStore } from '../../src/store/index.js';
+import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
+
+type ModelRow = Omit<ChunkRow, 'createdAt'>;
+/** The model: each thread's rows in seq order. Seqs are dense, so the next seq is length + 1. */
+type Model = Map<string, ModelRow[]>;
+interface Real {
+  readonly store: ChunkStore;
+  readonly ids: readonly string[];
+}
+
+const THREADS = 4;
+const strip = (rows: readonly ChunkRow[]): ModelRow[] =>
+  rows.map(({ createdAt: _, ...rest }) => rest as ModelRow);
+
+async function outcome<T>(work: Promise<T>): Promise<T | { error: string }> {
+  try {
+    return await work;
+  } catch (error) {
+    if (ChunklogError.isInstance(error)) return { error: error.code };
+    throw error;
+  }
+}
+
+class AppendCommand implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly thread: number,
+    readonly turn: number,
+    readonly texts: readonly string[],
+  ) {}
+  check = () => true;
+  async run(model: Model, real: Real): Promise<void> {
+    const threadId = real.ids[this.thread] as string;
+    const turnId = `turn-${this.turn}`;
+    const drafts: ChunkRowDraft[] = this.texts.map((text, i) => ({
+      turnId,
+      step: i >> 1,
+      role: i === 0 ? 'user' : 'assistant',
+      type: 'text',
+      data: { text },
+    }));
+    const got = strip(await real.store.appendTurn(threadId, drafts));
+    const rows = model.get(threadId) ?? [];
+    model.set(threadId, rows);
+    // An empty turn names no turn id: it only creates the thread.
+    const stored = drafts.length === 0 ? [] : rows.filter((r) => r.turnId === turnId);
+    if (stored.length > 0 || drafts.length === 0) {
+      expect(got).toStrictEqual(stored);
+      return;
+    }
+    const added = drafts.map((d, i) => ({ threadId, seq: rows.length + i + 1, ...d }) as ModelRow);
+    rows.push(...added);
+    expect(got).toStrictEqual(added);
+  }
+  toString = () => `append(t${this.thread}, turn-${this.turn}, ${JSON.stringify(this.texts)})`;
+}
+
+class PageCommand implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly thread: number,
+    readonly limit: number,
+    readonly before: number | undefined,
+  ) {}
+  check = () => true;
+  async run(model: Model, real: Real): Promise<void> {
+    const threadId = real.ids[this.thread] as string;
+    const got = await outcome(
+      real.store.getChunks(threadId, { limit: this.limit, before: this.before }),
+    );
+    const rows = model.get(threadId);
+    if (rows === undefined) {
+      expect(got).toStrictEqual({ error: 'thread-not-found' });
+      return;
+    }
+    const below = rows.filter((r) => this.before === undefined || r.seq < this.before);
+    const chunks = below.slice(Math.max(0, below.length - this.limit));
+    const page = got as ChunkPage;
+    expect({ ...page, chunks: strip(page.chunks) }).toStrictEqual({
+      chunks,
+      total: rows.length,
+      oldestSeq: chunks[0]?.seq ?? null,
+      hasMore: chunks.length > 0 && below.length > chunks.length,
+    });
+  }
+  toString = () => `page(t${this.thread}, ${this.limit}, ${this.before})`;
+}
+
+class TruncateCommand implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly thread: number,
+    readonly seq: number,
+  ) {}
+  check = () => true;
+  async run(model: Model, real: Real): Promise<void> {
+    const threadId = real.ids[this.thread] as string;
+    const got = await outcome(real.store.truncateAfter(threadId, this.seq));
+    const rows = model.get(threadId);
+    if (rows === undefined) {
+      expect(got).toStrictEqual({ error: 'thread-not-found' });
+      return;
+    }
+    const kept = rows.filter((r) => r.seq <= this.seq);
+    expect(got).toBe(rows.length - kept.length);
+    model.set(threadId, kept);
+  }
+  toString = () => `truncateAfter(t${this.thread}, ${this.seq})`;
+}
+
+class ForkCommand implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly thread: number,
+    readonly target: number,
+    readonly atSeq: number,
+  ) {}
+  check = () => true;
+  async run(model: Model, real: Real): Promise<void> {
+    const threadId = real.ids[this.thread] as string;
+    const newThreadId = real.ids[this.target] as string;
+    const got = await outcome(real.store.forkThread(threadId, { atSeq: this.atSeq, newThreadId }));
+    const rows = model.get(threadId);
+    if (rows === undefined) {
+      expect(got).toStrictEqual({ error: 'thread-not-found' });
+      return;
+    }
+    if (model.has(newThreadId)) {
+      expect(got).toStrictEqual({ error: 'thread-exists' });
+      return;
+    }
+    const copied = rows
+      .filter((r) => r.seq <= this.atSeq)
+      .map((r) => ({ ...r, threadId: newThreadId }));
+    model.set(newThreadId, copied);
+    expect(got).toMatchObject({ id: newThreadId, total: copied.length });
+  }
+  toString = () => `fork(t${this.thread} → t${this.target}, ${this.atSeq})`;
+}
+
+class DeleteCommand implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly thread: number) {}
+  check = () => true;
+  async run(model: Model, real: Real): Promise<void> {
+    const threadId = real.ids[this.thread] as string;
+    expect(await real.store.deleteThread(threadId)).toBe(model.has(threadId));
+    model.delete(threadId);
+  }
+  toString = () => `delete(t${this.thread})`;
+}
+
+class ReadAllCommand implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly thread: number) {}
+  check = () => true;
+  async run(model: Model, real: Real): Promise<void> {
+    const threadId = real.ids[this.thread] as string;
+    const got = await outcome(real.store.getRows(threadId));
+    const rows = model.get(threadId);
+    if (rows === undefined) expect(got).toStrictEqual({ error: 'thread-not-found' });
+    else expect(strip(got as ChunkRow[])).toStrictEqual(rows);
+  }
+  toString = () => `getRows(t${this.thread})`;
+}
+
+function commands(text: fc.Arbitrary<string>) {
+  const thread = fc.integer({ min: 0, max: THREADS - 1 });
+  const seq = fc.integer({ min: 0, max: 14 });
+  return fc.commands(
+    [
+      fc
+        .tuple(thread, fc.integer({ min: 0, max: 5 }), fc.array(text, { maxLength: 4 }))
+        .map(([t, turn, texts]) => new AppendCommand(t, turn, texts)),
+      fc
+        .tuple(thread, fc.integer({ min: 1, max: 6 }), fc.option(seq, { nil: undefined }))
+        .map(([t, limit, before]) => new PageCommand(t, limit, before)),
+      fc.tuple(thread, seq).map(([t, s]) => new TruncateCommand(t, s)),
+      fc.tuple(thread, thread, seq).map(([t, target, s]) => new ForkCommand(t, target, s)),
+      thread.map((t) => new DeleteCommand(t)),
+      thread.map((t) => new ReadAllCommand(t)),
+    ],
+    { maxCommands: 30 },
+  );
+}
+
+const available = await availableDialects();
+const harnesses: DialectHarness[] = [];
+afterAll(async () => {
+  for (const h of harnesses) await h.dispose();
+});
+
+for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
+  describe.skipIf(!available.includes(name))(`${name}: the store behaves like the model`, () => {
+    it('for random sequences of append, page, truncate, fork and delete', async () => {
+      const harness = createHarness(name);
+      harnesses.push(harness);
+      const store = harness.openStore();
+      await store.migrate();
+      // Native JSON columns (jsonb) refuse NUL and lone surrogates; SQLite keeps any string.
+      const text =
+        name === 'sqlite'
+          ? fc.string({ unit: 'binary', maxLength: 12 })
+          : fc.string({ unit: 'grapheme', maxLength: 12 }).filter((s) => !s.includes('\u0000'));
+      let run = 0;
+      try {
+        await fc.assert(
+          fc.asyncProperty(commands(text), async (cmds) => {
+            run++;
+            const ids = Array.from({ length: THREADS }, (_, i) => `model-${run}-${i}`);
+            const setup = () => ({ model: new Map() as Model, real: { store, ids } });
+            await fc.asyncModelRun(setup, cmds);
+            for (const id of ids) await store.deleteThread(id);
+          }),
+          { numRuns: name === 'sqlite' ? 100 : 40 },
+        );
+      } finally {
+        await store.close();
+      }
+    }, 240_000);
+  });
+}
