@@ -13,6 +13,11 @@ export {
   isChunklogToolProgressPart,
 } from './data-parts.js';
 export { UI_MESSAGE_ENVELOPE } from './envelope.js';
+export { type ToUIMessageStreamOptions, toUIMessageStream } from './to-ui-message-stream.js';
+export {
+  type ToUIMessageStreamResponseOptions,
+  toUIMessageStreamResponse,
+} from './to-ui-message-stream-response.js';
 export { toUIMessage, toUIMessages } from './to-ui-messages.js';
 export { type ChunkList, chunkList, UIChunkDiffer } from './ui-chunk-differ.js';
 export {

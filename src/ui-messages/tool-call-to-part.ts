@@ -39,7 +39,7 @@ function uiApproval(approval: ToolApproval): Record<string, unknown> {
         ? { requestReason: approval.reason }
         : { reason: approval.reason }),
     ...(approval.isAutomatic === undefined ? {} : { isAutomatic: approval.isAutomatic }),
-    ...signatureOf(approval),
+    ...(approval.signature === undefined ? {} : { signature: approval.signature }),
   };
 }
 
@@ -61,11 +61,6 @@ function approvalFor(
     default:
       return undefined;
   }
-}
-
-function signatureOf(approval: ToolApproval): { signature?: string } {
-  const signature = (approval as { signature?: unknown }).signature;
-  return typeof signature === 'string' ? { signature } : {};
 }
 
 function parseInputText(text: string | undefined): JSONValue | undefined {

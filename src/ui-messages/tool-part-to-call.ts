@@ -41,7 +41,7 @@ function approvalOf(
   if (approval.descriptor !== undefined) unsupported('approval.descriptor', at('descriptor'));
   if ('inputSchemaInput' in approval)
     unsupported('approval.inputSchemaInput', at('inputSchemaInput'));
-  const result: Mutable<ToolApproval> & { signature?: string } = { id: String(approval.id) };
+  const result: Mutable<ToolApproval> = { id: String(approval.id) };
   if (typeof approval.approved === 'boolean') result.approved = approval.approved;
   if (typeof approval.requestReason === 'string') {
     // chunklog keeps one reason: the request's while pending, the answer's once answered.

@@ -1,53 +1,15 @@
 import type { UIMessageChunk } from 'ai';
-import type {
-  Chunk,
-  SourceChunk,
-  TextChunk,
-  ThinkingChunk,
-  ToolCallEntry,
-} from '../schema/index.js';
-import { toUICitation } from './citations.js';
-import { CHUNKLOG_DATA_PARTS } from './data-parts.js';
+import type { Chunk, TextChunk, ThinkingChunk } from '../schema/index.js';
 import { UI_MESSAGE_ENVELOPE } from './envelope.js';
-import { fileUrl } from './file-url.js';
 import { initialStep, stepBefore } from './steps.js';
-
-/** What has been sent of a text or thinking chunk. */
-interface SentBlock {
-  readonly kind: 'block';
-  readonly uiId: string;
-  length: number;
-  metadata: string | undefined;
-  open: boolean;
-}
-
-/** What has been sent of one tool call. */
-interface SentCall {
-  inputText: number;
-  input: boolean;
-  approval: 'none' | 'requested' | 'answered';
-  preliminary: string | undefined;
-  result: boolean;
-  progress: number | undefined;
-}
-
-/** What has been sent of a tool-batch chunk. */
-interface SentBatch {
-  readonly kind: 'batch';
-  readonly calls: Map<string, SentCall>;
-}
-
-type Sent = SentBlock | SentBatch | { readonly kind: 'whole' };
-
-const json = (value: unknown): string | undefined =>
-  value === undefined ? undefined : JSON.stringify(value);
-
-function sourceChunk(chunk: SourceChunk): UIMessageChunk {
-  const { sourceType, id, ...rest } = chunk.source;
-  return sourceType === 'url'
-    ? ({ type: 'source-url', sourceId: id, ...rest } as UIMessageChunk)
-    : ({ type: 'source-document', sourceId: id, ...rest } as UIMessageChunk);
-}
+import {
+  blockEnd,
+  callUpdates,
+  type SentCall,
+  unsentCall,
+  type WholeChunk,
+  wholeChunkToStream,
+} from './ui-stream-parts.js';
 
 /**
  * The chunks of one assistant message at some point of its turn, as the reducer's `TurnState`
@@ -80,17 +42,76 @@ export function chunkList(chunks: readonly Chunk[], openIndex: number | null = n
   return { chunkCount: chunks.length, chunkAt: (index) => chunks[index], openIndex };
 }
 
+type Block = TextChunk | ThinkingChunk;
+
+/** What the client has of one chunk. */
+type Sent =
+  | {
+      readonly kind: 'block';
+      readonly uiId: string;
+      length: number;
+      metadata: string | undefined;
+      open: boolean;
+    }
+  | { readonly kind: 'batch'; readonly calls: Map<string, SentCall> }
+  | { readonly kind: 'whole' };
+
+/** A chunk the client has a part for: its latest version, and what was sent of it. */
+interface Slot {
+  chunk: Chunk;
+  /** Its index in the latest list. */
+  index: number;
+  sent: Sent;
+  /** The step of the client's message its part is in (the last `step-start` before it). */
+  uiStep: number;
+  /** Whether its part is still to be sent. */
+  fresh: boolean;
+}
+
+const json = (value: unknown): string | undefined =>
+  value === undefined ? undefined : JSON.stringify(value);
+
+/** An empty text or thinking block (no metadata, no citations): the reducer drops it when it closes. */
+function droppable(chunk: Chunk): boolean {
+  return (
+    (chunk.type === 'text' || chunk.type === 'thinking') &&
+    chunk.text === '' &&
+    chunk.providerMetadata === undefined &&
+    (chunk.type !== 'text' || chunk.citations === undefined)
+  );
+}
+
+/** Whether `next` is `previous` grown (the reducer replaces a chunk it extends). */
+function grownFrom(previous: Chunk, next: Chunk): boolean {
+  if (previous.type !== next.type) return false;
+  switch (next.type) {
+    case 'text':
+    case 'thinking': {
+      const before = previous as Block;
+      return before.id === next.id && next.text.startsWith(before.text);
+    }
+    case 'tool-batch': {
+      const before = previous as typeof next;
+      return before.calls.every((call, i) => next.calls[i]?.id === call.id);
+    }
+    default:
+      return JSON.stringify(previous) === JSON.stringify(next);
+  }
+}
+
 /**
  * Turns successive states of one assistant message's chunks (the reducer's state after each
  * event) into the AI SDK UI message stream chunks that make a `useChat` client build the same
  * message: after the last state, the client's message equals `toUIMessage` of the chunks (see
- * `notes/0009-ui-message-interop.md` for the few live-only differences).
+ * `notes/0011-ui-message-interop.md` for the few live-only differences).
  *
- * A state may extend the previous one only the way the reducer does: chunks are appended, open
- * text and thinking chunks grow, tool calls gain input, approvals, progress and results. A chunk
- * the same object as before is skipped, so an update costs one comparison per unchanged chunk.
- * `toUIMessageStream` uses it; use it directly to feed a UI message stream from your own transport
- * (a WebSocket, say).
+ * A state may change the previous one only the way the reducer does: chunks are appended, open
+ * text and thinking chunks grow, tool calls gain input, approvals, progress and results, and an
+ * empty block is dropped when it closes. An empty block is therefore not shown until it has text
+ * or metadata. An update costs one comparison per unchanged chunk.
+ *
+ * `toUIMessageStream` uses it; use it directly to feed a UI message stream from your own
+ * transport (a WebSocket, say).
  *
  * @example
  * ```ts
@@ -104,29 +125,74 @@ export function chunkList(chunks: readonly Chunk[], openIndex: number | null = n
  * ```
  */
 export class UIChunkDiffer {
-  private readonly sent: Sent[] = [];
-  private readonly seen: Chunk[] = [];
-  private readonly openBlocks = new Set<number>();
+  private slots: Slot[] = [];
   private step: number = initialStep('assistant');
   private stepOpen = false;
+  private generated = 0;
 
   /**
    * The stream chunks that bring the client from the previous state to `list`.
    *
    * @param list - the message's chunks now
+   * @returns the stream chunks, in order
    */
   update(list: ChunkList): UIMessageChunk[] {
     const out: UIMessageChunk[] = [];
+    const slots: Slot[] = [];
+    const added: number[] = [];
+    let rebuild = false;
+    let j = 0;
     for (let index = 0; index < list.chunkCount; index++) {
       const chunk = list.chunkAt(index);
-      if (chunk === undefined || this.seen[index] === chunk) continue;
-      this.seen[index] = chunk;
-      const sent = this.sent[index];
-      if (sent === undefined) this.begin(chunk, index, out);
-      else this.extend(chunk, sent, out);
+      if (chunk === undefined || droppable(chunk)) continue;
+      const slot = this.slots[j];
+      if (slot !== undefined && (slot.chunk === chunk || grownFrom(slot.chunk, chunk))) {
+        if (slot.chunk !== chunk && this.extend(chunk, slot, out)) rebuild = true;
+        slot.chunk = chunk;
+        slot.index = index;
+        slots.push(slot);
+        j++;
+      } else {
+        // A chunk before others the client already has: only a rebuilt step can put it there.
+        if (slot !== undefined) rebuild = true;
+        added.push(slots.length);
+        slots.push({ chunk, index, sent: { kind: 'whole' }, uiStep: this.step, fresh: true });
+      }
     }
-    this.closeBlocks(list.openIndex ?? list.chunkCount, out);
+    this.slots = slots;
+    const open = list.openIndex ?? list.chunkCount;
+    if (rebuild && this.rebuildStep(open, out)) return out;
+    // Blocks end before new ones start, so that a stream id is never open twice.
+    this.closeBlocks(open, out);
+    for (const at of added) this.start(slots[at] as Slot, out);
+    if (added.length > 0) this.closeBlocks(open, out);
     return out;
+  }
+
+  /**
+   * Sends the current step again, in chunk order, after the AI SDK's `reset-step` (which makes
+   * the client drop the step's parts): for a chunk that appeared before parts the client already
+   * has (an empty block that got its first text late), or a tool part that changed kind.
+   *
+   * @returns false when the change is not in the current step (nothing sent)
+   */
+  private rebuildStep(open: number, out: UIMessageChunk[]): boolean {
+    const step = this.step;
+    const first = this.slots.findIndex((slot) => slot.uiStep === step);
+    if (first < 0 || this.slots.slice(first).some((slot) => slot.uiStep !== step)) return false;
+    if (this.slots.slice(0, first).some((slot) => slot.fresh)) return false;
+    // `reset-step` forgets every open block: end them all first.
+    this.closeBlocks(Number.POSITIVE_INFINITY, out);
+    out.push({ type: 'reset-step' });
+    for (const slot of this.slots.slice(first)) this.start(slot, out);
+    this.closeBlocks(open, out);
+    return true;
+  }
+
+  private start(slot: Slot, out: UIMessageChunk[]): void {
+    slot.sent = this.begin(slot.chunk, slot.index, out);
+    slot.uiStep = this.step;
+    slot.fresh = false;
   }
 
   /**
@@ -134,6 +200,7 @@ export class UIChunkDiffer {
    * reasoning block, and the end of the step.
    *
    * @param list - the message's final chunks
+   * @returns the stream chunks, in order
    */
   finish(list: ChunkList): UIMessageChunk[] {
     const out = this.update(list);
@@ -144,40 +211,18 @@ export class UIChunkDiffer {
   }
 
   private closeBlocks(before: number, out: UIMessageChunk[]): void {
-    for (const index of [...this.openBlocks].sort((a, b) => a - b)) {
-      if (index >= before) break;
-      this.openBlocks.delete(index);
-      const sent = this.sent[index];
-      const chunk = this.seen[index];
-      if (sent?.kind !== 'block') continue;
+    for (const slot of this.slots) {
+      if (slot.index >= before) break;
+      const { sent, chunk } = slot;
+      if (sent.kind !== 'block' || !sent.open) continue;
       sent.open = false;
-      if (chunk?.type === 'text') {
-        out.push({
-          type: 'text-end',
-          id: sent.uiId,
-          ...(chunk.providerMetadata === undefined
-            ? {}
-            : { providerMetadata: chunk.providerMetadata }),
-          ...(chunk.citations === undefined
-            ? {}
-            : { citations: chunk.citations.map(toUICitation) }),
-        });
-      } else if (chunk?.type === 'thinking') {
-        out.push({
-          type: 'reasoning-end',
-          id: sent.uiId,
-          ...(chunk.providerMetadata === undefined
-            ? {}
-            : { providerMetadata: chunk.providerMetadata }),
-        });
-      }
+      out.push(blockEnd(chunk as Block, sent.uiId));
     }
   }
 
-  private begin(chunk: Chunk, index: number, out: UIMessageChunk[]): void {
+  private begin(chunk: Chunk, index: number, out: UIMessageChunk[]): Sent {
     if (index === 0 && chunk.type === 'data' && chunk.name === UI_MESSAGE_ENVELOPE) {
-      this.sent[index] = { kind: 'whole' };
-      return;
+      return { kind: 'whole' };
     }
     for (const target = stepBefore(chunk); this.step < target; this.step++) {
       if (this.stepOpen) out.push({ type: 'finish-step' });
@@ -187,86 +232,52 @@ export class UIChunkDiffer {
     switch (chunk.type) {
       case 'text':
       case 'thinking': {
-        const block: SentBlock = {
-          kind: 'block',
-          uiId: chunk.id ?? `${chunk.type}-${index}`,
-          length: 0,
-          metadata: undefined,
-          open: true,
-        };
-        this.sent[index] = block;
-        this.openBlocks.add(index);
-        const start = chunk.type === 'text' ? 'text-start' : 'reasoning-start';
-        out.push({ type: start, id: block.uiId });
-        this.extend(chunk, block, out);
-        return;
+        const uiId = chunk.id ?? `chunklog-${chunk.type}-${this.generated++}`;
+        // The reducer never has two blocks of a kind open with one id: one the client still has
+        // open under this id is over.
+        for (const slot of this.slots) {
+          if (
+            slot.sent.kind === 'block' &&
+            slot.sent.open &&
+            slot.sent.uiId === uiId &&
+            slot.chunk.type === chunk.type
+          ) {
+            slot.sent.open = false;
+            out.push(blockEnd(slot.chunk as Block, uiId));
+          }
+        }
+        const sent: Sent = { kind: 'block', uiId, length: 0, metadata: undefined, open: true };
+        out.push({ type: chunk.type === 'text' ? 'text-start' : 'reasoning-start', id: uiId });
+        this.extendSent(chunk, sent, out, false);
+        return sent;
       }
       case 'tool-batch': {
-        const batch: SentBatch = { kind: 'batch', calls: new Map() };
-        this.sent[index] = batch;
-        this.extend(chunk, batch, out);
-        return;
+        const sent: Sent = { kind: 'batch', calls: new Map() };
+        this.extendSent(chunk, sent, out, false);
+        return sent;
       }
       default:
-        this.sent[index] = { kind: 'whole' };
-        out.push(this.whole(chunk));
+        out.push(wholeChunkToStream(chunk as WholeChunk));
+        return { kind: 'whole' };
     }
   }
 
-  private whole(
-    chunk: Exclude<Chunk, TextChunk | ThinkingChunk | { type: 'tool-batch' }>,
-  ): UIMessageChunk {
-    const metadata =
-      'providerMetadata' in chunk && chunk.providerMetadata !== undefined
-        ? { providerMetadata: chunk.providerMetadata }
-        : {};
-    switch (chunk.type) {
-      case 'error':
-        return {
-          type: CHUNKLOG_DATA_PARTS.error,
-          data: {
-            message: chunk.message,
-            ...(chunk.statusCode === undefined ? {} : { statusCode: chunk.statusCode }),
-          },
-        };
-      case 'system':
-        return { type: CHUNKLOG_DATA_PARTS.system, data: { kind: chunk.kind, text: chunk.text } };
-      case 'steering':
-        return {
-          type: 'steering-message',
-          id: chunk.id,
-          parts: [{ type: 'text', text: chunk.text }],
-        };
-      case 'source':
-        return sourceChunk(chunk);
-      case 'file':
-        return {
-          type: chunk.reasoning === true ? 'reasoning-file' : 'file',
-          mediaType: chunk.mediaType,
-          url: fileUrl(chunk.mediaType, chunk),
-          ...metadata,
-        };
-      case 'custom':
-        return { type: 'custom', kind: chunk.kind as `${string}.${string}`, ...metadata };
-      case 'data':
-        return {
-          type: `data-${chunk.name}`,
-          ...(chunk.id === undefined ? {} : { id: chunk.id }),
-          data: chunk.data,
-        };
-      default: {
-        const unknown: never = chunk;
-        throw new Error(`unknown chunk type ${(unknown as { type: string }).type}`);
-      }
-    }
+  /** Sends what changed in a slot's chunk; true when its step must be rebuilt instead. */
+  private extend(chunk: Chunk, slot: Slot, out: UIMessageChunk[]): boolean {
+    return this.extendSent(chunk, slot.sent, out, slot.uiStep === this.step);
   }
 
-  private extend(chunk: Chunk, sent: Sent, out: UIMessageChunk[]): void {
+  private extendSent(
+    chunk: Chunk,
+    sent: Sent,
+    out: UIMessageChunk[],
+    canRebuild: boolean,
+  ): boolean {
     if (sent.kind === 'block' && (chunk.type === 'text' || chunk.type === 'thinking')) {
-      if (!sent.open) return;
+      if (!sent.open) return false;
       const metadata = json(chunk.providerMetadata);
       const delta = chunk.text.slice(sent.length);
-      if (delta === '' && metadata === sent.metadata) return;
+      if (delta === '' && metadata === sent.metadata) return false;
       out.push({
         type: chunk.type === 'text' ? 'text-delta' : 'reasoning-delta',
         id: sent.uiId,
@@ -278,113 +289,15 @@ export class UIChunkDiffer {
       sent.length = chunk.text.length;
       sent.metadata = metadata;
     } else if (sent.kind === 'batch' && chunk.type === 'tool-batch') {
-      for (const call of chunk.calls) this.extendCall(call, sent, out);
-    }
-  }
-
-  private extendCall(call: ToolCallEntry, batch: SentBatch, out: UIMessageChunk[]): void {
-    const head = {
-      toolCallId: call.id,
-      toolName: call.name,
-      ...(call.providerExecuted === undefined ? {} : { providerExecuted: call.providerExecuted }),
-      ...(call.providerMetadata === undefined ? {} : { providerMetadata: call.providerMetadata }),
-      ...(call.dynamic === true ? { dynamic: true } : {}),
-      ...(call.title === undefined ? {} : { title: call.title }),
-    };
-    let sent = batch.calls.get(call.id);
-    if (sent === undefined) {
-      sent = {
-        inputText: 0,
-        input: false,
-        approval: 'none',
-        preliminary: undefined,
-        result: false,
-        progress: undefined,
-      };
-      batch.calls.set(call.id, sent);
-      if (call.input === undefined) out.push({ type: 'tool-input-start', ...head });
-    }
-    if (
-      call.input === undefined &&
-      call.inputText !== undefined &&
-      call.inputText.length > sent.inputText
-    ) {
-      out.push({
-        type: 'tool-input-delta',
-        toolCallId: call.id,
-        inputTextDelta: call.inputText.slice(sent.inputText),
-      });
-      sent.inputText = call.inputText.length;
-    }
-    if (call.input !== undefined && !sent.input) {
-      out.push({ type: 'tool-input-available', ...head, input: call.input });
-      sent.input = true;
-    }
-    const approval = call.approval;
-    if (approval !== undefined && sent.approval === 'none') {
-      const signature = (approval as { signature?: unknown }).signature;
-      out.push({
-        type: 'tool-approval-request',
-        approvalId: approval.id,
-        toolCallId: call.id,
-        ...(approval.approved === undefined && approval.reason !== undefined
-          ? { reason: approval.reason }
-          : {}),
-        ...(approval.isAutomatic === undefined ? {} : { isAutomatic: approval.isAutomatic }),
-        ...(typeof signature === 'string' ? { signature } : {}),
-      });
-      sent.approval = 'requested';
-    }
-    if (approval?.approved !== undefined && sent.approval !== 'answered') {
-      out.push({
-        type: 'tool-approval-response',
-        approvalId: approval.id,
-        approved: approval.approved,
-        ...(approval.reason === undefined ? {} : { reason: approval.reason }),
-      });
-      sent.approval = 'answered';
-    }
-    if (call.result === undefined && call.preliminary !== undefined) {
-      const preliminary = json(call.preliminary);
-      if (preliminary !== sent.preliminary) {
-        out.push({
-          type: 'tool-output-available',
-          toolCallId: call.id,
-          output: call.preliminary,
-          preliminary: true,
-        });
-        sent.preliminary = preliminary;
+      for (const call of chunk.calls) {
+        let calls = sent.calls.get(call.id);
+        if (calls === undefined) {
+          calls = unsentCall();
+          sent.calls.set(call.id, calls);
+        }
+        if (callUpdates(call, calls, out, canRebuild) === 'rebuild') return true;
       }
     }
-    if (call.result !== undefined && !sent.result) {
-      const executed =
-        call.providerExecuted === undefined ? {} : { providerExecuted: call.providerExecuted };
-      if (call.denied === true && approval !== undefined) {
-        out.push({ type: 'tool-output-denied', toolCallId: call.id });
-      } else if (call.isError === true) {
-        out.push({
-          type: 'tool-output-error',
-          toolCallId: call.id,
-          errorText: typeof call.result === 'string' ? call.result : JSON.stringify(call.result),
-          ...executed,
-        });
-      } else {
-        out.push({
-          type: 'tool-output-available',
-          toolCallId: call.id,
-          output: call.result,
-          ...executed,
-        });
-      }
-      sent.result = true;
-    }
-    if (call.progress !== undefined && call.progress.length !== sent.progress) {
-      out.push({
-        type: CHUNKLOG_DATA_PARTS.toolProgress,
-        id: call.id,
-        data: { toolCallId: call.id, text: call.progress },
-      });
-      sent.progress = call.progress.length;
-    }
+    return false;
   }
 }

@@ -1,5 +1,5 @@
 // fast-check generators of chunklog chat messages in the domain both chunklog and a `UIMessage`
-// can hold (see notes/0009-ui-message-interop.md, "Lossless"). Ids are renumbered after
+// can hold (see notes/0011-ui-message-interop.md, "Lossless"). Ids are renumbered after
 // generation so that turns, tool calls and steering messages are unique across a thread.
 import fc from 'fast-check';
 import type {
@@ -38,7 +38,15 @@ function clean<T extends object>(value: T): T {
 }
 
 const approval = (approved: fc.Arbitrary<boolean | undefined>): fc.Arbitrary<ToolApproval> =>
-  fc.record({ id: word, approved, reason: opt(text), isAutomatic: opt(fc.boolean()) }).map(clean);
+  fc
+    .record({
+      id: word,
+      approved,
+      reason: opt(text),
+      isAutomatic: opt(fc.boolean()),
+      signature: opt(word),
+    })
+    .map(clean);
 
 const toolCall: fc.Arbitrary<ToolCallEntry> = fc
   .record({
@@ -324,9 +332,9 @@ export const chatThread: fc.Arbitrary<ChatMessage[]> = fc
 
 /**
  * An assistant message's chunks as a live turn can produce them and a UI message stream can carry
- * them (notes/0009, "Live and stored"): reasoning has a block id, files no filename, data parts
- * no id, approvals are not marked `isAutomatic: false`, streamed tool input is complete JSON, and
- * there is no envelope.
+ * them (notes/0011, 5): reasoning has a block id, no block is empty without metadata, files have
+ * no filename, data parts no id, approvals are not marked `isAutomatic: false`, streamed tool
+ * input is complete JSON, and there is no envelope.
  */
 export const liveAssistantChunks: fc.Arbitrary<Chunk[]> = chatThread
   .filter((messages) => messages.some((m) => m.role === 'assistant' && m.chunks.length > 0))
@@ -337,7 +345,16 @@ export const liveAssistantChunks: fc.Arbitrary<Chunk[]> = chatThread
       .map((chunk, i): Chunk => {
         switch (chunk.type) {
           case 'thinking':
-            return { ...chunk, id: chunk.id ?? `reasoning-${i}` };
+            return {
+              ...chunk,
+              id: chunk.id ?? `reasoning-${i}`,
+              // The reducer drops an empty block without metadata when it closes.
+              ...(chunk.text === '' && chunk.providerMetadata === undefined ? { text: '…' } : {}),
+            };
+          case 'text':
+            return chunk.text === '' && chunk.providerMetadata === undefined
+              ? { ...chunk, text: '…' }
+              : chunk;
           case 'file': {
             const { filename: _f, ...rest } = chunk;
             return rest;

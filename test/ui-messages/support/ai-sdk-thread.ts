@@ -1,6 +1,7 @@
 // A thread persisted the AI SDK way: the UI messages of multi-step tool runs, built by
 // `streamText(...).toUIMessageStream()` and `readUIMessageStream`, as the persistence guide does.
 import { readUIMessageStream, stepCountIs, streamText, tool, type UIMessage } from 'ai';
+import type { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
 import { reasoning, type ScriptedStep, scriptedModel, text, toolCall } from './model-script.js';
 
@@ -91,6 +92,9 @@ function answer(message: UIMessage, approved: boolean): UIMessage {
   };
 }
 
+/** The mock model of each turn of the last {@link persistedThread} run (its calls are recorded). */
+export const models: MockLanguageModelV4[] = [];
+
 /**
  * Runs every turn of {@link turns} with `streamText`, keeping the conversation as `UIMessage`s
  * the way an app on `useChat` does.
@@ -104,6 +108,7 @@ export async function persistedThread(): Promise<UIMessage[]> {
   for (const turn of turns) {
     messages.push({ id: `user-${n}`, role: 'user', parts: [{ type: 'text', text: turn.user }] });
     const model = scriptedModel(turn.steps);
+    models[n] = model;
     let continued: UIMessage | undefined;
     for (let request = 0; request < 2; request++) {
       const result = streamText({

@@ -43,6 +43,8 @@ function result(step: ScriptedStep): LanguageModelV4StreamResult {
 export function scriptedModel(steps: readonly ScriptedStep[]): MockLanguageModelV4 {
   let call = 0;
   return new MockLanguageModelV4({
+    // The model takes every URL as it is: no download in tests.
+    supportedUrls: { '*': [/^https?:/] },
     doStream: async () => {
       const step = steps[Math.min(call, steps.length - 1)] as ScriptedStep;
       call++;
