@@ -1,15 +1,10 @@
 import type { UIMessageChunk } from 'ai';
 import type { Chunk, TextChunk, ThinkingChunk } from '../schema/index.js';
+import { droppable, grownFrom } from './chunk-growth.js';
 import { UI_MESSAGE_ENVELOPE } from './envelope.js';
 import { initialStep, stepBefore } from './steps.js';
-import {
-  blockEnd,
-  callUpdates,
-  type SentCall,
-  unsentCall,
-  type WholeChunk,
-  wholeChunkToStream,
-} from './ui-stream-parts.js';
+import { callUpdates, type SentCall, unsentCall } from './ui-stream-calls.js';
+import { blockEnd, type WholeChunk, wholeChunkToStream } from './ui-stream-chunks.js';
 
 /**
  * The chunks of one assistant message at some point of its turn, as the reducer's `TurnState`
@@ -70,34 +65,6 @@ interface Slot {
 
 const json = (value: unknown): string | undefined =>
   value === undefined ? undefined : JSON.stringify(value);
-
-/** An empty text or thinking block (no metadata, no citations): the reducer drops it when it closes. */
-function droppable(chunk: Chunk): boolean {
-  return (
-    (chunk.type === 'text' || chunk.type === 'thinking') &&
-    chunk.text === '' &&
-    chunk.providerMetadata === undefined &&
-    (chunk.type !== 'text' || chunk.citations === undefined)
-  );
-}
-
-/** Whether `next` is `previous` grown (the reducer replaces a chunk it extends). */
-function grownFrom(previous: Chunk, next: Chunk): boolean {
-  if (previous.type !== next.type) return false;
-  switch (next.type) {
-    case 'text':
-    case 'thinking': {
-      const before = previous as Block;
-      return before.id === next.id && next.text.startsWith(before.text);
-    }
-    case 'tool-batch': {
-      const before = previous as typeof next;
-      return before.calls.every((call, i) => next.calls[i]?.id === call.id);
-    }
-    default:
-      return JSON.stringify(previous) === JSON.stringify(next);
-  }
-}
 
 /**
  * Turns successive states of one assistant message's chunks (the reducer's state after each

@@ -1,17 +1,9 @@
 import type { UIMessage } from 'ai';
-import { z } from 'zod';
-import {
-  type ChatRole,
-  type Chunk,
-  type JSONValue,
-  type ProviderMetadata,
-  type Source,
-  SystemKindSchema,
-  type ToolCallEntry,
-} from '../schema/index.js';
+import type { ChatRole, Chunk, ProviderMetadata, Source, ToolCallEntry } from '../schema/index.js';
 import type { AnyUIPart } from './chunk-to-parts.js';
 import { fromUICitation } from './citations.js';
-import { CHUNKLOG_DATA_PART_PREFIX, CHUNKLOG_DATA_PARTS } from './data-parts.js';
+import { dataPartToChunk, toolProgressData } from './data-part-to-chunk.js';
+import { CHUNKLOG_DATA_PARTS } from './data-parts.js';
 import { fileLocation } from './file-url.js';
 import { invalidUIMessage, type UIMessageLocation } from './invalid-ui-message.js';
 import { initialStep } from './steps.js';
@@ -20,30 +12,10 @@ import { type ReportUnsupported, toolPartToCall } from './tool-part-to-call.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-const systemData = z.object({ kind: SystemKindSchema, text: z.string() });
-const errorData = z.object({ message: z.string(), statusCode: z.number().int().optional() });
-const progressData = z.object({ toolCallId: z.string(), text: z.string() });
-
 function metadataOf(part: { providerMetadata?: unknown }): { providerMetadata?: ProviderMetadata } {
   return part.providerMetadata === undefined
     ? {}
     : { providerMetadata: part.providerMetadata as ProviderMetadata };
-}
-
-function parseData<T>(
-  schema: z.ZodType<T>,
-  value: unknown,
-  location: UIMessageLocation,
-  what: string,
-): T {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  throw invalidUIMessage(
-    `${what} data ${issue?.message ?? 'is invalid'}`,
-    { ...location, field: ['data', ...(issue?.path ?? []).map(String)] },
-    { value, cause: result.error },
-  );
 }
 
 /**
@@ -105,12 +77,7 @@ export function uiMessageToChunks(
       continue;
     }
     if (part.type === CHUNKLOG_DATA_PARTS.toolProgress) {
-      const data = parseData(
-        progressData,
-        (part as { data: unknown }).data,
-        location,
-        'tool progress',
-      );
+      const data = toolProgressData((part as { data?: unknown }).data, location);
       const call = calls.get(data.toolCallId);
       if (call === undefined) {
         throw invalidUIMessage(
@@ -209,43 +176,8 @@ export function uiMessageToChunks(
         }
         break;
       }
-      default: {
-        const data = (part as { data: unknown }).data;
-        switch (part.type) {
-          case CHUNKLOG_DATA_PARTS.system: {
-            const system = parseData(systemData, data, location, 'system notice');
-            chunks.push({ type: 'system', step: at(), kind: system.kind, text: system.text });
-            break;
-          }
-          case CHUNKLOG_DATA_PARTS.error: {
-            const error = parseData(errorData, data, location, 'error');
-            chunks.push({
-              type: 'error',
-              step: at(),
-              message: error.message,
-              ...(error.statusCode === undefined ? {} : { statusCode: error.statusCode }),
-            });
-            break;
-          }
-          default: {
-            if (part.type.startsWith(CHUNKLOG_DATA_PART_PREFIX)) {
-              throw invalidUIMessage(
-                `the ${CHUNKLOG_DATA_PART_PREFIX} prefix is reserved for chunklog's own data parts`,
-                location,
-                { value: part.type },
-              );
-            }
-            const id = (part as { id?: unknown }).id;
-            chunks.push({
-              type: 'data',
-              step: at(),
-              name: part.type.slice('data-'.length),
-              ...(typeof id === 'string' ? { id } : {}),
-              data: (data ?? null) as JSONValue,
-            });
-          }
-        }
-      }
+      default:
+        chunks.push(dataPartToChunk(part as { type: string }, at(), location));
     }
   }
   return chunks;
