@@ -1,1 +1,10 @@
-export {};
+export { type ExplodeTurnOptions, explodeTurn } from './explode-turn.js';
+export { groupRowsToMessages } from './group-rows.js';
+export { mergeRowsBySeq } from './merge-rows.js';
+export {
+  type RouteSystemEventOptions,
+  routeSystemEvent,
+  type SystemRoute,
+  systemEventRoute,
+} from './route-system-event.js';
+export type { GroupableRow } from './row-input.js';

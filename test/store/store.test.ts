@@ -262,11 +262,15 @@ describe('createChunkStore', () => {
     expect(error.message).toContain('npm install chunklog-no-such-driver');
   });
 
-  it('getMessages needs the transforms (not wired yet) and fails with a clear error', async () => {
+  it('getMessages groups the thread rows with groupRowsToMessages', async () => {
     const store = createChunkStore({ sqlite: ':memory:' });
     await store.migrate();
-    await store.appendTurn('m', textDrafts('a', 1));
-    await expect(store.getMessages('m')).rejects.toThrow(/groupRowsToMessages/);
+    await store.appendTurn('m', [...textDrafts('a', 1, 'user'), ...textDrafts('a', 2)]);
+    const messages = await store.getMessages('m');
+    expect(messages.map((m) => [m.id, m.chunks.length])).toEqual([
+      ['a:user', 1],
+      ['a:assistant', 2],
+    ]);
     await store.close();
   });
 });

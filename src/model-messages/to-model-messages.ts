@@ -1,0 +1,198 @@
+import type { ModelMessage } from 'ai';
+import type { ChatMessage } from '../schema/chat-message.js';
+import type { Chunk, ToolBatchChunk, ToolCallEntry } from '../schema/chunk.js';
+import type { AssistantPart, ToolPart, UserPart } from './ai-types.js';
+import { assistantFilePart, customPart, textPart, userFilePart } from './content-parts.js';
+import { lateOutcomes, withLateOutcome } from './late-outcomes.js';
+import { type ResolvedOptions, resolveOptions, type ToModelMessagesOptions } from './options.js';
+import { type ChunkPosition, lastModelChange, reasoningPart } from './reasoning-replay.js';
+import {
+  approvalRequestPart,
+  approvalResponsePart,
+  awaitsApproval,
+  hasOutcome,
+  outcomeOutput,
+  toolCallPart,
+  toolResultPart,
+} from './tool-parts.js';
+
+/** Builds the ModelMessage list; one instance per call of {@link toModelMessages}. */
+class Builder {
+  readonly out: ModelMessage[] = [];
+  private assistant: AssistantPart[] = [];
+  private tool: ToolPart[] = [];
+  /** Error results made up for calls awaiting approval (removable with `pendingApprovals: 'keep'`). */
+  readonly pendingParts = new Set<ToolPart>();
+  private readonly late: Map<string, ToolCallEntry>;
+  private readonly change: ChunkPosition | undefined;
+
+  constructor(
+    messages: readonly ChatMessage[],
+    private readonly options: ResolvedOptions,
+  ) {
+    this.late = lateOutcomes(messages);
+    this.change = lastModelChange(messages);
+  }
+
+  user(message: ChatMessage): void {
+    const content: UserPart[] = [];
+    for (const chunk of message.chunks) {
+      if ((chunk.type === 'text' || chunk.type === 'steering') && chunk.text !== '') {
+        content.push(chunk.type === 'text' ? textPart(chunk) : { type: 'text', text: chunk.text });
+      } else if (chunk.type === 'file') {
+        content.push(userFilePart(chunk));
+      }
+    }
+    if (content.length > 0) this.out.push({ role: 'user', content });
+  }
+
+  assistantTurn(message: ChatMessage, index: number): void {
+    let step: number | undefined;
+    const chunks = message.chunks;
+    for (let c = 0; c < chunks.length; c++) {
+      const chunk = chunks[c] as Chunk;
+      if (step !== undefined && chunk.step !== step) this.flushStep();
+      step = chunk.step;
+      this.assistantChunk(chunk, index, c);
+    }
+    this.flushStep();
+  }
+
+  /** Pending calls at the very end keep no result when `pendingApprovals` is `'keep'`. */
+  finish(): ModelMessage[] {
+    const last = this.out[this.out.length - 1];
+    if (this.options.pendingApprovals === 'keep' && last?.role === 'tool') {
+      const kept = last.content.filter((part) => !this.pendingParts.has(part));
+      if (kept.length === 0) this.out.pop();
+      else last.content = kept;
+    }
+    return this.out;
+  }
+
+  private assistantChunk(chunk: Chunk, message: number, at: number): void {
+    switch (chunk.type) {
+      case 'text':
+        if (chunk.text !== '' || chunk.providerMetadata !== undefined)
+          this.assistant.push(textPart(chunk));
+        return;
+      case 'thinking': {
+        const part = reasoningPart(chunk, [message, at], this.change, this.options);
+        if (part !== undefined) this.assistant.push(part);
+        return;
+      }
+      case 'custom':
+        this.assistant.push(customPart(chunk));
+        return;
+      case 'file':
+        this.assistant.push(assistantFilePart(chunk));
+        return;
+      case 'tool-batch':
+        this.batch(chunk);
+        return;
+      case 'steering':
+        // The AI SDK appends a steering message after the previous step's messages, before the
+        // model call of the step that received it.
+        this.flushStep();
+        this.out.push({ role: 'user', content: chunk.text });
+        return;
+      case 'source':
+      case 'system':
+      case 'error':
+        return;
+      default: {
+        const unknown: never = chunk;
+        void unknown;
+      }
+    }
+  }
+
+  private batch(chunk: ToolBatchChunk): void {
+    for (const entry of chunk.calls) {
+      // Orphan placeholders only lend their outcome to their call; a call whose input never
+      // finished streaming was never made.
+      if (entry.orphan === true || entry.input === undefined) continue;
+      let outcome: ToolCallEntry | undefined = hasOutcome(entry) ? entry : undefined;
+      if (outcome === undefined) {
+        const late = this.late.get(entry.id);
+        if (late !== undefined) {
+          this.late.delete(entry.id);
+          outcome = withLateOutcome(entry, late);
+        }
+      }
+      if (entry.providerExecuted === true) {
+        // The provider's own tool: its call and result stay in the assistant message. A call
+        // whose result never came is left out (there is no result a provider would accept).
+        if (outcome === undefined) continue;
+        this.assistant.push(toolCallPart(entry));
+        const request = approvalRequestPart(entry);
+        if (request !== undefined) this.assistant.push(request);
+        this.assistant.push(toolResultPart(outcome, outcomeOutput(outcome, this.options)));
+        continue;
+      }
+      this.assistant.push(toolCallPart(entry));
+      const request = approvalRequestPart(entry);
+      if (request !== undefined) this.assistant.push(request);
+      const response = approvalResponsePart(outcome ?? entry);
+      if (response !== undefined) this.tool.push(response);
+      if (outcome !== undefined) {
+        this.tool.push(toolResultPart(outcome, outcomeOutput(outcome, this.options)));
+      } else {
+        const part = toolResultPart(entry, {
+          type: 'error-text',
+          value: this.options.unansweredToolResult,
+        });
+        if (awaitsApproval(entry)) this.pendingParts.add(part);
+        this.tool.push(part);
+      }
+    }
+  }
+
+  private flushStep(): void {
+    if (this.assistant.length > 0) this.out.push({ role: 'assistant', content: this.assistant });
+    if (this.tool.length > 0) this.out.push({ role: 'tool', content: this.tool });
+    this.assistant = [];
+    this.tool = [];
+  }
+}
+
+/**
+ * Builds the AI SDK v7 `ModelMessage[]` the next model call needs from a thread's messages
+ * (`groupRowsToMessages` of the stored rows, plus the live turn). What goes back and what does
+ * not is described in `docs/model-input.md`:
+ *
+ * - system-role messages, `system`, `error` and `source` chunks never go back;
+ * - each step of an assistant turn becomes the assistant message (text, reasoning with its
+ *   provider metadata, custom parts in place, files, tool calls, provider-executed results) and
+ *   the tool message (local results, in call order) that the AI SDK itself would send;
+ * - a `steering` chunk becomes a user message before the step that received it;
+ * - a tool call that never got a result gets an `error-text` result
+ *   ({@link UNANSWERED_TOOL_CALL_TEXT}), so no provider rejects the request;
+ * - reasoning of another model (see `targetModelId`, `foreignReasoning`) loses its signature
+ *   metadata or is left out.
+ *
+ * @param messages - the thread's messages, oldest first
+ * @param options - see {@link ToModelMessagesOptions}
+ * @returns the messages for `streamText({ messages })`
+ * @throws {ChunklogError} `invalid-option`, naming the option
+ *
+ * @example
+ * ```ts
+ * const history = groupRowsToMessages((await store.getChunks(threadId, { limit: 500 })).chunks);
+ * const result = streamText({
+ *   model,
+ *   messages: [...toModelMessages(history, { targetModelId: 'claude-sonnet-4-5' }), { role: 'user', content: 'next' }],
+ * });
+ * ```
+ */
+export function toModelMessages(
+  messages: readonly ChatMessage[],
+  options?: ToModelMessagesOptions,
+): ModelMessage[] {
+  const builder = new Builder(messages, resolveOptions(options));
+  for (let m = 0; m < messages.length; m++) {
+    const message = messages[m] as ChatMessage;
+    if (message.role === 'user') builder.user(message);
+    else if (message.role === 'assistant') builder.assistantTurn(message, m);
+  }
+  return builder.finish();
+}
