@@ -13,6 +13,7 @@ export {
   isChunklogToolProgressPart,
 } from './data-parts.js';
 export { UI_MESSAGE_ENVELOPE } from './envelope.js';
+export { fromUIMessages, type TurnDrafts, turnDrafts } from './from-ui-messages.js';
 export { type ToUIMessageStreamOptions, toUIMessageStream } from './to-ui-message-stream.js';
 export {
   type ToUIMessageStreamResponseOptions,
