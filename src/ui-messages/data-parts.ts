@@ -37,19 +37,40 @@ export const CHUNKLOG_DATA_PARTS: {
  */
 export const CHUNKLOG_DATA_PART_PREFIX = 'data-chunklog-';
 
-/** `data` of a `data-chunklog-system` part. */
+/**
+ * `data` of a `data-chunklog-system` part.
+ *
+ * @example
+ * ```ts
+ * const notice: ChunklogSystemData = { kind: 'model-changed', text: 'Switched to Haiku' };
+ * ```
+ */
 export interface ChunklogSystemData {
   readonly kind: SystemKind;
   readonly text: string;
 }
 
-/** `data` of a `data-chunklog-error` part. */
+/**
+ * `data` of a `data-chunklog-error` part.
+ *
+ * @example
+ * ```ts
+ * const error: ChunklogErrorData = { message: 'Overloaded', statusCode: 529 };
+ * ```
+ */
 export interface ChunklogErrorData {
   readonly message: string;
   readonly statusCode?: number | undefined;
 }
 
-/** `data` of a `data-chunklog-tool-progress` part. */
+/**
+ * `data` of a `data-chunklog-tool-progress` part.
+ *
+ * @example
+ * ```ts
+ * const progress: ChunklogToolProgressData = { toolCallId: 'call-1', text: '3 files copied' };
+ * ```
+ */
 export interface ChunklogToolProgressData {
   readonly toolCallId: string;
   readonly text: string;
@@ -70,21 +91,42 @@ export type ChunklogUIDataTypes = {
   'chunklog-tool-progress': ChunklogToolProgressData;
 };
 
-/** A `data-chunklog-system` part. */
+/**
+ * A `data-chunklog-system` part.
+ *
+ * @example
+ * ```ts
+ * const notices = message.parts.filter(isChunklogSystemPart); // ChunklogSystemUIPart[]
+ * ```
+ */
 export interface ChunklogSystemUIPart {
   readonly type: 'data-chunklog-system';
   readonly id?: string | undefined;
   readonly data: ChunklogSystemData;
 }
 
-/** A `data-chunklog-error` part. */
+/**
+ * A `data-chunklog-error` part.
+ *
+ * @example
+ * ```ts
+ * const last = message.parts.filter(isChunklogErrorPart).at(-1); // ChunklogErrorUIPart
+ * ```
+ */
 export interface ChunklogErrorUIPart {
   readonly type: 'data-chunklog-error';
   readonly id?: string | undefined;
   readonly data: ChunklogErrorData;
 }
 
-/** A `data-chunklog-tool-progress` part; its `id` is the tool call id. */
+/**
+ * A `data-chunklog-tool-progress` part; its `id` is the tool call id.
+ *
+ * @example
+ * ```ts
+ * const byCall = new Map(message.parts.filter(isChunklogToolProgressPart).map((p) => [p.id, p.data.text]));
+ * ```
+ */
 export interface ChunklogToolProgressUIPart {
   readonly type: 'data-chunklog-tool-progress';
   readonly id: string;

@@ -5,7 +5,15 @@ import {
   uiMessagesToChatMessages,
 } from './ui-messages-to-chat-messages.js';
 
-/** The row drafts of one turn, ready for `store.appendTurn(threadId, drafts)`. */
+/**
+ * The row drafts of one turn, ready for `store.appendTurn(threadId, drafts)`.
+ *
+ * @example
+ * ```ts
+ * const [first]: TurnDrafts[] = await fromUIMessages(saved);
+ * await store.appendTurn(threadId, first.drafts);
+ * ```
+ */
 export interface TurnDrafts {
   readonly turnId: string;
   /** The user's rows first, then the assistant's (or a system turn's rows). */

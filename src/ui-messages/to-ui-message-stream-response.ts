@@ -2,7 +2,14 @@ import { createUIMessageStreamResponse } from 'ai';
 import type { ChunkEvent } from '../schema/index.js';
 import { type ToUIMessageStreamOptions, toUIMessageStream } from './to-ui-message-stream.js';
 
-/** Options of {@link toUIMessageStreamResponse}: the stream's, and the response's. */
+/**
+ * Options of {@link toUIMessageStreamResponse}: the stream's, and the response's.
+ *
+ * @example
+ * ```ts
+ * return toUIMessageStreamResponse(turn, { keepAliveMs: 15_000, headers: { 'x-thread': id } });
+ * ```
+ */
 export interface ToUIMessageStreamResponseOptions
   extends ToUIMessageStreamOptions,
     Omit<Parameters<typeof createUIMessageStreamResponse>[0], 'stream'> {}

@@ -3,7 +3,14 @@ import { createTurnState, reduceTurn } from '../reducer/index.js';
 import { type ChunkEvent, type ErrorChunk, messageId } from '../schema/index.js';
 import { UIChunkDiffer } from './ui-chunk-differ.js';
 
-/** Options of {@link toUIMessageStream}. */
+/**
+ * Options of {@link toUIMessageStream}.
+ *
+ * @example
+ * ```ts
+ * const options: ToUIMessageStreamOptions = { sendError: false, onError: () => 'Try again later.' };
+ * ```
+ */
 export interface ToUIMessageStreamOptions {
   /**
    * The id of the assistant message the client builds. Default: the turn's `assistantId`, else

@@ -9,6 +9,11 @@ import { blockEnd, type WholeChunk, wholeChunkToStream } from './ui-stream-chunk
 /**
  * The chunks of one assistant message at some point of its turn, as the reducer's `TurnState`
  * exposes them (it satisfies this interface).
+ *
+ * @example
+ * ```ts
+ * const list: ChunkList = reduceTurn(state, event); // a TurnState is a ChunkList
+ * ```
  */
 export interface ChunkList {
   /** How many chunks there are. */

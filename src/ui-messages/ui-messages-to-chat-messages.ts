@@ -12,7 +12,14 @@ import { parseMessageId } from './message-ids.js';
 import { isSystemUIMessage, uiMessageToChunks } from './ui-message-to-chunks.js';
 import { type UIMessageSchemas, validateStoredUIMessages } from './validate-ui-messages.js';
 
-/** Options of {@link uiMessagesToChatMessages} and {@link fromUIMessages}. */
+/**
+ * Options of {@link uiMessagesToChatMessages} and {@link fromUIMessages}.
+ *
+ * @example
+ * ```ts
+ * const options: FromUIMessagesOptions = { tools, strict: false, keepIds: false };
+ * ```
+ */
 export interface FromUIMessagesOptions extends UIMessageSchemas {
   /**
    * What to do with a field chunklog has no place for (listed in `docs/ui-messages.md`: a tool

@@ -5,6 +5,11 @@ import { invalidUIMessage } from './invalid-ui-message.js';
 /**
  * What `validateUIMessages` can check beyond the shape of the messages: the app's tool, data part
  * and metadata schemas. Passed through unchanged.
+ *
+ * @example
+ * ```ts
+ * const schemas: UIMessageSchemas = { tools, dataSchemas: { weather: weatherSchema } };
+ * ```
  */
 export type UIMessageSchemas = Omit<Parameters<typeof validateUIMessages>[0], 'messages'>;
 
