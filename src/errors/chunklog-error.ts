@@ -29,6 +29,8 @@ export type ChunklogErrorCode =
   | 'missing-dependency'
   /** A page could not be loaded by a window's `loadPage`. */
   | 'load-failed'
+  /** A page given to a window did not match the page shape (the `cause` of a `load-failed`). */
+  | 'invalid-page'
   /** An operation was attempted on a closed store or session. */
   | 'closed'
   /** A turn was aborted by its caller. */

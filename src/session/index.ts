@@ -1,1 +1,50 @@
-export {};
+/**
+ * chunklog/session: the headless agent runner (model → events → store) and web-standard
+ * `Request → Response` handlers for pages and live events.
+ *
+ * @packageDocumentation
+ */
+export { createAgentSession } from './create-agent-session.js';
+export {
+  describeModelSwitch,
+  type FallbackReason,
+  fallbackReason,
+  type ModelSwitch,
+} from './fallback.js';
+export { createChunkHandlers } from './handlers/create-chunk-handlers.js';
+export {
+  type NodeRequestLike,
+  type NodeResponseLike,
+  toNodeListener,
+} from './handlers/node-listener.js';
+export type { HandlerErrorBody, HandlerErrorCode } from './handlers/responses.js';
+export type {
+  Authorize,
+  AuthorizeResult,
+  ChunkHandlers,
+  ChunkHandlersOptions,
+  ChunkPageLike,
+  PageStore,
+  SessionLookup,
+} from './handlers/types.js';
+export { parseEventId } from './replay-buffer.js';
+export { formatSse, type SessionEventStreamOptions, sessionEventStream } from './sse.js';
+export type {
+  AgentSession,
+  AgentSessionOptions,
+  EventMeta,
+  NotifyInput,
+  NotifyResult,
+  Replay,
+  SendInput,
+  SendOptions,
+  SessionCaching,
+  SessionErrorContext,
+  SessionListener,
+  SessionStore,
+  SteerHandle,
+  SteerOutcome,
+  TurnHandle,
+  TurnResult,
+  TurnStatus,
+} from './types.js';

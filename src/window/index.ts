@@ -1,1 +1,21 @@
-export {};
+/**
+ * chunklog/window: the headless client window. Browser-safe.
+ *
+ * @packageDocumentation
+ */
+export {
+  ChunkWindow,
+  type ChunkWindowListener,
+  type EvictOptions,
+  type PendingUserMessageOptions,
+} from './chunk-window.js';
+export type { LiveEntry, LogEntry, SealedEntry } from './log-entry.js';
+export { type ChunkWindowOptions, DEFAULT_PAGE_SIZE } from './options.js';
+export {
+  type ChunkPage,
+  ChunkPageSchema,
+  type LoadPage,
+  type LoadPageRequest,
+  parseChunkPage,
+} from './page.js';
+export type { ChunkWindowSnapshot, ReconcileStatus } from './snapshot.js';

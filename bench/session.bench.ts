@@ -1,0 +1,121 @@
+// A whole turn through the session (events to a subscriber, the turn stored in SQLite) against
+// merely consuming `streamText().stream` of the same scripted model, side by side. The turn is
+// realistic: three steps, interleaved thinking, parallel tool calls, ~600 deltas.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stepCountIs, streamText, tool } from 'ai';
+import { z } from 'zod';
+import { type AgentSession, createAgentSession } from '../src/session/index.js';
+import { createChunkStore } from '../src/store/index.js';
+import { createScriptedModel, type ScriptedStep } from '../src/testing/index.js';
+import { compare } from './harness.js';
+
+const words = (count: number, seed: string) =>
+  Array.from({ length: count }, (_, i) => `${seed}${i % 7 === 0 ? '.' : ''} `);
+
+const steps: ScriptedStep[] = [
+  {
+    parts: [
+      { type: 'reasoning', text: words(120, 'think'), signature: 'sig-1' },
+      { type: 'text', text: words(60, 'say') },
+      { type: 'tool-call', toolName: 'read_file', input: { path: 'src/a.ts' } },
+      { type: 'tool-call', toolName: 'read_file', input: { path: 'src/b.ts' } },
+    ],
+  },
+  {
+    parts: [
+      { type: 'reasoning', text: words(80, 'more'), signature: 'sig-2' },
+      { type: 'tool-call', toolName: 'list_files', input: { dir: 'src' } },
+    ],
+  },
+  {
+    parts: [
+      { type: 'reasoning', text: words(60, 'final'), signature: 'sig-3' },
+      { type: 'text', text: words(280, 'answer') },
+    ],
+  },
+];
+const deltas = 120 + 60 + 80 + 60 + 280;
+
+const tools = {
+  read_file: tool({
+    inputSchema: z.object({ path: z.string() }),
+    execute: async ({ path }) => `// ${path}\nexport function f() {}\n`.repeat(20),
+  }),
+  list_files: tool({
+    inputSchema: z.object({ dir: z.string() }),
+    execute: async () => ['a.ts', 'b.ts', 'c.ts'],
+  }),
+};
+const system = 'You are a careful coding assistant.';
+const question = 'What do the files in src export?';
+const model = () =>
+  createScriptedModel(steps, { provider: 'anthropic.messages', modelId: 'claude' });
+
+const dir = mkdtempSync(join(tmpdir(), 'chunklog-bench-'));
+// WAL with synchronous=NORMAL survives a crash of the process; FULL (the store's default) also
+// survives a power loss, at the price of an fsync per turn: disk latency, not chunklog's work.
+const store = createChunkStore({ sqlite: join(dir, 'normal.db') }, { synchronous: 'normal' });
+const durable = createChunkStore({ sqlite: join(dir, 'full.db') });
+await store.migrate();
+await durable.migrate();
+let thread = 0;
+
+const normalName = 'session: send → subscriber → SQLite (synchronous=normal)';
+const fullName = 'session: send → subscriber → SQLite (synchronous=full, fsync)';
+
+/** A fresh session on a fresh thread, with one subscriber counting events. */
+function prepareSession(on: typeof store) {
+  const session = createAgentSession({
+    store: on,
+    threadId: `bench-${++thread}`,
+    model: model(),
+    tools,
+    system,
+    caching: 'none',
+  });
+  const seen = { events: 0 };
+  session.subscribe(() => {
+    seen.events++;
+  });
+  return { session, seen };
+}
+
+async function runTurn({ session, seen }: { session: AgentSession; seen: { events: number } }) {
+  await session.send(question).rows;
+  if (seen.events < deltas) throw new Error('the subscriber missed events');
+}
+
+await compare({
+  title: `session: one turn (${deltas} deltas, 3 steps, 3 tool calls) — session vs bare streamText`,
+  baseline: {
+    name: 'streamText().stream consumed',
+    prepare: model,
+    run: async (scripted: ReturnType<typeof model>) => {
+      const result = streamText({
+        model: scripted,
+        tools,
+        instructions: system,
+        messages: [{ role: 'user', content: [{ type: 'text', text: question }] }],
+        stopWhen: stepCountIs(20),
+        onError: () => {},
+      });
+      for await (const _part of result.stream) {
+        // consume
+      }
+    },
+  },
+  contenders: [
+    { name: normalName, prepare: () => prepareSession(store), run: runTurn },
+    { name: fullName, prepare: () => prepareSession(durable), run: runTurn },
+  ],
+  rounds: 30,
+  warmup: 5,
+  limits: [{ contender: normalName, atMost: 1.1 }],
+  perItem: { 'streamText().stream consumed': deltas, [normalName]: deltas, [fullName]: deltas },
+});
+
+await store.close();
+await durable.close();
+rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,356 @@
+import type { ModelMessage, ToolSet } from 'ai';
+import { ChunklogError } from '../errors/index.js';
+import { SYSTEM_KINDS } from '../schema/chunk.js';
+import type { ChunkEvent } from '../schema/chunk-event.js';
+import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
+import { EventHub } from './event-hub.js';
+import { buildModelMessages, loadHistory, userMessage } from './history.js';
+import { LiveTurn } from './live-turn.js';
+import { explodeTurn } from './pipeline.js';
+import { ReplayBuffer } from './replay-buffer.js';
+import { TurnHandleImpl } from './turn-handle.js';
+import { TurnQueue } from './turn-queue.js';
+import { runTurn } from './turn-runner.js';
+import type {
+  AgentSession,
+  AgentSessionOptions,
+  EventMeta,
+  NotifyInput,
+  NotifyResult,
+  Replay,
+  SendInput,
+  SendOptions,
+  SessionListener,
+  SteerHandle,
+  SteerOutcome,
+  TurnHandle,
+} from './types.js';
+import { type SessionConfig, validateOptions } from './validate-options.js';
+
+const encoder = new TextEncoder();
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it rejects
+const controlCharacters = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Checks a turn id: it ends up in every row, in SSE `id:` lines and in URLs, so it must be
+ * 1 to 255 UTF-8 bytes without control characters.
+ */
+function checkTurnId(turnId: unknown, option: string): string {
+  if (
+    typeof turnId !== 'string' ||
+    turnId.length === 0 ||
+    controlCharacters.test(turnId) ||
+    encoder.encode(turnId).length > 255
+  ) {
+    throw new ChunklogError(
+      'invalid-option',
+      `A turn id must be a string of 1 to 255 bytes without control characters (${option})`,
+      { option, value: turnId },
+    );
+  }
+  return turnId;
+}
+
+function readInput(input: SendInput): { text: string; turnId: string | undefined } {
+  const text = typeof input === 'string' ? input : input?.text;
+  if (typeof text !== 'string' || text.length === 0) {
+    throw new ChunklogError('invalid-option', 'send: the message text must be a non-empty string', {
+      option: 'text',
+      value: text,
+    });
+  }
+  const turnId = typeof input === 'string' ? undefined : input.turnId;
+  return { text, turnId: turnId === undefined ? undefined : checkTurnId(turnId, 'turnId') };
+}
+
+class Session implements AgentSession {
+  readonly threadId: string;
+  readonly #config: SessionConfig;
+  readonly #hub: EventHub;
+  readonly #replay: ReplayBuffer;
+  readonly #queue: TurnQueue<TurnHandleImpl>;
+  #live: LiveTurn | undefined;
+  #writes: Promise<unknown> = Promise.resolve();
+  #closed = false;
+  readonly #sink = (event: ChunkEvent, meta: EventMeta): void => {
+    this.#replay.push(event, meta);
+    this.#hub.publish(event, meta);
+  };
+
+  constructor(config: SessionConfig) {
+    this.#config = config;
+    this.threadId = config.turn.threadId;
+    this.#hub = new EventHub((error, meta) =>
+      config.onError(error, { source: 'listener', turnId: meta.turnId }),
+    );
+    this.#replay = new ReplayBuffer(config.replayLimit);
+    this.#queue = new TurnQueue((handle) => this.#run(handle));
+  }
+
+  get runningTurnId(): string | undefined {
+    const running = this.#queue.running;
+    // A turn whose rows have resolved is done, even before the queue moves on.
+    return running === undefined || running.status === 'done' ? undefined : running.turnId;
+  }
+
+  get queued(): number {
+    return this.#queue.size;
+  }
+
+  #checkOpen(what: string): void {
+    if (this.#closed) {
+      throw new ChunklogError(
+        'closed',
+        `${what}: the session of thread ${this.threadId} is closed`,
+        {
+          threadId: this.threadId,
+        },
+      );
+    }
+  }
+
+  send(input: SendInput, options: SendOptions = {}): TurnHandle {
+    this.#checkOpen('send');
+    const { text, turnId } = readInput(input);
+    return this.#enqueue(text, turnId ?? this.#newId(), options.signal, false);
+  }
+
+  #newId(): string {
+    return checkTurnId(this.#config.idGenerator(), 'idGenerator');
+  }
+
+  #enqueue(
+    text: string,
+    turnId: string,
+    signal: AbortSignal | undefined,
+    front: boolean,
+  ): TurnHandleImpl {
+    const handle = new TurnHandleImpl(turnId, text, signal, (h, reason) =>
+      this.#cancelTurn(h, reason),
+    );
+    if (signal?.aborted) {
+      this.#drop(handle);
+      return handle;
+    }
+    if (signal !== undefined) {
+      const onAbort = () => this.#cancelTurn(handle, reasonOf(signal));
+      signal.addEventListener('abort', onAbort, { once: true });
+      handle.onSettled(() => signal.removeEventListener('abort', onAbort));
+    }
+    this.#queue.push(handle, front);
+    return handle;
+  }
+
+  #drop(handle: TurnHandleImpl): void {
+    handle.settle({ turnId: handle.turnId, outcome: 'dropped', rows: [] });
+  }
+
+  #cancelTurn(handle: TurnHandleImpl, reason: string | undefined): void {
+    if (this.#queue.remove(handle)) this.#drop(handle);
+    else if (this.#live?.handle === handle) this.#live.cancel(reason);
+  }
+
+  cancel(reason?: string): boolean {
+    const live = this.#live;
+    if (live === undefined || live.ended) return false;
+    live.cancel(reason);
+    return true;
+  }
+
+  steer(text: string): SteerHandle {
+    this.#checkOpen('steer');
+    const { text: message } = readInput(text);
+    const id = this.#newId();
+    const live = this.#live;
+    const sendInstead = (): SteerOutcome => ({
+      type: 'sent',
+      id,
+      turn: this.#enqueue(message, this.#newId(), undefined, true),
+    });
+    if (live === undefined || live.ended) {
+      return { id, outcome: Promise.resolve(sendInstead()) };
+    }
+    const outcome = live.steer(message, id).then((result): SteerOutcome => {
+      if (result.type === 'delivered') {
+        return { type: 'delivered', id, turnId: live.turnId, step: result.stepNumber };
+      }
+      if (result.reason === 'aborted' || this.#closed) {
+        return { type: 'dropped', id, reason: result.reason };
+      }
+      return sendInstead();
+    });
+    return { id, outcome };
+  }
+
+  async notify(input: NotifyInput): Promise<NotifyResult> {
+    this.#checkOpen('notify');
+    if (typeof input !== 'object' || input === null || !SYSTEM_KINDS.includes(input.kind)) {
+      throw new ChunklogError(
+        'invalid-option',
+        `notify: \`kind\` must be one of ${SYSTEM_KINDS.join(', ')}`,
+        {
+          option: 'kind',
+          value: input?.kind,
+        },
+      );
+    }
+    if (typeof input.text !== 'string') {
+      throw new ChunklogError('invalid-option', 'notify: `text` must be a string', {
+        option: 'text',
+        value: input.text,
+      });
+    }
+    const event: ChunkEvent = { type: 'system', kind: input.kind, text: input.text };
+    const live = this.#live;
+    if (live !== undefined && !live.ended) {
+      live.emit(event);
+      return { routed: 'turn', turnId: live.turnId };
+    }
+    // No turn in flight: the event is a turn of its own (role system). Grouping merges it into
+    // a system message that directly precedes it (rules 2 and 3 of the routing).
+    const turnId = this.#newId();
+    const handle = new TurnHandleImpl(turnId, '', undefined, () => {});
+    const turn = new LiveTurn(handle, this.#sink);
+    this.#replay.begin(turnId);
+    turn.emit({ type: 'turn-start', turnId });
+    turn.emit(event);
+    turn.emit({ type: 'turn-end' });
+    const rows = await this.#write(
+      turnId,
+      explodeTurn(turnId, turn.state.chunks, { role: 'system' }),
+    );
+    return { routed: 'system-turn', turnId, rows };
+  }
+
+  subscribe(listener: SessionListener): () => void {
+    if (typeof listener !== 'function') {
+      throw new ChunklogError('invalid-option', 'subscribe: the listener must be a function', {
+        option: 'listener',
+        value: listener,
+      });
+    }
+    return this.#hub.subscribe(listener);
+  }
+
+  replay(lastEventId?: string | null): Replay {
+    return this.#replay.since(lastEventId);
+  }
+
+  async modelMessages(input?: SendInput): Promise<ModelMessage[]> {
+    const next = input === undefined ? undefined : readInput(input);
+    await this.#writes;
+    const history = await loadHistory(this.#config.turn.store, this.threadId);
+    const user = next === undefined ? undefined : userMessage(next.turnId ?? 'next', next.text);
+    return buildModelMessages(history, user, this.#config.turn.caching);
+  }
+
+  async idle(): Promise<void> {
+    for (;;) {
+      const writes = this.#writes;
+      await this.#queue.idle();
+      await writes;
+      if (writes === this.#writes && this.#queue.running === undefined) return;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (!this.#closed) {
+      this.#closed = true;
+      for (const handle of this.#queue.close()) this.#drop(handle);
+      this.#live?.cancel('Session closed');
+    }
+    await this.idle();
+  }
+
+  /** Stores drafts after every write before them; the next turn reads history after it lands. */
+  #write(turnId: string, drafts: readonly ChunkRowDraft[]): Promise<readonly ChunkRow[]> {
+    const write = this.#writes.then(() =>
+      this.#config.turn.store.appendTurn(this.threadId, drafts),
+    );
+    this.#writes = write.then(
+      () => this.#replay.sealed(turnId),
+      (error: unknown) => {
+        // Not stored, and never will be: stop keeping it for replay.
+        this.#replay.sealed(turnId);
+        this.#config.onError(error, { source: 'store', turnId });
+      },
+    );
+    return write;
+  }
+
+  async #run(handle: TurnHandleImpl): Promise<void> {
+    handle.status = 'running';
+    const live = new LiveTurn(handle, this.#sink);
+    this.#live = live;
+    this.#replay.begin(handle.turnId);
+    let outcome: Awaited<ReturnType<typeof runTurn>>;
+    try {
+      outcome = await runTurn(live, this.#config.turn, () => this.#writes);
+    } finally {
+      this.#live = undefined;
+    }
+    handle.status = 'sealing';
+    const drafts = [
+      ...explodeTurn(handle.turnId, outcome.userChunks, { role: 'user' }),
+      ...explodeTurn(handle.turnId, outcome.chunks, { role: 'assistant' }),
+    ];
+    try {
+      const rows = await this.#write(handle.turnId, drafts);
+      handle.settle({
+        turnId: handle.turnId,
+        outcome: outcome.outcome,
+        finishReason: outcome.finishReason,
+        usage: outcome.usage,
+        rows,
+      });
+    } catch (error) {
+      handle.fail(error);
+    }
+  }
+}
+
+function reasonOf(signal: AbortSignal): string | undefined {
+  const reason: unknown = signal.reason;
+  if (typeof reason === 'string') return reason;
+  if (reason instanceof Error && reason.name !== 'AbortError') return reason.message;
+  return undefined;
+}
+
+/**
+ * Creates a headless agent session on one thread: each `send` runs a turn end to end (model →
+ * events → reducer → subscribers → store) with no glue of the app's own, and the next turn's
+ * model input is rebuilt from the store, so a new session over the same store (a restart) sends
+ * the model exactly what this one would have.
+ *
+ * - `send` while a turn runs queues a new turn, in order; `steer` joins the running turn at its
+ *   next step boundary (stored in place as a `steering` chunk); `cancel` ends the running turn
+ *   with a `cancelled` system chunk, keeping what it had.
+ * - A provider error becomes an `error` chunk with its status code; with `fallbackModels`, a
+ *   429, 529/503 or other 5xx moves to the next model and records a `model-changed` chunk.
+ * - `notify` routes a system event into the running turn, or into a system turn of its own.
+ * - Anthropic prompt caching is applied to every step when `caching` is `'anthropic'` (the
+ *   default for Anthropic models).
+ *
+ * @param options - the store, thread, model and the rest (see {@link AgentSessionOptions})
+ * @returns the session
+ * @throws {ChunklogError} `invalid-option`, naming the offending option
+ *
+ * @example
+ * ```ts
+ * import { anthropic } from '@ai-sdk/anthropic';
+ * import { createAgentSession } from 'chunklog/session';
+ * import { createChunkStore } from 'chunklog/store';
+ *
+ * const store = createChunkStore({ sqlite: 'chat.db' });
+ * await store.migrate();
+ * const session = createAgentSession({ store, threadId: 'thread-1', model: anthropic('claude-sonnet-4-5') });
+ * const turn = session.send('Explain X');
+ * for await (const event of turn) if (event.type === 'text-delta') process.stdout.write(event.text);
+ * console.log((await turn.rows).length, 'rows stored');
+ * ```
+ */
+export function createAgentSession<TOOLS extends ToolSet = ToolSet>(
+  options: AgentSessionOptions<TOOLS>,
+): AgentSession {
+  return new Session(validateOptions(options));
+}

@@ -1,0 +1,41 @@
+import { ChunklogError } from '../../errors/index.js';
+import { integerParam } from './params.js';
+import { badParameter, errorResponse, json } from './responses.js';
+import type { PageStore } from './types.js';
+
+/**
+ * `GET …/threads/:id/chunks?limit&before`: a page of the thread's log, the store's page shape
+ * (`{ chunks, total, oldestSeq, hasMore }`). A thread with no rows yet gives an empty page.
+ *
+ * @param store - the store
+ * @param url - the request's URL
+ * @param threadId - the thread (authorized)
+ * @param limits - the default and largest page sizes
+ * @returns the page as JSON, or a 400 naming `limit` or `before`
+ */
+export async function chunksRoute(
+  store: PageStore,
+  url: URL,
+  threadId: string,
+  limits: { readonly defaultLimit: number; readonly maxLimit: number },
+): Promise<Response> {
+  const limit = integerParam(url.searchParams, 'limit', 1, limits.maxLimit);
+  if (!limit.ok) return limit.response;
+  const before = integerParam(url.searchParams, 'before', 1, Number.MAX_SAFE_INTEGER);
+  if (!before.ok) return before.response;
+  try {
+    const page = await store.getChunks(threadId, {
+      limit: limit.value ?? limits.defaultLimit,
+      ...(before.value !== undefined ? { before: before.value } : {}),
+    });
+    return json(200, page);
+  } catch (error) {
+    if (ChunklogError.hasCode(error, 'thread-not-found')) {
+      return json(200, { chunks: [], total: 0, oldestSeq: null, hasMore: false });
+    }
+    if (ChunklogError.hasCode(error, 'invalid-option')) {
+      return badParameter(error.option ?? 'query', error.message);
+    }
+    return errorResponse(500, 'internal', 'The page could not be read.');
+  }
+}

@@ -1,0 +1,142 @@
+import { ChunklogError } from '../../errors/index.js';
+import type { AgentSession } from '../types.js';
+import { checkAccess } from './authorize.js';
+import { chunksRoute } from './chunks-route.js';
+import { eventsRoute } from './events-route.js';
+import { messagesRoute } from './messages-route.js';
+import { parseThreadId } from './params.js';
+import { errorResponse } from './responses.js';
+import type { ChunkHandlers, ChunkHandlersOptions } from './types.js';
+
+function invalid(option: string, message: string, value: unknown): never {
+  throw new ChunklogError('invalid-option', `createChunkHandlers: ${message}`, { option, value });
+}
+
+function positiveInteger(option: string, value: unknown, fallback: number, min = 1): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    invalid(option, `\`${option}\` must be an integer ≥ ${min}`, value);
+  }
+  return value;
+}
+
+const route = /^\/threads\/([^/]+)\/(chunks|events|messages)\/?$/;
+const methods = { chunks: 'GET', events: 'GET', messages: 'POST' } as const;
+
+/**
+ * Creates web-standard `Request → Response` handlers for a thread's log and live turn:
+ *
+ * - `GET /threads/:id/chunks?limit&before` — a page of the log (`{ chunks, total, oldestSeq,
+ *   hasMore }`), newest rows first by keyset on `seq`;
+ * - `GET /threads/:id/events` — server-sent events of the live turn; ids are
+ *   `${turnId}:${index}`, so a reconnecting client (`Last-Event-ID`) resumes with no gap and no
+ *   duplicate;
+ * - `POST /threads/:id/messages` — `{ text, mode?: 'send' | 'steer' }` starts or steers a turn.
+ *
+ * Every request goes through `authorize(request, threadId)` first, which is required and denies
+ * unless it returns `true`. Bad parameters get a 400 whose JSON body names the parameter. They
+ * mount in Node's `http` (see {@link toNodeListener}), Hono, or any fetch-style server.
+ *
+ * @param options - the store, `authorize`, and the session(s)
+ * @returns the handlers; `fetch` routes all three
+ * @throws {ChunklogError} `invalid-option` when `authorize` is missing or an option is malformed
+ *
+ * @example
+ * ```ts
+ * const handlers = createChunkHandlers({
+ *   store,
+ *   session,
+ *   authorize: (request, threadId) => request.headers.get('authorization') === `Bearer ${tokenFor(threadId)}`,
+ * });
+ * Bun.serve({ fetch: handlers.fetch }); // or Hono: app.all('/threads/*', (c) => handlers.fetch(c.req.raw))
+ * ```
+ */
+export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandlers {
+  if (typeof options !== 'object' || options === null)
+    invalid('options', 'options are required', options);
+  const { store, authorize, session, sessions } = options;
+  if (typeof authorize !== 'function') {
+    invalid(
+      'authorize',
+      '`authorize(request, threadId)` is required (there is no default allow)',
+      authorize,
+    );
+  }
+  if (typeof store !== 'object' || store === null || typeof store.getChunks !== 'function') {
+    invalid('store', '`store` must have `getChunks` (a ChunkStore)', store);
+  }
+  if (
+    session !== undefined &&
+    (typeof session !== 'object' || typeof session.subscribe !== 'function')
+  ) {
+    invalid('session', '`session` must be an AgentSession', session);
+  }
+  if (sessions !== undefined && typeof sessions !== 'function') {
+    invalid('sessions', '`sessions` must be a function of the thread id', sessions);
+  }
+  const basePath = (options.basePath ?? '').replace(/\/+$/, '');
+  if (basePath !== '' && !basePath.startsWith('/'))
+    invalid('basePath', '`basePath` must start with /', basePath);
+  const maxLimit = positiveInteger('maxLimit', options.maxLimit, 1000);
+  const defaultLimit = positiveInteger(
+    'defaultLimit',
+    options.defaultLimit,
+    Math.min(50, maxLimit),
+  );
+  if (defaultLimit > maxLimit)
+    invalid('defaultLimit', '`defaultLimit` must not exceed `maxLimit`', defaultLimit);
+  const heartbeatMs = positiveInteger('heartbeatMs', options.heartbeatMs, 15_000, 0);
+  const maxBodyBytes = positiveInteger('maxBodyBytes', options.maxBodyBytes, 65_536);
+
+  const findSession = async (threadId: string): Promise<AgentSession | undefined> => {
+    if (session !== undefined && session.threadId === threadId) return session;
+    return sessions === undefined ? undefined : await sessions(threadId);
+  };
+  const noSession = () =>
+    errorResponse(404, 'no-session', 'No session runs for this thread on this server.');
+
+  const handlers: ChunkHandlers = {
+    async chunks(request, threadId) {
+      const denied = await checkAccess(authorize, request, threadId);
+      if (denied) return denied;
+      return chunksRoute(store, new URL(request.url), threadId, { defaultLimit, maxLimit });
+    },
+    async events(request, threadId) {
+      const denied = await checkAccess(authorize, request, threadId);
+      if (denied) return denied;
+      const live = await findSession(threadId);
+      if (live === undefined) return noSession();
+      return eventsRoute(request, new URL(request.url), live, heartbeatMs);
+    },
+    async messages(request, threadId) {
+      const denied = await checkAccess(authorize, request, threadId);
+      if (denied) return denied;
+      const live = await findSession(threadId);
+      if (live === undefined) return noSession();
+      return messagesRoute(request, live, maxBodyBytes);
+    },
+    async fetch(request) {
+      const url = new URL(request.url);
+      const path = url.pathname;
+      if (basePath !== '' && path !== basePath && !path.startsWith(`${basePath}/`)) {
+        return errorResponse(404, 'not-found', 'No such route.');
+      }
+      const match = route.exec(path.slice(basePath.length));
+      if (!match) return errorResponse(404, 'not-found', 'No such route.');
+      const kind = match[2] as keyof typeof methods;
+      if (request.method !== methods[kind]) {
+        return errorResponse(405, 'method-not-allowed', `Use ${methods[kind]}.`, {
+          headers: { allow: methods[kind] },
+        });
+      }
+      const threadId = parseThreadId(match[1] as string);
+      if (!threadId.ok) return threadId.response;
+      try {
+        return await handlers[kind](request, threadId.value);
+      } catch {
+        return errorResponse(500, 'internal', 'The request failed.');
+      }
+    },
+  };
+  return handlers;
+}

@@ -1,0 +1,132 @@
+import { badParameter, errorResponse } from './responses.js';
+
+/** A parsed value, or the 400 response that names the bad parameter. */
+export type Parsed<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly response: Response };
+
+const encoder = new TextEncoder();
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it rejects
+const controlCharacters = /[\u0000-\u001f\u007f]/;
+
+/** The longest thread id accepted, in UTF-8 bytes (what every store dialect can key). */
+export const MAX_THREAD_ID_BYTES = 255;
+
+/**
+ * Decodes and checks a thread id taken from a path segment.
+ *
+ * @param segment - the raw (percent-encoded) path segment
+ * @returns the id, or a 400 naming `threadId`
+ */
+export function parseThreadId(segment: string): Parsed<string> {
+  let id: string;
+  try {
+    id = decodeURIComponent(segment);
+  } catch {
+    return {
+      ok: false,
+      response: badParameter('threadId', 'The thread id is not valid percent-encoding.'),
+    };
+  }
+  if (
+    id.length === 0 ||
+    controlCharacters.test(id) ||
+    encoder.encode(id).length > MAX_THREAD_ID_BYTES
+  ) {
+    return {
+      ok: false,
+      response: badParameter(
+        'threadId',
+        `The thread id must be 1 to ${MAX_THREAD_ID_BYTES} bytes with no control characters.`,
+      ),
+    };
+  }
+  return { ok: true, value: id };
+}
+
+/**
+ * Reads an optional integer query parameter.
+ *
+ * @param params - the query
+ * @param name - the parameter
+ * @param min - the smallest value allowed
+ * @param max - the largest value allowed
+ * @returns the value (undefined when absent), or a 400 naming the parameter
+ */
+export function integerParam(
+  params: URLSearchParams,
+  name: string,
+  min: number,
+  max: number,
+): Parsed<number | undefined> {
+  const values = params.getAll(name);
+  if (values.length === 0) return { ok: true, value: undefined };
+  const text = values[0] as string;
+  if (values.length > 1) {
+    return { ok: false, response: badParameter(name, `\`${name}\` must be given once.`) };
+  }
+  const value = /^\d{1,15}$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    return {
+      ok: false,
+      response: badParameter(
+        name,
+        `\`${name}\` must be an integer from ${min} to ${max} (got ${JSON.stringify(text)}).`,
+      ),
+    };
+  }
+  return { ok: true, value };
+}
+
+/**
+ * Reads a request's JSON body, at most `maxBytes` long.
+ *
+ * @param request - the request
+ * @param maxBytes - the largest body accepted
+ * @returns the parsed JSON, or a 415, 413 or 400 response
+ */
+export async function readJsonBody(request: Request, maxBytes: number): Promise<Parsed<unknown>> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type.trim())) {
+    return {
+      ok: false,
+      response: errorResponse(415, 'unsupported-media-type', 'The body must be application/json.'),
+    };
+  }
+  const tooLarge = (): Parsed<unknown> => ({
+    ok: false,
+    response: errorResponse(
+      413,
+      'payload-too-large',
+      `The body must be at most ${maxBytes} bytes.`,
+    ),
+  });
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) return tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body !== null) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => {});
+        return tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  try {
+    return { ok: true, value: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) };
+  } catch {
+    return { ok: false, response: badParameter('body', 'The body is not valid JSON.') };
+  }
+}

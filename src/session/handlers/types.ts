@@ -1,0 +1,100 @@
+import type { ChunkRow } from '../../schema/chunk-row.js';
+import type { AgentSession } from '../types.js';
+
+/** A page of a thread's log, the store's page shape: `{ chunks, total, oldestSeq, hasMore }`. */
+export interface ChunkPageLike {
+  readonly chunks: readonly ChunkRow[];
+  readonly total: number;
+  readonly oldestSeq: number | null;
+  readonly hasMore: boolean;
+}
+
+/** What the handlers need of a store: pages of a thread's log. Every `ChunkStore` fits (`{ store: createChunkStore(...) }`). */
+export interface PageStore {
+  getChunks(
+    threadId: string,
+    options: { readonly limit: number; readonly before?: number | undefined },
+  ): Promise<ChunkPageLike>;
+}
+
+/**
+ * What `authorize` decides: `true` lets the request through; `false` or `'forbidden'` answers
+ * 403, `'unauthenticated'` answers 401; a `Response` is sent as it is (with a
+ * `WWW-Authenticate` header, say). Anything else denies (403).
+ *
+ * @example
+ * ```ts
+ * const decide = (user: User | undefined, threadId: string): AuthorizeResult =>
+ *   user === undefined ? 'unauthenticated' : user.threads.includes(threadId);
+ * ```
+ */
+export type AuthorizeResult = boolean | 'unauthenticated' | 'forbidden' | Response;
+
+/**
+ * Decides whether a request may read or write a thread. Required; deny by default.
+ *
+ * @example
+ * ```ts
+ * const authorize: Authorize = async (request, threadId) => (await sessionUser(request))?.owns(threadId) ?? 'unauthenticated';
+ * ```
+ */
+export type Authorize = (
+  request: Request,
+  threadId: string,
+) => AuthorizeResult | Promise<AuthorizeResult>;
+
+/** Finds the live session of a thread (or undefined when the thread has none running here), for example `(id) => sessions.get(id)`. */
+export type SessionLookup = (
+  threadId: string,
+) => AgentSession | undefined | Promise<AgentSession | undefined>;
+
+/**
+ * Options of {@link createChunkHandlers}.
+ *
+ * @example
+ * ```ts
+ * const options: ChunkHandlersOptions = { store, session, authorize, basePath: '/api' };
+ * ```
+ */
+export interface ChunkHandlersOptions {
+  /** The store pages are read from. */
+  readonly store: PageStore;
+  /** Called for every request with the thread it targets. Required: there is no default allow. */
+  readonly authorize: Authorize;
+  /** The session of a single thread (requests for other threads get 404). */
+  readonly session?: AgentSession | undefined;
+  /** The session of any thread, for a server with one session per thread. */
+  readonly sessions?: SessionLookup | undefined;
+  /** A prefix the routes live under, for example `/api`. Default: none. */
+  readonly basePath?: string | undefined;
+  /** The page size when `limit` is not given. Default 50. */
+  readonly defaultLimit?: number | undefined;
+  /** The largest `limit` accepted. Default 1,000. */
+  readonly maxLimit?: number | undefined;
+  /** Milliseconds between SSE keep-alive comments; 0 for none. Default 15,000. */
+  readonly heartbeatMs?: number | undefined;
+  /** The largest POST body accepted, in bytes. Default 65,536. */
+  readonly maxBodyBytes?: number | undefined;
+}
+
+/**
+ * Web-standard handlers of a thread's chunks, live events and messages.
+ *
+ * @example
+ * ```ts
+ * const response = await handlers.fetch(new Request('http://x/threads/t1/chunks?limit=50', { headers }));
+ * ```
+ */
+export interface ChunkHandlers {
+  /**
+   * Routes a request: `GET {basePath}/threads/:id/chunks`, `GET {basePath}/threads/:id/events`,
+   * `POST {basePath}/threads/:id/messages`. Anything else is 404 (or 405 for a known path).
+   */
+  fetch(request: Request): Promise<Response>;
+  /** `GET …/chunks?limit&before`: a page of the thread's log as JSON. */
+  chunks(request: Request, threadId: string): Promise<Response>;
+  /** `GET …/events`: server-sent events of the live turn, resumable with `Last-Event-ID`. */
+  events(request: Request, threadId: string): Promise<Response>;
+  /** `POST …/messages` `{ text, mode?: 'send' | 'steer', turnId? }`: starts (or steers) a turn. */
+  messages(request: Request, threadId: string): Promise<Response>;
+}

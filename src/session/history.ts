@@ -1,0 +1,75 @@
+import type { ModelMessage, PrepareStepFunction, ToolSet } from 'ai';
+import { ChunklogError } from '../errors/index.js';
+import { type ChatMessage, messageId } from '../schema/chat-message.js';
+import type { TextChunk } from '../schema/chunk.js';
+import { applyAnthropicCaching, toModelMessages } from './pipeline.js';
+import type { SessionStore } from './types.js';
+
+/**
+ * The user's message of a turn, as it will be stored and grouped back: one text chunk at step 0.
+ *
+ * @param turnId - the turn it starts
+ * @param text - what the user wrote
+ * @returns the message
+ */
+export function userMessage(turnId: string, text: string): ChatMessage {
+  const chunk: TextChunk = { type: 'text', step: 0, text };
+  return { id: messageId(turnId, 'user'), turnId, role: 'user', chunks: [chunk] };
+}
+
+/**
+ * The thread's messages as stored; an unknown thread has none yet.
+ *
+ * @param store - the session's store
+ * @param threadId - the thread
+ * @returns the messages, oldest first
+ */
+export async function loadHistory(
+  store: SessionStore,
+  threadId: string,
+): Promise<readonly ChatMessage[]> {
+  try {
+    return await store.getMessages(threadId);
+  } catch (error) {
+    if (ChunklogError.hasCode(error, 'thread-not-found')) return [];
+    throw error;
+  }
+}
+
+/**
+ * The model input of a turn's first step: the history and the new user message, rebuilt from
+ * chunks exactly as a later turn (or a restarted process) will rebuild them from the store.
+ *
+ * @param history - the stored messages
+ * @param user - the new user message, if any
+ * @param caching - whether to apply Anthropic cache breakpoints
+ * @returns the messages
+ */
+export function buildModelMessages(
+  history: readonly ChatMessage[],
+  user: ChatMessage | undefined,
+  caching: boolean,
+): ModelMessage[] {
+  const messages = toModelMessages(user === undefined ? history : [...history, user]);
+  return caching ? applyAnthropicCaching(messages) : messages;
+}
+
+/**
+ * A `prepareStep` that applies Anthropic caching to every step's prompt. Each step gets
+ * breakpoints computed from the plain messages (the previous step's prompt without its
+ * breakpoints, plus what the AI SDK appended: the response, tool results, steering), so the
+ * breakpoints of one step never pile up in the next and the prefix stays byte-stable.
+ *
+ * @returns the function to pass as `prepareStep`
+ */
+export function cachingPrepareStep<TOOLS extends ToolSet>(): PrepareStepFunction<TOOLS> {
+  let plain: ModelMessage[] | undefined;
+  let sent = 0;
+  return ({ messages }) => {
+    // `messages` is what was sent last step (our override) plus what the SDK appended since.
+    plain = plain === undefined ? [...messages] : [...plain, ...messages.slice(sent)];
+    const withBreakpoints = applyAnthropicCaching(plain);
+    sent = withBreakpoints.length;
+    return { messages: withBreakpoints };
+  };
+}

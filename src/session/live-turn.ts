@@ -1,0 +1,112 @@
+import {
+  experimental_createSteering as createSteering,
+  type Experimental_Steering as Steering,
+  type Experimental_SteeringOutcome as SteeringOutcome,
+} from 'ai';
+import { ChunklogError } from '../errors/index.js';
+import type { ChunkEvent } from '../schema/chunk-event.js';
+import { createTurnState, reduceTurn, type TurnState } from './pipeline.js';
+import type { TurnHandleImpl } from './turn-handle.js';
+import type { EventMeta } from './types.js';
+
+/** Where a live turn's events go besides its handle: the session's subscribers and replay. */
+export type EventSink = (event: ChunkEvent, meta: EventMeta) => void;
+
+/**
+ * A turn in flight: its reducer state, its event numbering, and the controls that reach into
+ * the running `streamText` (abort, steering). Every event of the turn, from the stream or
+ * injected (`notify`, `cancel`), goes through {@link LiveTurn.emit}, so its place in the turn is
+ * the same for the reducer, the handle, the subscribers and the store.
+ */
+export class LiveTurn {
+  readonly handle: TurnHandleImpl;
+  readonly controller: AbortController = new AbortController();
+  /** Steering messages sent before `streamText` started, waiting to be handed to it. */
+  #early: Array<{ text: string; id: string; resolve: (outcome: SteeringOutcome) => void }> = [];
+  #steering: Steering | undefined;
+  state: TurnState;
+  /** Why the turn was cancelled, once it was. */
+  cancelReason: string | undefined;
+  /** Whether `turn-end` was emitted: the turn takes no more events. */
+  ended = false;
+  #index = 0;
+  readonly #sink: EventSink;
+
+  /**
+   * @param handle - the caller's handle of the turn
+   * @param sink - the session's subscribers and replay buffer
+   */
+  constructor(handle: TurnHandleImpl, sink: EventSink) {
+    this.handle = handle;
+    this.#sink = sink;
+    this.state = createTurnState({ turnId: handle.turnId });
+  }
+
+  get turnId(): string {
+    return this.handle.turnId;
+  }
+
+  /** The index the next event will get (the number of events so far). */
+  get eventCount(): number {
+    return this.#index;
+  }
+
+  /** Folds the event into the turn and sends it out. Ignored once the turn ended. */
+  emit(event: ChunkEvent): void {
+    if (this.ended) return;
+    this.state = reduceTurn(this.state, event);
+    const index = this.#index++;
+    const meta: EventMeta = {
+      id: `${this.handle.turnId}:${index}`,
+      turnId: this.handle.turnId,
+      index,
+    };
+    if (event.type === 'turn-end') this.ended = true;
+    this.handle.push(event);
+    this.#sink(event, meta);
+  }
+
+  /**
+   * Adds a user message to the turn at its next step boundary (the AI SDK's steering). Before
+   * the model is first called, the message waits and joins the first step.
+   */
+  steer(text: string, id: string): Promise<SteeringOutcome> {
+    if (this.#steering !== undefined) return this.#steering.steer(text, { id });
+    return new Promise((resolve) => this.#early.push({ text, id, resolve }));
+  }
+
+  /** The steering object to give `streamText`; the messages that waited for it go in first. */
+  startSteering(): Steering {
+    const steering = createSteering();
+    this.#steering = steering;
+    for (const early of this.#early.splice(0)) {
+      void steering.steer(early.text, { id: early.id }).then(early.resolve);
+    }
+    return steering;
+  }
+
+  /** Settles the steering messages that never reached a running `streamText`. */
+  endSteering(): void {
+    const reason = this.controller.signal.aborted ? 'aborted' : 'error';
+    for (const early of this.#early.splice(0)) {
+      early.resolve({
+        type: 'not-delivered',
+        id: early.id,
+        message: { role: 'user', content: early.text },
+        reason,
+      });
+    }
+  }
+
+  /** Aborts the turn; the first reason given is the one recorded. */
+  cancel(reason: string | undefined): void {
+    if (this.ended || this.cancelReason !== undefined) return;
+    this.cancelReason = reason ?? 'Cancelled';
+    this.controller.abort(
+      new ChunklogError(
+        'aborted',
+        `Turn ${this.handle.turnId} was cancelled: ${this.cancelReason}`,
+      ),
+    );
+  }
+}

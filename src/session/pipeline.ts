@@ -1,0 +1,11 @@
+// The core pieces a session composes, in the order of the data flow: AI SDK part → events →
+// turn state → row drafts; and stored messages → model messages (+ caching). The one place the
+// session imports them from.
+export { toChunkEvents } from '../events/index.js';
+export {
+  anthropicCachedSystem,
+  applyAnthropicCaching,
+  toModelMessages,
+} from '../model-messages/index.js';
+export { createTurnState, reduceTurn, type TurnState } from '../reducer/index.js';
+export { explodeTurn } from '../transforms/index.js';

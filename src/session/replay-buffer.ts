@@ -1,0 +1,153 @@
+import type { ChunkEvent } from '../schema/chunk-event.js';
+import type { EventMeta, Replay } from './types.js';
+
+interface Entry {
+  readonly event: ChunkEvent;
+  readonly meta: EventMeta;
+}
+
+interface BufferedTurn {
+  readonly turnId: string;
+  /** The kept events; `events[i]` has index `base + i`. */
+  events: Entry[];
+  base: number;
+  /** Stored: a client without a last event id reads it from the store. */
+  sealed: boolean;
+}
+
+interface KnownTurn {
+  readonly turnId: string;
+  /** The index of its `turn-end`, once it ended. */
+  last: number | undefined;
+}
+
+/** How many turns are remembered to tell a clean resume from a gap. */
+const KNOWN_TURNS = 64;
+
+/**
+ * Parses an event id `${turnId}:${index}`.
+ *
+ * @param id - the id (a `Last-Event-ID` header)
+ * @returns the turn and index, or undefined when the id is malformed
+ *
+ * @example
+ * ```ts
+ * parseEventId('t1:42'); // { turnId: 't1', index: 42 }
+ * parseEventId('nope');  // undefined
+ * ```
+ */
+export function parseEventId(id: string): { turnId: string; index: number } | undefined {
+  const colon = id.lastIndexOf(':');
+  if (colon <= 0) return undefined;
+  const digits = id.slice(colon + 1);
+  if (!/^\d{1,15}$/.test(digits)) return undefined;
+  return { turnId: id.slice(0, colon), index: Number(digits) };
+}
+
+/**
+ * The events of the recent turns that a reconnecting client may still need: every turn not yet
+ * stored, and the latest one. A client that gives the id of the last event it saw gets exactly
+ * the events after it (nothing twice); when some of those are gone (a turn already stored and
+ * dropped from the buffer, or the oldest events of a turn longer than `limit`), the replay says
+ * so with `gap` and the client reloads from the store.
+ *
+ * @example
+ * ```ts
+ * const buffer = new ReplayBuffer(10_000);
+ * buffer.begin('t1');
+ * buffer.push({ type: 'turn-start', turnId: 't1' }, { id: 't1:0', turnId: 't1', index: 0 });
+ * buffer.since('t1:0'); // { events: [], gap: false }
+ * ```
+ */
+export class ReplayBuffer {
+  readonly #limit: number;
+  #buffered: BufferedTurn[] = [];
+  #known: KnownTurn[] = [];
+
+  /** @param limit - how many events of one turn to keep at most */
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  /** Starts buffering a turn (its `turn-start` comes next). */
+  begin(turnId: string): void {
+    // Keep the turns that are not stored yet; a stored one is read from the store.
+    this.#buffered = this.#buffered.filter((t) => !t.sealed);
+    this.#buffered.push({ turnId, events: [], base: 0, sealed: false });
+    this.#known.push({ turnId, last: undefined });
+    if (this.#known.length > KNOWN_TURNS) this.#known.shift();
+  }
+
+  /** Keeps an event. */
+  push(event: ChunkEvent, meta: EventMeta): void {
+    const turn = this.#find(meta.turnId);
+    if (turn === undefined) return;
+    turn.events.push({ event, meta });
+    if (event.type === 'turn-end') {
+      const known = this.#known.find((k) => k.turnId === meta.turnId);
+      if (known) known.last = meta.index;
+    }
+    if (turn.events.length > this.#limit + (this.#limit >> 2)) {
+      const drop = turn.events.length - this.#limit;
+      turn.events = turn.events.slice(drop);
+      turn.base += drop;
+    }
+  }
+
+  /** Records that a turn is in the store. The latest turn stays buffered until the next begins. */
+  sealed(turnId: string): void {
+    const turn = this.#find(turnId);
+    if (turn === undefined) return;
+    turn.sealed = true;
+    const latest = this.#buffered[this.#buffered.length - 1];
+    this.#buffered = this.#buffered.filter((t) => !t.sealed || t === latest);
+  }
+
+  #find(turnId: string): BufferedTurn | undefined {
+    const last = this.#buffered[this.#buffered.length - 1];
+    if (last?.turnId === turnId) return last;
+    return this.#buffered.find((t) => t.turnId === turnId);
+  }
+
+  /**
+   * What a client that saw `lastEventId` (or nothing yet) needs.
+   *
+   * @param lastEventId - the id of the last event the client received
+   * @returns the events it has not seen, in order, and whether some it missed are gone
+   */
+  since(lastEventId?: string | null): Replay {
+    const events: Entry[] = [];
+    let gap = false;
+    const take = (turn: BufferedTurn, from: number) => {
+      if (from < turn.base) gap = true;
+      const start = Math.max(0, from - turn.base);
+      for (let i = start; i < turn.events.length; i++) events.push(turn.events[i] as Entry);
+    };
+    const unsealed = () => {
+      for (const turn of this.#buffered) if (!turn.sealed) take(turn, 0);
+    };
+    if (lastEventId == null || lastEventId === '') {
+      unsealed();
+      return { events, gap };
+    }
+    const seen = parseEventId(lastEventId);
+    const position =
+      seen === undefined ? -1 : this.#known.findIndex((k) => k.turnId === seen.turnId);
+    if (seen === undefined || position === -1) {
+      // A turn this process does not know (another process, a restart): reload, then go live.
+      unsealed();
+      return { events, gap: true };
+    }
+    for (let p = position; p < this.#known.length; p++) {
+      const known = this.#known[p] as KnownTurn;
+      const from = p === position ? seen.index + 1 : 0;
+      const turn = this.#find(known.turnId);
+      if (turn !== undefined) {
+        take(turn, from);
+      } else if (known.last === undefined || from <= known.last) {
+        gap = true; // events of a turn no longer buffered
+      }
+    }
+    return { events, gap };
+  }
+}

@@ -1,0 +1,108 @@
+import type { ChunkEvent } from '../schema/chunk-event.js';
+import type { AgentSession, EventMeta } from './types.js';
+
+const encoder = new TextEncoder();
+
+/**
+ * One server-sent event: `id:` (when given), `event:` (when not the default `message`) and the
+ * JSON on one `data:` line (JSON text has no raw newline), then a blank line.
+ *
+ * @param data - the JSON payload
+ * @param options - the event's id and type
+ * @returns the event's text
+ *
+ * @example
+ * ```ts
+ * formatSse({ type: 'turn-end' }, { id: 't1:9' }); // 'id: t1:9\ndata: {"type":"turn-end"}\n\n'
+ * ```
+ */
+export function formatSse(data: unknown, options: { id?: string; event?: string } = {}): string {
+  let out = '';
+  if (options.event !== undefined) out += `event: ${options.event}\n`;
+  if (options.id !== undefined) out += `id: ${options.id}\n`;
+  return `${out}data: ${JSON.stringify(data)}\n\n`;
+}
+
+/** Options of {@link sessionEventStream}, for example `{ lastEventId: 't1:41', heartbeatMs: 15_000 }`. */
+export interface SessionEventStreamOptions {
+  /** The id of the last event the client saw (`Last-Event-ID`), to resume after it. */
+  readonly lastEventId?: string | null | undefined;
+  /** Milliseconds between keep-alive comments; 0 for none. Default 15,000. */
+  readonly heartbeatMs?: number | undefined;
+  /** Closing the client's request ends the stream. */
+  readonly signal?: AbortSignal | undefined;
+  /**
+   * A client this many events behind is disconnected (it reconnects and resumes from the replay
+   * buffer) instead of growing the server's memory. Default 10,000.
+   */
+  readonly maxQueued?: number | undefined;
+}
+
+/**
+ * A `text/event-stream` body of a session's live events. It starts with what the client missed
+ * (`session.replay(lastEventId)`, taken in the same tick as the subscription, so nothing falls
+ * between them), then every new event as it happens. Each event's id is `${turnId}:${index}`,
+ * so a reconnecting `EventSource` resumes with no gap and no duplicate. When events the client
+ * missed are gone, an `event: gap` comes first: reload the page from the store after the turn
+ * seals.
+ *
+ * @param session - the session whose events to send
+ * @param options - resume point, heartbeat, abort signal
+ * @returns the stream of UTF-8 bytes
+ *
+ * @example
+ * ```ts
+ * return new Response(sessionEventStream(session, { lastEventId: request.headers.get('last-event-id') }), {
+ *   headers: { 'content-type': 'text/event-stream' },
+ * });
+ * ```
+ */
+export function sessionEventStream(
+  session: AgentSession,
+  options: SessionEventStreamOptions = {},
+): ReadableStream<Uint8Array> {
+  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const maxQueued = options.maxQueued ?? 10_000;
+  let cleanup = () => {};
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      let open = true;
+      const close = () => {
+        if (!open) return;
+        open = false;
+        cleanup();
+        try {
+          controller.close();
+        } catch {
+          // already closed or errored
+        }
+      };
+      const write = (text: string) => {
+        if (!open) return;
+        controller.enqueue(encoder.encode(text));
+        if ((controller.desiredSize ?? 0) < -maxQueued) close();
+      };
+      const send = (event: ChunkEvent, meta: EventMeta) => write(formatSse(event, { id: meta.id }));
+      write(': chunklog events\nretry: 1000\n\n');
+      const replay = session.replay(options.lastEventId);
+      if (replay.gap)
+        write(formatSse({ lastEventId: options.lastEventId ?? null }, { event: 'gap' }));
+      for (const { event, meta } of replay.events) send(event, meta);
+      const unsubscribe = session.subscribe(send);
+      const timer =
+        heartbeatMs > 0 ? setInterval(() => write(': ping\n\n'), heartbeatMs) : undefined;
+      (timer as { unref?: () => void } | undefined)?.unref?.();
+      const onAbort = () => close();
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      cleanup = () => {
+        unsubscribe();
+        if (timer !== undefined) clearInterval(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+      };
+      if (options.signal?.aborted) close();
+    },
+    cancel() {
+      cleanup();
+    },
+  });
+}

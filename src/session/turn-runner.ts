@@ -1,0 +1,153 @@
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import {
+  type Instructions,
+  type LanguageModel,
+  type ModelMessage,
+  type StopCondition,
+  streamText,
+  type ToolSet,
+} from 'ai';
+import type { Chunk } from '../schema/chunk.js';
+import type { JSONValue } from '../schema/json.js';
+import type { FinishReason, TokenUsage } from '../schema/usage.js';
+import { FallbackChain } from './fallback.js';
+import { buildModelMessages, cachingPrepareStep, loadHistory, userMessage } from './history.js';
+import type { LiveTurn } from './live-turn.js';
+import { PartEvents } from './part-events.js';
+import { anthropicCachedSystem, toChunkEvents } from './pipeline.js';
+import type { SessionStore } from './types.js';
+
+/** Everything a turn needs from the session's options, validated. */
+export interface TurnConfig {
+  readonly threadId: string;
+  readonly store: SessionStore;
+  readonly model: LanguageModel;
+  /** The fallbacks, in order (empty: no fallback chain). */
+  readonly fallbackModels: readonly LanguageModelV4[];
+  readonly tools: ToolSet | undefined;
+  readonly instructions: Instructions | undefined;
+  readonly stopWhen: readonly StopCondition<ToolSet>[];
+  readonly maxRetries: number | undefined;
+  readonly maxOutputTokens: number | undefined;
+  readonly temperature: number | undefined;
+  readonly providerOptions: Readonly<Record<string, Record<string, JSONValue>>> | undefined;
+  readonly caching: boolean;
+}
+
+/** What a turn produced, ready to be sealed. */
+export interface TurnOutcome {
+  readonly outcome: 'completed' | 'failed' | 'cancelled';
+  /** The user's message chunks. */
+  readonly userChunks: readonly Chunk[];
+  /** The assistant's chunks. */
+  readonly chunks: readonly Chunk[];
+  readonly finishReason: FinishReason | undefined;
+  readonly usage: TokenUsage | undefined;
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+/** The system prompt; a plain string gets the system breakpoint when caching is on. */
+function instructionsOf(config: TurnConfig): Instructions | undefined {
+  const system = config.instructions;
+  return config.caching && typeof system === 'string' ? anthropicCachedSystem(system) : system;
+}
+
+async function streamSteps(
+  live: LiveTurn,
+  config: TurnConfig,
+  messages: ModelMessage[],
+  events: PartEvents,
+): Promise<void> {
+  const steering = live.startSteering();
+  const model =
+    config.fallbackModels.length > 0
+      ? new FallbackChain([config.model as LanguageModelV4, ...config.fallbackModels])
+      : config.model;
+  const result = streamText({
+    model,
+    messages,
+    abortSignal: live.controller.signal,
+    stopWhen: [...config.stopWhen],
+    experimental_steering: steering,
+    // Errors arrive as stream parts and become error chunks; this only silences the SDK's
+    // default of logging them.
+    onError: () => {},
+    ...optional('tools', config.tools),
+    ...optional('instructions', instructionsOf(config)),
+    ...optional('maxRetries', config.maxRetries),
+    ...optional('maxOutputTokens', config.maxOutputTokens),
+    ...optional('temperature', config.temperature),
+    ...optional(
+      'providerOptions',
+      config.providerOptions as Record<string, Record<string, JSONValue>> | undefined,
+    ),
+    ...(config.caching ? { prepareStep: cachingPrepareStep() } : {}),
+    // Fallback switches travel in band as raw parts; the models themselves are not asked for any.
+    ...(config.fallbackModels.length > 0 ? { include: { rawChunks: true } } : {}),
+  });
+  for await (const part of result.stream) {
+    const mapped = events.map(part);
+    for (let i = 0; i < mapped.length; i++) live.emit(mapped[i] as (typeof mapped)[number]);
+  }
+}
+
+/**
+ * Runs one turn from `turn-start` to `turn-end`: reads the history from the store, streams the
+ * model's steps (tools, steering, fallbacks, caching), and folds every part into the turn. A
+ * provider error ends the turn with an `error` chunk; a cancel ends it with a `cancelled`
+ * system chunk. Storing the result is the caller's job.
+ *
+ * @param live - the turn
+ * @param config - the session's configuration
+ * @param ready - resolves when the writes before this turn landed (its history is complete)
+ * @returns what the turn produced
+ */
+export async function runTurn(
+  live: LiveTurn,
+  config: TurnConfig,
+  ready: () => Promise<unknown>,
+): Promise<TurnOutcome> {
+  live.emit({ type: 'turn-start', turnId: live.turnId });
+  const user = userMessage(live.turnId, live.handle.text);
+  const events = new PartEvents();
+  try {
+    await ready();
+    if (!live.controller.signal.aborted) {
+      const history = await loadHistory(config.store, config.threadId);
+      const messages = buildModelMessages(history, user, config.caching);
+      if (!live.controller.signal.aborted) await streamSteps(live, config, messages, events);
+    }
+  } catch (error) {
+    // The stream broke (or the history could not be read); an abort is reported below.
+    if (!live.controller.signal.aborted) {
+      for (const event of toChunkEvents({ type: 'error', error })) {
+        if (event.type === 'error') events.failed = true;
+        live.emit(event);
+      }
+    }
+  }
+  live.endSteering();
+  const cancelled =
+    live.cancelReason !== undefined && (events.aborted || events.finishReason === undefined);
+  if (cancelled)
+    live.emit({ type: 'system', kind: 'cancelled', text: live.cancelReason as string });
+  const finishReason = cancelled
+    ? undefined
+    : (events.finishReason ?? (events.failed ? 'error' : undefined));
+  const usage = events.usage ?? events.stepUsage;
+  live.emit({
+    type: 'turn-end',
+    ...optional('finishReason', finishReason),
+    ...optional('usage', usage),
+  });
+  return {
+    outcome: cancelled ? 'cancelled' : events.failed ? 'failed' : 'completed',
+    userChunks: user.chunks,
+    chunks: live.state.chunks,
+    finishReason,
+    usage,
+  };
+}

@@ -1,0 +1,270 @@
+import type { Instructions, LanguageModel, ModelMessage, StopCondition, ToolSet } from 'ai';
+import type { ChatMessage } from '../schema/chat-message.js';
+import type { SystemKind } from '../schema/chunk.js';
+import type { ChunkEvent } from '../schema/chunk-event.js';
+import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
+import type { JSONValue } from '../schema/json.js';
+import type { FinishReason, TokenUsage } from '../schema/usage.js';
+
+/**
+ * What a session needs of a store: `appendTurn` to seal a turn and `getMessages` to rebuild the
+ * model's input. Every `ChunkStore` of `chunklog/store` fits.
+ *
+ * @example
+ * ```ts
+ * const store: SessionStore = createChunkStore({ sqlite: 'chat.db' });
+ * ```
+ */
+export interface SessionStore {
+  appendTurn(threadId: string, drafts: readonly ChunkRowDraft[]): Promise<readonly ChunkRow[]>;
+  getMessages(threadId: string): Promise<readonly ChatMessage[]>;
+}
+
+/** Prompt caching a session applies to every step: Anthropic's cache breakpoints (`'anthropic'`), or none (`'none'`). */
+export type SessionCaching = 'anthropic' | 'none';
+
+/**
+ * Options of {@link createAgentSession}.
+ *
+ * @example
+ * ```ts
+ * const options: AgentSessionOptions = { store, threadId: 't1', model, tools, system: 'Be brief.', maxSteps: 10 };
+ * ```
+ */
+export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
+  /** Where turns are sealed and history is read from. */
+  readonly store: SessionStore;
+  /** The thread this session runs. */
+  readonly threadId: string;
+  /** The model. With `fallbackModels`, it must be a model object (not a gateway id). */
+  readonly model: LanguageModel;
+  /** Tools the model may call; their `execute` runs inside the turn. */
+  readonly tools?: TOOLS | undefined;
+  /**
+   * The system prompt (the AI SDK's `instructions`: a string or system messages, which may carry
+   * provider options such as a cache breakpoint), sent with every call and never stored.
+   */
+  readonly system?: Instructions | undefined;
+  /**
+   * Models to move to, in order, when a call fails with a rate limit (429), an overload (529,
+   * 503) or another 5xx error. Each switch records a `model-changed` system chunk in the turn.
+   */
+  readonly fallbackModels?: readonly LanguageModel[] | undefined;
+  /** Defaults to `'anthropic'` when the model's provider id starts with `anthropic`, else `'none'`. */
+  readonly caching?: SessionCaching | undefined;
+  /** The most steps (model calls) a turn may take. Default 20, unless `stopWhen` is given. */
+  readonly maxSteps?: number | undefined;
+  /** Stop conditions of the tool loop (with `maxSteps` when both are given). */
+  readonly stopWhen?: StopCondition<TOOLS> | readonly StopCondition<TOOLS>[] | undefined;
+  /** Retries of a failed call on the same model (the AI SDK's `maxRetries`). Default 2. */
+  readonly maxRetries?: number | undefined;
+  /** Maximum output tokens per step. */
+  readonly maxOutputTokens?: number | undefined;
+  /** Sampling temperature. */
+  readonly temperature?: number | undefined;
+  /** Provider options passed with every call (thinking budgets, for example). */
+  readonly providerOptions?: Readonly<Record<string, Record<string, JSONValue>>> | undefined;
+  /** Makes turn and steering ids. Default: time-ordered random ids. */
+  readonly idGenerator?: (() => string) | undefined;
+  /** The clock, in milliseconds since the epoch (ids and turn timings). Default `Date.now`. */
+  readonly now?: (() => number) | undefined;
+  /** How many events of the live turn are kept for SSE resumption. Default 10,000. */
+  readonly replayLimit?: number | undefined;
+  /**
+   * Called when something fails outside a turn's own record: a listener threw, or a turn could
+   * not be stored. Default: ignored (the turn's `rows` promise rejects for a failed write).
+   */
+  readonly onError?: ((error: unknown, context: SessionErrorContext) => void) | undefined;
+}
+
+/** Where a reported error came from, for example `{ source: 'store', turnId: 't1' }`. */
+export interface SessionErrorContext {
+  readonly source: 'listener' | 'store';
+  readonly turnId?: string | undefined;
+}
+
+/** What the user sends: text (`'Hi'`), or text with an explicit turn id (`{ text: 'Hi', turnId: 'msg-7' }`). */
+export type SendInput = string | { readonly text: string; readonly turnId?: string | undefined };
+
+/** Options of {@link AgentSession.send}, for example `{ signal: request.signal }`. */
+export interface SendOptions {
+  /** Aborting it cancels this turn (or drops it while it still waits in the queue). */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** Where a turn is in its life: `queued → running → sealing → done`, or `dropped` from the queue. */
+export type TurnStatus = 'queued' | 'running' | 'sealing' | 'done' | 'dropped';
+
+/**
+ * How a turn ended.
+ *
+ * @example
+ * ```ts
+ * const { outcome, rows } = await session.send('Hi').result;
+ * if (outcome === 'failed') console.warn(rows.at(-1)?.data);
+ * ```
+ */
+export interface TurnResult {
+  readonly turnId: string;
+  /** `completed` (the model finished), `failed` (an error ended it), `cancelled`, or `dropped` (cancelled before it started; nothing stored). */
+  readonly outcome: 'completed' | 'failed' | 'cancelled' | 'dropped';
+  readonly finishReason?: FinishReason | undefined;
+  readonly usage?: TokenUsage | undefined;
+  /** The stored rows (user message first); empty for a dropped turn. */
+  readonly rows: readonly ChunkRow[];
+}
+
+/**
+ * A turn started by {@link AgentSession.send}: an async iterable of its events (`turn-start`
+ * first, `turn-end` last; every iteration gets them all), and promises of its stored rows and
+ * result.
+ *
+ * @example
+ * ```ts
+ * const turn = session.send('Explain X');
+ * for await (const event of turn) if (event.type === 'text-delta') write(event.text);
+ * const rows = await turn.rows;
+ * ```
+ */
+export interface TurnHandle extends AsyncIterable<ChunkEvent> {
+  /** The turn's id, known at once (every row of the turn carries it). */
+  readonly turnId: string;
+  /** The current status. */
+  readonly status: TurnStatus;
+  /** The rows stored when the turn sealed (the user's message, then the assistant's turn). */
+  readonly rows: Promise<readonly ChunkRow[]>;
+  /** How the turn ended, once it is stored. */
+  readonly result: Promise<TurnResult>;
+  /** Cancels this turn (or drops it from the queue). */
+  cancel(reason?: string): void;
+}
+
+/** The wire identity of an event: `id` is `${turnId}:${index}` (for example `t1:0`), unique in the thread. */
+export interface EventMeta {
+  /** The SSE event id. */
+  readonly id: string;
+  readonly turnId: string;
+  /** The event's position in its turn, from 0 (`turn-start`). */
+  readonly index: number;
+}
+
+/**
+ * A subscriber of a session's events.
+ *
+ * @example
+ * ```ts
+ * const stop = session.subscribe((event, { id }) => socket.send(JSON.stringify({ id, event })));
+ * ```
+ */
+export type SessionListener = (event: ChunkEvent, meta: EventMeta) => void;
+
+/** A system event for {@link AgentSession.notify}, for example `{ kind: 'config-reload', text: 'Settings changed' }`. */
+export interface NotifyInput {
+  readonly kind: SystemKind;
+  readonly text: string;
+}
+
+/** Where a notification went: `{ routed: 'turn', turnId }` (into the running turn) or a system turn with its rows. */
+export type NotifyResult =
+  | { readonly routed: 'turn'; readonly turnId: string }
+  | {
+      readonly routed: 'system-turn';
+      readonly turnId: string;
+      readonly rows: readonly ChunkRow[];
+    };
+
+/**
+ * What became of a steering message.
+ *
+ * @example
+ * ```ts
+ * const outcome = await session.steer('Use Paris, Texas').outcome;
+ * if (outcome.type === 'delivered') console.log('joined step', outcome.step);
+ * ```
+ */
+export type SteerOutcome =
+  | {
+      readonly type: 'delivered';
+      readonly id: string;
+      readonly turnId: string;
+      /** The step whose model call received it. */
+      readonly step: number;
+    }
+  | {
+      /** It came too late for the running turn (or no turn ran): it was sent as a new turn. */
+      readonly type: 'sent';
+      readonly id: string;
+      readonly turn: TurnHandle;
+    }
+  | {
+      /** The turn was cancelled before the message reached the model; nothing was sent. */
+      readonly type: 'dropped';
+      readonly id: string;
+      readonly reason: string;
+    };
+
+/** A steering message on its way: its id at once, and what became of it (`const { id, outcome } = session.steer(text)`). */
+export interface SteerHandle {
+  readonly id: string;
+  readonly outcome: Promise<SteerOutcome>;
+}
+
+/**
+ * The events to send a client that (re)connects, from {@link AgentSession.replay}.
+ *
+ * @example
+ * ```ts
+ * const { events, gap } = session.replay(request.headers.get('last-event-id'));
+ * ```
+ */
+export interface Replay {
+  /** Events the client has not seen, with their ids, in order. */
+  readonly events: ReadonlyArray<{ readonly event: ChunkEvent; readonly meta: EventMeta }>;
+  /**
+   * True when events the client missed are no longer available (an older turn, or the oldest
+   * events of a very long turn): it should reload from the store once the turn seals.
+   */
+  readonly gap: boolean;
+}
+
+/**
+ * A headless agent on one thread. Created by {@link createAgentSession}.
+ *
+ * @example
+ * ```ts
+ * const session = createAgentSession({ store, threadId: 't1', model });
+ * session.subscribe(broadcast);
+ * await session.send('Hello').rows;
+ * session.steer('Shorter, please');
+ * await session.notify({ kind: 'notice', text: 'Deployed v2' });
+ * ```
+ */
+export interface AgentSession {
+  /** The thread this session runs. */
+  readonly threadId: string;
+  /** The id of the turn running (or being stored), or undefined when idle. */
+  readonly runningTurnId: string | undefined;
+  /** How many turns wait behind the running one. */
+  readonly queued: number;
+  /** Starts a turn with the user's message, or queues it behind the running turn. */
+  send(input: SendInput, options?: SendOptions): TurnHandle;
+  /** Adds a user message to the running turn at its next step boundary. */
+  steer(text: string): SteerHandle;
+  /** Cancels the running turn. Returns whether a turn was running. */
+  cancel(reason?: string): boolean;
+  /** Routes a system event: into the running turn, else into a system turn of its own. */
+  notify(input: NotifyInput): Promise<NotifyResult>;
+  /** Calls `listener` with every event of every turn. Returns the unsubscribe function. */
+  subscribe(listener: SessionListener): () => void;
+  /** The events a client that saw `lastEventId` (or nothing) still needs. */
+  replay(lastEventId?: string | null): Replay;
+  /**
+   * The messages the next model call will send (history from the store, caching applied), with
+   * `input` as the new user message when given.
+   */
+  modelMessages(input?: SendInput): Promise<ModelMessage[]>;
+  /** Resolves when no turn runs or waits and every write has landed. */
+  idle(): Promise<void>;
+  /** Cancels the running turn, drops queued ones, waits for writes; later calls fail with `closed`. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,179 @@
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { type LanguageModel, type StopCondition, stepCountIs, type ToolSet } from 'ai';
+import { ChunklogError } from '../errors/index.js';
+import { createTimeOrderedIds } from './ids.js';
+import type { TurnConfig } from './turn-runner.js';
+import type { AgentSessionOptions, SessionErrorContext } from './types.js';
+
+/** The session's options, checked and with their defaults. */
+export interface SessionConfig {
+  readonly turn: TurnConfig;
+  readonly idGenerator: () => string;
+  readonly now: () => number;
+  readonly replayLimit: number;
+  readonly onError: (error: unknown, context: SessionErrorContext) => void;
+}
+
+/** The default most steps of a turn. */
+export const DEFAULT_MAX_STEPS = 20;
+/** The default number of live events kept for SSE resumption. */
+export const DEFAULT_REPLAY_LIMIT = 10_000;
+
+function invalid(option: string, message: string, value: unknown): never {
+  throw new ChunklogError('invalid-option', `createAgentSession: ${message}`, { option, value });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function isV4Model(value: unknown): value is LanguageModelV4 {
+  return (
+    isObject(value) &&
+    value.specificationVersion === 'v4' &&
+    typeof value.doStream === 'function' &&
+    typeof value.provider === 'string' &&
+    typeof value.modelId === 'string'
+  );
+}
+
+function isModel(value: unknown): value is LanguageModel {
+  return (
+    (typeof value === 'string' && value.length > 0) ||
+    (isObject(value) && typeof value.doStream === 'function')
+  );
+}
+
+function positiveInteger(option: string, value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    invalid(option, `\`${option}\` must be a positive integer`, value);
+  }
+  return value;
+}
+
+function finite(option: string, value: unknown, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
+    invalid(option, `\`${option}\` must be a number ≥ ${min}`, value);
+  }
+  return value;
+}
+
+function fn<T>(option: string, value: unknown): T | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'function') invalid(option, `\`${option}\` must be a function`, value);
+  return value as T;
+}
+
+/**
+ * The provider id of a model: its `provider`, or the part of a gateway id before the slash.
+ *
+ * @param model - the model
+ * @returns the provider id
+ */
+export function providerOf(model: LanguageModel): string {
+  if (typeof model === 'string') return model.split('/')[0] ?? model;
+  return model.provider;
+}
+
+/**
+ * Checks the options of {@link createAgentSession} and fills in the defaults.
+ *
+ * @param options - the caller's options
+ * @returns the configuration
+ * @throws {ChunklogError} `invalid-option`, naming the option
+ */
+export function validateOptions<TOOLS extends ToolSet>(
+  options: AgentSessionOptions<TOOLS>,
+): SessionConfig {
+  if (!isObject(options)) invalid('options', 'options are required', options);
+  const { store, threadId, model } = options;
+  if (
+    !isObject(store) ||
+    typeof store.appendTurn !== 'function' ||
+    typeof store.getMessages !== 'function'
+  ) {
+    invalid('store', '`store` must have `appendTurn` and `getMessages` (a ChunkStore)', store);
+  }
+  if (typeof threadId !== 'string' || threadId.length === 0) {
+    invalid('threadId', '`threadId` must be a non-empty string', threadId);
+  }
+  if (!isModel(model)) invalid('model', '`model` must be a language model or a model id', model);
+  const fallbacks = options.fallbackModels ?? [];
+  if (!Array.isArray(fallbacks))
+    invalid('fallbackModels', '`fallbackModels` must be an array', fallbacks);
+  if (fallbacks.length > 0) {
+    if (!isV4Model(model)) {
+      invalid('model', 'with `fallbackModels`, `model` must be a v4 language model object', model);
+    }
+    fallbacks.forEach((fallback, i) => {
+      if (!isV4Model(fallback)) {
+        invalid(
+          `fallbackModels[${i}]`,
+          'every fallback must be a v4 language model object',
+          fallback,
+        );
+      }
+    });
+  }
+  if (options.tools !== undefined && !isObject(options.tools)) {
+    invalid('tools', '`tools` must be an object of tools', options.tools);
+  }
+  const system = options.system;
+  if (system !== undefined && typeof system !== 'string' && !isObject(system)) {
+    invalid('system', '`system` must be a string or system messages', system);
+  }
+  const caching = options.caching;
+  if (caching !== undefined && caching !== 'anthropic' && caching !== 'none') {
+    invalid('caching', "`caching` must be 'anthropic' or 'none'", caching);
+  }
+  const maxSteps = positiveInteger('maxSteps', options.maxSteps);
+  const userStops = options.stopWhen === undefined ? [] : [options.stopWhen].flat();
+  userStops.forEach((stop, i) => {
+    if (typeof stop !== 'function')
+      invalid(`stopWhen[${i}]`, 'a stop condition must be a function', stop);
+  });
+  const stopWhen: StopCondition<ToolSet>[] = [
+    ...(maxSteps !== undefined || userStops.length === 0
+      ? [stepCountIs(maxSteps ?? DEFAULT_MAX_STEPS)]
+      : []),
+    ...(userStops as StopCondition<ToolSet>[]),
+  ];
+  const maxRetries = finite('maxRetries', options.maxRetries, 0);
+  if (maxRetries !== undefined && !Number.isInteger(maxRetries)) {
+    invalid('maxRetries', '`maxRetries` must be an integer ≥ 0', maxRetries);
+  }
+  const maxOutputTokens = positiveInteger('maxOutputTokens', options.maxOutputTokens);
+  const temperature = finite('temperature', options.temperature, 0);
+  if (options.providerOptions !== undefined && !isObject(options.providerOptions)) {
+    invalid('providerOptions', '`providerOptions` must be an object', options.providerOptions);
+  }
+  const now = fn<() => number>('now', options.now) ?? Date.now;
+  const idGenerator =
+    fn<() => string>('idGenerator', options.idGenerator) ?? createTimeOrderedIds(now);
+  const onError = fn<SessionConfig['onError']>('onError', options.onError) ?? (() => {});
+  const replayLimit = positiveInteger('replayLimit', options.replayLimit) ?? DEFAULT_REPLAY_LIMIT;
+  return {
+    turn: {
+      threadId,
+      store,
+      model,
+      fallbackModels: fallbacks as LanguageModelV4[],
+      tools: options.tools,
+      instructions: system,
+      stopWhen,
+      maxRetries,
+      maxOutputTokens,
+      temperature,
+      providerOptions: options.providerOptions,
+      caching:
+        (caching ?? (providerOf(model).startsWith('anthropic') ? 'anthropic' : 'none')) ===
+        'anthropic',
+    },
+    idGenerator,
+    now,
+    replayLimit,
+    onError,
+  };
+}

@@ -1,0 +1,89 @@
+import type { ChunkEvent, TurnStartEvent } from '../schema/chunk-event.js';
+import { bindPending, type PendingSegment } from './pending-segment.js';
+import { foldTurnEvent, startTurnSegment, type TurnSegment } from './turn-segment.js';
+import { replaceSegment, type Segment, targetTurn, type WindowState } from './window-state.js';
+
+/** Hands out increasing keys; a key doubles as the window's clock. */
+export type NextKey = () => number;
+
+function closeTarget(state: WindowState): readonly Segment[] {
+  const current = targetTurn(state);
+  if (current === undefined || current.closed) return state.segments;
+  return replaceSegment(state.segments, current, { ...current, closed: true });
+}
+
+/** Binds pending messages to a turn that just started: those naming it, else the oldest unnamed. */
+function bindPendingTo(segments: readonly Segment[], turn: TurnSegment): readonly Segment[] {
+  let named = false;
+  const out = segments.map((segment) => {
+    if (segment.kind === 'pending' && segment.turnId === turn.turnId) {
+      named = true;
+      return bindPending(segment, turn.turnId, turn.key);
+    }
+    return segment;
+  });
+  if (named) return out;
+  const index = out.findIndex(
+    (s): s is PendingSegment => s.kind === 'pending' && s.turnId === null && s.boundTo === null,
+  );
+  if (index < 0) return segments;
+  out[index] = bindPending(out[index] as PendingSegment, turn.turnId, turn.key);
+  return out;
+}
+
+function startTurn(state: WindowState, event: TurnStartEvent, nextKey: NextKey): WindowState {
+  const segments = closeTarget(state);
+  if (state.sealed.turnIds.has(event.turnId)) {
+    // Already stored: a replay. Its events are in the rows; drop them.
+    return { ...state, segments, target: { kind: 'ignore', turnId: event.turnId } };
+  }
+  const known = segments.find(
+    (s): s is TurnSegment => s.kind === 'turn' && !s.provisional && s.turnId === event.turnId,
+  );
+  if (known !== undefined) {
+    // The turn is replayed from its start (a reconnect): fold it again from scratch.
+    const restarted = startTurnSegment(known.key, known.startedAt, event);
+    return {
+      ...state,
+      segments: replaceSegment(segments, known, restarted),
+      target: { kind: 'turn', key: known.key },
+    };
+  }
+  const key = nextKey();
+  const started = startTurnSegment(key, key, event);
+  return {
+    ...state,
+    segments: bindPendingTo([...segments, started], started),
+    target: { kind: 'turn', key: started.key },
+  };
+}
+
+/**
+ * Folds one validated event into the window's state: `turn-start` begins a turn (closing the one
+ * before); any other event goes to the current turn, or to a new provisional turn when the
+ * current one is over or there is none.
+ *
+ * @param state - the state
+ * @param event - a validated event
+ * @param nextKey - hands out segment keys
+ * @returns the new state, the same object when nothing changed
+ */
+export function applyEvent(state: WindowState, event: ChunkEvent, nextKey: NextKey): WindowState {
+  if (event.type === 'turn-start') return startTurn(state, event, nextKey);
+  if (state.target.kind === 'ignore') return state;
+  const current = targetTurn(state);
+  if (current !== undefined && !current.closed) {
+    const next = foldTurnEvent(current, event);
+    if (next === current) return state;
+    return { ...state, segments: replaceSegment(state.segments, current, next) };
+  }
+  const key = nextKey();
+  const fresh = startTurnSegment(key, key, undefined);
+  const folded = foldTurnEvent(fresh, event);
+  if (folded.rowCount === 0 && folded.closed) return state;
+  return {
+    ...state,
+    segments: [...state.segments, folded],
+    target: { kind: 'turn', key },
+  };
+}

@@ -1,0 +1,459 @@
+import { ChunklogError } from '../errors/chunklog-error.js';
+import type { ChatMessage } from '../schema/chat-message.js';
+import type { Chunk } from '../schema/chunk.js';
+import { type ChunkEvent, ChunkEventSchema } from '../schema/chunk-event.js';
+import { parseChunk, safeParseWith } from '../schema/parse.js';
+import { applyEvent } from './apply-event.js';
+import { evictToLimit } from './eviction.js';
+import { fetchPage } from './fetch-page.js';
+import { Listeners } from './listeners.js';
+import type { LogEntry } from './log-entry.js';
+import { LogView } from './log-view.js';
+import { mergeOlderPage, mergeTail } from './merge-pages.js';
+import {
+  type ChunkWindowOptions,
+  type ResolvedWindowOptions,
+  resolveWindowOptions,
+} from './options.js';
+import type { LoadPageRequest } from './page.js';
+import { createPending, insertPending } from './pending-segment.js';
+import { Reconciler } from './reconciler.js';
+import { type ChunkWindowSnapshot, type ReconcileStatus, WindowSnapshot } from './snapshot.js';
+import { EMPTY_WINDOW_STATE, type WindowState } from './window-state.js';
+
+/**
+ * Called after every change with the window's new snapshot.
+ *
+ * @example
+ * ```ts
+ * const listener: ChunkWindowListener = (snapshot) => render(snapshot.groups);
+ * ```
+ */
+export type ChunkWindowListener = (snapshot: ChunkWindowSnapshot) => void;
+
+/**
+ * Options of {@link ChunkWindow.addPendingUserMessage}.
+ *
+ * @example
+ * ```ts
+ * const { turnId } = await (await fetch(url, { method: 'POST', body })).json();
+ * window.addPendingUserMessage(text, { turnId } satisfies PendingUserMessageOptions);
+ * ```
+ */
+export interface PendingUserMessageOptions {
+  /**
+   * The turn the message starts, when the app knows it: the message then keeps its id when the
+   * turn is stored. Without it, the message joins the next `turn-start`.
+   */
+  readonly turnId?: string | undefined;
+}
+
+/**
+ * Options of {@link ChunkWindow.evict}.
+ *
+ * @example
+ * ```ts
+ * window.evict({ force: true } satisfies EvictOptions); // trim now, even while scrolled up
+ * ```
+ */
+export interface EvictOptions {
+  /** Evict even while the user is scrolled up. */
+  readonly force?: boolean | undefined;
+}
+
+/** What the listeners were last told about. */
+/** What the listeners were last told about. */
+interface Published {
+  sealed: WindowState['sealed'];
+  segments: WindowState['segments'];
+  scrolledUp: boolean;
+  loadingOlder: boolean;
+  reconcileStatus: ReconcileStatus;
+}
+
+/**
+ * The headless client window of one thread: what a chat UI holds in memory. It folds live events
+ * into the current turn, keeps the log within `limit` entries by rolling per-chunk eviction,
+ * pages older history in through `loadPage`, and replaces live rows by stored ones at
+ * `reconcile()`. Framework-free: bind it with `subscribe` and `getSnapshot`.
+ *
+ * @example
+ * ```ts
+ * const window = new ChunkWindow({
+ *   limit: 300,
+ *   loadPage: ({ limit, before }) => store.getChunks(threadId, { limit, before }),
+ * });
+ * await window.loadOlder(); // the newest page
+ * socket.onmessage = (m) => {
+ *   const event = JSON.parse(m.data);
+ *   window.apply(event);
+ *   if (event.type === 'turn-end') void window.reconcile();
+ * };
+ * window.subscribe(({ groups }) => render(groups));
+ * ```
+ */
+export class ChunkWindow {
+  private readonly options: ResolvedWindowOptions;
+  private state: WindowState = EMPTY_WINDOW_STATE;
+  private scrolled = false;
+  private loadingOlder = false;
+  private keys = 0;
+  private olderRun: Promise<void> | null = null;
+  private readonly reconciler: Reconciler = new Reconciler({
+    fetchTail: () =>
+      fetchPage(this.options.loadPage, { limit: this.options.limit }, () => this.threadId()),
+    scrolledUp: () => this.scrolled,
+    endedTurns: () => {
+      const ended = new Set<number>();
+      for (const segment of this.state.segments) {
+        if (segment.kind === 'turn' && segment.closed) ended.add(segment.key);
+      }
+      return ended;
+    },
+    merge: (page, ended, giveUp) => {
+      const merged = mergeTail(this.state, page, ended, giveUp);
+      this.state = this.evictIfAllowed(merged.state);
+      return merged.waiting;
+    },
+    commit: () => this.commit(),
+  });
+  private readonly listeners = new Listeners<ChunkWindowSnapshot>();
+  private view: LogView = new LogView(EMPTY_WINDOW_STATE.sealed, EMPTY_WINDOW_STATE.segments);
+  private snapshot: WindowSnapshot | undefined;
+  private readonly published: Published = {
+    sealed: EMPTY_WINDOW_STATE.sealed,
+    segments: EMPTY_WINDOW_STATE.segments,
+    scrolledUp: false,
+    loadingOlder: false,
+    reconcileStatus: 'idle',
+  };
+
+  /**
+   * @param options - `limit`, `pageSize` (default 50) and `loadPage`
+   * @throws {ChunklogError} `invalid-option`, naming the option
+   */
+  constructor(options: ChunkWindowOptions) {
+    this.options = resolveWindowOptions(options);
+  }
+
+  /**
+   * The flat log: stored rows (oldest first), then rows not stored yet.
+   *
+   * @example
+   * ```ts
+   * const unsent = window.log.filter((entry) => entry.live).length;
+   * ```
+   */
+  get log(): readonly LogEntry[] {
+    return this.getSnapshot().log;
+  }
+
+  /**
+   * `groupRowsToMessages(log)`: messages keyed `${turnId}:${role}`, stable when a turn is stored.
+   *
+   * @example
+   * ```ts
+   * for (const message of window.groups) render(message.id, message.role, message.chunks);
+   * ```
+   */
+  get groups(): readonly ChatMessage[] {
+    return this.getSnapshot().groups;
+  }
+
+  /**
+   * Whether `loadOlder()` may bring older rows (true until a page says otherwise).
+   *
+   * @example
+   * ```ts
+   * if (window.hasOlder) await window.loadOlder();
+   * ```
+   */
+  get hasOlder(): boolean {
+    return this.state.sealed.hasOlder;
+  }
+
+  /** The thread's row count, as the latest page said. */
+  get total(): number {
+    return this.state.sealed.total;
+  }
+
+  /** The smallest `seq` held, or null. */
+  get oldestSeq(): number | null {
+    return this.state.sealed.oldestSeq;
+  }
+
+  /** The id of the newest turn not stored yet, or null. */
+  get liveTurnId(): string | null {
+    return this.getSnapshot().liveTurnId;
+  }
+
+  /** Whether the user is scrolled up. */
+  get scrolledUp(): boolean {
+    return this.scrolled;
+  }
+
+  /**
+   * The current snapshot; the same object until something changes (for `useSyncExternalStore`).
+   * Bound: it can be passed around without its object.
+   *
+   * @returns the snapshot
+   *
+   * @example
+   * ```ts
+   * const snapshot = useSyncExternalStore(window.subscribe, window.getSnapshot);
+   * ```
+   */
+  readonly getSnapshot: () => ChunkWindowSnapshot = () => {
+    if (this.snapshot === undefined) {
+      const { sealed, segments } = this.state;
+      if (this.view.sealed !== sealed || this.view.segments !== segments) {
+        this.view = new LogView(sealed, segments);
+      }
+      this.snapshot = new WindowSnapshot(this.state, this.view, {
+        scrolledUp: this.scrolled,
+        loadingOlder: this.loadingOlder,
+        reconcileStatus: this.reconciler.status,
+      });
+    }
+    return this.snapshot;
+  };
+
+  /**
+   * Calls `listener` with the new snapshot after every change, and never for a call that changed
+   * nothing. Bound: it can be passed around without its object.
+   *
+   * @param listener - the listener
+   * @returns a function that unsubscribes it
+   *
+   * @example
+   * ```ts
+   * const unsubscribe = window.subscribe((snapshot) => render(snapshot.groups));
+   * ```
+   */
+  readonly subscribe: (listener: ChunkWindowListener) => () => void = (listener) =>
+    this.listeners.add(listener);
+
+  /**
+   * Folds one live event. `turn-start` begins a turn; other events go to the current turn. Then,
+   * unless the user is scrolled up, rolling eviction keeps the log within `limit`.
+   *
+   * @param event - a wire event (validated: it may come straight from `JSON.parse`)
+   * @throws {ChunklogError} `invalid-event` when it is not a valid event; nothing changes then
+   *
+   * @example
+   * ```ts
+   * source.onmessage = (message) => window.apply(JSON.parse(message.data));
+   * ```
+   */
+  apply(event: ChunkEvent): void {
+    const parsed = safeParseWith(ChunkEventSchema, event, 'invalid-event', 'chunk event');
+    if (!parsed.success) throw parsed.error;
+    const next = applyEvent(this.state, parsed.value, () => ++this.keys);
+    if (next === this.state) return;
+    this.state = this.evictIfAllowed(next);
+    this.commit();
+  }
+
+  /**
+   * Shows a user message at once, before it is stored. It is replaced by the stored rows at
+   * `reconcile()`.
+   *
+   * @param content - the text, or the message's chunks (text, files)
+   * @param options - `turnId`: the turn it starts, when the app knows it
+   * @returns the message's id, for {@link ChunkWindow.removePendingUserMessage}
+   * @throws {ChunklogError} `invalid-chunk` for an invalid chunk, `invalid-option` for an empty
+   *   `turnId`
+   *
+   * @example
+   * ```ts
+   * const pending = window.addPendingUserMessage('Summarize the diff', { turnId });
+   * ```
+   */
+  addPendingUserMessage(
+    content: string | readonly Chunk[],
+    options: PendingUserMessageOptions = {},
+  ): string {
+    const chunks: Chunk[] =
+      typeof content === 'string'
+        ? [{ type: 'text', step: 0, text: content }]
+        : content.map((chunk) => parseChunk(chunk));
+    const turnId = options.turnId ?? null;
+    if (turnId !== null && (typeof turnId !== 'string' || turnId === '')) {
+      throw new ChunklogError('invalid-option', '`turnId` must be a non-empty string', {
+        option: 'turnId',
+        value: turnId,
+      });
+    }
+    const pending = createPending(++this.keys, this.keys, chunks, turnId);
+    // A message of a turn already stored is shown by its stored rows.
+    if (turnId !== null && this.state.sealed.turnIds.has(turnId)) return pending.id;
+    const segments = insertPending(this.state.segments, pending);
+    this.state = this.evictIfAllowed({ ...this.state, segments });
+    this.commit();
+    return pending.id;
+  }
+
+  /**
+   * Removes a pending user message (for example when sending it failed).
+   *
+   * @param id - the id {@link ChunkWindow.addPendingUserMessage} returned
+   * @returns whether it was there
+   *
+   * @example
+   * ```ts
+   * const pending = window.addPendingUserMessage(text);
+   * send(text).catch(() => window.removePendingUserMessage(pending));
+   * ```
+   */
+  removePendingUserMessage(id: string): boolean {
+    const segments = this.state.segments.filter((s) => s.kind !== 'pending' || s.id !== id);
+    if (segments.length === this.state.segments.length) return false;
+    this.state = { ...this.state, segments };
+    this.commit();
+    return true;
+  }
+
+  /**
+   * Says whether the user is scrolled up. While they are, nothing is evicted and `reconcile()`
+   * waits; coming back down evicts to `limit` and runs a waiting reconcile.
+   *
+   * @param scrolledUp - whether the user is away from the bottom
+   *
+   * @example
+   * ```ts
+   * list.onscroll = () =>
+   *   window.setScrolledUp(list.scrollHeight - list.scrollTop - list.clientHeight > 40);
+   * ```
+   */
+  setScrolledUp(scrolledUp: boolean): void {
+    if (this.scrolled === scrolledUp) return;
+    this.scrolled = scrolledUp;
+    if (!scrolledUp) {
+      this.state = this.evictIfAllowed(this.state);
+      this.reconciler.pump();
+    }
+    this.commit();
+  }
+
+  /**
+   * Runs rolling eviction now. It does nothing while the user is scrolled up, unless forced.
+   *
+   * @param options - `force`: evict even while scrolled up
+   * @returns how many log entries were dropped
+   *
+   * @example
+   * ```ts
+   * const dropped = window.evict(); // 0 while scrolled up
+   * ```
+   */
+  evict(options: EvictOptions = {}): number {
+    if (this.scrolled && options.force !== true) return 0;
+    const { state, dropped } = evictToLimit(this.state, this.options.limit);
+    this.state = state;
+    this.commit();
+    return dropped;
+  }
+
+  /**
+   * Loads the page before the oldest row held (the newest page when nothing is held) and merges
+   * it, deduplicated by `seq`. Concurrent calls share one request. A page that no longer fits
+   * (the window changed meanwhile) is dropped.
+   *
+   * @returns a promise that settles when the page is merged
+   * @throws {ChunklogError} `load-failed` (rejection), with the cause; the state is unchanged and
+   *   the call can be retried
+   *
+   * @example
+   * ```ts
+   * topSentinel.onvisible = () => window.hasOlder && void window.loadOlder();
+   * ```
+   */
+  loadOlder(): Promise<void> {
+    if (this.olderRun !== null) return this.olderRun;
+    const { sealed } = this.state;
+    if (!sealed.hasOlder) return Promise.resolve();
+    const before = sealed.cursor;
+    const request: LoadPageRequest =
+      before === undefined
+        ? { limit: this.options.pageSize }
+        : { limit: this.options.pageSize, before };
+    const run = fetchPage(this.options.loadPage, request, () => this.threadId()).then(
+      (page) => {
+        this.olderRun = null;
+        this.loadingOlder = false;
+        if (this.state.sealed.cursor === before) {
+          this.state = this.evictIfAllowed(mergeOlderPage(this.state, page));
+        }
+        this.commit();
+      },
+      (error: unknown) => {
+        this.olderRun = null;
+        this.loadingOlder = false;
+        this.commit();
+        throw error;
+      },
+    );
+    this.olderRun = run;
+    this.loadingOlder = true;
+    this.commit();
+    return run;
+  }
+
+  /**
+   * Call when a turn ends: fetches the tail (`limit` rows) and replaces the live turns it holds,
+   * and their pending user rows, by the stored rows, which also brings back live chunks evicted
+   * mid-turn. An ended turn not in the tail yet (its write has not committed) is fetched for again
+   * a few times over about 3 s. Turns that start meanwhile keep streaming. While the user is
+   * scrolled up it waits until they are back at the bottom. Calls made during a fetch share one
+   * follow-up fetch.
+   *
+   * @returns a promise that settles when the tail is merged
+   * @throws {ChunklogError} `load-failed` (rejection), with the cause; the state is unchanged and
+   *   the call can be retried
+   *
+   * @example
+   * ```ts
+   * window.apply(event);
+   * if (event.type === 'turn-end') void window.reconcile();
+   * ```
+   */
+  reconcile(): Promise<void> {
+    const done = this.reconciler.request();
+    this.commit();
+    return done;
+  }
+
+  private threadId(): string | undefined {
+    return this.state.sealed.threadId;
+  }
+
+  private evictIfAllowed(state: WindowState): WindowState {
+    return this.scrolled ? state : evictToLimit(state, this.options.limit).state;
+  }
+
+  /**
+   * Publishes a change, if there was a visible one, to the listeners. Only what a snapshot shows
+   * counts: where the next event goes, for instance, is not a change.
+   */
+  private commit(): void {
+    const p = this.published;
+    const { sealed, segments } = this.state;
+    const status = this.reconciler.status;
+    if (
+      p.sealed === sealed &&
+      p.segments === segments &&
+      p.scrolledUp === this.scrolled &&
+      p.loadingOlder === this.loadingOlder &&
+      p.reconcileStatus === status
+    ) {
+      return;
+    }
+    p.sealed = sealed;
+    p.segments = segments;
+    p.scrolledUp = this.scrolled;
+    p.loadingOlder = this.loadingOlder;
+    p.reconcileStatus = status;
+    this.snapshot = undefined;
+    this.listeners.notify(this.getSnapshot);
+  }
+}

@@ -1,0 +1,143 @@
+import type { ChunkRow } from '../schema/chunk-row.js';
+import { type SealedEntry, sealedEntry } from './log-entry.js';
+import type { ChunkPage } from './page.js';
+
+/**
+ * The stored rows a window holds: one contiguous run of the thread's log, oldest first, with
+ * the cursor of the next older page. Immutable: every change returns a new value, so a snapshot
+ * can keep the one it was made from.
+ */
+export class SealedRows {
+  /** The held rows as log entries, in ascending `seq`, each `seq` once. */
+  readonly entries: readonly SealedEntry[];
+  /** The `before` of the next older page; undefined until something was loaded. */
+  readonly cursor: number | undefined;
+  /** Whether rows older than the held ones exist; undefined until a page said. */
+  readonly olderExists: boolean | undefined;
+  /** The thread's row count, as the latest page reported it (0 before any page). */
+  readonly total: number;
+  /** The thread of the rows, once a row was seen. */
+  readonly threadId: string | undefined;
+  private turnIdSet: ReadonlySet<string> | undefined;
+
+  private constructor(
+    entries: readonly SealedEntry[],
+    cursor: number | undefined,
+    olderExists: boolean | undefined,
+    total: number,
+    threadId: string | undefined,
+  ) {
+    this.entries = entries;
+    this.cursor = cursor;
+    this.olderExists = olderExists;
+    this.total = total;
+    this.threadId = threadId;
+  }
+
+  /** Nothing loaded yet. */
+  static readonly EMPTY: SealedRows = new SealedRows([], undefined, undefined, 0, undefined);
+
+  /** Whether older rows may exist: true until a page says otherwise. */
+  get hasOlder(): boolean {
+    return this.olderExists ?? true;
+  }
+
+  /** The smallest held `seq`, or null when nothing is held. */
+  get oldestSeq(): number | null {
+    return this.entries[0]?.seq ?? null;
+  }
+
+  /** The turn ids of the held rows (computed once per value). */
+  get turnIds(): ReadonlySet<string> {
+    if (this.turnIdSet === undefined) {
+      const ids = new Set<string>();
+      for (const entry of this.entries) ids.add(entry.turnId);
+      this.turnIdSet = ids;
+    }
+    return this.turnIdSet;
+  }
+
+  /**
+   * Drops the `count` oldest rows.
+   *
+   * @param count - how many rows to drop (at most all of them)
+   * @returns the rows left
+   */
+  evictFront(count: number): SealedRows {
+    const k = Math.min(count, this.entries.length);
+    if (k <= 0) return this;
+    const lastDropped = (this.entries[k - 1] as SealedEntry).seq;
+    const entries = this.entries.slice(k);
+    const cursor = entries[0]?.seq ?? lastDropped + 1;
+    return new SealedRows(entries, cursor, true, this.total, this.threadId);
+  }
+
+  /**
+   * Merges a page loaded with `before` equal to this value's cursor: rows deduplicated by `seq`
+   * (a held row wins over its copy), ascending `seq`. Rows at or after the cursor (a server that
+   * overlaps its pages) are copies of held rows or rows evicted on purpose, and are ignored.
+   *
+   * @param page - the validated page
+   * @returns the merged rows
+   */
+  withOlderPage(page: ChunkPage): SealedRows {
+    const threadId = this.threadId ?? page.chunks[0]?.threadId;
+    const cursor = this.cursor;
+    const rows = cursor === undefined ? page.chunks : page.chunks.filter((r) => r.seq < cursor);
+    const oldest = rows[0];
+    if (oldest === undefined) {
+      // Nothing older than the cursor.
+      return new SealedRows(this.entries, this.cursor, false, page.total, threadId);
+    }
+    const entries = mergeBySeq(this.entries, rows);
+    return new SealedRows(entries, oldest.seq, page.hasMore, page.total, threadId);
+  }
+
+  /**
+   * Merges the thread's tail (the newest rows). Held rows stay only where they join the tail
+   * without a gap (seqs are dense); held rows the tail does not reach back to are dropped, so the
+   * held rows stay one contiguous run.
+   *
+   * @param page - the validated tail page
+   * @returns the merged rows
+   */
+  withTail(page: ChunkPage): SealedRows {
+    const first = page.chunks[0];
+    const last = page.chunks[page.chunks.length - 1];
+    if (first === undefined || last === undefined) {
+      return new SealedRows([], undefined, false, page.total, this.threadId);
+    }
+    const heldNewest = this.entries[this.entries.length - 1]?.seq;
+    const joins = heldNewest !== undefined && heldNewest + 1 >= first.seq;
+    const held = joins ? this.entries.filter((e) => e.seq <= last.seq) : [];
+    const entries = mergeBySeq(held, page.chunks);
+    const keptOlder = held.length > 0 && (held[0] as SealedEntry).seq < first.seq;
+    return new SealedRows(
+      entries,
+      (entries[0] as SealedEntry).seq,
+      keptOlder ? this.olderExists : page.hasMore,
+      page.total,
+      this.threadId ?? first.threadId,
+    );
+  }
+}
+
+/** Merges held entries and page rows (both ascending), each `seq` once, held entries first. */
+function mergeBySeq(held: readonly SealedEntry[], rows: readonly ChunkRow[]): SealedEntry[] {
+  const out: SealedEntry[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < held.length || j < rows.length) {
+    const a = held[i];
+    const b = rows[j];
+    if (b === undefined || (a !== undefined && a.seq <= b.seq)) {
+      out.push(a as SealedEntry);
+      i++;
+      if (b !== undefined && (a as SealedEntry).seq === b.seq) j++;
+    } else {
+      out.push(sealedEntry(b));
+      j++;
+    }
+  }
+  return out;
+}

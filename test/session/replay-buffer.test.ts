@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import type { ChunkEvent } from '../../src/schema/chunk-event.js';
+import { parseEventId } from '../../src/session/index.js';
+import { ReplayBuffer } from '../../src/session/replay-buffer.js';
+
+/** Feeds a turn of `count` events (turn-start … turn-end when `end`) into the buffer. */
+function turn(buffer: ReplayBuffer, turnId: string, count: number, end = true): string[] {
+  buffer.begin(turnId);
+  const ids: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const event: ChunkEvent =
+      index === 0
+        ? { type: 'turn-start', turnId }
+        : end && index === count - 1
+          ? { type: 'turn-end' }
+          : { type: 'text-delta', text: String(index) };
+    buffer.push(event, { id: `${turnId}:${index}`, turnId, index });
+    ids.push(`${turnId}:${index}`);
+  }
+  return ids;
+}
+
+const ids = (replay: ReturnType<ReplayBuffer['since']>) => replay.events.map((e) => e.meta.id);
+
+describe('ReplayBuffer', () => {
+  it('gives a fresh client the live turn, and a resuming one exactly what follows its last id', () => {
+    const buffer = new ReplayBuffer(100);
+    const live = turn(buffer, 't1', 5, false);
+    expect(ids(buffer.since())).toEqual(live);
+    expect(ids(buffer.since('t1:2'))).toEqual(['t1:3', 't1:4']);
+    expect(ids(buffer.since('t1:4'))).toEqual([]);
+    expect(buffer.since('t1:2').gap).toBe(false);
+  });
+
+  it('gives a fresh client nothing once the turn is stored (it reads the store)', () => {
+    const buffer = new ReplayBuffer(100);
+    turn(buffer, 't1', 3);
+    buffer.sealed('t1');
+    expect(buffer.since()).toEqual({ events: [], gap: false });
+    // …but a client that saw part of it still gets the rest.
+    expect(ids(buffer.since('t1:0'))).toEqual(['t1:1', 't1:2']);
+  });
+
+  it('resumes across turns: the end of the old one, then the whole new one', () => {
+    const buffer = new ReplayBuffer(100);
+    turn(buffer, 't1', 3);
+    const second = turn(buffer, 't2', 4, false);
+    expect(ids(buffer.since('t1:1'))).toEqual(['t1:2', ...second]);
+    expect(ids(buffer.since('t1:2'))).toEqual(second);
+    expect(buffer.since('t1:2').gap).toBe(false);
+  });
+
+  it('flags a gap when a missed turn was stored and dropped', () => {
+    const buffer = new ReplayBuffer(100);
+    turn(buffer, 't1', 3);
+    buffer.sealed('t1');
+    turn(buffer, 't2', 3);
+    buffer.sealed('t2');
+    const third = turn(buffer, 't3', 2, false);
+    // t2 was stored and dropped: a client that saw all of t1 missed it whole.
+    expect(buffer.since('t1:2')).toEqual({
+      events: buffer.since().events,
+      gap: true,
+    });
+    expect(ids(buffer.since('t1:2'))).toEqual(third);
+    expect(buffer.since('t2:2').gap).toBe(false);
+  });
+
+  it('flags a gap for an unknown or dropped id, and for events past the limit', () => {
+    const buffer = new ReplayBuffer(4);
+    const live = turn(buffer, 't1', 10, false);
+    expect(buffer.since('other:3').gap).toBe(true);
+    const fresh = buffer.since();
+    expect(fresh.gap).toBe(true);
+    expect(ids(fresh)).toEqual(live.slice(-fresh.events.length));
+    expect(fresh.events.length).toBeGreaterThanOrEqual(4);
+    expect(fresh.events.length).toBeLessThanOrEqual(5);
+    expect(buffer.since('t1:0').gap).toBe(true);
+    expect(ids(buffer.since('t1:8'))).toEqual(['t1:9']);
+  });
+});
+
+describe('parseEventId', () => {
+  it.each([
+    ['t1:0', { turnId: 't1', index: 0 }],
+    ['a:b:12', { turnId: 'a:b', index: 12 }],
+    ['t1', undefined],
+    [':3', undefined],
+    ['t1:x', undefined],
+    ['t1:-1', undefined],
+  ])('%j', (id, expected) => {
+    expect(parseEventId(id)).toEqual(expected);
+  });
+});

@@ -1,0 +1,38 @@
+import type { LanguageModel } from 'ai';
+import { describe, expectTypeOf, it } from 'vitest';
+import type { ChunkEvent } from '../../src/schema/chunk-event.js';
+import type { ChunkRow } from '../../src/schema/chunk-row.js';
+import type {
+  AgentSession,
+  ChunkHandlers,
+  PageStore,
+  SessionStore,
+  SteerOutcome,
+  TurnHandle,
+} from '../../src/session/index.js';
+import type { ChunkStore } from '../../src/store/index.js';
+import type { ScriptedModel } from '../../src/testing/index.js';
+
+describe('session types', () => {
+  it('takes any ChunkStore as its store and as the handlers’ store', () => {
+    expectTypeOf<ChunkStore>().toExtend<SessionStore>();
+    expectTypeOf<ChunkStore>().toExtend<PageStore>();
+  });
+
+  it('gives a turn handle that iterates events and promises rows', () => {
+    expectTypeOf<TurnHandle>().toExtend<AsyncIterable<ChunkEvent>>();
+    expectTypeOf<TurnHandle['rows']>().toEqualTypeOf<Promise<readonly ChunkRow[]>>();
+    expectTypeOf<AgentSession['send']>().returns.toEqualTypeOf<TurnHandle>();
+    expectTypeOf<
+      Awaited<ReturnType<AgentSession['steer']>['outcome']>
+    >().toEqualTypeOf<SteerOutcome>();
+  });
+
+  it('has web-standard handlers', () => {
+    expectTypeOf<ChunkHandlers['fetch']>().toEqualTypeOf<(request: Request) => Promise<Response>>();
+  });
+
+  it('makes a scripted model that is an AI SDK language model', () => {
+    expectTypeOf<ScriptedModel>().toExtend<LanguageModel>();
+  });
+});

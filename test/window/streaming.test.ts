@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+
+import { foldTurn } from '../../src/reducer/index.js';
+import type { ChunkEvent } from '../../src/schema/index.js';
+import { explodeTurn, groupRowsToMessages } from '../../src/transforms/index.js';
+import { ChunkWindow } from '../../src/window/index.js';
+import { verifyRowCounts } from '../../src/window/row-count.js';
+import { reasoningBlock, textBlock } from './support/events.js';
+import { MemoryThread } from './support/page-source.js';
+
+// Check the targeted row counting against a full recount after every event.
+verifyRowCounts(true);
+
+function liveWindow(limit = 1000): ChunkWindow {
+  const thread = new MemoryThread();
+  return new ChunkWindow({ limit, loadPage: (r) => thread.page(r) });
+}
+
+const rich: ChunkEvent[] = [
+  { type: 'turn-start', turnId: 'r', assistantId: 'a1' },
+  { type: 'step-start', step: 0 },
+  ...reasoningBlock('let me ', 'think'),
+  ...textBlock('Hel', 'lo ', 'there'),
+  { type: 'tool-call', toolCallId: 'sh', toolName: 'shell', input: { cmd: 'ls' } },
+  { type: 'tool-call', toolCallId: 'rd', toolName: 'read', input: { path: 'a' } },
+  { type: 'tool-progress', toolCallId: 'sh', text: 'file1\n' },
+  { type: 'tool-progress', toolCallId: 'sh', text: 'file2\n' },
+  { type: 'tool-result', toolCallId: 'rd', toolName: 'read', output: 'contents' },
+  { type: 'tool-result', toolCallId: 'sh', toolName: 'shell', output: { exit: 0 } },
+  { type: 'step-finish', step: 0, finishReason: 'tool-calls' },
+  { type: 'step-start', step: 1 },
+  { type: 'steering-message', id: 's1', text: 'also check b', step: 1 },
+  { type: 'system', kind: 'notice', text: 'model switched' },
+  ...textBlock('done'),
+  { type: 'error', message: 'rate limited', statusCode: 429 },
+  { type: 'step-finish', step: 1, finishReason: 'stop' },
+  { type: 'turn-end', finishReason: 'stop' },
+];
+
+describe('streaming fidelity (the live flat view)', () => {
+  it('after every event, the live entries are explodeTurn of the folded chunks, ids by position', () => {
+    const window = liveWindow();
+    for (let n = 1; n <= rich.length; n++) {
+      window.apply(rich[n - 1] as ChunkEvent);
+      const rows = explodeTurn('r', foldTurn(rich.slice(0, n)).chunks, { role: 'assistant' });
+      expect(window.log).toEqual(
+        rows.map((row, i) => ({ ...row, id: `r:${i}`, seq: null, live: true, pending: false })),
+      );
+      expect(window.groups).toEqual(groupRowsToMessages(rows));
+    }
+    expect(window.groups.map((m) => m.id)).toEqual(['r:assistant']);
+    expect(window.groups[0]?.chunks).toEqual(foldTurn(rich).chunks);
+    expect(window.getSnapshot().liveTurn?.assistantId).toBe('a1');
+  });
+
+  it('coalesces deltas into one growing entry with a stable id', () => {
+    const window = liveWindow();
+    window.apply({ type: 'turn-start', turnId: 't' });
+    window.apply({ type: 'text-start' });
+    const ids = new Set<string>();
+    for (const piece of ['a', 'b', 'c']) {
+      window.apply({ type: 'text-delta', text: piece });
+      ids.add(window.log.at(-1)?.id ?? '');
+    }
+    window.apply({ type: 'text-end' });
+    expect(window.log).toHaveLength(1);
+    expect([...ids]).toEqual(['t:0']);
+    expect(window.log[0]).toMatchObject({ type: 'text', role: 'assistant', data: { text: 'abc' } });
+  });
+
+  it('seals thinking metadata that arrives on reasoning-end', () => {
+    const window = liveWindow();
+    window.apply({ type: 'turn-start', turnId: 't' });
+    window.apply({ type: 'reasoning-start' });
+    window.apply({ type: 'reasoning-delta', text: 'hmm' });
+    window.apply({
+      type: 'reasoning-end',
+      providerMetadata: { anthropic: { signature: 'sig-1' } },
+    });
+    expect(window.log[0]).toMatchObject({
+      type: 'thinking',
+      data: { text: 'hmm', providerMetadata: { anthropic: { signature: 'sig-1' } } },
+    });
+  });
+
+  it('fills a tool result into its call, and shows progress on the result row while it runs', () => {
+    const window = liveWindow();
+    window.apply({ type: 'turn-start', turnId: 't' });
+    window.apply({ type: 'tool-call', toolCallId: 'c', toolName: 'shell', input: { cmd: 'make' } });
+    expect(window.log.map((e) => e.type)).toEqual(['tool_call']);
+    window.apply({ type: 'tool-progress', toolCallId: 'c', text: 'building\n' });
+    window.apply({ type: 'tool-progress', toolCallId: 'c', text: 'ok\n' });
+    expect(window.log.map((e) => [e.type, e.role])).toEqual([
+      ['tool_call', 'assistant'],
+      ['tool_result', 'tool'],
+    ]);
+    expect(window.log[1]).toMatchObject({ data: { callId: 'c', progress: 'building\nok\n' } });
+    window.apply({ type: 'tool-result', toolCallId: 'c', toolName: 'shell', output: 'built' });
+    expect(window.log[1]).toMatchObject({ data: { callId: 'c', result: 'built' } });
+    const call = window.groups[0]?.chunks[0];
+    expect(call).toMatchObject({
+      type: 'tool-batch',
+      calls: [{ id: 'c', input: { cmd: 'make' }, progress: 'building\nok\n', result: 'built' }],
+    });
+  });
+
+  it('folds events that come without a turn-start into a provisional turn', () => {
+    const window = liveWindow();
+    for (const e of textBlock('joined late')) window.apply(e);
+    expect(window.liveTurnId).toMatch(/^~live-/);
+    expect(window.log[0]).toMatchObject({
+      id: `${window.liveTurnId}:0`,
+      data: { text: 'joined late' },
+    });
+    window.apply({ type: 'turn-end' });
+    window.apply({ type: 'turn-start', turnId: 'next' });
+    expect(window.liveTurnId).toBe('next');
+    expect(window.log).toHaveLength(1);
+  });
+
+  it('exploding chunk by chunk gives the rows of the whole turn (what the cache relies on)', () => {
+    const chunks = foldTurn(rich).chunks;
+    const whole = explodeTurn('r', chunks, { role: 'assistant' });
+    const piecewise = chunks.flatMap((c) => explodeTurn('r', [c], { role: 'assistant' }));
+    expect(piecewise).toEqual(whole);
+  });
+
+  it('a replayed turn-start of a live turn starts it again instead of doubling it', () => {
+    const window = liveWindow();
+    const events: ChunkEvent[] = [{ type: 'turn-start', turnId: 't' }, ...textBlock('once')];
+    for (const e of events) window.apply(e);
+    for (const e of events) window.apply(e);
+    expect(window.log.map((e) => e.id)).toEqual(['t:0']);
+  });
+});
