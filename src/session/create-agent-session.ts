@@ -71,6 +71,14 @@ class Session implements AgentSession {
   readonly #queue: TurnQueue<TurnHandleImpl>;
   #live: LiveTurn | undefined;
   #writes: Promise<unknown> = Promise.resolve();
+  /**
+   * The turn slot: held from a turn's `turn-start` until its `turn-end` is published (after its
+   * write). A turn starts only when it holds the slot, so subscribers never see two turns
+   * interleave, even when a `notify` system turn and a queued turn start while another turn is
+   * still being stored. Taken synchronously when free, so a `send` starts at once.
+   */
+  #slotBusy = false;
+  readonly #slotWaiters: Array<() => void> = [];
   #closed = false;
   readonly #sink = (event: ChunkEvent, meta: EventMeta): void => {
     this.#replay.push(event, meta);
@@ -206,8 +214,18 @@ class Session implements AgentSession {
       live.emit(event);
       return { routed: 'turn', turnId: live.turnId };
     }
-    // No turn in flight: the event is a turn of its own (role system). Grouping merges it into
-    // a system message that directly precedes it (rules 2 and 3 of the routing).
+    // No turn in flight: the event is a turn of its own (role system), published after the
+    // turn before it. Grouping merges it into a system message that directly precedes it (rules
+    // 2 and 3 of the routing).
+    const waiting = this.#acquireSlot();
+    if (waiting !== undefined) await waiting;
+    const started = this.#live;
+    if (started !== undefined && !started.ended) {
+      // A queued turn started while we waited for the one before: route into it (rule 1).
+      this.#releaseSlot();
+      started.emit(event);
+      return { routed: 'turn', turnId: started.turnId };
+    }
     const turnId = this.#newId();
     const handle = new TurnHandleImpl(turnId, '', undefined, () => {});
     const turn = new LiveTurn(handle, this.#sink);
@@ -215,11 +233,16 @@ class Session implements AgentSession {
     turn.emit({ type: 'turn-start', turnId });
     turn.emit(event);
     turn.emit({ type: 'turn-end' });
-    const rows = await this.#write(
-      turnId,
-      explodeTurn(turnId, turn.state.chunks, { role: 'system' }),
-    );
-    return { routed: 'system-turn', turnId, rows };
+    try {
+      const rows = await this.#write(
+        turnId,
+        explodeTurn(turnId, turn.state.chunks, { role: 'system' }),
+      );
+      return { routed: 'system-turn', turnId, rows };
+    } finally {
+      turn.publishEnd();
+      this.#releaseSlot();
+    }
   }
 
   subscribe(listener: SessionListener): () => void {
@@ -278,7 +301,33 @@ class Session implements AgentSession {
     return write;
   }
 
+  /** Takes the turn slot: undefined when it was free, else a promise of getting it. */
+  #acquireSlot(): Promise<void> | undefined {
+    if (!this.#slotBusy) {
+      this.#slotBusy = true;
+      return undefined;
+    }
+    return new Promise((resolve) => this.#slotWaiters.push(resolve));
+  }
+
+  /** Hands the turn slot to the next waiter, or frees it. */
+  #releaseSlot(): void {
+    const next = this.#slotWaiters.shift();
+    if (next === undefined) this.#slotBusy = false;
+    else next();
+  }
+
   async #run(handle: TurnHandleImpl): Promise<void> {
+    const waiting = this.#acquireSlot();
+    if (waiting !== undefined) await waiting;
+    try {
+      await this.#runInSlot(handle);
+    } finally {
+      this.#releaseSlot();
+    }
+  }
+
+  async #runInSlot(handle: TurnHandleImpl): Promise<void> {
     handle.status = 'running';
     const live = new LiveTurn(handle, this.#sink);
     this.#live = live;
@@ -296,6 +345,7 @@ class Session implements AgentSession {
     ];
     try {
       const rows = await this.#write(handle.turnId, drafts);
+      live.publishEnd();
       handle.settle({
         turnId: handle.turnId,
         outcome: outcome.outcome,
@@ -304,6 +354,7 @@ class Session implements AgentSession {
         rows,
       });
     } catch (error) {
+      live.publishEnd();
       handle.fail(error);
     }
   }

@@ -30,6 +30,7 @@ export class LiveTurn {
   /** Whether `turn-end` was emitted: the turn takes no more events. */
   ended = false;
   #index = 0;
+  #heldEnd: { event: ChunkEvent; meta: EventMeta } | undefined;
   readonly #sink: EventSink;
 
   /**
@@ -51,7 +52,11 @@ export class LiveTurn {
     return this.#index;
   }
 
-  /** Folds the event into the turn and sends it out. Ignored once the turn ended. */
+  /**
+   * Folds the event into the turn and sends it out. Ignored once the turn ended. A `turn-end` is
+   * folded at once but held back until {@link LiveTurn.publishEnd}: the session publishes it
+   * after the turn's write landed, so a client that reconciles on `turn-end` finds it stored.
+   */
   emit(event: ChunkEvent): void {
     if (this.ended) return;
     this.state = reduceTurn(this.state, event);
@@ -61,9 +66,22 @@ export class LiveTurn {
       turnId: this.handle.turnId,
       index,
     };
-    if (event.type === 'turn-end') this.ended = true;
+    if (event.type === 'turn-end') {
+      this.ended = true;
+      this.#heldEnd = { event, meta };
+      return;
+    }
     this.handle.push(event);
     this.#sink(event, meta);
+  }
+
+  /** Sends out the held `turn-end` (once the turn is stored, or its write failed). */
+  publishEnd(): void {
+    const held = this.#heldEnd;
+    if (held === undefined) return;
+    this.#heldEnd = undefined;
+    this.handle.push(held.event);
+    this.#sink(held.event, held.meta);
   }
 
   /**

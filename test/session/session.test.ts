@@ -351,3 +351,72 @@ describe('the session lifecycle', () => {
     expect(a.turnId).toMatch(/^[0-9a-z]{24}$/);
   });
 });
+
+describe('turn-end', () => {
+  it('reaches subscribers only once the turn is stored, and turns never interleave', async () => {
+    const { store, dispose } = await openSqliteStore();
+    try {
+      const model = createScriptedModel([
+        { parts: [{ type: 'text', text: 'one' }] },
+        { parts: [{ type: 'text', text: 'two' }] },
+      ]);
+      const session = createAgentSession({
+        store,
+        threadId: 'end-after-write',
+        model,
+        idGenerator: sequentialIds(),
+      });
+      const seen: string[] = [];
+      const storedAtEnd: Array<Promise<string[]>> = [];
+      session.subscribe((event, meta) => {
+        seen.push(`${meta.turnId}:${event.type}`);
+        if (event.type === 'turn-end') {
+          // What a client reconciling on turn-end reads from the store.
+          storedAtEnd.push(
+            store
+              .getRows('end-after-write')
+              .then((rows) => [...new Set(rows.map((r) => r.turnId))]),
+          );
+        }
+      });
+      const first = session.send('hi');
+      // A system notice while the first turn is being stored, and a queued second turn.
+      const notified = (async () => {
+        await new Promise<void>((resolve) => {
+          const off = session.subscribe((event) => {
+            if (event.type === 'text-end') {
+              off();
+              resolve();
+            }
+          });
+        });
+        return session.notify({ kind: 'notice', text: 'between' });
+      })();
+      const second = session.send('again');
+      await Promise.all([first.rows, second.rows, notified]);
+      await session.idle();
+      const turns = await Promise.all(storedAtEnd);
+      // Each turn-end found its own turn (and every turn before it) in the store.
+      for (const [i, stored] of turns.entries())
+        expect(stored.length).toBeGreaterThanOrEqual(i + 1);
+      const starts = seen.filter((s) => s.endsWith(':turn-start')).map((s) => s.split(':')[0]);
+      const ends = seen.filter((s) => s.endsWith(':turn-end')).map((s) => s.split(':')[0]);
+      expect(ends).toEqual(starts);
+      // Between a turn's start and its end, only its own events.
+      let current: string | undefined;
+      for (const entry of seen) {
+        const [turnId, type] = entry.split(':') as [string, string];
+        if (type === 'turn-start') {
+          expect(current).toBeUndefined();
+          current = turnId;
+        } else {
+          expect(turnId).toBe(current);
+          if (type === 'turn-end') current = undefined;
+        }
+      }
+      await session.close();
+    } finally {
+      await dispose();
+    }
+  });
+});
