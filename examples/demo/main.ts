@@ -112,6 +112,8 @@ function describe(chunk: Chunk): string {
       return `file: ${chunk.mediaType}${chunk.reasoning ? ' (reasoning)' : ''}`;
     case 'custom':
       return `custom: ${chunk.kind}`;
+    case 'data':
+      return `data (${chunk.name}): ${json(chunk.data)}`;
   }
 }
 
