@@ -69,6 +69,7 @@ export {
   type TurnEndEvent,
   type TurnStartEvent,
 } from './chunk-event.js';
+export { type ChunkPage, ChunkPageSchema, parseChunkPage } from './chunk-page.js';
 export {
   CHUNK_ROW_TYPES,
   type ChunkRole,
