@@ -98,6 +98,7 @@ class Builder {
       case 'source':
       case 'system':
       case 'error':
+      case 'data': // an app's UI data part: never sent to the model
         return;
       default: {
         const unknown: never = chunk;

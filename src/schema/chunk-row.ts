@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   type CustomChunk,
+  type DataChunk,
   type ErrorChunk,
   type FileChunk,
   type SourceChunk,
@@ -42,7 +43,8 @@ export type ChunkRowType =
   | 'source'
   | 'file'
   | 'custom'
-  | 'steering';
+  | 'steering'
+  | 'data';
 
 const allChunkRowTypes = [
   'text',
@@ -55,6 +57,7 @@ const allChunkRowTypes = [
   'file',
   'custom',
   'steering',
+  'data',
 ] as const;
 
 // Compile-time check: the list names every ChunkRowType.
@@ -87,6 +90,8 @@ export type SourceRowData = DataOf<SourceChunk>;
 export type FileRowData = DataOf<FileChunk>;
 /** `data` of a `custom` row. */
 export type CustomRowData = DataOf<CustomChunk>;
+/** `data` of a `data` row (an app's UI data part). */
+export type DataRowData = DataOf<DataChunk>;
 
 /** `data` of a `tool_call` row: a call of a tool-batch, without what happened after it. */
 export interface ToolCallRowData {
@@ -141,7 +146,8 @@ export type ChunkRowDraft =
   | RowDraftBase<'source', SourceRowData>
   | RowDraftBase<'file', FileRowData>
   | RowDraftBase<'custom', CustomRowData>
-  | RowDraftBase<'steering', SteeringRowData>;
+  | RowDraftBase<'steering', SteeringRowData>
+  | RowDraftBase<'data', DataRowData>;
 
 /** Where a stored row sits: its thread and its position in the thread's log. */
 export interface StoredRowFields {
@@ -213,6 +219,7 @@ export const RowDataSchemas: {
     }),
   custom: z.object({ kind: z.string(), providerMetadata: metadata }),
   steering: z.object({ id: z.string(), text: z.string() }),
+  data: z.object({ name: z.string(), id: z.string().optional(), data: JsonValueSchema }),
 };
 
 const draftBase = {
@@ -235,6 +242,7 @@ const drafts = [
   draftOf('file'),
   draftOf('custom'),
   draftOf('steering'),
+  draftOf('data'),
 ] as const;
 
 /** Zod schema of a {@link ChunkRowDraft}: `data` is checked against the schema of its `type`. */

@@ -171,6 +171,20 @@ export interface CustomChunk extends ChunkBase {
   readonly providerMetadata?: ProviderMetadata | undefined;
 }
 
+/**
+ * An app's own UI data, as the AI SDK's `data-${name}` message part carries it (a weather card, a
+ * progress bar). chunklog never produces one from a model stream; it keeps the ones an app stores
+ * (for example UI messages imported with `fromUIMessages`) in place. Never sent to the model.
+ */
+export interface DataChunk extends ChunkBase {
+  readonly type: 'data';
+  /** The part's name: `weather` for a `data-weather` part. */
+  readonly name: string;
+  /** The part's id, when it has one (the AI SDK updates a data part in place by id). */
+  readonly id?: string | undefined;
+  readonly data: JSONValue;
+}
+
 /** One ordered piece of a turn. */
 export type Chunk =
   | TextChunk
@@ -181,7 +195,8 @@ export type Chunk =
   | SteeringChunk
   | SourceChunk
   | FileChunk
-  | CustomChunk;
+  | CustomChunk
+  | DataChunk;
 
 /** The `type` of a {@link Chunk}. */
 export type ChunkType = Chunk['type'];
@@ -196,6 +211,7 @@ const allChunkTypes = [
   'source',
   'file',
   'custom',
+  'data',
 ] as const;
 
 // Compile-time check: the list names every ChunkType.
@@ -312,6 +328,14 @@ const customChunk = z.object({
   providerMetadata: metadata,
 });
 
+const dataChunk = z.object({
+  type: z.literal('data'),
+  step,
+  name: z.string(),
+  id: z.string().optional(),
+  data: JsonValueSchema,
+});
+
 /** Zod schema of a {@link Chunk}: any of the variants, told apart by `type`. */
 export const ChunkSchema: z.ZodType<Chunk> = z.discriminatedUnion('type', [
   textChunk,
@@ -323,6 +347,7 @@ export const ChunkSchema: z.ZodType<Chunk> = z.discriminatedUnion('type', [
   sourceChunk,
   fileChunk,
   customChunk,
+  dataChunk,
 ]);
 
 /** Zod schema of a {@link TextChunk}. */
@@ -343,3 +368,5 @@ export const SourceChunkSchema: z.ZodType<SourceChunk> = sourceChunk;
 export const FileChunkSchema: z.ZodType<FileChunk> = fileChunk;
 /** Zod schema of a {@link CustomChunk}. */
 export const CustomChunkSchema: z.ZodType<CustomChunk> = customChunk;
+/** Zod schema of a {@link DataChunk}. */
+export const DataChunkSchema: z.ZodType<DataChunk> = dataChunk;

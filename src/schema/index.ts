@@ -13,6 +13,8 @@ export {
   type ChunkType,
   type CustomChunk,
   CustomChunkSchema,
+  type DataChunk,
+  DataChunkSchema,
   type ErrorChunk,
   ErrorChunkSchema,
   type FileChunk,
@@ -67,6 +69,7 @@ export {
   type TurnEndEvent,
   type TurnStartEvent,
 } from './chunk-event.js';
+export { type ChunkPage, ChunkPageSchema, parseChunkPage } from './chunk-page.js';
 export {
   CHUNK_ROW_TYPES,
   type ChunkRole,
@@ -77,6 +80,7 @@ export {
   ChunkRowSchema,
   type ChunkRowType,
   type CustomRowData,
+  type DataRowData,
   type ErrorRowData,
   type FileRowData,
   RowDataSchemas,

@@ -26,6 +26,7 @@ export type {
   ChunkPageLike,
   PageStore,
   SessionLookup,
+  UIMessageStreamRouteOptions,
 } from './handlers/types.js';
 export { parseEventId } from './replay-buffer.js';
 export { formatSse, type SessionEventStreamOptions, sessionEventStream } from './sse.js';

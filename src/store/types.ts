@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../schema/chat-message.js';
+import type { ChunkPage } from '../schema/chunk-page.js';
 import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
 import type { JSONObject } from '../schema/json.js';
 import type { StoreDialectName } from './dialects/adapter.js';
@@ -22,18 +23,6 @@ export interface GetChunksOptions extends ReadOptions {
   readonly limit: number;
   /** Only rows with a seq below this one (the `oldestSeq` of the previous page). Default: the newest rows. */
   readonly before?: number | undefined;
-}
-
-/** A page of a thread's log, as `ChunkWindow`'s `loadPage` expects it. */
-export interface ChunkPage {
-  /** The newest rows with `seq < before`, at most `limit` of them, in ascending seq. */
-  readonly chunks: readonly ChunkRow[];
-  /** How many rows the thread holds. */
-  readonly total: number;
-  /** The smallest seq of this page (the `before` of the next older page); null when the page is empty. */
-  readonly oldestSeq: number | null;
-  /** Whether rows older than this page exist. */
-  readonly hasMore: boolean;
 }
 
 /** A thread as the store describes it. */
@@ -229,3 +218,5 @@ export interface ChunkStore {
    */
   close(): Promise<void>;
 }
+
+export type { ChunkPage } from '../schema/chunk-page.js';

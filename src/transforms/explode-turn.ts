@@ -137,6 +137,11 @@ function pushRows(rows: ChunkRowDraft[], turnId: string, role: ChunkRole, chunk:
       rows.push({ turnId, step, role, type: 'custom', data });
       return;
     }
+    case 'data': {
+      const { type: _type, step, ...data } = chunk;
+      rows.push({ turnId, step, role, type: 'data', data });
+      return;
+    }
     default: {
       const never: never = chunk;
       throw new ChunklogError('invalid-chunk', `explodeTurn: unknown chunk type`, {

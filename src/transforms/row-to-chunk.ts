@@ -34,6 +34,8 @@ export function toChunk(row: Exclude<GroupableRow, { type: 'tool_call' | 'tool_r
       return { type: 'custom', step, ...row.data };
     case 'steering':
       return { type: 'steering', step, ...row.data };
+    case 'data':
+      return { type: 'data', step, ...row.data };
     default: {
       const never: never = row;
       return never;

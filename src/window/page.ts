@@ -1,26 +1,6 @@
-import { z } from 'zod';
-import { type ChunkRow, ChunkRowSchema } from '../schema/chunk-row.js';
-import { parseWith } from '../schema/parse.js';
+import type { ChunkPage } from '../schema/chunk-page.js';
 
-/**
- * One page of a thread's log, as `ChunkStore.getChunks` returns it and as a window's `loadPage`
- * must return it: at most `limit` rows, the newest ones with `seq < before`, in ascending `seq`.
- *
- * @example
- * ```ts
- * const page: ChunkPage = await store.getChunks(threadId, { limit: 50 });
- * ```
- */
-export interface ChunkPage {
-  /** The rows, in ascending `seq`. */
-  readonly chunks: readonly ChunkRow[];
-  /** How many rows the thread holds. */
-  readonly total: number;
-  /** The smallest `seq` of this page (the `before` of the next older page), null when empty. */
-  readonly oldestSeq: number | null;
-  /** Whether rows older than this page exist. */
-  readonly hasMore: boolean;
-}
+export { type ChunkPage, ChunkPageSchema, parseChunkPage } from '../schema/chunk-page.js';
 
 /**
  * What a window asks its `loadPage` for: the newest `limit` rows with `seq < before`, or the
@@ -48,73 +28,3 @@ export interface LoadPageRequest {
  * ```
  */
 export type LoadPage = (request: LoadPageRequest) => ChunkPage | PromiseLike<ChunkPage>;
-
-const seqOf = z.number().int().positive();
-
-/**
- * Zod schema of a {@link ChunkPage}. Beyond the shape it checks that rows are in strictly
- * ascending `seq`, belong to one thread, and that `oldestSeq` is the first row's `seq` (null for
- * an empty page).
- *
- * @example
- * ```ts
- * const page = ChunkPageSchema.parse(await response.json());
- * ```
- */
-export const ChunkPageSchema: z.ZodType<ChunkPage> = z
-  .object({
-    chunks: z.array(ChunkRowSchema),
-    total: z.number().int().nonnegative(),
-    oldestSeq: seqOf.nullable(),
-    hasMore: z.boolean(),
-  })
-  .check((ctx) => {
-    const { chunks, oldestSeq } = ctx.value;
-    const first = chunks[0];
-    if ((first?.seq ?? null) !== oldestSeq) {
-      ctx.issues.push({
-        code: 'custom',
-        message: `oldestSeq must be the first row's seq (${first?.seq ?? null})`,
-        input: oldestSeq,
-        path: ['oldestSeq'],
-      });
-    }
-    for (let i = 1; i < chunks.length; i++) {
-      const row = chunks[i] as ChunkRow;
-      const previous = chunks[i - 1] as ChunkRow;
-      if (row.seq <= previous.seq) {
-        ctx.issues.push({
-          code: 'custom',
-          message: 'rows must be in strictly ascending seq',
-          input: row.seq,
-          path: ['chunks', i, 'seq'],
-        });
-        return;
-      }
-      if (row.threadId !== previous.threadId) {
-        ctx.issues.push({
-          code: 'custom',
-          message: 'rows must belong to one thread',
-          input: row.threadId,
-          path: ['chunks', i, 'threadId'],
-        });
-        return;
-      }
-    }
-  });
-
-/**
- * Validates a page returned by a `loadPage`.
- *
- * @param value - the untrusted page
- * @returns the page
- * @throws {ChunklogError} `invalid-page`, naming the first offending path and value
- *
- * @example
- * ```ts
- * const page = parseChunkPage(await (await fetch(url)).json());
- * ```
- */
-export function parseChunkPage(value: unknown): ChunkPage {
-  return parseWith(ChunkPageSchema, value, 'invalid-page', 'chunk page');
-}

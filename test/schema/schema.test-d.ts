@@ -22,5 +22,6 @@ test('schemas infer exactly the declared types', () => {
     | 'file'
     | 'custom'
     | 'steering'
+    | 'data'
   >();
 });

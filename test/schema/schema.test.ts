@@ -105,6 +105,7 @@ describe('ChunkSchema', () => {
         kind: 'anthropic.fallback',
         providerMetadata: { anthropic: { from: 'a' } },
       },
+      { type: 'data', step: 0, name: 'weather', id: 'w1', data: { city: 'Oslo', temp: [1, null] } },
     ];
     expect(samples.map((s) => s.type)).toEqual(CHUNK_TYPES);
     for (const sample of samples) expect(ChunkSchema.parse(sample)).toStrictEqual(sample);
@@ -130,7 +131,7 @@ describe('ChunkRowSchema', () => {
     expect(parseChunkRow(row)).toStrictEqual(row);
     expect(() => parseChunkRow({ ...row, data: { name: 'n' } })).toThrow(/data\.callId/);
     expect(() => parseChunkRow({ ...row, seq: 0 })).toThrow(/seq/);
-    expect(CHUNK_ROW_TYPES).toHaveLength(10);
+    expect(CHUNK_ROW_TYPES).toHaveLength(11);
   });
 });
 

@@ -7,6 +7,7 @@ import { messagesRoute } from './messages-route.js';
 import { parseThreadId } from './params.js';
 import { errorResponse } from './responses.js';
 import type { ChunkHandlers, ChunkHandlersOptions } from './types.js';
+import { uiMessagesRoute } from './ui-messages-route.js';
 
 function invalid(option: string, message: string, value: unknown): never {
   throw new ChunklogError('invalid-option', `createChunkHandlers: ${message}`, { option, value });
@@ -31,7 +32,9 @@ const methods = { chunks: 'GET', events: 'GET', messages: 'POST' } as const;
  * - `GET /threads/:id/events` — server-sent events of the live turn; ids are
  *   `${turnId}:${index}`, so a reconnecting client (`Last-Event-ID`) resumes with no gap and no
  *   duplicate;
- * - `POST /threads/:id/messages` — `{ text, mode?: 'send' | 'steer' }` starts or steers a turn.
+ * - `POST /threads/:id/messages` — `{ text, mode?: 'send' | 'steer' }` starts or steers a turn;
+ *   with `uiMessageStream`, it also takes the body of `useChat`'s transport and answers with the
+ *   turn in the AI SDK UI message stream protocol.
  *
  * Every request goes through `authorize(request, threadId)` first, which is required and denies
  * unless it returns `true`. Bad parameters get a 400 whose JSON body names the parameter. They
@@ -87,6 +90,20 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
     invalid('defaultLimit', '`defaultLimit` must not exceed `maxLimit`', defaultLimit);
   const heartbeatMs = positiveInteger('heartbeatMs', options.heartbeatMs, 15_000, 0);
   const maxBodyBytes = positiveInteger('maxBodyBytes', options.maxBodyBytes, 65_536);
+  const { uiMessageStream } = options;
+  if (
+    uiMessageStream !== undefined &&
+    typeof uiMessageStream !== 'boolean' &&
+    (typeof uiMessageStream !== 'object' || uiMessageStream === null)
+  ) {
+    invalid(
+      'uiMessageStream',
+      '`uiMessageStream` must be a boolean or the stream options',
+      uiMessageStream,
+    );
+  }
+  const streamOptions =
+    typeof uiMessageStream === 'object' && uiMessageStream !== null ? uiMessageStream : undefined;
 
   const findSession = async (threadId: string): Promise<AgentSession | undefined> => {
     if (session !== undefined && session.threadId === threadId) return session;
@@ -113,7 +130,10 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
       if (denied) return denied;
       const live = await findSession(threadId);
       if (live === undefined) return noSession();
-      return messagesRoute(request, live, maxBodyBytes);
+      if (uiMessageStream === undefined || uiMessageStream === false) {
+        return messagesRoute(request, live, maxBodyBytes);
+      }
+      return uiMessagesRoute(request, live, maxBodyBytes, streamOptions ?? {});
     },
     async fetch(request) {
       const url = new URL(request.url);

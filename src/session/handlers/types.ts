@@ -1,4 +1,5 @@
 import type { ChunkRow } from '../../schema/chunk-row.js';
+import type { ToUIMessageStreamResponseOptions } from '../../ui-messages/index.js';
 import type { AgentSession } from '../types.js';
 
 /** A page of a thread's log, the store's page shape: `{ chunks, total, oldestSeq, hasMore }`. */
@@ -75,7 +76,21 @@ export interface ChunkHandlersOptions {
   readonly heartbeatMs?: number | undefined;
   /** The largest POST body accepted, in bytes. Default 65,536. */
   readonly maxBodyBytes?: number | undefined;
+  /**
+   * Answers `POST …/messages` in the AI SDK UI message stream protocol, so that a `useChat`
+   * client (its default `DefaultChatTransport`, pointed at this route) sends a message and reads
+   * the turn it starts: the body may be the chat transport's (`{ messages }` or `{ message }`;
+   * the last user message's text is sent) and the response streams the turn's assistant message
+   * (see `toUIMessageStreamResponse`). `true`, or the stream's options. Steering stays JSON.
+   */
+  readonly uiMessageStream?: boolean | UIMessageStreamRouteOptions | undefined;
 }
+
+/** How {@link ChunkHandlersOptions.uiMessageStream} sends the stream. */
+export type UIMessageStreamRouteOptions = Pick<
+  ToUIMessageStreamResponseOptions,
+  'sendError' | 'onError' | 'keepAliveMs' | 'headers'
+>;
 
 /**
  * Web-standard handlers of a thread's chunks, live events and messages.

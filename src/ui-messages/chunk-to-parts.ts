@@ -1,0 +1,157 @@
+import type { UIDataTypes, UIMessagePart, UITools } from 'ai';
+import type { Chunk, SourceChunk, ToolCallEntry } from '../schema/index.js';
+import { toUICitation } from './citations.js';
+import { CHUNKLOG_DATA_PARTS } from './data-parts.js';
+import { fileUrl } from './file-url.js';
+import { toolCallToPart } from './tool-call-to-part.js';
+
+/** Any part of a `UIMessage`. */
+export type AnyUIPart = UIMessagePart<UIDataTypes, UITools>;
+
+/** How a message's parts are shaped: assistant text and reasoning are marked `state: 'done'`. */
+export interface PartOptions {
+  /** Whether the message is the assistant's (its text and reasoning get `state: 'done'`). */
+  readonly assistant: boolean;
+}
+
+function sourcePart(chunk: SourceChunk): AnyUIPart {
+  const source = chunk.source;
+  const metadata =
+    source.providerMetadata === undefined ? {} : { providerMetadata: source.providerMetadata };
+  if (source.sourceType === 'url') {
+    return {
+      type: 'source-url',
+      sourceId: source.id,
+      url: source.url,
+      ...(source.title === undefined ? {} : { title: source.title }),
+      ...metadata,
+    };
+  }
+  return {
+    type: 'source-document',
+    sourceId: source.id,
+    mediaType: source.mediaType,
+    title: source.title,
+    ...(source.filename === undefined ? {} : { filename: source.filename }),
+    ...metadata,
+  };
+}
+
+/**
+ * The `data-chunklog-tool-progress` part of a call that streamed progress text.
+ *
+ * @param call - a tool call with `progress`
+ */
+export function toolProgressPart(call: ToolCallEntry & { progress: string }): AnyUIPart {
+  return {
+    type: CHUNKLOG_DATA_PARTS.toolProgress,
+    id: call.id,
+    data: { toolCallId: call.id, text: call.progress },
+  };
+}
+
+/**
+ * The `UIMessage` parts of one chunk, in order. A tool-batch gives one tool part per call, then
+ * one `data-chunklog-tool-progress` part per call that streamed progress text.
+ *
+ * @param chunk - a chunk of a chat message
+ * @param options - whether the message is the assistant's
+ * @returns the parts (step boundaries are not included)
+ */
+export function chunkToParts(chunk: Chunk, options: PartOptions): AnyUIPart[] {
+  const done = options.assistant ? { state: 'done' as const } : {};
+  switch (chunk.type) {
+    case 'text':
+      return [
+        {
+          type: 'text',
+          text: chunk.text,
+          ...done,
+          ...(chunk.providerMetadata === undefined
+            ? {}
+            : { providerMetadata: chunk.providerMetadata }),
+          ...(chunk.citations === undefined
+            ? {}
+            : { citations: chunk.citations.map(toUICitation) }),
+        },
+      ];
+    case 'thinking':
+      return [
+        {
+          type: 'reasoning',
+          ...(chunk.id === undefined ? {} : { id: chunk.id }),
+          text: chunk.text,
+          ...done,
+          ...(chunk.providerMetadata === undefined
+            ? {}
+            : { providerMetadata: chunk.providerMetadata }),
+        },
+      ];
+    case 'tool-batch':
+      return [
+        ...chunk.calls.map(toolCallToPart),
+        ...chunk.calls.flatMap((call) =>
+          call.progress === undefined
+            ? []
+            : [toolProgressPart({ ...call, progress: call.progress })],
+        ),
+      ];
+    case 'error':
+      return [
+        {
+          type: CHUNKLOG_DATA_PARTS.error,
+          data: {
+            message: chunk.message,
+            ...(chunk.statusCode === undefined ? {} : { statusCode: chunk.statusCode }),
+          },
+        },
+      ];
+    case 'system':
+      return [{ type: CHUNKLOG_DATA_PARTS.system, data: { kind: chunk.kind, text: chunk.text } }];
+    case 'steering':
+      return [
+        { type: 'steering-message', id: chunk.id, parts: [{ type: 'text', text: chunk.text }] },
+      ];
+    case 'source':
+      return [sourcePart(chunk)];
+    case 'file': {
+      const metadata =
+        chunk.providerMetadata === undefined ? {} : { providerMetadata: chunk.providerMetadata };
+      const url = fileUrl(chunk.mediaType, chunk);
+      if (chunk.reasoning === true) {
+        return [{ type: 'reasoning-file', mediaType: chunk.mediaType, url, ...metadata }];
+      }
+      return [
+        {
+          type: 'file',
+          mediaType: chunk.mediaType,
+          ...(chunk.filename === undefined ? {} : { filename: chunk.filename }),
+          url,
+          ...metadata,
+        },
+      ];
+    }
+    case 'custom':
+      return [
+        {
+          type: 'custom',
+          kind: chunk.kind as `${string}.${string}`,
+          ...(chunk.providerMetadata === undefined
+            ? {}
+            : { providerMetadata: chunk.providerMetadata }),
+        },
+      ];
+    case 'data':
+      return [
+        {
+          type: `data-${chunk.name}`,
+          ...(chunk.id === undefined ? {} : { id: chunk.id }),
+          data: chunk.data,
+        },
+      ];
+    default: {
+      const unknown: never = chunk;
+      throw new Error(`unknown chunk type ${(unknown as { type: string }).type}`);
+    }
+  }
+}

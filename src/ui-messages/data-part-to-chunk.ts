@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { type Chunk, type JSONValue, SystemKindSchema } from '../schema/index.js';
+import { CHUNKLOG_DATA_PART_PREFIX, CHUNKLOG_DATA_PARTS } from './data-parts.js';
+import { invalidUIMessage, type UIMessageLocation } from './invalid-ui-message.js';
+
+const systemData = z.object({ kind: SystemKindSchema, text: z.string() });
+const errorData = z.object({ message: z.string(), statusCode: z.number().int().optional() });
+const progressData = z.object({ toolCallId: z.string(), text: z.string() });
+
+function parseData<T>(
+  schema: z.ZodType<T>,
+  value: unknown,
+  location: UIMessageLocation,
+  what: string,
+): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  throw invalidUIMessage(
+    `${what} data ${issue?.message ?? 'is invalid'}`,
+    { ...location, field: ['data', ...(issue?.path ?? []).map(String)] },
+    { value, cause: result.error },
+  );
+}
+
+/**
+ * The tool call and text of a `data-chunklog-tool-progress` part.
+ *
+ * @param data - the part's data
+ * @param location - where the part is, for errors
+ * @throws {ChunklogError} `invalid-ui-message` when the data is not `{ toolCallId, text }`
+ */
+export function toolProgressData(
+  data: unknown,
+  location: UIMessageLocation,
+): { readonly toolCallId: string; readonly text: string } {
+  return parseData(progressData, data, location, 'tool progress');
+}
+
+/**
+ * The chunk of a data part (at step `step`): chunklog's system notices and errors become their
+ * chunks again, an app's data part a `data` chunk.
+ *
+ * @param part - a `data-*` part other than `data-chunklog-tool-progress`
+ * @param step - the step it is in
+ * @param location - where the part is, for errors
+ * @throws {ChunklogError} `invalid-ui-message` for a malformed chunklog data part, or another
+ *   part with the reserved `data-chunklog-` prefix
+ */
+export function dataPartToChunk(
+  part: { readonly type: string; readonly id?: unknown; readonly data?: unknown },
+  step: number,
+  location: UIMessageLocation,
+): Chunk {
+  switch (part.type) {
+    case CHUNKLOG_DATA_PARTS.system: {
+      const system = parseData(systemData, part.data, location, 'system notice');
+      return { type: 'system', step, kind: system.kind, text: system.text };
+    }
+    case CHUNKLOG_DATA_PARTS.error: {
+      const error = parseData(errorData, part.data, location, 'error');
+      return {
+        type: 'error',
+        step,
+        message: error.message,
+        ...(error.statusCode === undefined ? {} : { statusCode: error.statusCode }),
+      };
+    }
+    default:
+      if (part.type.startsWith(CHUNKLOG_DATA_PART_PREFIX)) {
+        throw invalidUIMessage(
+          `the ${CHUNKLOG_DATA_PART_PREFIX} prefix is reserved for chunklog's own data parts`,
+          location,
+          { value: part.type },
+        );
+      }
+      return {
+        type: 'data',
+        step,
+        name: part.type.slice('data-'.length),
+        ...(typeof part.id === 'string' ? { id: part.id } : {}),
+        data: (part.data ?? null) as JSONValue,
+      };
+  }
+}

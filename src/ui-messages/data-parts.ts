@@ -1,0 +1,180 @@
+import type { UIDataTypes, UIMessagePart, UITools } from 'ai';
+import type { SystemKind } from '../schema/index.js';
+
+/**
+ * The names of the data parts chunklog adds to a `UIMessage` for what the AI SDK has no part for.
+ * `convertToModelMessages` ignores data parts, so none of them reaches the model.
+ *
+ * - `data-chunklog-system`: a system notice (`{ kind, text }`), from a `system` chunk.
+ * - `data-chunklog-error`: an error of the turn (`{ message, statusCode? }`), from an `error` chunk.
+ * - `data-chunklog-tool-progress`: the progress text a running tool streamed (`{ toolCallId, text }`,
+ *   part id = the tool call id), placed after the tool parts of its batch.
+ *
+ * The `data-chunklog-` prefix is reserved: `fromUIMessages` rejects any other part that uses it.
+ *
+ * @example
+ * ```tsx
+ * if (part.type === CHUNKLOG_DATA_PARTS.system) return <Notice text={part.data.text} />;
+ * ```
+ */
+export const CHUNKLOG_DATA_PARTS: {
+  readonly system: 'data-chunklog-system';
+  readonly error: 'data-chunklog-error';
+  readonly toolProgress: 'data-chunklog-tool-progress';
+} = {
+  system: 'data-chunklog-system',
+  error: 'data-chunklog-error',
+  toolProgress: 'data-chunklog-tool-progress',
+};
+
+/**
+ * The prefix every chunklog data part type starts with; reserved.
+ *
+ * @example
+ * ```ts
+ * const mine = message.parts.filter((p) => !p.type.startsWith(CHUNKLOG_DATA_PART_PREFIX));
+ * ```
+ */
+export const CHUNKLOG_DATA_PART_PREFIX = 'data-chunklog-';
+
+/**
+ * `data` of a `data-chunklog-system` part.
+ *
+ * @example
+ * ```ts
+ * const notice: ChunklogSystemData = { kind: 'model-changed', text: 'Switched to Haiku' };
+ * ```
+ */
+export interface ChunklogSystemData {
+  readonly kind: SystemKind;
+  readonly text: string;
+}
+
+/**
+ * `data` of a `data-chunklog-error` part.
+ *
+ * @example
+ * ```ts
+ * const error: ChunklogErrorData = { message: 'Overloaded', statusCode: 529 };
+ * ```
+ */
+export interface ChunklogErrorData {
+  readonly message: string;
+  readonly statusCode?: number | undefined;
+}
+
+/**
+ * `data` of a `data-chunklog-tool-progress` part.
+ *
+ * @example
+ * ```ts
+ * const progress: ChunklogToolProgressData = { toolCallId: 'call-1', text: '3 files copied' };
+ * ```
+ */
+export interface ChunklogToolProgressData {
+  readonly toolCallId: string;
+  readonly text: string;
+}
+
+/**
+ * The data part types chunklog adds, keyed by name without the `data-` prefix, for an app's typed
+ * `UIMessage<METADATA, DATA_TYPES, TOOLS>`.
+ *
+ * @example
+ * ```ts
+ * type MyUIMessage = UIMessage<never, ChunklogUIDataTypes & { weather: Weather }>;
+ * ```
+ */
+export type ChunklogUIDataTypes = {
+  'chunklog-system': ChunklogSystemData;
+  'chunklog-error': ChunklogErrorData;
+  'chunklog-tool-progress': ChunklogToolProgressData;
+};
+
+/**
+ * A `data-chunklog-system` part.
+ *
+ * @example
+ * ```ts
+ * const notices = message.parts.filter(isChunklogSystemPart); // ChunklogSystemUIPart[]
+ * ```
+ */
+export interface ChunklogSystemUIPart {
+  readonly type: 'data-chunklog-system';
+  readonly id?: string | undefined;
+  readonly data: ChunklogSystemData;
+}
+
+/**
+ * A `data-chunklog-error` part.
+ *
+ * @example
+ * ```ts
+ * const last = message.parts.filter(isChunklogErrorPart).at(-1); // ChunklogErrorUIPart
+ * ```
+ */
+export interface ChunklogErrorUIPart {
+  readonly type: 'data-chunklog-error';
+  readonly id?: string | undefined;
+  readonly data: ChunklogErrorData;
+}
+
+/**
+ * A `data-chunklog-tool-progress` part; its `id` is the tool call id.
+ *
+ * @example
+ * ```ts
+ * const byCall = new Map(message.parts.filter(isChunklogToolProgressPart).map((p) => [p.id, p.data.text]));
+ * ```
+ */
+export interface ChunklogToolProgressUIPart {
+  readonly type: 'data-chunklog-tool-progress';
+  readonly id: string;
+  readonly data: ChunklogToolProgressData;
+}
+
+type AnyPart = UIMessagePart<UIDataTypes, UITools> | { readonly type: string };
+
+/**
+ * Whether `part` is a chunklog system notice.
+ *
+ * @param part - a part of a `UIMessage`
+ * @returns true for a `data-chunklog-system` part
+ * @example
+ * ```ts
+ * const notices = message.parts.filter(isChunklogSystemPart).map((p) => p.data.text);
+ * ```
+ */
+export function isChunklogSystemPart(part: AnyPart): part is ChunklogSystemUIPart {
+  return part.type === CHUNKLOG_DATA_PARTS.system;
+}
+
+/**
+ * Whether `part` is a chunklog error.
+ *
+ * @param part - a part of a `UIMessage`
+ * @returns true for a `data-chunklog-error` part
+ * @example
+ * ```ts
+ * const failed = message.parts.some(isChunklogErrorPart);
+ * ```
+ */
+export function isChunklogErrorPart(part: AnyPart): part is ChunklogErrorUIPart {
+  return part.type === CHUNKLOG_DATA_PARTS.error;
+}
+
+/**
+ * Whether `part` is the progress text of a running tool.
+ *
+ * @param part - a part of a `UIMessage`
+ * @returns true for a `data-chunklog-tool-progress` part
+ * @example
+ * ```ts
+ * const output = message.parts.find(
+ *   (p) => isChunklogToolProgressPart(p) && p.id === toolCallId,
+ * );
+ * ```
+ */
+export function isChunklogToolProgressPart(part: AnyPart): part is ChunklogToolProgressUIPart {
+  return part.type === CHUNKLOG_DATA_PARTS.toolProgress;
+}

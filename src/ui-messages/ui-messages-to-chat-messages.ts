@@ -1,0 +1,120 @@
+import type { UIMessage } from 'ai';
+import {
+  type ChatMessage,
+  type ChatRole,
+  type Chunk,
+  messageId,
+  toJsonValue,
+} from '../schema/index.js';
+import { envelopeChunk } from './envelope.js';
+import { invalidUIMessage, type UIMessageLocation } from './invalid-ui-message.js';
+import { parseMessageId } from './message-ids.js';
+import { isSystemUIMessage, uiMessageToChunks } from './ui-message-to-chunks.js';
+import { type UIMessageSchemas, validateStoredUIMessages } from './validate-ui-messages.js';
+
+/**
+ * Options of {@link uiMessagesToChatMessages} and {@link fromUIMessages}.
+ *
+ * @example
+ * ```ts
+ * const options: FromUIMessagesOptions = { tools, strict: false, keepIds: false };
+ * ```
+ */
+export interface FromUIMessagesOptions extends UIMessageSchemas {
+  /**
+   * What to do with a field chunklog has no place for (listed in `docs/ui-messages.md`: a tool
+   * part's `toolMetadata` or `inputEncoding: 'text'`, an approval's `descriptor` or
+   * `inputSchemaInput`, a file's `providerReference`, …). `true` (the default) throws
+   * `invalid-ui-message` naming the message, the part and the field; `false` leaves the field out.
+   */
+  readonly strict?: boolean | undefined;
+  /**
+   * Whether to keep each message's own id when it is not chunklog's `${turnId}:${role}` (in an
+   * envelope chunk, so that {@link toUIMessages} gives it back). Default `true`; with `false`,
+   * imported messages take chunklog's ids.
+   */
+  readonly keepIds?: boolean | undefined;
+}
+
+/**
+ * Imports stored AI SDK `UIMessage`s as chunklog chat messages. See {@link fromUIMessages}, which
+ * goes one step further to row drafts.
+ *
+ * Messages are grouped into turns: a user message starts a turn, the assistant message after it
+ * joins it; a chunklog system message (see {@link toUIMessages}) or a `system` UI message is a turn
+ * of its own. A turn's id is the one in a chunklog message id (`${turnId}:${role}`), else the id of
+ * the message that starts the turn. A message id that is not `${turnId}:${role}`, and message
+ * metadata, are kept in the message's first chunk (an envelope `data` chunk) so that
+ * {@link toUIMessages} gives them back.
+ *
+ * @param uiMessages - the stored messages (untrusted: they are checked with `validateUIMessages`)
+ * @param options - the app's schemas for `validateUIMessages`, and `strict`
+ * @returns the chat messages, in order
+ * @throws {ChunklogError} `invalid-ui-message` naming the message index and part
+ * @example
+ * ```ts
+ * const messages = await uiMessagesToChatMessages(JSON.parse(row.messages));
+ * const modelMessages = toModelMessages(messages);
+ * ```
+ */
+export async function uiMessagesToChatMessages(
+  uiMessages: unknown,
+  options: FromUIMessagesOptions = {},
+): Promise<ChatMessage[]> {
+  const { strict = true, keepIds = true, ...schemas } = options;
+  const validated = await validateStoredUIMessages(uiMessages, schemas);
+  // As JSON storage would keep them: no `undefined` members, no class instances.
+  const messages = toJsonValue(validated) as unknown as UIMessage[];
+  const unsupported = (field: string, location: UIMessageLocation) => {
+    if (strict) {
+      throw invalidUIMessage(
+        `chunklog has no place for \`${field}\` (pass strict: false to leave it out)`,
+        location,
+      );
+    }
+  };
+  const result: ChatMessage[] = [];
+  const turnIds = new Map<string, number>();
+  let open: { turnId: string; index: number } | undefined;
+  for (const [index, message] of messages.entries()) {
+    const parsed = parseMessageId(message.id);
+    const role: ChatRole = isSystemUIMessage(message, parsed?.role)
+      ? 'system'
+      : message.role === 'user'
+        ? 'user'
+        : 'assistant';
+    let turnId: string;
+    if (
+      role === 'assistant' &&
+      open !== undefined &&
+      (parsed === undefined || parsed.turnId === open.turnId)
+    ) {
+      turnId = open.turnId;
+      open = undefined;
+    } else {
+      turnId = parsed?.turnId ?? message.id;
+      const seen = turnIds.get(turnId);
+      if (seen !== undefined) {
+        throw invalidUIMessage(
+          `turn ${turnId} was already started by UI message ${seen}: two turns cannot share an id`,
+          { index, field: ['id'] },
+          { value: message.id },
+        );
+      }
+      turnIds.set(turnId, index);
+      open = role === 'user' ? { turnId, index } : undefined;
+    }
+    const envelope = envelopeChunk({
+      id: !keepIds || message.id === messageId(turnId, role) ? undefined : message.id,
+      metadata: message.metadata === undefined ? undefined : toJsonValue(message.metadata),
+    });
+    const chunks: Chunk[] = uiMessageToChunks(message, index, role, unsupported);
+    result.push({
+      id: messageId(turnId, role),
+      turnId,
+      role,
+      chunks: envelope === undefined ? chunks : [envelope, ...chunks],
+    });
+  }
+  return result;
+}

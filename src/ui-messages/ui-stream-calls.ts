@@ -1,0 +1,188 @@
+import type { UIMessageChunk } from 'ai';
+import type { ToolApproval, ToolCallEntry } from '../schema/index.js';
+import { CHUNKLOG_DATA_PARTS } from './data-parts.js';
+
+/** What has been sent of one tool call. */
+export interface SentCall {
+  /** The call's tool name and whether it is dynamic (as JSON), once the client has a part for it. */
+  kind: string | undefined;
+  /** The call's title, `providerExecuted` and provider metadata the client has (as JSON). */
+  details: string | undefined;
+  /** How much of `inputText` was sent (undefined: none, not even an empty delta). */
+  inputText: number | undefined;
+  /** The input sent with `tool-input-available` (as JSON). */
+  input: string | undefined;
+  /** The approval request sent (its id, `isAutomatic` and signature, as JSON). */
+  request: string | undefined;
+  /** The answer sent (`approved` and reason, as JSON). */
+  answer: string | undefined;
+  /** The JSON of the last preliminary output sent. */
+  preliminary: string | undefined;
+  result: boolean;
+  /** How much progress text was sent (undefined: no progress part yet). */
+  progress: number | undefined;
+}
+
+/** Nothing sent of a call yet. */
+export function unsentCall(): SentCall {
+  return {
+    kind: undefined,
+    details: undefined,
+    inputText: undefined,
+    input: undefined,
+    request: undefined,
+    answer: undefined,
+    preliminary: undefined,
+    result: false,
+    progress: undefined,
+  };
+}
+
+function approvalUpdates(
+  toolCallId: string,
+  approval: ToolApproval,
+  sent: SentCall,
+  out: UIMessageChunk[],
+): boolean {
+  const before = out.length;
+  const request = JSON.stringify([approval.id, approval.isAutomatic, approval.signature]);
+  if (request !== sent.request) {
+    out.push({
+      type: 'tool-approval-request',
+      approvalId: approval.id,
+      toolCallId,
+      ...(approval.approved === undefined && approval.reason !== undefined
+        ? { reason: approval.reason }
+        : {}),
+      ...(approval.isAutomatic === undefined ? {} : { isAutomatic: approval.isAutomatic }),
+      ...(approval.signature === undefined ? {} : { signature: approval.signature }),
+    });
+    sent.request = request;
+    sent.answer = undefined;
+  }
+  if (approval.approved === undefined) return out.length > before;
+  const answer = JSON.stringify([approval.approved, approval.reason]);
+  if (answer === sent.answer) return out.length > before;
+  out.push({
+    type: 'tool-approval-response',
+    approvalId: approval.id,
+    approved: approval.approved,
+    ...(approval.reason === undefined ? {} : { reason: approval.reason }),
+  });
+  sent.answer = answer;
+  return true;
+}
+
+const json = (value: unknown): string | undefined =>
+  value === undefined ? undefined : JSON.stringify(value);
+
+/**
+ * The stream chunks that bring the client's part of `call` up to date, and records them in `sent`.
+ *
+ * @param call - the call as the log has it now
+ * @param sent - what was sent of it so far (updated)
+ * @param out - where the stream chunks go
+ * @param canRebuild - whether the caller can send the call's step again
+ * @returns `'rebuild'` (and nothing sent) when the client's part cannot be updated in place (the
+ *   call's name or kind changed: a result came before its call) and `canRebuild` is true
+ */
+export function callUpdates(
+  call: ToolCallEntry,
+  sent: SentCall,
+  out: UIMessageChunk[],
+  canRebuild: boolean,
+): 'rebuild' | undefined {
+  const head = {
+    toolCallId: call.id,
+    toolName: call.name,
+    ...(call.providerExecuted === undefined ? {} : { providerExecuted: call.providerExecuted }),
+    ...(call.providerMetadata === undefined ? {} : { providerMetadata: call.providerMetadata }),
+    ...(call.dynamic === true ? { dynamic: true } : {}),
+    ...(call.title === undefined ? {} : { title: call.title }),
+  };
+  const kind = JSON.stringify([call.name, call.dynamic === true]);
+  const details = JSON.stringify([call.title, call.providerExecuted, call.providerMetadata]);
+  if (kind !== sent.kind || details !== sent.details) {
+    // The part's type changes with its name or kind (a result came before its call): only a
+    // rebuilt step can replace it.
+    if (sent.kind !== undefined && kind !== sent.kind && canRebuild) return 'rebuild';
+    // A new part, or one whose details changed (a result's provider metadata merged into the
+    // call's): the client (re)builds it from its input, and everything after goes again.
+    if (call.input === undefined) out.push({ type: 'tool-input-start', ...head });
+    Object.assign(sent, unsentCall(), { kind, details });
+  }
+  if (
+    call.input === undefined &&
+    call.inputText !== undefined &&
+    call.inputText.length !== sent.inputText
+  ) {
+    out.push({
+      type: 'tool-input-delta',
+      toolCallId: call.id,
+      inputTextDelta: call.inputText.slice(sent.inputText ?? 0),
+    });
+    sent.inputText = call.inputText.length;
+  }
+  const input = json(call.input);
+  if (input !== undefined && input !== sent.input) {
+    out.push({ type: 'tool-input-available', ...head, input: call.input });
+    sent.input = input;
+    // The client resets a part's state and output on `tool-input-available`: what the call had
+    // before its input (a result that arrived first) goes again.
+    Object.assign(sent, {
+      request: undefined,
+      answer: undefined,
+      preliminary: undefined,
+      result: false,
+    });
+  }
+  const approval = call.approval;
+  if (approval !== undefined && approvalUpdates(call.id, approval, sent, out)) {
+    // An approval sets the part's state: an output it already had goes again, after it.
+    sent.preliminary = undefined;
+    sent.result = false;
+  }
+  if (call.result === undefined && call.preliminary !== undefined) {
+    const preliminary = json(call.preliminary);
+    if (preliminary !== sent.preliminary) {
+      out.push({
+        type: 'tool-output-available',
+        toolCallId: call.id,
+        output: call.preliminary,
+        preliminary: true,
+      });
+      sent.preliminary = preliminary;
+    }
+  }
+  if (call.result !== undefined && !sent.result) {
+    const executed =
+      call.providerExecuted === undefined ? {} : { providerExecuted: call.providerExecuted };
+    if (call.denied === true && approval !== undefined) {
+      out.push({ type: 'tool-output-denied', toolCallId: call.id });
+    } else if (call.isError === true) {
+      out.push({
+        type: 'tool-output-error',
+        toolCallId: call.id,
+        errorText: typeof call.result === 'string' ? call.result : JSON.stringify(call.result),
+        ...executed,
+      });
+    } else {
+      out.push({
+        type: 'tool-output-available',
+        toolCallId: call.id,
+        output: call.result,
+        ...executed,
+      });
+    }
+    sent.result = true;
+  }
+  if (call.progress !== undefined && call.progress.length !== sent.progress) {
+    out.push({
+      type: CHUNKLOG_DATA_PARTS.toolProgress,
+      id: call.id,
+      data: { toolCallId: call.id, text: call.progress },
+    });
+    sent.progress = call.progress.length;
+  }
+  return undefined;
+}

@@ -1,0 +1,85 @@
+import type { UIMessage, validateUIMessages } from 'ai';
+import type { ChunklogError } from '../errors/index.js';
+import { invalidUIMessage } from './invalid-ui-message.js';
+
+/**
+ * What `validateUIMessages` can check beyond the shape of the messages: the app's tool, data part
+ * and metadata schemas. Passed through unchanged.
+ *
+ * @example
+ * ```ts
+ * const schemas: UIMessageSchemas = { tools, dataSchemas: { weather: weatherSchema } };
+ * ```
+ */
+export type UIMessageSchemas = Omit<Parameters<typeof validateUIMessages>[0], 'messages'>;
+
+function locate(error: unknown): { index: number; part?: number; field: string[] } | undefined {
+  const field = (error as { context?: { field?: unknown } }).context?.field;
+  if (typeof field === 'string') {
+    const match = /^messages\[(\d+)\](?:\.parts\[(\d+)\])?\.?(.*)$/.exec(field);
+    if (match !== null) {
+      const rest = match[3] === '' || match[3] === undefined ? [] : (match[3] as string).split('.');
+      return match[2] === undefined
+        ? { index: Number(match[1]), field: rest }
+        : { index: Number(match[1]), part: Number(match[2]), field: rest };
+    }
+  }
+  const issues = (error as { cause?: { issues?: Array<{ path?: unknown[] }> } }).cause?.issues;
+  const path = issues?.[0]?.path;
+  if (Array.isArray(path) && typeof path[0] === 'number') {
+    const [index, key, part, ...rest] = path as Array<string | number>;
+    if (key === 'parts' && typeof part === 'number') {
+      return { index: index as number, part, field: rest.map(String) };
+    }
+    return {
+      index: index as number,
+      field: [key, part, ...rest].filter((k) => k !== undefined).map(String),
+    };
+  }
+  return undefined;
+}
+
+function toChunklogError(error: unknown, messages: readonly unknown[]): ChunklogError {
+  const reason = error instanceof Error ? error.message : String(error);
+  const where = locate(error);
+  if (where === undefined) {
+    return invalidUIMessage(`rejected by validateUIMessages (${reason})`, undefined, {
+      cause: error,
+    });
+  }
+  const message = messages[where.index] as { parts?: Array<{ type?: unknown }> } | undefined;
+  const partType = where.part === undefined ? undefined : message?.parts?.[where.part]?.type;
+  return invalidUIMessage(
+    `rejected by validateUIMessages (${reason})`,
+    {
+      index: where.index,
+      part: where.part,
+      partType: typeof partType === 'string' ? partType : undefined,
+      field: where.field,
+    },
+    { cause: error },
+  );
+}
+
+/**
+ * Checks stored UI messages with the AI SDK's `validateUIMessages` (loaded lazily, so that the
+ * AI SDK's runtime stays out of a bundle that never imports UI messages).
+ *
+ * @param messages - untrusted UI messages, for example parsed from a database
+ * @param schemas - the app's tool, data part and metadata schemas, if any
+ * @returns the validated messages
+ * @throws {ChunklogError} `invalid-ui-message`, naming the message index and part
+ */
+export async function validateStoredUIMessages(
+  messages: unknown,
+  schemas: UIMessageSchemas = {},
+): Promise<UIMessage[]> {
+  if (!Array.isArray(messages)) {
+    throw invalidUIMessage('expected an array of UI messages', undefined, { value: messages });
+  }
+  if (messages.length === 0) return [];
+  const { safeValidateUIMessages } = await import('ai');
+  const result = await safeValidateUIMessages({ ...schemas, messages });
+  if (!result.success) throw toChunklogError(result.error, messages);
+  return result.data;
+}

@@ -1,0 +1,186 @@
+import { readUIMessageStream, type UIMessage } from 'ai';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { foldTurn } from '../../src/reducer/index.js';
+import { CHUNK_EVENT_TYPES, type ChunkEvent, type ChunkEventType } from '../../src/schema/index.js';
+import {
+  isChunklogToolProgressPart,
+  toUIMessage,
+  toUIMessageStream,
+} from '../../src/ui-messages/index.js';
+import { chunkEventsArb, NON_TOOL_EVENT_TYPES } from '../support/event-arbitraries.js';
+import { asStored } from './support/chat.js';
+
+async function* replay(events: readonly ChunkEvent[]): AsyncGenerator<ChunkEvent> {
+  for (const event of events) yield event;
+}
+
+async function clientMessage(events: readonly ChunkEvent[]): Promise<UIMessage | undefined> {
+  let last: UIMessage | undefined;
+  const stream = toUIMessageStream(replay(events), { sendError: false });
+  for await (const message of readUIMessageStream({ stream, terminateOnError: true }))
+    last = message;
+  return last;
+}
+
+/**
+ * A message without what differs live by design (notes/0011, 5): progress parts (compared apart),
+ * `isAutomatic: false` (which useChat drops), a file's name, the split of one steering message's
+ * texts, the id a reasoning block without one gets in the stream, an approval an output cannot
+ * carry, the request's reason of an answered approval, and partial tool input.
+ */
+function comparable(message: UIMessage | undefined): UIMessage | undefined {
+  if (message === undefined) return undefined;
+  const parts: UIMessage['parts'] = [];
+  for (const part of asStored(message).parts) {
+    // A reasoning block without an id gets one in the stream.
+    if (part.type === 'reasoning' && part.id?.startsWith('chunklog-')) delete part.id;
+    if (isChunklogToolProgressPart(part)) continue;
+    const last = parts.at(-1);
+    if (
+      part.type === 'steering-message' &&
+      last?.type === 'steering-message' &&
+      last.id === part.id
+    ) {
+      last.parts.push(...part.parts);
+      continue;
+    }
+    if ('approval' in part && part.approval?.isAutomatic === false)
+      delete part.approval.isAutomatic;
+    // An output may only carry a granted approval (the AI SDK's types): toUIMessages leaves any
+    // other out, useChat keeps what it was sent (calls whose events came in an impossible order).
+    if (
+      'approval' in part &&
+      (part.state === 'output-available' || part.state === 'output-error') &&
+      part.approval?.approved !== true
+    ) {
+      delete (part as { approval?: unknown }).approval;
+    }
+    // chunklog keeps one reason per approval: once answered, the answer's, else the request's.
+    if ('approval' in part && part.approval?.approved !== undefined) {
+      const approval = part.approval as { requestReason?: string; reason?: string };
+      if (approval.reason === undefined && approval.requestReason !== undefined) {
+        approval.reason = approval.requestReason;
+      }
+      delete approval.requestReason;
+    }
+    // Streaming input: the client parses the partial JSON leniently; toUIMessages only whole JSON.
+    if ('state' in part && part.state === 'input-streaming') delete part.input;
+    // A file streams without its filename.
+    if (part.type === 'file') delete part.filename;
+    parts.push(part);
+  }
+  return { ...asStored(message), parts };
+}
+
+const progressOf = (message: UIMessage | undefined) =>
+  Object.fromEntries(
+    (message?.parts ?? []).filter(isChunklogToolProgressPart).map((p) => [p.id, p.data.text]),
+  );
+
+const inTurn = (types: readonly ChunkEventType[]) =>
+  types.filter((t) => t !== 'turn-start' && t !== 'turn-end');
+
+/**
+ * Whether tool events come in the order a model stream and a tool runner make them: a call's
+ * input streams (in its step) before the call, approvals, progress and one result come after it,
+ * and an answer follows its request. Events in another order (a page that begins mid-turn) make
+ * parts the client cannot move or merge; notes/0011, 5.
+ */
+function toolEventsInOrder(events: readonly ChunkEvent[]): boolean {
+  const phase = new Map<string, { step: number; at: 'streaming' | 'called' | 'answered' }>();
+  const approvals = new Set<string>();
+  let step = 0;
+  for (const event of events) {
+    const call =
+      'toolCallId' in event && event.toolCallId !== undefined
+        ? phase.get(event.toolCallId)
+        : undefined;
+    switch (event.type) {
+      case 'step-start':
+        step++;
+        break;
+      case 'tool-input-start':
+        if (call !== undefined) return false;
+        phase.set(event.toolCallId, { step, at: 'streaming' });
+        break;
+      case 'tool-input-delta':
+        if (call?.at !== 'streaming' || call.step !== step) return false;
+        break;
+      case 'tool-call':
+        if (call !== undefined && call.at !== 'streaming') return false;
+        phase.set(event.toolCallId, { step, at: 'called' });
+        break;
+      case 'tool-progress':
+      case 'tool-approval-request':
+        if (call?.at !== 'called') return false;
+        if (event.type === 'tool-approval-request') approvals.add(event.approvalId);
+        break;
+      case 'tool-result':
+        if (call?.at !== 'called') return false;
+        call.at = 'answered';
+        break;
+      case 'tool-approval-response':
+        if (!approvals.has(event.approvalId)) return false;
+        break;
+      default:
+        break;
+    }
+  }
+  return true;
+}
+
+/**
+ * The events as a session sends them: steps numbered by the reducer, and a steering message just
+ * before the step that receives it (it is delivered at a step boundary), with that step's number.
+ */
+function asDelivered(events: readonly ChunkEvent[]): ChunkEvent[] {
+  const out: ChunkEvent[] = [];
+  let steps = 0;
+  for (const [i, event] of events.entries()) {
+    if (event.type === 'step-start') {
+      out.push({ type: 'step-start' });
+      steps++;
+    } else if (event.type === 'step-finish') {
+      const { step: _step, ...rest } = event;
+      out.push(rest);
+    } else if (event.type === 'steering-message') {
+      const next = events.slice(i + 1).find((e) => e.type !== 'steering-message');
+      if (next === undefined || next.type === 'step-start') out.push({ ...event, step: steps });
+    } else {
+      out.push(event);
+    }
+  }
+  return out;
+}
+
+function check(types: readonly ChunkEventType[]) {
+  return fc.asyncProperty(chunkEventsArb({ types: inTurn(types), maxLength: 30 }), async (raw) => {
+    const body = asDelivered(raw);
+    fc.pre(toolEventsInOrder(body));
+    const events: ChunkEvent[] = [
+      { type: 'turn-start', turnId: 't' },
+      ...body,
+      { type: 'turn-end' },
+    ];
+    const stored = toUIMessage({
+      id: 't:assistant',
+      turnId: 't',
+      role: 'assistant',
+      chunks: foldTurn(events).chunks,
+    });
+    const live = await clientMessage(events);
+    // Live, a progress part sits where the first progress arrived; stored, after its batch.
+    expect(comparable(live)).toStrictEqual(comparable(stored));
+    expect(progressOf(live)).toStrictEqual(progressOf(stored));
+  });
+}
+
+describe('any event sequence through toUIMessageStream', () => {
+  it('builds toUIMessage of the folded turn (events without tools)', async () => {
+    await fc.assert(check(NON_TOOL_EVENT_TYPES), { numRuns: 300 });
+  });
+  it('builds toUIMessage of the folded turn (all events)', async () => {
+    await fc.assert(check(CHUNK_EVENT_TYPES), { numRuns: 300 });
+  });
+});

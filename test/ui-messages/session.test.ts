@@ -1,0 +1,127 @@
+import { DefaultChatTransport } from 'ai';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChunkRow } from '../../src/schema/index.js';
+import { createAgentSession, createChunkHandlers } from '../../src/session/index.js';
+import { createChunkStore } from '../../src/store/index.js';
+import { createScriptedModel } from '../../src/testing/index.js';
+import { groupRowsToMessages } from '../../src/transforms/index.js';
+import { toUIMessageStream, toUIMessages } from '../../src/ui-messages/index.js';
+import { tools } from './support/ai-sdk-thread.js';
+import { asStored, HeadlessChat, streamTransport } from './support/chat.js';
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+async function openSession(script: Parameters<typeof createScriptedModel>[0]) {
+  const store = createChunkStore({ sqlite: ':memory:' });
+  await store.migrate();
+  closers.push(() => store.close());
+  const model = createScriptedModel(script);
+  const session = createAgentSession({ store, threadId: 'th', model, tools });
+  closers.push(() => session.close());
+  return { store, session, model };
+}
+
+/** Two steps: reasoning, text and two parallel tool calls, then an answer. */
+const weatherScript = [
+  {
+    parts: [
+      { type: 'reasoning' as const, text: 'Two cities.', signature: 'sig' },
+      { type: 'text' as const, text: 'Checking both.' },
+      { type: 'tool-call' as const, toolName: 'weather', input: { city: 'Oslo' } },
+      { type: 'tool-call' as const, toolName: 'weather', input: { city: 'Rome' } },
+    ],
+  },
+  { parts: [{ type: 'text' as const, text: 'Rome is warmer.' }] },
+];
+
+describe('a chunklog session streamed to the headless Chat', () => {
+  it('ends with the UIMessages of the stored turn', async () => {
+    const { session } = await openSession(weatherScript);
+    let rows: Promise<readonly ChunkRow[]> | undefined;
+    const chat = new HeadlessChat({
+      transport: streamTransport(() => {
+        const turn = session.send('Weather in Oslo and Rome?');
+        rows = turn.rows;
+        return toUIMessageStream(turn);
+      }),
+    });
+    await chat.sendMessage({ text: 'Weather in Oslo and Rome?' });
+    expect(chat.error).toBeUndefined();
+    const [user, assistant] = toUIMessages(
+      groupRowsToMessages(await (rows ?? Promise.resolve([]))),
+    );
+    expect(asStored(chat.lastMessage)).toStrictEqual(asStored(assistant));
+    expect(chat.messages[0]?.parts).toStrictEqual(user?.parts);
+    expect(assistant?.parts.filter((p) => p.type === 'tool-weather')).toHaveLength(2);
+  });
+});
+
+describe('createChunkHandlers({ uiMessageStream: true })', () => {
+  async function chatOverHttp(script: Parameters<typeof createScriptedModel>[0]) {
+    const { store, session, model } = await openSession(script);
+    const handlers = createChunkHandlers({
+      store,
+      session,
+      authorize: () => true,
+      uiMessageStream: true,
+    });
+    const transport = new DefaultChatTransport({
+      api: 'https://app.example.com/threads/th/messages',
+      fetch: async (input, init) => handlers.fetch(new Request(input, init)),
+    });
+    return { store, session, model, handlers, chat: new HeadlessChat({ id: 'th', transport }) };
+  }
+
+  it("serves useChat's default transport: the client ends with the stored thread", async () => {
+    const { chat, handlers, model } = await chatOverHttp([
+      ...weatherScript,
+      { parts: [{ type: 'text', text: 'You asked about the weather.' }] },
+    ]);
+    await chat.sendMessage({ text: 'Weather in Oslo and Rome?' });
+    await chat.sendMessage({ text: 'What did I ask?' });
+    expect(chat.status).toBe('ready');
+    const page = await handlers.fetch(
+      new Request('https://app.example.com/threads/th/chunks?limit=100'),
+    );
+    const { chunks } = (await page.json()) as { chunks: ChunkRow[] };
+    const stored = toUIMessages(groupRowsToMessages(chunks));
+    expect(stored.map((m) => m.role)).toStrictEqual(['user', 'assistant', 'user', 'assistant']);
+    // The assistant messages are the same; the user messages have the client's ids.
+    expect(asStored(chat.messages.map(({ id: _id, ...m }) => m))).toStrictEqual(
+      asStored(stored.map(({ id: _id, ...m }) => m)),
+    );
+    expect(chat.messages[1]?.id).toBe(stored[1]?.id);
+    // The second turn's model input holds the first turn, rebuilt from the store.
+    expect(JSON.stringify(model.prompts.at(-1))).toContain('Rome is warmer.');
+  });
+
+  it('takes only the new message, and refuses what a chunklog thread cannot do', async () => {
+    const { handlers } = await chatOverHttp([{ parts: [{ type: 'text', text: 'Hi!' }] }]);
+    const post = (body: unknown) =>
+      handlers.fetch(
+        new Request('https://app.example.com/threads/th/messages', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+      );
+    const message = { id: 'm1', role: 'user', parts: [{ type: 'text', text: 'Hello' }] };
+    const ok = await post({ id: 'th', message });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
+    expect(await ok.text()).toContain('"delta":"Hi!"');
+    const regenerate = await post({ id: 'th', messages: [message], trigger: 'regenerate-message' });
+    expect(regenerate.status).toBe(400);
+    expect(await regenerate.json()).toMatchObject({ error: { parameter: 'trigger' } });
+    const file = {
+      ...message,
+      parts: [{ type: 'file', mediaType: 'image/png', url: 'https://x.example/a.png' }],
+    };
+    expect((await post({ messages: [file] })).status).toBe(400);
+    const steer = await post({ text: 'also this', mode: 'steer' });
+    expect(steer.status).toBe(202);
+  });
+});
