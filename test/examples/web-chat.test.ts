@@ -73,18 +73,31 @@ async function open(thread: string, query = '', height = 760) {
   return { page, problems, dialogs };
 }
 
+const storedRows = (page: Page) => page.evaluate(() => Number(document.body.dataset.total));
+
+/** Types a message and sends it with Enter. */
 async function say(page: Page, text: string): Promise<void> {
   await page.fill('#input', text);
   await page.press('#input', 'Enter');
 }
 
-/** Waits until no turn runs and the window has reconciled with the store. */
-async function idle(page: Page, timeout = 20_000): Promise<void> {
+/** Waits until the store holds more than `rows` rows, no turn runs, and the window reconciled. */
+async function settled(page: Page, rows: number, timeout = 20_000): Promise<void> {
   await page.waitForFunction(
-    () => document.body.dataset.running === 'false' && document.body.dataset.reconcile === 'idle',
-    undefined,
+    (before) =>
+      Number(document.body.dataset.total) > before &&
+      document.body.dataset.running === 'false' &&
+      document.body.dataset.reconcile === 'idle',
+    rows,
     { timeout },
   );
+}
+
+/** Sends a message and waits for its turn to be stored and shown. */
+async function turn(page: Page, text: string, timeout?: number): Promise<void> {
+  const rows = await storedRows(page);
+  await say(page, text);
+  await settled(page, rows, timeout);
 }
 
 const chunkCount = (page: Page) => page.evaluate(() => document.querySelectorAll('.chunk').length);
@@ -105,14 +118,12 @@ describe.skipIf(!hasChromium)('examples/web-chat in Chromium', () => {
     await say(page, 'long 150');
     // Sample from outside too, while it streams.
     const sampled: number[] = [];
-    while (
-      (await page.evaluate(() => document.body.dataset.running)) !== 'false' ||
-      sampled.length < 3
-    ) {
+    while ((await storedRows(page)) === 0) {
       sampled.push(await chunkCount(page));
       await page.waitForTimeout(20);
     }
-    await idle(page);
+    await settled(page, 0);
+    expect(sampled.length).toBeGreaterThan(10);
     await expect.poll(() => page.textContent('#log')).toContain('Chunk 150 of 150');
     const { maxChunks, samples } = await page.evaluate(() => {
       const w = window as unknown as { maxChunks: number; samples: number };
@@ -152,8 +163,7 @@ describe.skipIf(!hasChromium)('examples/web-chat in Chromium', () => {
 
   it('shows model output as inert text: no element, no script, no dialog', async () => {
     const { page, problems, dialogs } = await open('xss');
-    await say(page, 'xss');
-    await idle(page);
+    await turn(page, 'xss');
     await expect.poll(() => page.textContent('#log')).toContain('Here is what the tools found');
     const text = (await page.textContent('#log')) ?? '';
     expect(text).toContain(
@@ -175,22 +185,26 @@ describe.skipIf(!hasChromium)('examples/web-chat in Chromium', () => {
   it('renders every chunk kind, steers and queues while the agent works, and looks right', async () => {
     const { page, problems } = await open('showcase', '&limit=200', 1500);
 
-    await say(page, 'weather Paris');
-    await page.waitForSelector('.call .progress'); // progress streams while the tools run
-    await idle(page);
+    await turn(page, 'weather Paris');
     expect(await page.locator('.chunk.tool-batch .call.done').count()).toBe(2);
     expect(await page.textContent('.chunk.tool-batch')).toContain('"celsius": 21');
 
     // While a slow tool runs: steer with one message, queue another.
+    const before = await storedRows(page);
     await say(page, 'slow');
     await page.waitForSelector('#steer:not([hidden])');
+    // Progress streams while the tool runs, and is replaced by the result.
+    const progress = await page.waitForSelector('.call.running .progress');
+    expect(await progress.textContent()).toMatch(/⇢ \{\s+"progress": "\d+%"/);
     await page.fill('#input', 'please also mention the time');
     await page.click('#steer');
     await page.fill('#input', 'and then say goodbye');
     await page.click('#queue');
     await page.waitForSelector('.message.user.pending');
-    await idle(page, 30_000);
-    await expect.poll(() => page.textContent('#log')).toContain('You said: “and then say goodbye”');
+    await expect
+      .poll(() => page.textContent('#log'), { timeout: 20_000 })
+      .toContain('You said: “and then say goodbye”');
+    await settled(page, before);
     const steering = page.locator('.message.assistant .chunk.steering');
     expect(await steering.textContent()).toContain('please also mention the time');
     expect(await page.textContent('#log')).toContain(
@@ -198,16 +212,14 @@ describe.skipIf(!hasChromium)('examples/web-chat in Chromium', () => {
     );
     expect(await page.locator('.message.user.pending').count()).toBe(0); // replaced by stored rows
 
-    await say(page, 'ratelimit');
-    await idle(page);
+    await turn(page, 'ratelimit');
     const separator = page.locator('.chunk.system.kind-model-changed');
     expect(await separator.locator('.kind').textContent()).toBe('model-changed');
     expect(await separator.textContent()).toContain(
       'Switched from claude-opus-scripted to claude-sonnet-scripted',
     );
 
-    await say(page, 'error');
-    await idle(page);
+    await turn(page, 'error');
     expect(await page.locator('.chunk.error .error-title').last().textContent()).toBe('Error 503');
 
     await say(page, '/notice Deployed version 2.');

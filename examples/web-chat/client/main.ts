@@ -121,6 +121,7 @@ function render(snapshot: ChunkWindowSnapshot): void {
     (snapshot.hasOlder ? ' · scroll up for older' : '');
   document.body.dataset.chunks = String(chunks);
   document.body.dataset.reconcile = snapshot.reconcileStatus;
+  document.body.dataset.total = String(snapshot.total);
 
   // When everything held fits on the screen there is no scrolling up: offer a button instead.
   olderButton.hidden = !snapshot.hasOlder || logEl.scrollHeight > logEl.clientHeight;
