@@ -72,6 +72,12 @@ describe('examples/cli-chat', () => {
     out = await chat.say('/cancel', /╰ ended/);
     expect(out).toContain('── cancelled ── cancelled from the terminal');
 
+    // Steer a running turn: the message joins it at the next step.
+    await chat.say('slow', /⇢ slow_job/);
+    out = await chat.say('/steer keep it short', /steering delivered at step 1/);
+    out = await chat.waitFor(/▸ you \(while it worked\): keep it short[\s\S]*╰ stop/);
+    expect(out).toContain('Noted, while I was working you said: “keep it short”.');
+
     // A message while a turn runs is queued, and runs after it.
     await chat.say('weather Oslo', /⚙ weather/);
     out = await chat.say('and after that?', /You said: “and after that\?”/);
@@ -123,9 +129,11 @@ describe('examples/cli-chat', () => {
       const userTexts = main
         .filter((m) => m.role === 'user')
         .map((m) => (m.chunks[0]?.type === 'text' ? m.chunks[0].text : ''));
-      expect(userTexts).toEqual(['hello there', 'slow', 'weather Oslo', 'and after that?']);
+      expect(userTexts).toEqual(['hello there', 'slow', 'slow', 'weather Oslo', 'and after that?']);
+      const steering = main.flatMap((m) => m.chunks).filter((c) => c.type === 'steering');
+      expect(steering.map((c) => (c.type === 'steering' ? c.text : ''))).toEqual(['keep it short']);
       const fork = await store.getMessages(forkId);
-      expect(fork.filter((m) => m.role === 'user')).toHaveLength(5);
+      expect(fork.filter((m) => m.role === 'user')).toHaveLength(6);
     } finally {
       await store.close();
     }
