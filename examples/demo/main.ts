@@ -5,7 +5,8 @@
 // progress), hits a rate limit, so the session switches to the fallback model, which thinks again
 // and answers. With ANTHROPIC_API_KEY or OPENAI_API_KEY set, the same session talks to that
 // provider instead (the tools are local and harmless: made-up weather and headlines).
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { createAgentSession } from 'chunklog/session';
 import { createChunkStore } from 'chunklog/store';
 import { createLiveRenderer } from '../shared/live-render.js';
@@ -23,6 +24,7 @@ const heading = (text: string) =>
   print(`\n${p.bold(`━━ ${text} `)}${p.dim('━'.repeat(Math.max(3, 72 - text.length)))}`);
 
 // A fresh database on every run.
+mkdirSync(dirname(DB), { recursive: true });
 for (const suffix of ['', '-wal', '-shm']) rmSync(`${DB}${suffix}`, { force: true });
 const store = createChunkStore({ sqlite: DB });
 await store.migrate();

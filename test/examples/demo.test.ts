@@ -1,10 +1,14 @@
 // `npm run demo`, as a newcomer runs it: offline, on a fresh SQLite file, in a few seconds.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { createChunkStore } from 'chunklog/store';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, exampleEnv, ROOT, type RunResult } from './support.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, exampleEnv, ROOT, type RunResult, tempDir } from './support.js';
 
+const temp = tempDir('demo');
 beforeAll(() => ensureBuilt());
+afterAll(() => temp.remove());
 
 function npmRunDemo(env: NodeJS.ProcessEnv): Promise<RunResult & { ms: number }> {
   const started = Date.now();
@@ -35,11 +39,14 @@ function expectInOrder(out: string, texts: readonly string[]): void {
 
 describe('npm run demo', () => {
   it('renders the turn live, then the stored rows page by page and the next model input', async () => {
-    const { code, stdout, stderr, ms } = await npmRunDemo(exampleEnv());
+    // On a fresh clone: the database's folder does not exist yet.
+    const db = join(temp.dir, 'not-yet', 'demo.db');
+    const { code, stdout, stderr, ms } = await npmRunDemo(exampleEnv({ CHUNKLOG_DEMO_DB: db }));
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(ms).toBeLessThan(15_000);
     expect(stdout).not.toContain('\u001b['); // NO_COLOR: no ANSI codes at all
+    expect(existsSync(db)).toBe(true);
 
     const [live, rest = ''] = stdout.split('━━ stored rows');
     expectInOrder(live as string, [
