@@ -14,8 +14,10 @@ import { type AgentSession, createAgentSession } from 'chunklog/session';
 import type { ChunkStore } from 'chunklog/store';
 import { createLiveRenderer } from '../shared/live-render.js';
 import { openStore } from '../shared/open-store.js';
-import { chatModels, chatTools } from '../shared/scripted-agent.js';
+import { sessionModelOptions } from '../shared/providers.js';
+import { chatModels } from '../shared/scripted-agent.js';
 import { paint } from '../shared/terminal.js';
+import { chatTools } from '../shared/tools.js';
 import { printMessages } from './history.js';
 
 const { values } = parseArgs({
@@ -49,12 +51,9 @@ async function open(threadId: string, how: string): Promise<void> {
   session = createAgentSession({
     store,
     threadId,
-    model: models.model,
-    fallbackModels: models.fallbackModels,
+    ...sessionModelOptions(models),
     tools: chatTools,
     system: 'You are a helpful assistant in a terminal. Keep answers short.',
-    ...(models.maxRetries !== undefined ? { maxRetries: models.maxRetries } : {}),
-    ...(models.providerOptions ? { providerOptions: models.providerOptions } : {}),
   });
   const render = createLiveRenderer({ write: out, paint: p, width: process.stdout.columns });
   unsubscribe = session.subscribe((event) => {

@@ -11,9 +11,10 @@ import { createAgentSession } from 'chunklog/session';
 import { createChunkStore } from 'chunklog/store';
 import { createLiveRenderer } from '../shared/live-render.js';
 import { printModelMessages, printPages } from '../shared/print.js';
+import { sessionModelOptions } from '../shared/providers.js';
 import { paint } from '../shared/terminal.js';
+import { headlines, weather } from '../shared/tools.js';
 import { pickModels } from './models.js';
-import { demoTools } from './tools.js';
 
 const DB = process.env.CHUNKLOG_DEMO_DB ?? '.tmp/demo.db';
 const THREAD = 'demo';
@@ -33,18 +34,15 @@ const models = pickModels();
 const session = createAgentSession({
   store,
   threadId: THREAD,
-  model: models.model,
-  fallbackModels: models.fallbackModels,
-  tools: demoTools,
+  ...sessionModelOptions(models),
+  tools: { weather, headlines },
   system:
     'You are a concise assistant. Use the tools when they help; call independent tools at once.',
   maxSteps: 5,
-  ...(models.providerOptions ? { providerOptions: models.providerOptions } : {}),
-  ...(models.maxRetries !== undefined ? { maxRetries: models.maxRetries } : {}),
 });
 
 print(p.bold('chunklog demo'));
-print(p.dim(`  ${models.description}`));
+print(p.dim(`  model: ${models.description}`));
 print(p.dim(`  store: SQLite file ${DB}, thread "${THREAD}"`));
 
 // 1. A turn, rendered live from its events.

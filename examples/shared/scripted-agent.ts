@@ -11,18 +11,16 @@
 //   xss             answers with HTML in its text, thinking and tool input (shown as text)
 //   anything else   thinks briefly and answers
 
-import { anthropic } from '@ai-sdk/anthropic';
-import { openai } from '@ai-sdk/openai';
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
-import { type LanguageModel, tool } from 'ai';
-import { type JSONValue, UNANSWERED_TOOL_CALL_TEXT } from 'chunklog';
+import type { LanguageModel } from 'ai';
+import { UNANSWERED_TOOL_CALL_TEXT } from 'chunklog';
 import {
   createScriptedModel,
   type ScriptEntry,
   type ScriptedPart,
   type ScriptedStep,
 } from 'chunklog/testing';
-import { z } from 'zod';
+import { type AgentModels, providerModels } from './providers.js';
 
 export const HELP = [
   'help — this list',
@@ -149,7 +147,7 @@ function answer(prompt: Prompt, role: 'primary' | 'fallback'): ScriptedStep {
   }
 }
 
-/** A scripted model that answers up to `calls` calls with {@link answer}. */
+/** A scripted model that answers up to 10,000 calls with {@link answer}. */
 function scripted(role: 'primary' | 'fallback', modelId: string, delayMs: number): LanguageModel {
   // A script is a list of steps, one per call; here every step is the same function of the call.
   const entry: ScriptEntry = (call) => answer(call.prompt, role);
@@ -163,84 +161,16 @@ function scripted(role: 'primary' | 'fallback', modelId: string, delayMs: number
   );
 }
 
-export interface ChatModels {
-  readonly model: LanguageModel;
-  readonly fallbackModels: LanguageModel[];
-  readonly maxRetries?: number;
-  readonly providerOptions?: Record<string, Record<string, JSONValue>>;
-  readonly description: string;
-}
-
 /** A real provider when its key is set, else the scripted models. */
-export function chatModels(env: NodeJS.ProcessEnv = process.env): ChatModels {
-  if (env.ANTHROPIC_API_KEY) {
-    return {
-      model: anthropic(env.CHUNKLOG_MODEL ?? 'claude-sonnet-4-5'),
-      fallbackModels: [anthropic('claude-haiku-4-5')],
-      providerOptions: { anthropic: { thinking: { type: 'enabled', budgetTokens: 1024 } } },
-      description: 'Anthropic (ANTHROPIC_API_KEY)',
-    };
-  }
-  if (env.OPENAI_API_KEY) {
-    return {
-      model: openai(env.CHUNKLOG_MODEL ?? 'gpt-5-mini'),
-      fallbackModels: [openai('gpt-5-nano')],
-      providerOptions: { openai: { reasoningSummary: 'auto', reasoningEffort: 'low' } },
-      description: 'OpenAI (OPENAI_API_KEY)',
-    };
-  }
+export function chatModels(env: NodeJS.ProcessEnv = process.env): AgentModels {
+  const real = providerModels(env);
+  if (real) return real;
   const delayMs = Number(env.CHUNKLOG_SCRIPTED_DELAY_MS ?? 15);
   return {
     model: scripted('primary', 'claude-opus-scripted', delayMs),
     fallbackModels: [scripted('fallback', 'claude-sonnet-scripted', delayMs)],
     maxRetries: 0,
     description: 'a scripted model, offline (type help; set ANTHROPIC_API_KEY or OPENAI_API_KEY)',
+    scripted: true,
   };
 }
-
-const sleep = (ms: number, signal: AbortSignal | undefined) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
-
-/** Local, harmless tools. Generators: each `yield` streams as progress; the last is the result. */
-export const chatTools = {
-  weather: tool({
-    description: 'The current weather in a city (made-up data).',
-    inputSchema: z.object({ city: z.string() }),
-    async *execute({ city }, { abortSignal }) {
-      yield { status: `locating ${city}` };
-      await sleep(150, abortSignal);
-      yield { city, celsius: 21, sky: 'sunny' };
-    },
-  }),
-  headlines: tool({
-    description: 'Local headlines of a city (made-up data).',
-    inputSchema: z.object({ city: z.string() }),
-    async *execute({ city }, { abortSignal }) {
-      yield { status: 'fetching the front page' };
-      await sleep(200, abortSignal);
-      yield { city, headlines: ['The river opens for swimming', 'A new metro line opens'] };
-    },
-  }),
-  slow_job: tool({
-    description: 'A job that takes a few seconds and reports its progress.',
-    inputSchema: z.object({ seconds: z.number().min(1).max(30) }),
-    async *execute({ seconds }, { abortSignal }) {
-      for (let i = 1; i <= seconds * 2; i++) {
-        await sleep(500, abortSignal);
-        yield { progress: `${Math.round((i / (seconds * 2)) * 100)}%` };
-      }
-      yield { done: true, seconds };
-    },
-  }),
-};

@@ -14,7 +14,9 @@ import {
 } from 'chunklog/session';
 import { type ChunkStore, createChunkStore } from 'chunklog/store';
 import { build } from 'esbuild';
-import { chatModels, chatTools } from '../shared/scripted-agent.js';
+import { sessionModelOptions } from '../shared/providers.js';
+import { chatModels } from '../shared/scripted-agent.js';
+import { chatTools } from '../shared/tools.js';
 
 export interface WebChatOptions {
   /** The SQLite file (created if missing). */
@@ -62,12 +64,9 @@ export async function startWebChat(options: WebChatOptions): Promise<WebChat> {
       session = createAgentSession({
         store,
         threadId,
-        model: models.model,
-        fallbackModels: models.fallbackModels,
+        ...sessionModelOptions(models),
         tools: chatTools,
         system: 'You are a helpful assistant in a small web chat. Keep answers short.',
-        ...(models.maxRetries !== undefined ? { maxRetries: models.maxRetries } : {}),
-        ...(models.providerOptions ? { providerOptions: models.providerOptions } : {}),
       });
       sessions.set(threadId, session);
     }
