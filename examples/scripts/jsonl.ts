@@ -7,7 +7,8 @@
 //
 // Import validates every line (`parseChunkRow`), then stores the rows turn by turn with
 // `appendTurn`: a turn is one transaction, and a turn already in the target thread is not
-// written again, so importing the same file twice changes nothing.
+// written again, so importing the same file twice changes nothing. Seqs, turn ids and contents
+// come back the same; `createdAt` does not (`appendTurn` stamps rows with the time of the import).
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
@@ -31,7 +32,8 @@ export async function exportThread(
   const thread = await store.getThread(threadId);
   const header: ExportHeader = { format: FORMAT, version: 1, thread };
   await write(out, `${JSON.stringify(header)}\n`);
-  // getRows reads the whole thread; `afterSeq` lets a very long thread be read in slices.
+  // The whole thread in one read: the store has no forward page with a limit (getRows takes an
+  // `afterSeq` but returns everything after it).
   const rows = await store.getRows(threadId);
   for (const row of rows) await write(out, `${JSON.stringify(row)}\n`);
   return rows.length;
