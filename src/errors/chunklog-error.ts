@@ -15,7 +15,7 @@ export type ChunklogErrorCode =
   | 'invalid-message'
   /** An option passed to a public function was out of range or of the wrong type. */
   | 'invalid-option'
-  /** An AI SDK message (UIMessage or ModelMessage) could not be converted. */
+  /** An AI SDK message (a UIMessage, or a ModelMessage) is malformed or could not be converted. */
   | 'invalid-ui-message'
   /** A thread was read or written that does not exist (or was deleted). */
   | 'thread-not-found'

@@ -24,8 +24,8 @@ export const ChatRoleSchema: z.ZodType<ChatRole> = z.enum(['user', 'assistant', 
 
 /** Zod schema of a {@link ChatMessage}. */
 export const ChatMessageSchema: z.ZodType<ChatMessage> = z.object({
-  id: z.string(),
-  turnId: z.string(),
+  id: z.string().min(1),
+  turnId: z.string().min(1),
   role: ChatRoleSchema,
   chunks: z.array(ChunkSchema),
 });

@@ -45,6 +45,37 @@ function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
   return current;
 }
 
+/** The first problem zod found in a value: where, what, and the offending value. */
+export interface SchemaIssue {
+  readonly path: ReadonlyArray<string | number>;
+  readonly message: string;
+  readonly value: unknown;
+  readonly cause: unknown;
+}
+
+/**
+ * The first problem `schema` finds in `value`, or undefined when it matches.
+ *
+ * @param schema - a zod schema
+ * @param value - the untrusted value
+ * @returns the first issue (its path, message, offending value and the zod error)
+ */
+export function firstIssue(schema: z.ZodType, value: unknown): SchemaIssue | undefined {
+  const result = schema.safeParse(value);
+  return result.success ? undefined : issueOf(result.error, value);
+}
+
+function issueOf(error: z.ZodError, value: unknown): SchemaIssue {
+  const issue = error.issues[0];
+  const path = (issue?.path ?? []).filter((k): k is string | number => typeof k !== 'symbol');
+  return {
+    path,
+    message: issue?.message ?? 'invalid input',
+    value: valueAt(value, path),
+    cause: error,
+  };
+}
+
 /**
  * Validates `value` against `schema`, returning a {@link ChunklogError} that names the first
  * offending path and value instead of throwing.
@@ -54,6 +85,12 @@ function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
  * @param code - the error code to use on failure
  * @param what - what the value is, for the message (for example `'chunk event'`)
  * @returns the parsed value or the error
+ *
+ * @example
+ * ```ts
+ * const result = safeParseWith(ChunkSchema, value, 'invalid-chunk', 'chunk');
+ * if (!result.success) console.warn(result.error.message);
+ * ```
  */
 export function safeParseWith<T>(
   schema: z.ZodType<T>,
@@ -63,13 +100,15 @@ export function safeParseWith<T>(
 ): SafeResult<T> {
   const result = schema.safeParse(value);
   if (result.success) return { success: true, value: result.data };
-  const issue = result.error.issues[0];
-  const path = (issue?.path ?? []).filter((k): k is string | number => typeof k !== 'symbol');
-  const offending = valueAt(value, path);
-  const message = `Invalid ${what} at ${formatPath(path)}: ${issue?.message ?? 'invalid input'} (got ${previewValue(offending)})`;
+  const issue = issueOf(result.error, value);
+  const message = `Invalid ${what} at ${formatPath(issue.path)}: ${issue.message} (got ${previewValue(issue.value)})`;
   return {
     success: false,
-    error: new ChunklogError(code, message, { path, value: offending, cause: result.error }),
+    error: new ChunklogError(code, message, {
+      path: issue.path,
+      value: issue.value,
+      cause: result.error,
+    }),
   };
 }
 
