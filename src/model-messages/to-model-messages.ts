@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { ChatMessage } from '../schema/chat-message.js';
+import { checkChatMessages } from '../schema/check-list.js';
 import type { Chunk, ToolBatchChunk, ToolCallEntry } from '../schema/chunk.js';
 import type { AssistantPart, ToolPart, UserPart } from './ai-types.js';
 import { assistantFilePart, customPart, textPart, userFilePart } from './content-parts.js';
@@ -174,7 +175,8 @@ class Builder {
  * @param messages - the thread's messages, oldest first
  * @param options - see {@link ToModelMessagesOptions}
  * @returns the messages for `streamText({ messages })`
- * @throws {ChunklogError} `invalid-option`, naming the option
+ * @throws {ChunklogError} `invalid-option`, naming the option; `invalid-message` when `messages`
+ *   is not an array of valid chat messages (`path` starts with the index)
  *
  * @example
  * ```ts
@@ -189,9 +191,11 @@ export function toModelMessages(
   messages: readonly ChatMessage[],
   options?: ToModelMessagesOptions,
 ): ModelMessage[] {
-  const builder = new Builder(messages, resolveOptions(options));
-  for (let m = 0; m < messages.length; m++) {
-    const message = messages[m] as ChatMessage;
+  const resolved = resolveOptions(options);
+  const checked = checkChatMessages(messages, 'toModelMessages');
+  const builder = new Builder(checked, resolved);
+  for (let m = 0; m < checked.length; m++) {
+    const message = checked[m] as ChatMessage;
     if (message.role === 'user') builder.user(message);
     else if (message.role === 'assistant') builder.assistantTurn(message, m);
   }
