@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { readOptions } from '../../errors/invalid-option.js';
 import type { JSONObject } from '../../schema/json.js';
 import { asJson } from '../codec.js';
 import type { StoreContext } from '../context.js';
@@ -19,12 +20,13 @@ export function forkThread(
   options: ForkThreadOptions,
 ): Promise<Thread> {
   checkThreadId(threadId);
-  const atSeq = checkSeq(options?.atSeq, 'atSeq', 0);
+  const o = readOptions(options, 'forkThread', ['atSeq', 'newThreadId', 'metadata']);
+  const atSeq = checkSeq(o.atSeq, 'atSeq', 0);
   const newId =
-    options.newThreadId === undefined
+    o.newThreadId === undefined
       ? globalThis.crypto.randomUUID()
-      : checkThreadId(options.newThreadId, 'newThreadId');
-  const metadata = checkMetadata(options.metadata);
+      : checkThreadId(o.newThreadId, 'newThreadId');
+  const metadata = checkMetadata(o.metadata);
   return wrapStoreErrors('forkThread', threadId, () =>
     writeTransaction(ctx, async (trx) => {
       const source = await selectThread(ctx, trx, threadId, true);
