@@ -17,7 +17,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * @returns the text (and turn id), or the parameter that is wrong
  */
 export function readChatRequest(body: Record<string, unknown>): ChatRequest {
-  const turnId = typeof body.turnId === 'string' ? body.turnId : undefined;
+  const { turnId } = body;
+  if (turnId !== undefined && (typeof turnId !== 'string' || turnId === '')) {
+    return { ok: false, parameter: 'turnId', message: '`turnId` must be a non-empty string.' };
+  }
   if (typeof body.text === 'string') {
     return body.text.trim() === ''
       ? { ok: false, parameter: 'text', message: '`text` must be a non-empty string.' }

@@ -1,3 +1,5 @@
+import { invalidOption } from '../../errors/invalid-option.js';
+
 /** The parts of Node's `IncomingMessage` the adapter uses (an `http.IncomingMessage` fits). */
 export interface NodeRequestLike extends AsyncIterable<Uint8Array | string> {
   readonly method?: string | undefined;
@@ -21,6 +23,7 @@ export interface NodeResponseLike {
  *
  * @param handler - the fetch-style handler
  * @returns a `(req, res)` listener for `http.createServer`
+ * @throws {ChunklogError} `invalid-option` when `handler` is not a function
  *
  * @example
  * ```ts
@@ -31,6 +34,9 @@ export interface NodeResponseLike {
 export function toNodeListener(
   handler: (request: Request) => Promise<Response>,
 ): (req: NodeRequestLike, res: NodeResponseLike) => void {
+  if (typeof handler !== 'function') {
+    invalidOption('toNodeListener', 'handler', 'the handler must be a function', handler);
+  }
   return (req, res) => {
     void serve(handler, req, res);
   };
