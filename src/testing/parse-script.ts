@@ -60,7 +60,8 @@ function status(rest: string, line: number): { statusCode: number; message?: str
  *
  * @param description - the description
  * @returns the steps, one per model call
- * @throws {ChunklogError} `invalid-option`, naming the offending line
+ * @throws {ChunklogError} `invalid-option`, naming the offending line (or the description, when
+ *   it is not a string)
  *
  * @example
  * ```ts
@@ -74,6 +75,12 @@ function status(rest: string, line: number): { statusCode: number; message?: str
  * ```
  */
 export function parseScript(description: string): ScriptedStep[] {
+  if (typeof description !== 'string') {
+    throw new ChunklogError('invalid-option', 'parseScript: the description must be a string', {
+      option: 'description',
+      value: description,
+    });
+  }
   const steps: ScriptedStep[] = [];
   let parts: ScriptedPart[] = [];
   let finishReason: ScriptedFinishReason | undefined;

@@ -1,4 +1,5 @@
 // The conformance kit: row drafts to append.
+import { invalidOption } from '../../errors/invalid-option.js';
 import type { ChunkRow, ChunkRowDraft } from '../../schema/chunk-row.js';
 
 /**
@@ -66,7 +67,8 @@ export function sampleDrafts(turnId: string, extra = ''): ChunkRowDraft[] {
 }
 
 /**
- * `n` text drafts of one turn (texts `${turnId}#${i}`).
+ * `n` text drafts of one turn (texts `${turnId}#${i}`). The drafts are not checked here:
+ * `appendTurn` checks them.
  *
  * @example
  * ```ts
@@ -78,6 +80,9 @@ export function textDrafts(
   n: number,
   role: 'user' | 'assistant' = 'assistant',
 ): ChunkRowDraft[] {
+  if (!Number.isSafeInteger(n) || n < 0) {
+    invalidOption('textDrafts', 'n', '`n` must be an integer of at least 0', n);
+  }
   return Array.from({ length: n }, (_, i) => ({
     turnId,
     step: 0,
