@@ -11,6 +11,7 @@ import {
   approvalRequestPart,
   approvalResponsePart,
   awaitsApproval,
+  deniedOutput,
   hasOutcome,
   outcomeOutput,
   toolCallPart,
@@ -21,7 +22,10 @@ import {
 class Builder {
   readonly out: ModelMessage[] = [];
   private assistant: AssistantPart[] = [];
-  private tool: ToolPart[] = [];
+  /** The step's approval answers, in call order: the tool message starts with them. */
+  private responses: ToolPart[] = [];
+  /** The step's tool results, in call order, after the answers. */
+  private results: ToolPart[] = [];
   /** Error results made up for calls awaiting approval (removable with `pendingApprovals: 'keep'`). */
   readonly pendingParts = new Set<ToolPart>();
   private readonly late: Map<string, ToolCallEntry>;
@@ -108,52 +112,81 @@ class Builder {
     }
   }
 
+  /**
+   * A batch's calls as the AI SDK's loop puts them in the next step's prompt (`toResponseMessages`):
+   * each call (with its approval request) in the assistant message, a provider-executed call's
+   * result there too; in the tool message, first every answered approval of the step (a
+   * provider-executed call's included: the provider needs it), then the results of local calls in
+   * call order, each with its call's provider metadata as `providerOptions` (as `executeToolCall`
+   * gives it), except a denial's and a result that came in a later turn (the AI SDK runs an
+   * approved call at the start of the next run and sends its result without it).
+   */
   private batch(chunk: ToolBatchChunk): void {
     for (const entry of chunk.calls) {
       // Orphan placeholders only lend their outcome to their call; a call whose input never
       // finished streaming was never made.
       if (entry.orphan === true || entry.input === undefined) continue;
       let outcome: ToolCallEntry | undefined = hasOutcome(entry) ? entry : undefined;
+      let late = false;
       if (outcome === undefined) {
-        const late = this.late.get(entry.id);
-        if (late !== undefined) {
+        const found = this.late.get(entry.id);
+        if (found !== undefined) {
           this.late.delete(entry.id);
-          outcome = withLateOutcome(entry, late);
+          outcome = withLateOutcome(entry, found);
+          late = true;
         }
       }
+      const response = approvalResponsePart(outcome ?? entry);
       if (entry.providerExecuted === true) {
         // The provider's own tool: its call and result stay in the assistant message. A call
-        // whose result never came is left out (there is no result a provider would accept).
+        // whose result never came is left out (there is no result a provider would accept). An
+        // answered approval goes in the tool message, and a denial with it, as the AI SDK does.
         if (outcome === undefined) continue;
-        this.assistant.push(toolCallPart(entry));
-        const request = approvalRequestPart(entry);
-        if (request !== undefined) this.assistant.push(request);
-        this.assistant.push(toolResultPart(outcome, outcomeOutput(outcome, this.options)));
+        this.call(entry);
+        if (outcome.denied !== true || response?.approved !== false) {
+          this.assistant.push(
+            toolResultPart(outcome, outcomeOutput(outcome, this.options), outcome.providerMetadata),
+          );
+        }
+        if (response !== undefined) {
+          this.responses.push(response);
+          if (response.approved === false) {
+            this.results.push(toolResultPart(entry, deniedOutput(response.reason), undefined));
+          }
+        }
         continue;
       }
-      this.assistant.push(toolCallPart(entry));
-      const request = approvalRequestPart(entry);
-      if (request !== undefined) this.assistant.push(request);
-      const response = approvalResponsePart(outcome ?? entry);
-      if (response !== undefined) this.tool.push(response);
+      this.call(entry);
+      if (response !== undefined) this.responses.push(response);
       if (outcome !== undefined) {
-        this.tool.push(toolResultPart(outcome, outcomeOutput(outcome, this.options)));
+        const metadata = late || outcome.denied === true ? undefined : entry.providerMetadata;
+        this.results.push(toolResultPart(outcome, outcomeOutput(outcome, this.options), metadata));
       } else {
-        const part = toolResultPart(entry, {
-          type: 'error-text',
-          value: this.options.unansweredToolResult,
-        });
+        const part = toolResultPart(
+          entry,
+          { type: 'error-text', value: this.options.unansweredToolResult },
+          undefined,
+        );
         if (awaitsApproval(entry)) this.pendingParts.add(part);
-        this.tool.push(part);
+        this.results.push(part);
       }
     }
   }
 
+  /** A call's `tool-call` part, and its approval request when it needed one. */
+  private call(entry: ToolCallEntry): void {
+    this.assistant.push(toolCallPart(entry));
+    const request = approvalRequestPart(entry);
+    if (request !== undefined) this.assistant.push(request);
+  }
+
   private flushStep(): void {
     if (this.assistant.length > 0) this.out.push({ role: 'assistant', content: this.assistant });
-    if (this.tool.length > 0) this.out.push({ role: 'tool', content: this.tool });
+    const tool = [...this.responses, ...this.results];
+    if (tool.length > 0) this.out.push({ role: 'tool', content: tool });
     this.assistant = [];
-    this.tool = [];
+    this.responses = [];
+    this.results = [];
   }
 }
 
