@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import { readOptions } from '../../errors/invalid-option.js';
 import type { JSONObject } from '../../schema/json.js';
-import { asJson } from '../codec.js';
+import { asJson, ROW_COLUMNS } from '../codec.js';
 import type { StoreContext } from '../context.js';
+import { INSERT_COLUMNS } from '../statements.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { checkMetadata, insertThreadIfAbsent, selectThread, toThread } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
@@ -46,30 +47,13 @@ export function forkThread(
       if (copied > 0) {
         await trx
           .insertInto(ctx.chunks)
-          .columns([
-            'thread_id',
-            'seq',
-            'turn_id',
-            'step',
-            'role',
-            'type',
-            'data',
-            'created_at',
-            'version',
-          ])
+          .columns(INSERT_COLUMNS)
           .expression((eb) =>
             eb
               .selectFrom(ctx.chunks)
               .select([
                 sql<string>`cast(${newId} as ${ctx.adapter.idCast})`.as('thread_id'),
-                'seq',
-                'turn_id',
-                'step',
-                'role',
-                'type',
-                'data',
-                'created_at',
-                'version',
+                ...ROW_COLUMNS,
               ])
               .where('thread_id', '=', threadId)
               .where('seq', '<=', copied),
