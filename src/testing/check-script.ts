@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ChunklogError } from '../errors/chunklog-error.js';
 import { firstIssue, formatPath, previewValue } from '../schema/parse.js';
+import { AI_SDK_FINISH_REASONS } from '../schema/usage.js';
 import type { Script, ScriptedStep } from './script.js';
 
 const metadata = z.record(z.string(), z.record(z.string(), z.unknown())).optional();
@@ -67,7 +68,10 @@ const StepSchema = z.strictObject({
   parts: z.array(PartSchema).optional(),
   fail: z.strictObject(failure).optional(),
   finishReason: z
-    .enum(['stop', 'length', 'content-filter', 'tool-calls', 'error', 'interrupted', 'other'])
+    .string()
+    .refine((reason) => (AI_SDK_FINISH_REASONS as readonly string[]).includes(reason), {
+      message: `expected one of ${AI_SDK_FINISH_REASONS.join(', ')}`,
+    })
     .optional(),
   usage: z
     .strictObject({

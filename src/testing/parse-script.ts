@@ -1,16 +1,9 @@
 import type { JSONValue } from '@ai-sdk/provider';
 import { ChunklogError } from '../errors/index.js';
+import { AI_SDK_FINISH_REASONS } from '../schema/usage.js';
 import type { ScriptedFinishReason, ScriptedPart, ScriptedStep } from './script.js';
 
-const finishReasons: readonly ScriptedFinishReason[] = [
-  'stop',
-  'length',
-  'content-filter',
-  'tool-calls',
-  'error',
-  'interrupted',
-  'other',
-];
+const finishReasons: readonly ScriptedFinishReason[] = AI_SDK_FINISH_REASONS;
 
 function fail(line: number, message: string): never {
   throw new ChunklogError('invalid-option', `parseScript, line ${line}: ${message}`, {

@@ -2,6 +2,7 @@ import type { FinishReason, UIMessageChunk } from 'ai';
 import { invalidOption } from '../errors/invalid-option.js';
 import { createTurnState, reduceTurn } from '../reducer/index.js';
 import { type ChunkEvent, type ErrorChunk, messageId, parseChunkEvent } from '../schema/index.js';
+import { AI_SDK_FINISH_REASONS } from '../schema/usage.js';
 import { UIChunkDiffer } from './ui-chunk-differ.js';
 
 /**
@@ -31,19 +32,11 @@ export interface ToUIMessageStreamOptions {
   readonly onError?: ((error: unknown) => string) | undefined;
 }
 
-const AI_SDK_FINISH_REASONS: ReadonlySet<string> = new Set([
-  'stop',
-  'length',
-  'content-filter',
-  'tool-calls',
-  'error',
-  'interrupted',
-  'other',
-]);
+const KNOWN_FINISH_REASONS: ReadonlySet<string> = new Set(AI_SDK_FINISH_REASONS);
 
 function finishReasonOf(reason: string | undefined): { finishReason?: FinishReason } {
   if (reason === undefined) return {};
-  return { finishReason: (AI_SDK_FINISH_REASONS.has(reason) ? reason : 'other') as FinishReason };
+  return { finishReason: (KNOWN_FINISH_REASONS.has(reason) ? reason : 'other') as FinishReason };
 }
 
 /**
