@@ -36,6 +36,11 @@ export const ChatMessageSchema: z.ZodType<ChatMessage> = z.object({
  * @param turnId - the turn
  * @param role - the message's role
  * @returns `${turnId}:${role}`
+ *
+ * @example
+ * ```ts
+ * messageId('t1', 'assistant'); // 't1:assistant'
+ * ```
  */
 export function messageId(turnId: string, role: ChatRole): string {
   return `${turnId}:${role}`;

@@ -115,7 +115,17 @@ export function safeParseWith<T>(
 /**
  * Like {@link safeParseWith}, but throws the error.
  *
+ * @param schema - a zod schema
+ * @param value - the untrusted value
+ * @param code - the error code to use on failure
+ * @param what - what the value is, for the message
+ * @returns the parsed value
  * @throws {ChunklogError} with the given code when `value` does not match
+ *
+ * @example
+ * ```ts
+ * const usage = parseWith(TokenUsageSchema, body.usage, 'invalid-option', 'usage');
+ * ```
  */
 export function parseWith<T>(
   schema: z.ZodType<T>,
@@ -149,6 +159,13 @@ export function parseChunkEvent(value: unknown): ChunkEvent {
  *
  * @param value - the untrusted value
  * @returns the event, or the `invalid-event` error
+ *
+ * @example
+ * ```ts
+ * const result = safeParseChunkEvent(JSON.parse(message.data));
+ * if (result.success) state = reduceTurn(state, result.value);
+ * else console.warn(result.error.message);
+ * ```
  */
 export function safeParseChunkEvent(value: unknown): SafeResult<ChunkEvent> {
   return safeParseWith(ChunkEventSchema, value, 'invalid-event', 'chunk event');
@@ -160,6 +177,11 @@ export function safeParseChunkEvent(value: unknown): SafeResult<ChunkEvent> {
  * @param value - the untrusted value
  * @returns the chunk
  * @throws {ChunklogError} `invalid-chunk`, naming the offending path and value
+ *
+ * @example
+ * ```ts
+ * const chunk = parseChunk({ type: 'text', step: 0, text: 'Hi' });
+ * ```
  */
 export function parseChunk(value: unknown): Chunk {
   return parseWith(ChunkSchema, value, 'invalid-chunk', 'chunk');
@@ -171,6 +193,11 @@ export function parseChunk(value: unknown): Chunk {
  * @param value - the untrusted value
  * @returns the draft
  * @throws {ChunklogError} `invalid-row`, naming the offending path and value
+ *
+ * @example
+ * ```ts
+ * const draft = parseChunkRowDraft({ turnId: 't1', step: 0, role: 'user', type: 'text', data: { text: 'Hi' } });
+ * ```
  */
 export function parseChunkRowDraft(value: unknown): ChunkRowDraft {
   return parseWith(ChunkRowDraftSchema, value, 'invalid-row', 'chunk row draft');
@@ -182,6 +209,11 @@ export function parseChunkRowDraft(value: unknown): ChunkRowDraft {
  * @param value - the untrusted value
  * @returns the row
  * @throws {ChunklogError} `invalid-row`, naming the offending path and value
+ *
+ * @example
+ * ```ts
+ * const rows = (await response.json()).chunks.map(parseChunkRow);
+ * ```
  */
 export function parseChunkRow(value: unknown): ChunkRow {
   return parseWith(ChunkRowSchema, value, 'invalid-row', 'chunk row');
@@ -193,6 +225,11 @@ export function parseChunkRow(value: unknown): ChunkRow {
  * @param value - the untrusted value
  * @returns the message
  * @throws {ChunklogError} `invalid-message`, naming the offending path and value
+ *
+ * @example
+ * ```ts
+ * const messages = JSON.parse(saved).map(parseChatMessage);
+ * ```
  */
 export function parseChatMessage(value: unknown): ChatMessage {
   return parseWith(ChatMessageSchema, value, 'invalid-message', 'chat message');

@@ -117,6 +117,12 @@ export class UIChunkDiffer {
    *
    * @param list - the message's chunks now
    * @returns the stream chunks, in order
+   *
+   * @example
+   * ```ts
+   * state = reduceTurn(state, event);
+   * for (const chunk of differ.update(state)) writer.write(chunk);
+   * ```
    */
   update(list: ChunkList): UIMessageChunk[] {
     const out: UIMessageChunk[] = [];
@@ -183,6 +189,12 @@ export class UIChunkDiffer {
    *
    * @param list - the message's final chunks
    * @returns the stream chunks, in order
+   *
+   * @example
+   * ```ts
+   * for (const chunk of differ.finish(state)) writer.write(chunk);
+   * writer.write({ type: 'finish' });
+   * ```
    */
   finish(list: ChunkList): UIMessageChunk[] {
     const out = this.update(list);

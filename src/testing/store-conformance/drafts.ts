@@ -5,6 +5,10 @@ import type { ChunkRow, ChunkRowDraft } from '../../schema/chunk-row.js';
 /**
  * A draft of each row type, with awkward but valid content (unicode, nested JSON, metadata).
  *
+ * @param turnId - the turn every draft carries
+ * @param extra - text added to the first draft (to tell turns apart)
+ * @returns the drafts of one turn
+ *
  * @example
  * ```ts
  * await store.appendTurn('t', sampleDrafts('turn-1'));
@@ -69,6 +73,12 @@ export function sampleDrafts(turnId: string, extra = ''): ChunkRowDraft[] {
 /**
  * `n` text drafts of one turn (texts `${turnId}#${i}`). The drafts are not checked here:
  * `appendTurn` checks them.
+ *
+ * @param turnId - the turn every draft carries
+ * @param n - how many drafts
+ * @param role - their role (default `assistant`)
+ * @returns the drafts of one turn
+ * @throws {ChunklogError} `invalid-option` when `n` is not an integer ≥ 0
  *
  * @example
  * ```ts
