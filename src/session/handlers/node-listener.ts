@@ -48,7 +48,13 @@ async function serve(
   res: NodeResponseLike,
 ): Promise<void> {
   const abort = new AbortController();
-  res.once('close', () => abort.abort());
+  // One `close` listener for the whole response: a wait for `drain` must not add one each time
+  // the client is slow (they would pile up for as long as the stream lasts).
+  let wake: (() => void) | undefined;
+  res.once('close', () => {
+    abort.abort();
+    wake?.();
+  });
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -107,10 +113,12 @@ async function serve(
       const { done, value } = await reader.read();
       if (done) break;
       if (!res.write(value)) {
+        if (abort.signal.aborted) break;
         await new Promise<void>((resolve) => {
+          wake = resolve;
           res.once('drain', resolve);
-          res.once('close', resolve);
         });
+        wake = undefined;
       }
     }
   } catch {
