@@ -1,127 +1,89 @@
-// `npm run demo`: a scripted agent turn (the AI SDK's mock model, real tools), folded into
-// chunks with chunklog and printed. Runs offline. A placeholder until the full demo exists.
-import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { stepCountIs, streamText, tool } from 'ai';
-import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
-import { type Chunk, foldStream } from 'chunklog';
-import { z } from 'zod';
+// `npm run demo`: one agent turn on an SQLite file, rendered live in the terminal; then the
+// rows it stored, page by page, and the model input rebuilt from them for the next call.
+//
+// Offline by default: a scripted model thinks, answers, calls two tools at once (they stream
+// progress), hits a rate limit, so the session switches to the fallback model, which thinks again
+// and answers. With ANTHROPIC_API_KEY or OPENAI_API_KEY set, the same session talks to that
+// provider instead (the tools are local and harmless: made-up weather and headlines).
+import { mkdirSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { createAgentSession } from 'chunklog/session';
+import { createChunkStore } from 'chunklog/store';
+import { createLiveRenderer } from '../shared/live-render.js';
+import { printModelMessages, printPages } from '../shared/print.js';
+import { sessionModelOptions } from '../shared/providers.js';
+import { paint } from '../shared/terminal.js';
+import { headlines, weather } from '../shared/tools.js';
+import { pickModels } from './models.js';
 
-const usage = (input: number, output: number) => ({
-  inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: output, text: output, reasoning: undefined },
-});
-const signed = (signature: string) => ({ anthropic: { signature } });
+const DB = process.env.CHUNKLOG_DEMO_DB ?? '.tmp/demo.db';
+const THREAD = 'demo';
+const p = paint();
+const out = (text: string) => process.stdout.write(text);
+const print = (line = '') => out(`${line}\n`);
+const heading = (text: string) =>
+  print(`\n${p.bold(`━━ ${text} `)}${p.dim('━'.repeat(Math.max(3, 72 - text.length)))}`);
 
-// What the model streams: interleaved thinking, text, two parallel tool calls; then a second step.
-const step1: LanguageModelV4StreamPart[] = [
-  { type: 'stream-start', warnings: [] },
-  { type: 'response-metadata', id: 'msg_1', modelId: 'claude-demo', timestamp: new Date(0) },
-  { type: 'reasoning-start', id: 'r1' },
-  { type: 'reasoning-delta', id: 'r1', delta: 'The user asks about Paris. ' },
-  { type: 'reasoning-delta', id: 'r1', delta: 'I need the weather and the news.' },
-  { type: 'reasoning-delta', id: 'r1', delta: '', providerMetadata: signed('EqQBCkYIBxgCKkA…') },
-  { type: 'reasoning-end', id: 'r1' },
-  { type: 'text-start', id: 't1' },
-  { type: 'text-delta', id: 't1', delta: 'Let me check both at once.' },
-  { type: 'text-end', id: 't1' },
-  { type: 'tool-input-start', id: 'call_1', toolName: 'weather' },
-  { type: 'tool-input-delta', id: 'call_1', delta: '{"city":"Paris"}' },
-  { type: 'tool-input-end', id: 'call_1' },
-  { type: 'tool-call', toolCallId: 'call_1', toolName: 'weather', input: '{"city":"Paris"}' },
-  { type: 'tool-call', toolCallId: 'call_2', toolName: 'news', input: '{"topic":"Paris"}' },
-  {
-    type: 'finish',
-    finishReason: { unified: 'tool-calls', raw: 'tool_use' },
-    usage: usage(120, 48),
-  },
-];
-const step2: LanguageModelV4StreamPart[] = [
-  { type: 'stream-start', warnings: [] },
-  { type: 'response-metadata', id: 'msg_2', modelId: 'claude-demo', timestamp: new Date(0) },
-  { type: 'reasoning-start', id: 'r2' },
-  { type: 'reasoning-delta', id: 'r2', delta: 'Both tools answered.' },
-  { type: 'reasoning-delta', id: 'r2', delta: '', providerMetadata: signed('EpMCCkYIBxgCKkB…') },
-  { type: 'reasoning-end', id: 'r2' },
-  { type: 'text-start', id: 't2' },
-  { type: 'text-delta', id: 't2', delta: 'It is 21°C and sunny in Paris; ' },
-  { type: 'text-delta', id: 't2', delta: 'the news: the Seine is open for swimming.' },
-  { type: 'text-end', id: 't2' },
-  { type: 'finish', finishReason: { unified: 'stop', raw: 'end_turn' }, usage: usage(260, 30) },
-];
+// A fresh database on every run.
+mkdirSync(dirname(DB), { recursive: true });
+for (const suffix of ['', '-wal', '-shm']) rmSync(`${DB}${suffix}`, { force: true });
+const store = createChunkStore({ sqlite: DB });
+await store.migrate();
 
-const result = streamText({
-  model: new MockLanguageModelV4({
-    doStream: [
-      { stream: convertArrayToReadableStream(step1) },
-      { stream: convertArrayToReadableStream(step2) },
-    ],
-  }),
-  prompt: 'What is going on in Paris today?',
-  stopWhen: stepCountIs(2),
-  tools: {
-    weather: tool({
-      description: 'Current weather of a city',
-      inputSchema: z.object({ city: z.string() }),
-      execute: async ({ city }) => ({ city, celsius: 21, sky: 'sunny' }),
-    }),
-    news: tool({
-      description: 'Headlines about a topic, streamed as they are found',
-      inputSchema: z.object({ topic: z.string() }),
-      async *execute({ topic }) {
-        yield { topic, status: 'searching' };
-        yield { topic, status: 'done', headlines: ['The Seine is open for swimming'] };
-      },
-    }),
-  },
+const models = pickModels();
+const session = createAgentSession({
+  store,
+  threadId: THREAD,
+  ...sessionModelOptions(models),
+  tools: { weather, headlines },
+  system:
+    'You are a concise assistant. Use the tools when they help; call independent tools at once.',
+  maxSteps: 5,
 });
 
-const state = await foldStream(result.stream);
+print(p.bold('chunklog demo'));
+print(p.dim(`  model: ${models.description}`));
+print(p.dim(`  store: SQLite file ${DB}, thread "${THREAD}"`));
 
-const clip = (text: string, max = 70) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
-const json = (value: unknown) => clip(JSON.stringify(value), 60);
+// 1. A turn, rendered live from its events.
+const question = 'What is the weather in Paris, and what are the headlines there? Then advise me.';
+heading('a turn, live');
+print(`  ${p.magenta('you ▸')} ${question}`);
+const render = createLiveRenderer({ write: out, paint: p, width: process.stdout.columns });
+const turn = session.send(question);
+for await (const event of turn) render(event);
+const result = await turn.result;
 
-function describe(chunk: Chunk): string {
-  switch (chunk.type) {
-    case 'thinking': {
-      const signature = chunk.providerMetadata?.anthropic?.signature;
-      const notes = [chunk.modelId, signature ? 'signed' : 'unsigned'].filter(Boolean).join(', ');
-      return `thinking (${notes}): ${clip(JSON.stringify(chunk.text))}`;
-    }
-    case 'text':
-      return `text: ${clip(JSON.stringify(chunk.text))}`;
-    case 'tool-batch':
-      return [
-        `tool-batch, ${chunk.calls.length} call(s):`,
-        ...chunk.calls.map(
-          (call) =>
-            `      ${call.name}(${json(call.input)}) → ${call.result === undefined ? '…' : json(call.result)}` +
-            (call.preliminary === undefined
-              ? ''
-              : `\n        (last preliminary: ${json(call.preliminary)})`),
-        ),
-      ].join('\n');
-    case 'error':
-      return `error${chunk.statusCode ? ` ${chunk.statusCode}` : ''}: ${chunk.message}`;
-    case 'system':
-      return `system (${chunk.kind}): ${chunk.text}`;
-    case 'steering':
-      return `steering (user): ${clip(JSON.stringify(chunk.text))}`;
-    case 'source':
-      return `source: ${chunk.source.sourceType === 'url' ? chunk.source.url : chunk.source.title}`;
-    case 'file':
-      return `file: ${chunk.mediaType}${chunk.reasoning ? ' (reasoning)' : ''}`;
-    case 'custom':
-      return `custom: ${chunk.kind}`;
-    case 'data':
-      return `data (${chunk.name}): ${json(chunk.data)}`;
-  }
+// 2. Offline, a second turn shows a failure: both models are down, the error is stored as a chunk.
+if (models.scripted) {
+  heading('a second turn, while the provider is down');
+  print(`  ${p.magenta('you ▸')} And tomorrow?`);
+  for await (const event of session.send('And tomorrow?')) render(event);
 }
 
-console.log(`A turn of ${state.steps.length} steps, folded into ${state.chunkCount} chunks:\n`);
-state.chunks.forEach((chunk, i) => {
-  console.log(`  ${String(i).padStart(2)}  [step ${chunk.step}] ${describe(chunk)}`);
+// 3. A system notice outside any turn: stored as a system message, never sent to the model.
+const stop = session.subscribe((event) => {
+  if (event.type === 'system') render(event);
 });
-console.log(
-  `\nFinished: ${state.finishReason}; ${state.usage?.totalTokens ?? '?'} tokens; ` +
-    `steps: ${state.steps.map((s) => `${s.step}=${s.finishReason}`).join(', ')}`,
+await session.notify({ kind: 'config-reload', text: 'Tool settings reloaded.' });
+stop();
+
+// 4. What the store holds, read the way a chat client scrolling up reads it.
+heading(`stored rows, page by page (${(await store.getThread(THREAD)).total} rows)`);
+await printPages(store, THREAD, print, p, 6);
+
+// 5. What the next call will send: rebuilt from the store, not from memory.
+heading('model input for the next call (session.modelMessages)');
+printModelMessages(await session.modelMessages('Thanks! Let’s try again: and tomorrow?'), print, p);
+print(
+  p.dim(
+    '\n  System notices, errors and the thinking signed by the model that failed stay out of the\n' +
+      '  model input; every tool call goes back with its result.',
+  ),
 );
+print(
+  `\n${p.green('done')} ${p.dim(`(${result.outcome}; inspect it: npm run example:scripts -- pages ${DB} ${THREAD})`)}`,
+);
+
+await session.close();
+await store.close();

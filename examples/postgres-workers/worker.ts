@@ -1,0 +1,81 @@
+// One worker process: leases jobs from the queue and runs each as a turn of an agent session
+// over the shared PostgreSQL store, until no job is left. Started by main.ts.
+//
+//   tsx worker.ts <database url> <table prefix> <worker name>
+//
+// CHUNKLOG_CRASH_AFTER_STORE=<job id> makes the worker that first runs that job exit right after
+// its turn is stored and before it marks the job done: the worst moment to die.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createAgentSession } from 'chunklog/session';
+import { createChunkStore } from 'chunklog/store';
+import { createScriptedModel, type ScriptEntry } from 'chunklog/testing';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { complete, type Job, LEASE_MS, lease, renew } from './queue.js';
+
+const [url = '', prefix = '', worker = 'worker'] = process.argv.slice(2);
+const crashAfter = process.env.CHUNKLOG_CRASH_AFTER_STORE;
+const log = (text: string) => process.stdout.write(`${worker} ${text}\n`);
+
+const db = new Kysely<unknown>({
+  dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 3 }) }),
+});
+const store = createChunkStore({ db }, { tablePrefix: prefix });
+
+/** The model: says how many earlier user messages of the thread it was sent. */
+function modelFor(job: Job) {
+  const answer: ScriptEntry = (call) => {
+    const users = call.prompt.filter((message) => message.role === 'user').length;
+    return {
+      parts: [
+        { type: 'reasoning', text: `Job ${job.id}, attempt ${job.attempts}.` },
+        { type: 'delay', ms: 120 },
+        { type: 'text', text: `Answer to "${job.text}": ${users - 1} earlier user messages.` },
+      ],
+    };
+  };
+  return createScriptedModel([answer], { modelId: `scripted-${worker}`, delayMs: 5 });
+}
+
+async function run(job: Job): Promise<void> {
+  log(`start ${job.id} (attempt ${job.attempts})`);
+  const session = createAgentSession({
+    store,
+    threadId: job.thread_id,
+    model: modelFor(job),
+    maxRetries: 0,
+  });
+  // Keep the lease while the turn runs.
+  const heartbeat = setInterval(() => {
+    void renew(db, prefix, worker, job.id).catch(() => {});
+  }, LEASE_MS / 3);
+  try {
+    const started = Date.now();
+    const turn = session.send({ text: job.text, turnId: job.id });
+    const result = await turn.result;
+    const storedEarlier = result.rows.some((row) => Date.parse(row.createdAt ?? '') < started);
+    log(
+      storedEarlier
+        ? `stored ${job.id}: it was already stored by an earlier attempt, nothing written`
+        : `stored ${job.id} (${result.rows.length} rows, ${result.outcome})`,
+    );
+    if (job.id === crashAfter && job.attempts === 1) {
+      log(`crashing after storing ${job.id}, before marking it done`);
+      process.exit(137);
+    }
+    await complete(db, prefix, worker, job.id);
+  } finally {
+    clearInterval(heartbeat);
+    await session.close();
+  }
+}
+
+for (;;) {
+  const { job, pending } = await lease(db, prefix, worker);
+  if (job) await run(job);
+  else if (pending === 0) break;
+  else await sleep(50); // jobs wait behind their thread's earlier job, or behind a lease
+}
+log('no jobs left');
+await store.close();
+await db.destroy();

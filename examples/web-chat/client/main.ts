@@ -1,0 +1,196 @@
+// The page: a ChunkWindow fed by the session's live events (SSE) and by pages of stored rows,
+// rendered without a framework. The window bounds what the page holds: at the bottom it evicts
+// the oldest chunks past `limit`; scrolled up, it keeps them and loads older pages.
+import type { ChatMessage, ChunkEvent } from 'chunklog';
+import { ChunkWindow, type ChunkWindowSnapshot } from 'chunklog/window';
+import { renderMessage } from './render.js';
+
+const params = new URLSearchParams(location.search);
+const threadId = params.get('thread') ?? 'web';
+const limit = Number(params.get('limit') ?? document.body.dataset.limit ?? 40);
+const api = `/api/threads/${encodeURIComponent(threadId)}`;
+
+const logEl = document.getElementById('log') as HTMLElement;
+const olderButton = document.getElementById('older') as HTMLButtonElement;
+const input = document.getElementById('input') as HTMLTextAreaElement;
+const buttons = {
+  send: document.getElementById('send') as HTMLButtonElement,
+  steer: document.getElementById('steer') as HTMLButtonElement,
+  queue: document.getElementById('queue') as HTMLButtonElement,
+  stop: document.getElementById('stop') as HTMLButtonElement,
+};
+(document.getElementById('thread') as HTMLElement).textContent = `thread ${threadId}`;
+
+const chunkWindow = new ChunkWindow({
+  limit,
+  pageSize: Math.max(10, Math.floor(limit / 2)),
+  loadPage: async ({ limit, before }) => {
+    const query = new URLSearchParams({ limit: String(limit) });
+    if (before !== undefined) query.set('before', String(before));
+    const response = await fetch(`${api}/chunks?${query}`);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    return response.json(); // the window validates it
+  },
+});
+
+// Live events first, then the newest page, so that no turn falls in between.
+const source = new EventSource(`${api}/events`);
+source.onmessage = (message) => {
+  const event = JSON.parse(message.data) as ChunkEvent;
+  chunkWindow.apply(event);
+  if (event.type === 'turn-end') void chunkWindow.reconcile();
+};
+source.addEventListener('gap', () => void chunkWindow.reconcile());
+void chunkWindow.loadOlder();
+
+// ── rendering ────────────────────────────────────────────────────────────────────────────────
+
+const rendered = new Map<string, { message: ChatMessage; pending: boolean; node: HTMLElement }>();
+let scheduled = false;
+chunkWindow.subscribe(() => {
+  if (scheduled) return;
+  scheduled = true;
+  requestAnimationFrame(() => {
+    scheduled = false;
+    render(chunkWindow.getSnapshot());
+  });
+});
+
+/** The first chunk visible at the top of the log, and where it is, to keep it in place. */
+function anchor(): { key: string; offset: number } | null {
+  const top = logEl.getBoundingClientRect().top;
+  for (const node of logEl.querySelectorAll<HTMLElement>('.chunk')) {
+    const box = node.getBoundingClientRect();
+    if (box.bottom > top && node.dataset.key)
+      return { key: node.dataset.key, offset: box.top - top };
+  }
+  return null;
+}
+
+function restore(kept: { key: string; offset: number }): void {
+  for (const node of logEl.querySelectorAll<HTMLElement>('.chunk')) {
+    if (node.dataset.key !== kept.key) continue;
+    const offset = node.getBoundingClientRect().top - logEl.getBoundingClientRect().top;
+    logEl.scrollTop += offset - kept.offset;
+    return;
+  }
+}
+
+function render(snapshot: ChunkWindowSnapshot): void {
+  const atBottom = !snapshot.scrolledUp;
+  const kept = atBottom ? null : anchor();
+  const pendingTurns = new Set(snapshot.log.filter((e) => e.pending).map((e) => e.turnId));
+
+  // Messages keyed by their stable id: one that did not change keeps its element.
+  const seen = new Set<string>();
+  let previous: HTMLElement | null = null;
+  for (const message of snapshot.groups) {
+    seen.add(message.id);
+    const pending = message.role === 'user' && pendingTurns.has(message.turnId);
+    let entry = rendered.get(message.id);
+    if (entry === undefined || entry.message !== message || entry.pending !== pending) {
+      const node = renderMessage(message, pending);
+      entry?.node.replaceWith(node);
+      entry = { message, pending, node };
+      rendered.set(message.id, entry);
+    }
+    const expected: Element | null = previous
+      ? previous.nextElementSibling
+      : logEl.firstElementChild;
+    if (expected !== entry.node) {
+      if (previous) previous.after(entry.node);
+      else logEl.prepend(entry.node);
+    }
+    previous = entry.node;
+  }
+  for (const [id, entry] of rendered) {
+    if (!seen.has(id)) {
+      entry.node.remove();
+      rendered.delete(id);
+    }
+  }
+
+  if (atBottom) logEl.scrollTop = logEl.scrollHeight;
+  else if (kept) restore(kept);
+
+  const running = snapshot.liveTurnId !== null && snapshot.liveTurn?.ended !== true;
+  setRunning(running);
+  const chunks = logEl.querySelectorAll('.chunk').length;
+  (document.getElementById('stats') as HTMLElement).textContent =
+    `${chunks} chunks on the page · ${snapshot.log.length} rows held (limit ${limit}) · ${snapshot.total} stored` +
+    (snapshot.hasOlder ? ' · scroll up for older' : '');
+  document.body.dataset.chunks = String(chunks);
+  document.body.dataset.reconcile = snapshot.reconcileStatus;
+  document.body.dataset.total = String(snapshot.total);
+
+  // When everything held fits on the screen there is no scrolling up: offer a button instead.
+  olderButton.hidden = !snapshot.hasOlder || logEl.scrollHeight > logEl.clientHeight;
+}
+
+olderButton.addEventListener('click', () => {
+  chunkWindow.setScrolledUp(true); // reading history: keep what is loaded
+  void chunkWindow.loadOlder();
+});
+
+logEl.addEventListener('scroll', () => {
+  const fromBottom = logEl.scrollHeight - logEl.scrollTop - logEl.clientHeight;
+  chunkWindow.setScrolledUp(fromBottom > 60);
+  const { hasOlder, loadingOlder } = chunkWindow.getSnapshot();
+  if (logEl.scrollTop < 120 && hasOlder && !loadingOlder) void chunkWindow.loadOlder();
+});
+
+// ── composing ────────────────────────────────────────────────────────────────────────────────
+
+function setRunning(running: boolean): void {
+  document.body.dataset.running = String(running);
+  (document.getElementById('status') as HTMLElement).textContent = running ? 'working…' : 'idle';
+  buttons.send.hidden = running;
+  buttons.steer.hidden = !running;
+  buttons.queue.hidden = !running;
+  buttons.stop.hidden = !running;
+}
+
+async function post(path: string, body: unknown): Promise<Response> {
+  return fetch(`${api}/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+/** Sends (or queues) a message as a new turn, shown at once as a pending message. */
+async function send(text: string): Promise<void> {
+  const turnId = `web-${crypto.randomUUID()}`;
+  const pending = chunkWindow.addPendingUserMessage(text, { turnId });
+  const response = await post('messages', { text, mode: 'send', turnId });
+  if (!response.ok) chunkWindow.removePendingUserMessage(pending);
+}
+
+async function submit(mode: 'send' | 'steer'): Promise<void> {
+  const text = input.value.trim();
+  if (text === '') return;
+  input.value = '';
+  chunkWindow.setScrolledUp(false); // back to the bottom, where the answer appears
+  if (text.startsWith('/notice')) {
+    await post('notices', { kind: 'notice', text: text.slice(7).trim() });
+  } else if (mode === 'steer') {
+    await post('messages', { text, mode: 'steer' });
+  } else {
+    await send(text);
+  }
+}
+
+(document.getElementById('composer') as HTMLFormElement).addEventListener('submit', (event) => {
+  event.preventDefault();
+  void submit('send');
+});
+input.addEventListener('keydown', (event) => {
+  if (event.key === 'Enter' && !event.shiftKey) {
+    event.preventDefault();
+    void submit('send'); // while a turn runs, a sent message is queued behind it
+  }
+});
+buttons.steer.addEventListener('click', () => void submit('steer'));
+buttons.queue.addEventListener('click', () => void submit('send'));
+buttons.stop.addEventListener('click', () => void post('cancel', {}));
+input.focus();

@@ -1,0 +1,128 @@
+// `npm run demo`, as a newcomer runs it: offline, on a fresh SQLite file, in a few seconds.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createChunkStore } from 'chunklog/store';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, exampleEnv, ROOT, type RunResult, tempDir } from './support.js';
+
+const temp = tempDir('demo');
+beforeAll(() => ensureBuilt());
+afterAll(() => temp.remove());
+
+function npmRunDemo(env: NodeJS.ProcessEnv): Promise<RunResult & { ms: number }> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', 'demo'], { cwd: ROOT, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (data: Buffer) => {
+      stdout += data.toString();
+    });
+    child.stderr.on('data', (data: Buffer) => {
+      stderr += data.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started }));
+  });
+}
+
+/** Asserts that each text occurs in `out`, in this order. */
+function expectInOrder(out: string, texts: readonly string[]): void {
+  let from = 0;
+  for (const text of texts) {
+    const at = out.indexOf(text, from);
+    expect(at, `"${text}" after position ${from}`).toBeGreaterThanOrEqual(0);
+    from = at + text.length;
+  }
+}
+
+describe('npm run demo', () => {
+  it('renders the turn live, then the stored rows page by page and the next model input', async () => {
+    // On a fresh clone: the database's folder does not exist yet.
+    const db = join(temp.dir, 'not-yet', 'demo.db');
+    const { code, stdout, stderr, ms } = await npmRunDemo(exampleEnv({ CHUNKLOG_DEMO_DB: db }));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(15_000);
+    expect(stdout).not.toContain('\u001b['); // NO_COLOR: no ANSI codes at all
+    expect(existsSync(db)).toBe(true);
+
+    const [live, rest = ''] = stdout.split('━━ stored rows');
+    expectInOrder(live as string, [
+      'model: scripted, offline',
+      'you ▸ What is the weather in Paris',
+      '┊ thinking  The user wants the weather',
+      'Let me check the weather and the headlines together.',
+      '⚙ weather {"city":"Paris"}',
+      '⚙ headlines {"city":"Paris"}',
+      '── model-changed ── Switched from claude-opus-demo to claude-sonnet-demo (rate limit, HTTP 429)',
+      '┊ thinking  Sunny and 21°C',
+      "It's 21°C and sunny in Paris",
+      '╰ stop',
+      'you ▸ And tomorrow?',
+      '✖ error 503: Overloaded, try again later',
+      '── config-reload ── Tool settings reloaded.',
+    ]);
+    // Both tools streamed progress, and each ended with its result.
+    expect(live).toContain('⇢ weather {"status":"locating Paris"}');
+    expect(live).toContain('⇢ headlines {"status":"fetching the front page","found":0}');
+    expect(live).toContain('✓ weather {"city":"Paris","celsius":21');
+    expect(live).toContain('✓ headlines {"city":"Paris","headlines"');
+
+    const [pages, input = ''] = rest.split('━━ model input for the next call');
+    expectInOrder(pages as string, [
+      '(13 rows)',
+      'page 1  getChunks({ limit: 6 })  seqs 8–13 of 13, hasMore: true',
+      'page 2  getChunks({ limit: 6, before: 8 })  seqs 2–7 of 13, hasMore: true',
+      'page 3  getChunks({ limit: 6, before: 2 })  seqs 1–1 of 13, hasMore: false',
+    ]);
+    expect(pages).toMatch(/12\s+assistant\s+error\s+503 Overloaded/);
+    expect(pages).toMatch(/13\s+system\s+system\s+\[config-reload\]/);
+
+    // The next input: no notices, no errors, no thinking signed by the model that failed; tool
+    // calls with their results; cache breakpoints.
+    expect(input).not.toMatch(/Switched|Overloaded|settings reloaded|The user wants/);
+    expectInOrder(input, [
+      'user      text        "What is the weather in Paris',
+      'assistant tool-call   weather(',
+      'assistant tool-call   headlines(',
+      'tool      tool-result weather →',
+      'tool      tool-result headlines →',
+      'assistant reasoning   "Sunny and 21°C',
+      'user      text        "And tomorrow?"',
+      'user      text        "Thanks! Let’s try again: and tomorrow?" ⚑ cache',
+    ]);
+  });
+
+  it('leaves the turn in .tmp/demo.db, in order, and colours the terminal when asked to', async () => {
+    const { code, stdout } = await npmRunDemo(exampleEnv({ NO_COLOR: '', FORCE_COLOR: '1' }));
+    expect(code).toBe(0);
+    expect(stdout).toContain('\u001b[2m  ┊ thinking'); // thinking dimmed
+    expect(stdout).toContain('\u001b[31m  ✖ error 503'); // errors in red
+    expect(stdout).toContain('\u001b[33m  ── model-changed'); // notices as separators
+
+    const store = createChunkStore({ sqlite: `${ROOT}/.tmp/demo.db` });
+    try {
+      const rows = await store.getRows('demo');
+      expect(rows.map((row) => `${row.role}:${row.type}`)).toEqual([
+        'user:text',
+        'assistant:thinking',
+        'assistant:text',
+        'assistant:tool_call',
+        'assistant:tool_call',
+        'tool:tool_result',
+        'tool:tool_result',
+        'assistant:system',
+        'assistant:thinking',
+        'assistant:text',
+        'user:text',
+        'assistant:error',
+        'system:system',
+      ]);
+      expect(rows.map((row) => row.seq)).toEqual(rows.map((_, i) => i + 1));
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -1,0 +1,248 @@
+// examples/web-chat end to end in headless Chromium: eviction while a long turn streams, older
+// pages on scroll, model output kept inert, every chunk kind, steering and queueing, and a
+// screenshot (.tmp/web-chat.png).
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH, chromiumAvailable } from '../support/services.js';
+import { ensureBuilt, exampleEnv, ROOT, spawnExample, tempDir } from './support.js';
+
+const LIMIT = 24;
+const temp = tempDir('web-chat');
+const hasChromium = chromiumAvailable();
+let server: ChildProcess | undefined;
+let browser: Browser | undefined;
+let baseUrl = '';
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  ensureBuilt();
+  server = spawnExample(
+    'examples/web-chat/main.ts',
+    ['--port', '0', '--db', join(temp.dir, 'web.db'), '--limit', String(LIMIT)],
+    exampleEnv({ CHUNKLOG_SCRIPTED_DELAY_MS: '10' }),
+  );
+  baseUrl = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    server?.stdout?.on('data', (data: Buffer) => {
+      out += data.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) resolve(match[1] as string);
+    });
+    server?.stderr?.on('data', (data: Buffer) => reject(new Error(data.toString())));
+    server?.on('close', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+  });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  server?.kill('SIGTERM');
+  temp.remove();
+});
+
+/** Opens the page on a thread; collects the page's errors and dialogs. */
+async function open(thread: string, query = '', height = 760) {
+  const page = await (browser as Browser).newPage({ viewport: { width: 1000, height } });
+  const problems: string[] = [];
+  const dialogs: string[] = [];
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await page.goto(`${baseUrl}?thread=${thread}${query}`);
+  await page.waitForFunction(() => document.body.dataset.reconcile !== undefined);
+  return { page, problems, dialogs };
+}
+
+const storedRows = (page: Page) => page.evaluate(() => Number(document.body.dataset.total));
+
+/** Types a message and sends it with Enter. */
+async function say(page: Page, text: string): Promise<void> {
+  await page.fill('#input', text);
+  await page.press('#input', 'Enter');
+}
+
+/** Waits until the store holds more than `rows` rows, no turn runs, and the window reconciled. */
+async function settled(page: Page, rows: number, timeout = 20_000): Promise<void> {
+  await page.waitForFunction(
+    (before) =>
+      Number(document.body.dataset.total) > before &&
+      document.body.dataset.running === 'false' &&
+      document.body.dataset.reconcile === 'idle',
+    rows,
+    { timeout },
+  );
+}
+
+/** Sends a message and waits for its turn to be stored and shown. */
+async function turn(page: Page, text: string, timeout?: number): Promise<void> {
+  const rows = await storedRows(page);
+  await say(page, text);
+  await settled(page, rows, timeout);
+}
+
+const chunkCount = (page: Page) => page.evaluate(() => document.querySelectorAll('.chunk').length);
+
+describe.skipIf(!hasChromium)('examples/web-chat in Chromium', () => {
+  it('never holds more chunks than the limit while a long turn streams; older ones load on scroll', async () => {
+    const { page, problems } = await open('long', `&limit=${LIMIT}`);
+    // Record the number of chunk elements after every change of the DOM, in the page itself.
+    await page.evaluate(() => {
+      const w = window as unknown as { maxChunks: number; samples: number };
+      w.maxChunks = 0;
+      w.samples = 0;
+      new MutationObserver(() => {
+        w.samples++;
+        w.maxChunks = Math.max(w.maxChunks, document.querySelectorAll('.chunk').length);
+      }).observe(document.getElementById('log') as HTMLElement, { childList: true, subtree: true });
+    });
+    await say(page, 'long 150');
+    // Sample from outside too, while it streams.
+    const sampled: number[] = [];
+    while ((await storedRows(page)) === 0) {
+      sampled.push(await chunkCount(page));
+      await page.waitForTimeout(20);
+    }
+    await settled(page, 0);
+    expect(sampled.length).toBeGreaterThan(10);
+    await expect.poll(() => page.textContent('#log')).toContain('Chunk 150 of 150');
+    const { maxChunks, samples } = await page.evaluate(() => {
+      const w = window as unknown as { maxChunks: number; samples: number };
+      return { maxChunks: w.maxChunks, samples: w.samples };
+    });
+    expect(samples).toBeGreaterThan(50);
+    expect(maxChunks).toBeLessThanOrEqual(LIMIT);
+    expect(maxChunks).toBeGreaterThanOrEqual(LIMIT - 2); // the limit was reached, not avoided
+    expect(Math.max(...sampled)).toBeLessThanOrEqual(LIMIT);
+    expect(await page.textContent('#log')).not.toContain('chunk 1 of 150');
+
+    // Scroll up: older pages load (and nothing is evicted while the user reads).
+    for (let i = 0; i < 40; i++) {
+      const text = (await page.textContent('#log')) ?? '';
+      if (text.includes('Thinking, chunk 1 of 150.')) break;
+      await page.evaluate(() => {
+        const log = document.getElementById('log') as HTMLElement;
+        log.scrollTop = 0;
+        log.dispatchEvent(new Event('scroll'));
+      });
+      await page.waitForTimeout(60);
+    }
+    expect(await page.textContent('#log')).toContain('Thinking, chunk 1 of 150.');
+    expect(await chunkCount(page)).toBeGreaterThan(LIMIT);
+    expect(await page.textContent('#log')).toContain('long 150'); // the user's message, too
+
+    // Back at the bottom, the window evicts down to the limit again.
+    await page.evaluate(() => {
+      const log = document.getElementById('log') as HTMLElement;
+      log.scrollTop = log.scrollHeight;
+      log.dispatchEvent(new Event('scroll'));
+    });
+    await expect.poll(() => chunkCount(page)).toBeLessThanOrEqual(LIMIT);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('shows model output as inert text: no element, no script, no dialog', async () => {
+    const { page, problems, dialogs } = await open('xss');
+    await turn(page, 'xss');
+    await expect.poll(() => page.textContent('#log')).toContain('Here is what the tools found');
+    const text = (await page.textContent('#log')) ?? '';
+    expect(text).toContain(
+      'Here is some HTML: <img src=x onerror=alert(1)> <script>alert(2)</script>',
+    );
+    expect(text).toContain('{"city":"<img src=x onerror=alert(1)>"}'); // the tool's input
+    expect(text).toContain('"city": "<img src=x onerror=alert(1)>"'); // and its result
+    await page.click('details.chunk.thinking summary'); // open the thinking: still text
+    expect(await page.textContent('details.chunk.thinking .body')).toContain(
+      'Thinking about <img src=x onerror=alert(1)> and <b>bold</b>.',
+    );
+    expect(await page.locator('#log img, #log script, #log b').count()).toBe(0);
+    await page.waitForTimeout(300); // give an onerror handler time to fire, if one existed
+    expect(dialogs).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 30_000);
+
+  it('renders every chunk kind, steers and queues while the agent works, and looks right', async () => {
+    const { page, problems } = await open('showcase', '&limit=200', 1500);
+
+    await turn(page, 'weather Paris');
+    expect(await page.locator('.chunk.tool-batch .call.done').count()).toBe(2);
+    expect(await page.textContent('.chunk.tool-batch')).toContain('"celsius": 21');
+
+    // While a slow tool runs: steer with one message, queue another.
+    const before = await storedRows(page);
+    await say(page, 'slow');
+    await page.waitForSelector('#steer:not([hidden])');
+    // Progress streams while the tool runs, and is replaced by the result.
+    const progress = await page.waitForSelector('.call.running .progress');
+    expect(await progress.textContent()).toMatch(/⇢ \{\s+"progress": "\d+%"/);
+    await page.fill('#input', 'please also mention the time');
+    await page.click('#steer');
+    await page.fill('#input', 'and then say goodbye');
+    await page.click('#queue');
+    await page.waitForSelector('.message.user.pending');
+    await expect
+      .poll(() => page.textContent('#log'), { timeout: 20_000 })
+      .toContain('You said: “and then say goodbye”');
+    await settled(page, before);
+    const steering = page.locator('.message.assistant .chunk.steering');
+    expect(await steering.textContent()).toContain('please also mention the time');
+    expect(await page.textContent('#log')).toContain(
+      'while I was working you said: “please also mention the time”',
+    );
+    expect(await page.locator('.message.user.pending').count()).toBe(0); // replaced by stored rows
+
+    await turn(page, 'ratelimit');
+    const separator = page.locator('.chunk.system.kind-model-changed');
+    expect(await separator.locator('.kind').textContent()).toBe('model-changed');
+    expect(await separator.textContent()).toContain(
+      'Switched from claude-opus-scripted to claude-sonnet-scripted',
+    );
+
+    await turn(page, 'error');
+    expect(await page.locator('.chunk.error .error-title').last().textContent()).toBe('Error 503');
+
+    await say(page, '/notice Deployed version 2.');
+    await page.waitForSelector('.message.system .chunk.system');
+    expect(await page.textContent('.message.system')).toContain('Deployed version 2.');
+
+    await page.click('.message.assistant details.chunk.thinking summary');
+    expect(await page.locator('details.chunk.thinking[open]').count()).toBe(1);
+
+    // The chunks came back in the order they happened, after a reload from the store alone.
+    await page.reload();
+    await page.waitForFunction(() => Number(document.body.dataset.chunks) > 10);
+    await page.evaluate(() => {
+      const log = document.getElementById('log') as HTMLElement;
+      log.scrollTop = log.scrollHeight;
+    });
+    expect(await page.locator('.chunk.steering').count()).toBe(1);
+    expect(await page.locator('.message.system').count()).toBe(1);
+    await page.click('.message.assistant details.chunk.thinking summary >> nth=1');
+
+    mkdirSync(join(ROOT, '.tmp'), { recursive: true });
+    await page.screenshot({ path: join(ROOT, '.tmp', 'web-chat.png'), fullPage: false });
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
+});
