@@ -28,6 +28,11 @@ class Builder {
   private results: ToolPart[] = [];
   /** Error results made up for calls awaiting approval (removable with `pendingApprovals: 'keep'`). */
   readonly pendingParts = new Set<ToolPart>();
+  /**
+   * The call and approval request of provider-executed calls awaiting approval, kept with
+   * `pendingApprovals: 'keep'` only where they end the history (the provider asked, an MCP call).
+   */
+  private readonly pendingProviderParts = new Set<AssistantPart>();
   private readonly late: Map<string, ToolCallEntry>;
   private readonly change: ChunkPosition | undefined;
 
@@ -70,6 +75,18 @@ class Builder {
       const kept = last.content.filter((part) => !this.pendingParts.has(part));
       if (kept.length === 0) this.out.pop();
       else last.content = kept;
+    }
+    if (this.pendingProviderParts.size > 0) {
+      // A pending provider-executed call stays only in the message that ends the history.
+      const end = this.out[this.out.length - 1];
+      for (let m = this.out.length - 1; m >= 0; m--) {
+        const message = this.out[m] as ModelMessage;
+        if (message === end || message.role !== 'assistant' || typeof message.content === 'string')
+          continue;
+        const kept = message.content.filter((part) => !this.pendingProviderParts.has(part));
+        if (kept.length === 0) this.out.splice(m, 1);
+        else message.content = kept;
+      }
     }
     return this.out;
   }
@@ -139,9 +156,16 @@ class Builder {
       const response = approvalResponsePart(outcome ?? entry);
       if (entry.providerExecuted === true) {
         // The provider's own tool: its call and result stay in the assistant message. A call
-        // whose result never came is left out (there is no result a provider would accept). An
-        // answered approval goes in the tool message, and a denial with it, as the AI SDK does.
-        if (outcome === undefined) continue;
+        // whose result never came is left out (there is no result a provider would accept),
+        // unless it awaits an approval the provider asked for and `pendingApprovals` is 'keep':
+        // at the end of the history it is kept, so that the app can answer it. An answered
+        // approval goes in the tool message, and a denial with it, as the AI SDK does.
+        if (outcome === undefined) {
+          if (this.options.pendingApprovals === 'keep' && awaitsApproval(entry)) {
+            for (const part of this.call(entry)) this.pendingProviderParts.add(part);
+          }
+          continue;
+        }
         this.call(entry);
         if (outcome.denied !== true || response?.approved !== false) {
           this.assistant.push(
@@ -173,11 +197,13 @@ class Builder {
     }
   }
 
-  /** A call's `tool-call` part, and its approval request when it needed one. */
-  private call(entry: ToolCallEntry): void {
-    this.assistant.push(toolCallPart(entry));
+  /** A call's `tool-call` part, and its approval request when it needed one; returns them. */
+  private call(entry: ToolCallEntry): AssistantPart[] {
+    const parts: AssistantPart[] = [toolCallPart(entry)];
     const request = approvalRequestPart(entry);
-    if (request !== undefined) this.assistant.push(request);
+    if (request !== undefined) parts.push(request);
+    this.assistant.push(...parts);
+    return parts;
   }
 
   private flushStep(): void {

@@ -223,4 +223,60 @@ describe('parity with the AI SDK loop: approvals and tool metadata', () => {
       ],
     });
   });
+
+  it("keeps a provider's pending approval at the end with 'keep', so the app can answer it", async () => {
+    const mcp = { mcp_tool: tool({ inputSchema: object }) };
+    const run = model([
+      [
+        { type: 'stream-start', warnings: [] },
+        { ...call('m1', 'mcp_tool', { q: 1 }, 'mcp_1'), providerExecuted: true },
+        { type: 'tool-approval-request', approvalId: 'ap1', toolCallId: 'm1' },
+        finish('stop'),
+      ],
+    ]);
+    const first = streamText({
+      model: run,
+      messages: [{ role: 'user', content: 'hi' }],
+      tools: mcp,
+    });
+    const turn1 = (await foldStream(first.stream)).chunks;
+    const history = stored([{ turnId: 't1', user, assistant: turn1 }]);
+    const answer: ModelMessage = {
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-approval-response',
+          approvalId: 'ap1',
+          approved: true,
+          providerExecuted: true,
+        },
+      ],
+    };
+    // What the provider receives when the app answers from the AI SDK's own messages…
+    const theirs = model([]);
+    await streamText({
+      model: theirs,
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+        ...(await first.responseMessages),
+        answer,
+      ],
+      tools: mcp,
+    }).consumeStream();
+    // …and from the history chunklog stored.
+    const ours = model([]);
+    await streamText({
+      model: ours,
+      messages: [...toModelMessages(history, { pendingApprovals: 'keep' }), answer],
+      tools: mcp,
+    }).consumeStream();
+    expect(normal(ours.doStreamCalls[0]?.prompt)).toStrictEqual(
+      normal(theirs.doStreamCalls[0]?.prompt),
+    );
+    expect(JSON.stringify(ours.doStreamCalls[0]?.prompt)).toContain(
+      '"type":"tool-approval-response"',
+    );
+    // By default the pending provider call is left out: there is no result to send for it.
+    expect(JSON.stringify(toModelMessages(history))).not.toContain('mcp_tool');
+  });
 });
