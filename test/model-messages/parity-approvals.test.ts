@@ -55,6 +55,7 @@ const webSearch: LanguageModelV4StreamPart[] = [
 const object = jsonSchema<Record<string, unknown>>({ type: 'object' });
 const tools = {
   web_search: tool({ inputSchema: object }),
+  mcp_tool: tool({ inputSchema: object }),
   read: tool({ inputSchema: object, execute: async () => 'A' }),
   rm: tool({ inputSchema: object, execute: async () => 'removed' }),
   list: tool({
@@ -225,7 +226,6 @@ describe('parity with the AI SDK loop: approvals and tool metadata', () => {
   });
 
   it("keeps a provider's pending approval at the end with 'keep', so the app can answer it", async () => {
-    const mcp = { mcp_tool: tool({ inputSchema: object }) };
     const run = model([
       [
         { type: 'stream-start', warnings: [] },
@@ -237,7 +237,7 @@ describe('parity with the AI SDK loop: approvals and tool metadata', () => {
     const first = streamText({
       model: run,
       messages: [{ role: 'user', content: 'hi' }],
-      tools: mcp,
+      tools,
     });
     const turn1 = (await foldStream(first.stream)).chunks;
     const history = stored([{ turnId: 't1', user, assistant: turn1 }]);
@@ -261,14 +261,14 @@ describe('parity with the AI SDK loop: approvals and tool metadata', () => {
         ...(await first.responseMessages),
         answer,
       ],
-      tools: mcp,
+      tools,
     }).consumeStream();
     // …and from the history chunklog stored.
     const ours = model([]);
     await streamText({
       model: ours,
       messages: [...toModelMessages(history, { pendingApprovals: 'keep' }), answer],
-      tools: mcp,
+      tools,
     }).consumeStream();
     expect(normal(ours.doStreamCalls[0]?.prompt)).toStrictEqual(
       normal(theirs.doStreamCalls[0]?.prompt),
