@@ -15,7 +15,7 @@ export type ChunklogErrorCode =
   | 'invalid-message'
   /** An option passed to a public function was out of range or of the wrong type. */
   | 'invalid-option'
-  /** An AI SDK message (UIMessage or ModelMessage) could not be converted. */
+  /** An AI SDK message (a UIMessage, or a ModelMessage) is malformed or could not be converted. */
   | 'invalid-ui-message'
   /** A thread was read or written that does not exist (or was deleted). */
   | 'thread-not-found'
@@ -107,6 +107,14 @@ export class ChunklogError extends Error {
    *
    * @param error - anything caught
    * @returns true when `error` was thrown by chunklog
+   *
+   * @example
+   * ```ts
+   * } catch (error) {
+   *   if (!ChunklogError.isInstance(error)) throw error;
+   *   console.warn(error.code, error.message);
+   * }
+   * ```
    */
   static isInstance(error: unknown): error is ChunklogError {
     return (
@@ -122,6 +130,14 @@ export class ChunklogError extends Error {
    * @param error - anything caught
    * @param code - the code to test for
    * @returns true when `error` is a chunklog error with that code
+   *
+   * @example
+   * ```ts
+   * const thread = await store.getThread(id).catch((error) => {
+   *   if (ChunklogError.hasCode(error, 'thread-not-found')) return undefined;
+   *   throw error;
+   * });
+   * ```
    */
   static hasCode(error: unknown, code: ChunklogErrorCode): error is ChunklogError {
     return ChunklogError.isInstance(error) && error.code === code;

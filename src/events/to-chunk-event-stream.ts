@@ -1,6 +1,6 @@
 import type { TextStreamPart, ToolSet } from 'ai';
 import type { ChunkEvent } from '../schema/chunk-event.js';
-import { iterateStream, type StreamSource } from './stream-source.js';
+import { checkStreamSource, iterateStream, type StreamSource } from './stream-source.js';
 import { toChunkEvents } from './to-chunk-events.js';
 
 /**
@@ -12,6 +12,7 @@ import { toChunkEvents } from './to-chunk-events.js';
  * @param stream - `streamText().stream` (or the deprecated `fullStream`), or any async
  *   iterable or `ReadableStream` of stream parts
  * @returns an async generator of events, in order
+ * @throws {ChunklogError} `invalid-option` at once when `stream` is not a stream
  *
  * @example
  * ```ts
@@ -21,7 +22,13 @@ import { toChunkEvents } from './to-chunk-events.js';
  * }
  * ```
  */
-export async function* toChunkEventStream(
+export function toChunkEventStream(
+  stream: StreamSource<TextStreamPart<ToolSet>>,
+): AsyncGenerator<ChunkEvent, void, undefined> {
+  return numberSteps(checkStreamSource(stream, 'toChunkEventStream'));
+}
+
+async function* numberSteps(
   stream: StreamSource<TextStreamPart<ToolSet>>,
 ): AsyncGenerator<ChunkEvent, void, undefined> {
   let step = -1;

@@ -1,4 +1,5 @@
 import type { TextStreamPart, ToolSet } from 'ai';
+import { ChunklogError } from '../errors/chunklog-error.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import {
   fromReasoningDelta,
@@ -31,10 +32,13 @@ import {
  * Maps one AI SDK v7 stream part to the chunk event it means, or `undefined` for a part that
  * carries nothing for the log (`start`, `tool-input-end`, `raw`, `ping`, or a part type this
  * version does not know). The event is plain JSON. Pure. {@link toChunkEvents} is the same as
- * a list.
+ * a list. The part is trusted to be what the AI SDK streams (only that it is an object with a
+ * `type` is checked): it comes from `streamText` in the same process, not over a wire.
  *
  * @param part - one stream part
  * @returns the event, or undefined
+ * @throws {ChunklogError} `invalid-option` (option `part`) when `part` is not an object with a
+ *   string `type`
  *
  * @example
  * ```ts
@@ -43,6 +47,13 @@ import {
  * ```
  */
 export function toChunkEvent(part: TextStreamPart<ToolSet>): ChunkEvent | undefined {
+  if (typeof part !== 'object' || part === null || typeof part.type !== 'string') {
+    throw new ChunklogError(
+      'invalid-option',
+      'toChunkEvents: a stream part must be an object with a string `type`',
+      { option: 'part', value: part },
+    );
+  }
   switch (part.type) {
     case 'start':
     case 'tool-input-end':

@@ -10,8 +10,9 @@ import { toChunkEvent } from './to-chunk-event.js';
  * `step-start` without a number (use {@link toChunkEventStream} to number steps). The full
  * table is in `docs/event-mapping.md`.
  *
- * @param part - one stream part
+ * @param part - one stream part (trusted, as {@link toChunkEvent} says)
  * @returns the events, in order (a fresh array; empty for parts that carry nothing for the log)
+ * @throws {ChunklogError} `invalid-option` when `part` is not an object with a string `type`
  *
  * @example
  * ```ts

@@ -1,6 +1,7 @@
 import type { ModelMessage, SystemModelMessage } from 'ai';
 import { ChunklogError } from '../errors/chunklog-error.js';
 import { type CacheControl, markable, marked, unmarked } from './cache-markers.js';
+import { checkModelMessages } from './check-model-messages.js';
 
 /**
  * The most cache breakpoints Anthropic accepts in one request, the system prompt's included.
@@ -111,7 +112,8 @@ function candidates(messages: readonly ModelMessage[]): number[] {
  * @param messages - the prompt's messages (for example from {@link toModelMessages})
  * @param options - see {@link AnthropicCachingOptions}
  * @returns a new list; unchanged messages are shared
- * @throws {ChunklogError} `invalid-option`, naming the option
+ * @throws {ChunklogError} `invalid-option`, naming the option; `invalid-ui-message` when
+ *   `messages` is not an array of model messages (`path` starts with the index)
  *
  * @example
  * ```ts
@@ -129,7 +131,7 @@ export function applyAnthropicCaching(
   options?: AnthropicCachingOptions,
 ): ModelMessage[] {
   const { max, system, control } = resolve(options);
-  const out = messages.map(unmarked);
+  const out = checkModelMessages(messages, 'applyAnthropicCaching').map(unmarked);
   let budget = max;
   if (system) {
     budget -= 1;
@@ -151,6 +153,7 @@ export function applyAnthropicCaching(
  * @param content - the system prompt
  * @param options - `ttl`: `'5m'` (default) or `'1h'`
  * @returns a system message with `providerOptions.anthropic.cacheControl`
+ * @throws {ChunklogError} `invalid-option` when `content` is not a string or `ttl` is unknown
  *
  * @example
  * ```ts
@@ -161,6 +164,18 @@ export function anthropicCachedSystem(
   content: string,
   options?: { readonly ttl?: '5m' | '1h' | undefined },
 ): SystemModelMessage {
+  if (typeof content !== 'string') {
+    throw new ChunklogError('invalid-option', 'anthropicCachedSystem: `content` must be a string', {
+      option: 'content',
+      value: content,
+    });
+  }
+  if (options !== undefined && (typeof options !== 'object' || options === null)) {
+    throw new ChunklogError('invalid-option', 'anthropicCachedSystem: options must be an object', {
+      option: 'options',
+      value: options,
+    });
+  }
   const ttl = options?.ttl;
   if (ttl !== undefined && ttl !== '5m' && ttl !== '1h') {
     throw new ChunklogError('invalid-option', "anthropicCachedSystem: `ttl` must be '5m' or '1h'", {

@@ -54,7 +54,8 @@ export interface ToModelMessagesOptions {
    * them the unanswered error result like any other call; `'keep'` leaves them without a result
    * (assistant message ends with the call and its `tool-approval-request`) so the caller can append
    * a `tool-approval-response`, as with the AI SDK's own response messages. Pending calls anywhere
-   * earlier always get the error result.
+   * earlier always get the error result. A provider-executed call awaiting an approval the provider
+   * asked for (an MCP tool) is kept only with `'keep'`, at the end; otherwise it is left out.
    */
   readonly pendingApprovals?: 'error' | 'keep' | undefined;
   /**

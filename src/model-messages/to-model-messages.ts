@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { ChatMessage } from '../schema/chat-message.js';
+import { checkChatMessages } from '../schema/check-list.js';
 import type { Chunk, ToolBatchChunk, ToolCallEntry } from '../schema/chunk.js';
 import type { AssistantPart, ToolPart, UserPart } from './ai-types.js';
 import { assistantFilePart, customPart, textPart, userFilePart } from './content-parts.js';
@@ -10,6 +11,7 @@ import {
   approvalRequestPart,
   approvalResponsePart,
   awaitsApproval,
+  deniedOutput,
   hasOutcome,
   outcomeOutput,
   toolCallPart,
@@ -20,9 +22,17 @@ import {
 class Builder {
   readonly out: ModelMessage[] = [];
   private assistant: AssistantPart[] = [];
-  private tool: ToolPart[] = [];
+  /** The step's approval answers, in call order: the tool message starts with them. */
+  private responses: ToolPart[] = [];
+  /** The step's tool results, in call order, after the answers. */
+  private results: ToolPart[] = [];
   /** Error results made up for calls awaiting approval (removable with `pendingApprovals: 'keep'`). */
   readonly pendingParts = new Set<ToolPart>();
+  /**
+   * The call and approval request of provider-executed calls awaiting approval, kept with
+   * `pendingApprovals: 'keep'` only where they end the history (the provider asked, an MCP call).
+   */
+  private readonly pendingProviderParts = new Set<AssistantPart>();
   private readonly late: Map<string, ToolCallEntry>;
   private readonly change: ChunkPosition | undefined;
 
@@ -66,6 +76,18 @@ class Builder {
       if (kept.length === 0) this.out.pop();
       else last.content = kept;
     }
+    if (this.pendingProviderParts.size > 0) {
+      // A pending provider-executed call stays only in the message that ends the history.
+      const end = this.out[this.out.length - 1];
+      for (let m = this.out.length - 1; m >= 0; m--) {
+        const message = this.out[m] as ModelMessage;
+        if (message === end || message.role !== 'assistant' || typeof message.content === 'string')
+          continue;
+        const kept = message.content.filter((part) => !this.pendingProviderParts.has(part));
+        if (kept.length === 0) this.out.splice(m, 1);
+        else message.content = kept;
+      }
+    }
     return this.out;
   }
 
@@ -107,52 +129,90 @@ class Builder {
     }
   }
 
+  /**
+   * A batch's calls as the AI SDK's loop puts them in the next step's prompt (`toResponseMessages`):
+   * each call (with its approval request) in the assistant message, a provider-executed call's
+   * result there too; in the tool message, first every answered approval of the step (a
+   * provider-executed call's included: the provider needs it), then the results of local calls in
+   * call order, each with its call's provider metadata as `providerOptions` (as `executeToolCall`
+   * gives it), except a denial's and a result that came in a later turn (the AI SDK runs an
+   * approved call at the start of the next run and sends its result without it).
+   */
   private batch(chunk: ToolBatchChunk): void {
     for (const entry of chunk.calls) {
       // Orphan placeholders only lend their outcome to their call; a call whose input never
       // finished streaming was never made.
       if (entry.orphan === true || entry.input === undefined) continue;
       let outcome: ToolCallEntry | undefined = hasOutcome(entry) ? entry : undefined;
+      let late = false;
       if (outcome === undefined) {
-        const late = this.late.get(entry.id);
-        if (late !== undefined) {
+        const found = this.late.get(entry.id);
+        if (found !== undefined) {
           this.late.delete(entry.id);
-          outcome = withLateOutcome(entry, late);
+          outcome = withLateOutcome(entry, found);
+          late = true;
         }
       }
+      const response = approvalResponsePart(outcome ?? entry);
       if (entry.providerExecuted === true) {
         // The provider's own tool: its call and result stay in the assistant message. A call
-        // whose result never came is left out (there is no result a provider would accept).
-        if (outcome === undefined) continue;
-        this.assistant.push(toolCallPart(entry));
-        const request = approvalRequestPart(entry);
-        if (request !== undefined) this.assistant.push(request);
-        this.assistant.push(toolResultPart(outcome, outcomeOutput(outcome, this.options)));
+        // whose result never came is left out (there is no result a provider would accept),
+        // unless it awaits an approval the provider asked for and `pendingApprovals` is 'keep':
+        // at the end of the history it is kept, so that the app can answer it. An answered
+        // approval goes in the tool message, and a denial with it, as the AI SDK does.
+        if (outcome === undefined) {
+          if (this.options.pendingApprovals === 'keep' && awaitsApproval(entry)) {
+            for (const part of this.call(entry)) this.pendingProviderParts.add(part);
+          }
+          continue;
+        }
+        this.call(entry);
+        if (outcome.denied !== true || response?.approved !== false) {
+          this.assistant.push(
+            toolResultPart(outcome, outcomeOutput(outcome, this.options), outcome.providerMetadata),
+          );
+        }
+        if (response !== undefined) {
+          this.responses.push(response);
+          if (response.approved === false) {
+            this.results.push(toolResultPart(entry, deniedOutput(response.reason), undefined));
+          }
+        }
         continue;
       }
-      this.assistant.push(toolCallPart(entry));
-      const request = approvalRequestPart(entry);
-      if (request !== undefined) this.assistant.push(request);
-      const response = approvalResponsePart(outcome ?? entry);
-      if (response !== undefined) this.tool.push(response);
+      this.call(entry);
+      if (response !== undefined) this.responses.push(response);
       if (outcome !== undefined) {
-        this.tool.push(toolResultPart(outcome, outcomeOutput(outcome, this.options)));
+        const metadata = late || outcome.denied === true ? undefined : entry.providerMetadata;
+        this.results.push(toolResultPart(outcome, outcomeOutput(outcome, this.options), metadata));
       } else {
-        const part = toolResultPart(entry, {
-          type: 'error-text',
-          value: this.options.unansweredToolResult,
-        });
+        const part = toolResultPart(
+          entry,
+          { type: 'error-text', value: this.options.unansweredToolResult },
+          undefined,
+        );
         if (awaitsApproval(entry)) this.pendingParts.add(part);
-        this.tool.push(part);
+        this.results.push(part);
       }
     }
   }
 
+  /** A call's `tool-call` part, and its approval request when it needed one; returns them. */
+  private call(entry: ToolCallEntry): AssistantPart[] {
+    const parts: AssistantPart[] = [toolCallPart(entry)];
+    const request = approvalRequestPart(entry);
+    if (request !== undefined) parts.push(request);
+    this.assistant.push(...parts);
+    return parts;
+  }
+
   private flushStep(): void {
     if (this.assistant.length > 0) this.out.push({ role: 'assistant', content: this.assistant });
-    if (this.tool.length > 0) this.out.push({ role: 'tool', content: this.tool });
+    const tool = [...this.responses, ...this.results];
+    if (tool.length > 0) this.out.push({ role: 'tool', content: tool });
     this.assistant = [];
-    this.tool = [];
+    this.responses = [];
+    this.results = [];
   }
 }
 
@@ -174,7 +234,8 @@ class Builder {
  * @param messages - the thread's messages, oldest first
  * @param options - see {@link ToModelMessagesOptions}
  * @returns the messages for `streamText({ messages })`
- * @throws {ChunklogError} `invalid-option`, naming the option
+ * @throws {ChunklogError} `invalid-option`, naming the option; `invalid-message` when `messages`
+ *   is not an array of valid chat messages (`path` starts with the index)
  *
  * @example
  * ```ts
@@ -189,9 +250,11 @@ export function toModelMessages(
   messages: readonly ChatMessage[],
   options?: ToModelMessagesOptions,
 ): ModelMessage[] {
-  const builder = new Builder(messages, resolveOptions(options));
-  for (let m = 0; m < messages.length; m++) {
-    const message = messages[m] as ChatMessage;
+  const resolved = resolveOptions(options);
+  const checked = checkChatMessages(messages, 'toModelMessages');
+  const builder = new Builder(checked, resolved);
+  for (let m = 0; m < checked.length; m++) {
+    const message = checked[m] as ChatMessage;
     if (message.role === 'user') builder.user(message);
     else if (message.role === 'assistant') builder.assistantTurn(message, m);
   }

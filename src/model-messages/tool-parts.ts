@@ -1,4 +1,5 @@
 import type { ToolCallEntry } from '../schema/chunk.js';
+import type { ProviderMetadata } from '../schema/json.js';
 import type { AssistantPart, ToolPart, ToolResultOutput } from './ai-types.js';
 import type { ResolvedOptions } from './options.js';
 
@@ -73,12 +74,7 @@ export function approvalResponsePart(entry: ToolCallEntry): ApprovalResponsePart
  * `error-json`, a string result as `text`, anything else as `json`.
  */
 export function outcomeOutput(entry: ToolCallEntry, options: ResolvedOptions): ToolResultOutput {
-  if (entry.denied === true) {
-    const reason = entry.approval?.reason;
-    return reason === undefined
-      ? { type: 'execution-denied' }
-      : { type: 'execution-denied', reason };
-  }
+  if (entry.denied === true) return deniedOutput(entry.approval?.reason);
   const result = entry.result ?? null;
   if (entry.isError === true) {
     return entry.providerExecuted !== true && typeof result === 'string'
@@ -92,16 +88,30 @@ export function outcomeOutput(entry: ToolCallEntry, options: ResolvedOptions): T
     : { type: 'json', value: result };
 }
 
-/** A `tool-result` part. Provider-executed results keep the call's provider metadata. */
-export function toolResultPart(entry: ToolCallEntry, output: ToolResultOutput): ToolResultPart {
+/** The output of a denied call: `execution-denied`, with the approval's reason when it has one. */
+export function deniedOutput(reason: string | undefined): ToolResultOutput {
+  return reason === undefined ? { type: 'execution-denied' } : { type: 'execution-denied', reason };
+}
+
+/**
+ * A `tool-result` part.
+ *
+ * @param entry - the call
+ * @param output - what the model is sent
+ * @param providerOptions - the part's provider options (see `toModelMessages`: the call's
+ *   metadata, as the AI SDK's loop sends it), or undefined for none
+ */
+export function toolResultPart(
+  entry: ToolCallEntry,
+  output: ToolResultOutput,
+  providerOptions: ProviderMetadata | undefined,
+): ToolResultPart {
   const part: ToolResultPart = {
     type: 'tool-result',
     toolCallId: entry.id,
     toolName: entry.name,
     output,
   };
-  if (entry.providerExecuted === true && entry.providerMetadata !== undefined) {
-    part.providerOptions = entry.providerMetadata;
-  }
+  if (providerOptions !== undefined) part.providerOptions = providerOptions;
   return part;
 }

@@ -1,5 +1,5 @@
 import type { TextStreamPart, ToolSet } from 'ai';
-import type { StreamSource } from '../events/stream-source.js';
+import { checkStreamSource, type StreamSource } from '../events/stream-source.js';
 import { toChunkEvent } from '../events/to-chunk-event.js';
 import { applyEvent } from './apply-event.js';
 import { createTurnState, draftOf, seal } from './turn-state.js';
@@ -17,6 +17,7 @@ import type { TurnState } from './types.js';
  * @param stream - the stream of parts
  * @param initial - the state to start from (default: an empty turn)
  * @returns the state once the stream has ended
+ * @throws {ChunklogError} `invalid-option` (rejection) when `stream` is not a stream
  *
  * @example
  * ```ts
@@ -29,6 +30,7 @@ export async function foldStream(
   stream: StreamSource<TextStreamPart<ToolSet>>,
   initial?: TurnState,
 ): Promise<TurnState> {
+  checkStreamSource(stream, 'foldStream');
   const draft = draftOf(initial ?? createTurnState());
   const fold = (part: TextStreamPart<ToolSet>): void => {
     const event = toChunkEvent(part);

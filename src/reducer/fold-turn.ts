@@ -5,7 +5,8 @@ import type { TurnState } from './types.js';
 
 /**
  * Folds events into a turn's state: the same result as `reduceTurn` applied to each in turn,
- * without building the states in between.
+ * without building the states in between. Like `reduceTurn`, it trusts the events: validate
+ * events from outside the process first (`values.map(parseChunkEvent)`).
  *
  * @param events - the events, in order
  * @param initial - the state to start from (default: an empty turn)

@@ -9,6 +9,13 @@ import type { TurnState } from './types.js';
  * throws on schema-valid events, in any order. The open/close/coalesce rules are in
  * `docs/reducer.md`.
  *
+ * The reducer trusts its input: it runs once per streamed delta, so it does not validate the
+ * event (an event of an unknown type is ignored; a malformed one gives malformed chunks). Events
+ * from {@link toChunkEvents} are valid. An event from outside the process (a WebSocket, SSE, a
+ * file) must be validated first: `reduceTurn(state, parseChunkEvent(value))` throws
+ * `invalid-event` before the reducer runs, and `state` stays as it was; `ChunkWindow.apply`
+ * validates too.
+ *
  * @param state - the state so far
  * @param event - the next event
  * @returns the new state

@@ -1,3 +1,4 @@
+import { ChunklogError } from '../errors/chunklog-error.js';
 import type { Chunk } from '../schema/chunk.js';
 import type { FinishReason, TokenUsage } from '../schema/usage.js';
 import { firstOpenIndex, NO_OPEN_BLOCKS, type OpenBlock, shiftOpen } from './open-blocks.js';
@@ -259,6 +260,8 @@ export function seal(draft: TurnStateImpl): TurnStateImpl {
  *
  * @param init - the turn's ids, when known before its `turn-start`
  * @returns an empty state
+ * @throws {ChunklogError} `invalid-option` when `init` is not an object or an id is not a
+ *   non-empty string
  *
  * @example
  * ```ts
@@ -267,10 +270,28 @@ export function seal(draft: TurnStateImpl): TurnStateImpl {
  * ```
  */
 export function createTurnState(init?: TurnStateInit): TurnState {
+  if (init !== undefined && (typeof init !== 'object' || init === null)) {
+    throw new ChunklogError('invalid-option', 'createTurnState: `init` must be an object', {
+      option: 'init',
+      value: init,
+    });
+  }
   const draft = new TurnStateImpl();
-  draft.turnId = init?.turnId ?? null;
-  draft.assistantId = init?.assistantId ?? null;
+  draft.turnId = initId(init?.turnId, 'turnId');
+  draft.assistantId = initId(init?.assistantId, 'assistantId');
   return seal(draft);
+}
+
+function initId(value: unknown, option: string): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string' || value === '') {
+    throw new ChunklogError(
+      'invalid-option',
+      `createTurnState: \`${option}\` must be a non-empty string`,
+      { option, value },
+    );
+  }
+  return value;
 }
 
 /**

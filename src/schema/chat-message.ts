@@ -24,8 +24,8 @@ export const ChatRoleSchema: z.ZodType<ChatRole> = z.enum(['user', 'assistant', 
 
 /** Zod schema of a {@link ChatMessage}. */
 export const ChatMessageSchema: z.ZodType<ChatMessage> = z.object({
-  id: z.string(),
-  turnId: z.string(),
+  id: z.string().min(1),
+  turnId: z.string().min(1),
   role: ChatRoleSchema,
   chunks: z.array(ChunkSchema),
 });
@@ -36,6 +36,11 @@ export const ChatMessageSchema: z.ZodType<ChatMessage> = z.object({
  * @param turnId - the turn
  * @param role - the message's role
  * @returns `${turnId}:${role}`
+ *
+ * @example
+ * ```ts
+ * messageId('t1', 'assistant'); // 't1:assistant'
+ * ```
  */
 export function messageId(turnId: string, role: ChatRole): string {
   return `${turnId}:${role}`;

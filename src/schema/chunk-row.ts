@@ -1,25 +1,19 @@
 import { z } from 'zod';
-import {
-  type CustomChunk,
-  type DataChunk,
-  type ErrorChunk,
-  type FileChunk,
-  type SourceChunk,
-  type SteeringChunk,
-  type SystemChunk,
-  SystemKindSchema,
-  type TextChunk,
-  type ThinkingChunk,
-  type ToolApproval,
-  ToolApprovalSchema,
+import type {
+  CustomChunk,
+  DataChunk,
+  ErrorChunk,
+  FileChunk,
+  SourceChunk,
+  SteeringChunk,
+  SystemChunk,
+  TextChunk,
+  ThinkingChunk,
+  ToolCallEntry,
 } from './chunk.js';
-import {
-  type JSONValue,
-  JsonValueSchema,
-  type ProviderMetadata,
-  ProviderMetadataSchema,
-} from './json.js';
-import { CitationSchema, SourceSchema } from './source.js';
+import { RowDataSchemas } from './chunk-schemas.js';
+
+export { RowDataSchemas } from './chunk-schemas.js';
 
 /** Who a row speaks for. Tool results are `tool`; a steering message is `user`. */
 export type ChunkRole = 'user' | 'assistant' | 'tool' | 'system';
@@ -93,35 +87,19 @@ export type CustomRowData = DataOf<CustomChunk>;
 /** `data` of a `data` row (an app's UI data part). */
 export type DataRowData = DataOf<DataChunk>;
 
+/** The fields of a {@link ToolCallEntry} that say what happened to the call. */
+type ToolOutcomeField = 'result' | 'isError' | 'denied' | 'progress' | 'preliminary';
+
 /** `data` of a `tool_call` row: a call of a tool-batch, without what happened after it. */
-export interface ToolCallRowData {
-  /** The tool call id. */
-  readonly id: string;
-  readonly name: string;
+export interface ToolCallRowData extends Omit<ToolCallEntry, ToolOutcomeField> {
   /** The position of this call in its tool-batch; 0 starts a new batch. */
   readonly index: number;
-  readonly input?: JSONValue | undefined;
-  readonly inputText?: string | undefined;
-  readonly providerExecuted?: boolean | undefined;
-  readonly providerMetadata?: ProviderMetadata | undefined;
-  readonly dynamic?: boolean | undefined;
-  readonly invalid?: boolean | undefined;
-  readonly title?: string | undefined;
-  readonly approval?: ToolApproval | undefined;
-  readonly orphan?: boolean | undefined;
 }
 
 /** `data` of a `tool_result` row (role `tool`): the outcome of one call, and its progress. */
-export interface ToolResultRowData {
+export interface ToolResultRowData extends Pick<ToolCallEntry, 'name' | ToolOutcomeField> {
   /** The id of the call this result belongs to. */
   readonly callId: string;
-  /** The tool's name, so a result whose call is on another page is still complete. */
-  readonly name: string;
-  readonly result?: JSONValue | undefined;
-  readonly isError?: boolean | undefined;
-  readonly denied?: boolean | undefined;
-  readonly progress?: string | undefined;
-  readonly preliminary?: JSONValue | undefined;
 }
 
 /** What every row has, whatever its type. */
@@ -160,67 +138,6 @@ export interface StoredRowFields {
 
 /** A stored row: a {@link ChunkRowDraft} with its thread and `seq`. */
 export type ChunkRow = ChunkRowDraft & StoredRowFields;
-
-const metadata = ProviderMetadataSchema.optional();
-
-/** Zod schemas of each row type's `data`. */
-export const RowDataSchemas: {
-  readonly [T in ChunkRowType]: z.ZodType<Extract<ChunkRowDraft, { type: T }>['data']>;
-} = {
-  text: z.object({
-    text: z.string(),
-    id: z.string().optional(),
-    providerMetadata: metadata,
-    citations: z.array(CitationSchema).optional(),
-  }),
-  thinking: z.object({
-    text: z.string(),
-    id: z.string().optional(),
-    providerMetadata: metadata,
-    modelId: z.string().optional(),
-  }),
-  tool_call: z.object({
-    id: z.string(),
-    name: z.string(),
-    index: z.number().int().nonnegative(),
-    input: JsonValueSchema.optional(),
-    inputText: z.string().optional(),
-    providerExecuted: z.boolean().optional(),
-    providerMetadata: metadata,
-    dynamic: z.boolean().optional(),
-    invalid: z.boolean().optional(),
-    title: z.string().optional(),
-    approval: ToolApprovalSchema.optional(),
-    orphan: z.boolean().optional(),
-  }),
-  tool_result: z.object({
-    callId: z.string(),
-    name: z.string(),
-    result: JsonValueSchema.optional(),
-    isError: z.boolean().optional(),
-    denied: z.boolean().optional(),
-    progress: z.string().optional(),
-    preliminary: JsonValueSchema.optional(),
-  }),
-  error: z.object({ message: z.string(), statusCode: z.number().int().optional() }),
-  system: z.object({ kind: SystemKindSchema, text: z.string() }),
-  source: z.object({ source: SourceSchema }),
-  file: z
-    .object({
-      mediaType: z.string(),
-      data: z.string().optional(),
-      url: z.string().optional(),
-      filename: z.string().optional(),
-      providerMetadata: metadata,
-      reasoning: z.boolean().optional(),
-    })
-    .refine((f) => (f.data === undefined) !== (f.url === undefined), {
-      message: 'a file row needs exactly one of `data` (base64) and `url`',
-    }),
-  custom: z.object({ kind: z.string(), providerMetadata: metadata }),
-  steering: z.object({ id: z.string(), text: z.string() }),
-  data: z.object({ name: z.string(), id: z.string().optional(), data: JsonValueSchema }),
-};
 
 const draftBase = {
   turnId: z.string().min(1),

@@ -1,30 +1,8 @@
-import { z } from 'zod';
-import {
-  type JSONValue,
-  JsonValueSchema,
-  type ProviderMetadata,
-  ProviderMetadataSchema,
-} from './json.js';
-import { type Citation, CitationSchema, type Source, SourceSchema } from './source.js';
+import type { JSONValue, ProviderMetadata } from './json.js';
+import type { Citation, Source } from './source.js';
 
 /** The kinds of system notice a turn or thread can record. */
 export type SystemKind = 'notice' | 'model-changed' | 'config-reload' | 'cancelled';
-
-/** Every {@link SystemKind}, in a fixed order. */
-export const SYSTEM_KINDS: readonly SystemKind[] = [
-  'notice',
-  'model-changed',
-  'config-reload',
-  'cancelled',
-];
-
-/** Zod schema of a {@link SystemKind}. */
-export const SystemKindSchema: z.ZodType<SystemKind> = z.enum([
-  'notice',
-  'model-changed',
-  'config-reload',
-  'cancelled',
-]);
 
 /** What every chunk has: the zero-based step of the turn it happened in. */
 export interface ChunkBase {
@@ -223,150 +201,20 @@ void _allChunkTypesListed;
 /** Every {@link ChunkType}, in a fixed order. */
 export const CHUNK_TYPES: readonly ChunkType[] = allChunkTypes;
 
-const step = z.number().int().nonnegative();
-const metadata = ProviderMetadataSchema.optional();
-
-/** Zod schema of a {@link ToolApproval}. */
-export const ToolApprovalSchema: z.ZodType<ToolApproval> = z.object({
-  id: z.string(),
-  approved: z.boolean().optional(),
-  reason: z.string().optional(),
-  isAutomatic: z.boolean().optional(),
-  signature: z.string().optional(),
-});
-
-/** Zod schema of a {@link ToolCallEntry}. */
-export const ToolCallEntrySchema: z.ZodType<ToolCallEntry> = z.object({
-  id: z.string(),
-  name: z.string(),
-  input: JsonValueSchema.optional(),
-  inputText: z.string().optional(),
-  result: JsonValueSchema.optional(),
-  isError: z.boolean().optional(),
-  denied: z.boolean().optional(),
-  progress: z.string().optional(),
-  preliminary: JsonValueSchema.optional(),
-  providerExecuted: z.boolean().optional(),
-  providerMetadata: metadata,
-  dynamic: z.boolean().optional(),
-  invalid: z.boolean().optional(),
-  title: z.string().optional(),
-  approval: ToolApprovalSchema.optional(),
-  orphan: z.boolean().optional(),
-});
-
-const textChunk = z.object({
-  type: z.literal('text'),
-  step,
-  text: z.string(),
-  id: z.string().optional(),
-  providerMetadata: metadata,
-  citations: z.array(CitationSchema).optional(),
-});
-
-const thinkingChunk = z.object({
-  type: z.literal('thinking'),
-  step,
-  text: z.string(),
-  id: z.string().optional(),
-  providerMetadata: metadata,
-  modelId: z.string().optional(),
-});
-
-const toolBatchChunk = z.object({
-  type: z.literal('tool-batch'),
-  step,
-  calls: z.array(ToolCallEntrySchema),
-});
-
-const errorChunk = z.object({
-  type: z.literal('error'),
-  step,
-  message: z.string(),
-  statusCode: z.number().int().optional(),
-});
-
-const systemChunk = z.object({
-  type: z.literal('system'),
-  step,
-  kind: SystemKindSchema,
-  text: z.string(),
-});
-
-const steeringChunk = z.object({
-  type: z.literal('steering'),
-  step,
-  id: z.string(),
-  text: z.string(),
-});
-
-const sourceChunk = z.object({
-  type: z.literal('source'),
-  step,
-  source: SourceSchema,
-});
-
-const fileChunk = z
-  .object({
-    type: z.literal('file'),
-    step,
-    mediaType: z.string(),
-    data: z.string().optional(),
-    url: z.string().optional(),
-    filename: z.string().optional(),
-    providerMetadata: metadata,
-    reasoning: z.boolean().optional(),
-  })
-  .refine((file) => (file.data === undefined) !== (file.url === undefined), {
-    message: 'a file chunk needs exactly one of `data` (base64) and `url`',
-  });
-
-const customChunk = z.object({
-  type: z.literal('custom'),
-  step,
-  kind: z.string(),
-  providerMetadata: metadata,
-});
-
-const dataChunk = z.object({
-  type: z.literal('data'),
-  step,
-  name: z.string(),
-  id: z.string().optional(),
-  data: JsonValueSchema,
-});
-
-/** Zod schema of a {@link Chunk}: any of the variants, told apart by `type`. */
-export const ChunkSchema: z.ZodType<Chunk> = z.discriminatedUnion('type', [
-  textChunk,
-  thinkingChunk,
-  toolBatchChunk,
-  errorChunk,
-  systemChunk,
-  steeringChunk,
-  sourceChunk,
-  fileChunk,
-  customChunk,
-  dataChunk,
-]);
-
-/** Zod schema of a {@link TextChunk}. */
-export const TextChunkSchema: z.ZodType<TextChunk> = textChunk;
-/** Zod schema of a {@link ThinkingChunk}. */
-export const ThinkingChunkSchema: z.ZodType<ThinkingChunk> = thinkingChunk;
-/** Zod schema of a {@link ToolBatchChunk}. */
-export const ToolBatchChunkSchema: z.ZodType<ToolBatchChunk> = toolBatchChunk;
-/** Zod schema of a {@link ErrorChunk}. */
-export const ErrorChunkSchema: z.ZodType<ErrorChunk> = errorChunk;
-/** Zod schema of a {@link SystemChunk}. */
-export const SystemChunkSchema: z.ZodType<SystemChunk> = systemChunk;
-/** Zod schema of a {@link SteeringChunk}. */
-export const SteeringChunkSchema: z.ZodType<SteeringChunk> = steeringChunk;
-/** Zod schema of a {@link SourceChunk}. */
-export const SourceChunkSchema: z.ZodType<SourceChunk> = sourceChunk;
-/** Zod schema of a {@link FileChunk}. */
-export const FileChunkSchema: z.ZodType<FileChunk> = fileChunk;
-/** Zod schema of a {@link CustomChunk}. */
-export const CustomChunkSchema: z.ZodType<CustomChunk> = customChunk;
-/** Zod schema of a {@link DataChunk}. */
-export const DataChunkSchema: z.ZodType<DataChunk> = dataChunk;
+export {
+  ChunkSchema,
+  CustomChunkSchema,
+  DataChunkSchema,
+  ErrorChunkSchema,
+  FileChunkSchema,
+  SourceChunkSchema,
+  SteeringChunkSchema,
+  SYSTEM_KINDS,
+  SystemChunkSchema,
+  SystemKindSchema,
+  TextChunkSchema,
+  ThinkingChunkSchema,
+  ToolApprovalSchema,
+  ToolBatchChunkSchema,
+  ToolCallEntrySchema,
+} from './chunk-schemas.js';

@@ -124,6 +124,7 @@ export {
   type UrlSource,
 } from './source.js';
 export {
+  type AiSdkFinishReason,
   type FinishReason,
   FinishReasonSchema,
   type TokenUsage,

@@ -56,6 +56,11 @@ function isPlainJsonFast(v: unknown, depth: number): boolean {
  *
  * @param value - the value to check
  * @returns where the first offending value is and why, or undefined when all of it is JSON
+ *
+ * @example
+ * ```ts
+ * findNonJson({ a: [1, new Date(0)] }); // { path: ['a', 1], value: '1970-…', reason: 'an instance of Date' }
+ * ```
  */
 export function findNonJson(value: unknown): NonJson | undefined {
   if (isPlainJsonFast(value, 0)) return undefined;
@@ -114,7 +119,18 @@ export function findNonJson(value: unknown): NonJson | undefined {
   return visit(value);
 }
 
-/** Whether `value` is plain JSON (see {@link JSONValue}). */
+/**
+ * Whether `value` is plain JSON (see {@link JSONValue}).
+ *
+ * @param value - the value to check
+ * @returns true when it survives `JSON.parse(JSON.stringify(value))` unchanged
+ *
+ * @example
+ * ```ts
+ * isJsonValue({ a: [1, 'x', null] }); // true
+ * isJsonValue({ a: undefined }); // false
+ * ```
+ */
 export function isJsonValue(value: unknown): value is JSONValue {
   return findNonJson(value) === undefined;
 }
@@ -126,6 +142,11 @@ export function isJsonValue(value: unknown): value is JSONValue {
  *
  * @param value - anything, for example a tool's output
  * @returns a plain JSON value; `undefined` becomes `null`
+ *
+ * @example
+ * ```ts
+ * toJsonValue({ at: new Date(0), n: 1n, skip: undefined }); // { at: '1970-01-01T00:00:00.000Z', n: '1' }
+ * ```
  */
 export function toJsonValue(value: unknown): JSONValue {
   if (isJsonValue(value)) return value;

@@ -45,6 +45,37 @@ function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
   return current;
 }
 
+/** The first problem zod found in a value: where, what, and the offending value. */
+export interface SchemaIssue {
+  readonly path: ReadonlyArray<string | number>;
+  readonly message: string;
+  readonly value: unknown;
+  readonly cause: unknown;
+}
+
+/**
+ * The first problem `schema` finds in `value`, or undefined when it matches.
+ *
+ * @param schema - a zod schema
+ * @param value - the untrusted value
+ * @returns the first issue (its path, message, offending value and the zod error)
+ */
+export function firstIssue(schema: z.ZodType, value: unknown): SchemaIssue | undefined {
+  const result = schema.safeParse(value);
+  return result.success ? undefined : issueOf(result.error, value);
+}
+
+function issueOf(error: z.ZodError, value: unknown): SchemaIssue {
+  const issue = error.issues[0];
+  const path = (issue?.path ?? []).filter((k): k is string | number => typeof k !== 'symbol');
+  return {
+    path,
+    message: issue?.message ?? 'invalid input',
+    value: valueAt(value, path),
+    cause: error,
+  };
+}
+
 /**
  * Validates `value` against `schema`, returning a {@link ChunklogError} that names the first
  * offending path and value instead of throwing.
@@ -54,6 +85,12 @@ function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
  * @param code - the error code to use on failure
  * @param what - what the value is, for the message (for example `'chunk event'`)
  * @returns the parsed value or the error
+ *
+ * @example
+ * ```ts
+ * const result = safeParseWith(ChunkSchema, value, 'invalid-chunk', 'chunk');
+ * if (!result.success) console.warn(result.error.message);
+ * ```
  */
 export function safeParseWith<T>(
   schema: z.ZodType<T>,
@@ -63,20 +100,32 @@ export function safeParseWith<T>(
 ): SafeResult<T> {
   const result = schema.safeParse(value);
   if (result.success) return { success: true, value: result.data };
-  const issue = result.error.issues[0];
-  const path = (issue?.path ?? []).filter((k): k is string | number => typeof k !== 'symbol');
-  const offending = valueAt(value, path);
-  const message = `Invalid ${what} at ${formatPath(path)}: ${issue?.message ?? 'invalid input'} (got ${previewValue(offending)})`;
+  const issue = issueOf(result.error, value);
+  const message = `Invalid ${what} at ${formatPath(issue.path)}: ${issue.message} (got ${previewValue(issue.value)})`;
   return {
     success: false,
-    error: new ChunklogError(code, message, { path, value: offending, cause: result.error }),
+    error: new ChunklogError(code, message, {
+      path: issue.path,
+      value: issue.value,
+      cause: result.error,
+    }),
   };
 }
 
 /**
  * Like {@link safeParseWith}, but throws the error.
  *
+ * @param schema - a zod schema
+ * @param value - the untrusted value
+ * @param code - the error code to use on failure
+ * @param what - what the value is, for the message
+ * @returns the parsed value
  * @throws {ChunklogError} with the given code when `value` does not match
+ *
+ * @example
+ * ```ts
+ * const usage = parseWith(TokenUsageSchema, body.usage, 'invalid-option', 'usage');
+ * ```
  */
 export function parseWith<T>(
   schema: z.ZodType<T>,
@@ -110,6 +159,13 @@ export function parseChunkEvent(value: unknown): ChunkEvent {
  *
  * @param value - the untrusted value
  * @returns the event, or the `invalid-event` error
+ *
+ * @example
+ * ```ts
+ * const result = safeParseChunkEvent(JSON.parse(message.data));
+ * if (result.success) state = reduceTurn(state, result.value);
+ * else console.warn(result.error.message);
+ * ```
  */
 export function safeParseChunkEvent(value: unknown): SafeResult<ChunkEvent> {
   return safeParseWith(ChunkEventSchema, value, 'invalid-event', 'chunk event');
@@ -121,6 +177,11 @@ export function safeParseChunkEvent(value: unknown): SafeResult<ChunkEvent> {
  * @param value - the untrusted value
  * @returns the chunk
  * @throws {ChunklogError} `invalid-chunk`, naming the offending path and value
+ *
+ * @example
+ * ```ts
+ * const chunk = parseChunk({ type: 'text', step: 0, text: 'Hi' });
+ * ```
  */
 export function parseChunk(value: unknown): Chunk {
   return parseWith(ChunkSchema, value, 'invalid-chunk', 'chunk');
@@ -132,6 +193,11 @@ export function parseChunk(value: unknown): Chunk {
  * @param value - the untrusted value
  * @returns the draft
  * @throws {ChunklogError} `invalid-row`, naming the offending path and value
+ *
+ * @example
+ * ```ts
+ * const draft = parseChunkRowDraft({ turnId: 't1', step: 0, role: 'user', type: 'text', data: { text: 'Hi' } });
+ * ```
  */
 export function parseChunkRowDraft(value: unknown): ChunkRowDraft {
   return parseWith(ChunkRowDraftSchema, value, 'invalid-row', 'chunk row draft');
@@ -143,6 +209,11 @@ export function parseChunkRowDraft(value: unknown): ChunkRowDraft {
  * @param value - the untrusted value
  * @returns the row
  * @throws {ChunklogError} `invalid-row`, naming the offending path and value
+ *
+ * @example
+ * ```ts
+ * const rows = (await response.json()).chunks.map(parseChunkRow);
+ * ```
  */
 export function parseChunkRow(value: unknown): ChunkRow {
   return parseWith(ChunkRowSchema, value, 'invalid-row', 'chunk row');
@@ -154,6 +225,11 @@ export function parseChunkRow(value: unknown): ChunkRow {
  * @param value - the untrusted value
  * @returns the message
  * @throws {ChunklogError} `invalid-message`, naming the offending path and value
+ *
+ * @example
+ * ```ts
+ * const messages = JSON.parse(saved).map(parseChatMessage);
+ * ```
  */
 export function parseChatMessage(value: unknown): ChatMessage {
   return parseWith(ChatMessageSchema, value, 'invalid-message', 'chat message');

@@ -28,20 +28,33 @@ export const TokenUsageSchema: z.ZodType<TokenUsage> = z.object({
   cacheWriteTokens: count,
 });
 
-/**
- * Why a step or a turn finished. The AI SDK's values are `stop`, `length`, `content-filter`,
- * `tool-calls`, `error`, `interrupted` and `other`; any other string is kept as it came so that
- * a newer SDK's value is not lost.
- */
-export type FinishReason =
+/** The finish reasons the AI SDK itself gives (its `FinishReason`). */
+export type AiSdkFinishReason =
   | 'stop'
   | 'length'
   | 'content-filter'
   | 'tool-calls'
   | 'error'
   | 'interrupted'
-  | 'other'
-  | (string & {});
+  | 'other';
+
+/** Every {@link AiSdkFinishReason}, in a fixed order. Internal: one list for every check. */
+export const AI_SDK_FINISH_REASONS: readonly AiSdkFinishReason[] = [
+  'stop',
+  'length',
+  'content-filter',
+  'tool-calls',
+  'error',
+  'interrupted',
+  'other',
+];
+
+/**
+ * Why a step or a turn finished. The AI SDK's values are `stop`, `length`, `content-filter`,
+ * `tool-calls`, `error`, `interrupted` and `other`; any other string is kept as it came so that
+ * a newer SDK's value is not lost.
+ */
+export type FinishReason = AiSdkFinishReason | (string & {});
 
 /** Zod schema of a {@link FinishReason}. */
 export const FinishReasonSchema: z.ZodType<FinishReason> = z.string();

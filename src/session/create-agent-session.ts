@@ -1,14 +1,16 @@
 import type { ModelMessage, ToolSet } from 'ai';
 import { ChunklogError } from '../errors/index.js';
+import { invalidOption, readOptions } from '../errors/invalid-option.js';
 import { SYSTEM_KINDS } from '../schema/chunk.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
 import { EventHub } from './event-hub.js';
 import { buildModelMessages, loadHistory, userMessage } from './history.js';
 import { LiveTurn } from './live-turn.js';
-import { explodeTurn } from './pipeline.js';
+import { explodeChunks } from './pipeline.js';
 import { ReplayBuffer } from './replay-buffer.js';
-import { TurnHandleImpl } from './turn-handle.js';
+import { isAbortSignal } from './sse.js';
+import { checkCancelReason, TurnHandleImpl } from './turn-handle.js';
 import { TurnQueue } from './turn-queue.js';
 import { runTurn } from './turn-runner.js';
 import type {
@@ -117,10 +119,14 @@ class Session implements AgentSession {
     }
   }
 
-  send(input: SendInput, options: SendOptions = {}): TurnHandle {
+  send(input: SendInput, options?: SendOptions): TurnHandle {
     this.#checkOpen('send');
     const { text, turnId } = readInput(input);
-    return this.#enqueue(text, turnId ?? this.#newId(), options.signal, false);
+    const { signal } = readOptions(options, 'send', ['signal']);
+    if (signal !== undefined && !isAbortSignal(signal)) {
+      invalidOption('send', 'signal', '`signal` must be an AbortSignal', signal);
+    }
+    return this.#enqueue(text, turnId ?? this.#newId(), signal, false);
   }
 
   #newId(): string {
@@ -159,6 +165,7 @@ class Session implements AgentSession {
   }
 
   cancel(reason?: string): boolean {
+    checkCancelReason(reason, 'cancel');
     const live = this.#live;
     if (live === undefined || live.ended) return false;
     live.cancel(reason);
@@ -234,10 +241,7 @@ class Session implements AgentSession {
     turn.emit(event);
     turn.emit({ type: 'turn-end' });
     try {
-      const rows = await this.#write(
-        turnId,
-        explodeTurn(turnId, turn.state.chunks, { role: 'system' }),
-      );
+      const rows = await this.#write(turnId, explodeChunks(turnId, turn.state.chunks, 'system'));
       return { routed: 'system-turn', turnId, rows };
     } finally {
       turn.publishEnd();
@@ -340,8 +344,8 @@ class Session implements AgentSession {
     }
     handle.status = 'sealing';
     const drafts = [
-      ...explodeTurn(handle.turnId, outcome.userChunks, { role: 'user' }),
-      ...explodeTurn(handle.turnId, outcome.chunks, { role: 'assistant' }),
+      ...explodeChunks(handle.turnId, outcome.userChunks, 'user'),
+      ...explodeChunks(handle.turnId, outcome.chunks, 'assistant'),
     ];
     try {
       const rows = await this.#write(handle.turnId, drafts);

@@ -8,4 +8,4 @@ export {
   toModelMessages,
 } from '../model-messages/index.js';
 export { createTurnState, reduceTurn, type TurnState } from '../reducer/index.js';
-export { explodeTurn } from '../transforms/index.js';
+export { explodeChunks, explodeTurn } from '../transforms/explode-turn.js';

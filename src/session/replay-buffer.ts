@@ -28,7 +28,7 @@ const KNOWN_TURNS = 64;
  * Parses an event id `${turnId}:${index}`.
  *
  * @param id - the id (a `Last-Event-ID` header)
- * @returns the turn and index, or undefined when the id is malformed
+ * @returns the turn and index, or undefined when the id is malformed (or not a string)
  *
  * @example
  * ```ts
@@ -37,6 +37,7 @@ const KNOWN_TURNS = 64;
  * ```
  */
 export function parseEventId(id: string): { turnId: string; index: number } | undefined {
+  if (typeof id !== 'string') return undefined;
   const colon = id.lastIndexOf(':');
   if (colon <= 0) return undefined;
   const digits = id.slice(colon + 1);

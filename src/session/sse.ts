@@ -1,3 +1,4 @@
+import { invalidOption, readOptions } from '../errors/invalid-option.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import type { AgentSession, EventMeta } from './types.js';
 
@@ -8,8 +9,10 @@ const encoder = new TextEncoder();
  * JSON on one `data:` line (JSON text has no raw newline), then a blank line.
  *
  * @param data - the JSON payload
- * @param options - the event's id and type
+ * @param options - the event's id and type (one line each: no CR, LF or NUL)
  * @returns the event's text
+ * @throws {ChunklogError} `invalid-option` when `data` has no JSON text, or the id or type would
+ *   break the line it is written on (which would let it inject other fields)
  *
  * @example
  * ```ts
@@ -17,10 +20,32 @@ const encoder = new TextEncoder();
  * ```
  */
 export function formatSse(data: unknown, options: { id?: string; event?: string } = {}): string {
+  const { id, event } = readOptions(options, 'formatSse', ['id', 'event']);
   let out = '';
-  if (options.event !== undefined) out += `event: ${options.event}\n`;
-  if (options.id !== undefined) out += `id: ${options.id}\n`;
-  return `${out}data: ${JSON.stringify(data)}\n\n`;
+  if (event !== undefined) out += `event: ${fieldValue('event', event)}\n`;
+  if (id !== undefined) out += `id: ${fieldValue('id', id)}\n`;
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(data);
+  } catch {
+    json = undefined;
+  }
+  if (json === undefined) invalidOption('formatSse', 'data', '`data` must be JSON', data);
+  return `${out}data: ${json}\n\n`;
+}
+
+/** One SSE field value: a string that stays on its line. */
+function fieldValue(option: string, value: unknown): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are what it rejects
+  if (typeof value !== 'string' || /[\r\n\u0000]/.test(value)) {
+    invalidOption(
+      'formatSse',
+      option,
+      `\`${option}\` must be a string without CR, LF or NUL`,
+      value,
+    );
+  }
+  return value;
 }
 
 /** Options of {@link sessionEventStream}, for example `{ lastEventId: 't1:41', heartbeatMs: 15_000 }`. */
@@ -49,6 +74,8 @@ export interface SessionEventStreamOptions {
  * @param session - the session whose events to send
  * @param options - resume point, heartbeat, abort signal
  * @returns the stream of UTF-8 bytes
+ * @throws {ChunklogError} `invalid-option` when `session` is not a session or an option is
+ *   malformed
  *
  * @example
  * ```ts
@@ -61,6 +88,7 @@ export function sessionEventStream(
   session: AgentSession,
   options: SessionEventStreamOptions = {},
 ): ReadableStream<Uint8Array> {
+  checkStreamArguments(session, options);
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const maxQueued = options.maxQueued ?? 10_000;
   let cleanup = () => {};
@@ -105,4 +133,48 @@ export function sessionEventStream(
       cleanup();
     },
   });
+}
+
+function checkStreamArguments(session: unknown, options: unknown): void {
+  const where = 'sessionEventStream';
+  const s = session as Partial<AgentSession> | null;
+  if (
+    typeof s !== 'object' ||
+    s === null ||
+    typeof s.replay !== 'function' ||
+    typeof s.subscribe !== 'function'
+  ) {
+    invalidOption(where, 'session', '`session` must be an AgentSession', session);
+  }
+  const o = readOptions(options, where, ['lastEventId', 'heartbeatMs', 'signal', 'maxQueued']);
+  if (o.lastEventId != null && typeof o.lastEventId !== 'string') {
+    invalidOption(where, 'lastEventId', '`lastEventId` must be a string', o.lastEventId);
+  }
+  for (const [option, min] of [
+    ['heartbeatMs', 0],
+    ['maxQueued', 1],
+  ] as const) {
+    const value = o[option];
+    if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= min)) {
+      invalidOption(where, option, `\`${option}\` must be an integer of at least ${min}`, value);
+    }
+  }
+  if (o.signal !== undefined && !isAbortSignal(o.signal)) {
+    invalidOption(where, 'signal', '`signal` must be an AbortSignal', o.signal);
+  }
+}
+
+/**
+ * Whether `value` looks like an `AbortSignal` (checked by shape, so that a polyfill's passes).
+ *
+ * @param value - anything
+ * @returns true for an abort signal
+ */
+export function isAbortSignal(value: unknown): value is AbortSignal {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as AbortSignal).aborted === 'boolean' &&
+    typeof (value as AbortSignal).addEventListener === 'function'
+  );
 }

@@ -1,3 +1,4 @@
+import { invalidOption } from '../errors/invalid-option.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import type { ChunkRow } from '../schema/chunk-row.js';
 import type { TurnHandle, TurnResult, TurnStatus } from './types.js';
@@ -67,7 +68,7 @@ export class TurnHandleImpl implements TurnHandle {
   }
 
   cancel(reason?: string): void {
-    this.#onCancel(this, reason);
+    this.#onCancel(this, checkCancelReason(reason, 'TurnHandle.cancel'));
   }
 
   /** Buffers an event and wakes the iterations waiting for one. */
@@ -136,4 +137,20 @@ export class TurnHandleImpl implements TurnHandle {
       },
     };
   }
+}
+
+/**
+ * Checks a cancel reason: it becomes the text of the turn's `cancelled` system chunk, which must
+ * be a string for the turn to be stored.
+ *
+ * @param reason - the untrusted reason
+ * @param where - the public method, for the message
+ * @returns the reason
+ * @throws {ChunklogError} `invalid-option` (option `reason`)
+ */
+export function checkCancelReason(reason: unknown, where: string): string | undefined {
+  if (reason !== undefined && typeof reason !== 'string') {
+    invalidOption(where, 'reason', 'the reason must be a string', reason);
+  }
+  return reason;
 }

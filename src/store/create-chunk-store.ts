@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import { ChunklogError } from '../errors/chunklog-error.js';
 import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
+import { groupRows } from '../transforms/group-rows.js';
 import type { StoreContext } from './context.js';
 import type { StoreDialectName } from './dialects/adapter.js';
 import { resolveDialect } from './dialects/detect.js';
-import { groupRows } from './group-messages.js';
 import { runMigrations } from './migrations.js';
 import { openSqlite, type SqliteOpenOptions } from './open-sqlite.js';
 import { appendTurn } from './queries/append-turn.js';
@@ -16,6 +16,7 @@ import { createThread, deleteThread, getThread } from './queries/thread-ops.js';
 import { truncateAfter } from './queries/truncate-after.js';
 import { createStatements } from './statements.js';
 import { wrapStoreErrors } from './store-errors.js';
+import { checkStoreOptions, dialectName } from './store-options.js';
 import { resolveTableNames, type StoreTableOptions, type StoreTables } from './tables.js';
 import type { ChunkStore, CorruptRowPolicy } from './types.js';
 
@@ -58,7 +59,8 @@ export interface ChunkStoreOptions extends StoreTableOptions, SqliteOpenOptions 
  *   busy timeout, foreign keys on), or `{ db }` with your own Kysely instance
  * @param options - table names, the corrupt-row policy, the JSON column type, SQLite settings
  * @returns the store; nothing is opened or queried until its first use
- * @throws {ChunklogError} `invalid-option` for a bad table name or an unknown dialect
+ * @throws {ChunklogError} `invalid-option`, naming the option: an unknown option, a bad table
+ *   name, an unknown dialect, a `db` that is not a Kysely instance, a value of the wrong type
  *
  * @example
  * ```ts
@@ -79,21 +81,9 @@ export function createChunkStore(
   target: ChunkStoreTarget,
   options: ChunkStoreOptions = {},
 ): ChunkStore {
-  const names = resolveTableNames(options);
-  const json = options.json ?? 'native';
-  if (json !== 'native' && json !== 'text') {
-    throw new ChunklogError('invalid-option', "json must be 'native' or 'text'.", {
-      option: 'json',
-      value: json,
-    });
-  }
-  const onCorruptRow = options.onCorruptRow ?? 'throw';
-  if (onCorruptRow !== 'throw' && onCorruptRow !== 'skip') {
-    throw new ChunklogError('invalid-option', "onCorruptRow must be 'throw' or 'skip'.", {
-      option: 'onCorruptRow',
-      value: onCorruptRow,
-    });
-  }
+  const checked = checkStoreOptions(options);
+  const names = resolveTableNames(checked.tables);
+  const { json, onCorruptRow } = checked;
   let owned: Kysely<unknown> | undefined;
   // biome-ignore lint/suspicious/noExplicitAny: see ChunkStoreTarget
   let userDb: Kysely<any>;
@@ -105,15 +95,22 @@ export function createChunkStore(
         value: target.sqlite,
       });
     }
-    owned = openSqlite(target.sqlite, options);
+    owned = openSqlite(target.sqlite, checked.sqlite);
     userDb = owned;
     dialect = 'sqlite';
   } else if (target !== null && typeof target === 'object' && 'db' in target) {
+    if (!isKysely(target.db)) {
+      throw new ChunklogError('invalid-option', 'db must be a Kysely instance.', {
+        option: 'db',
+        value: target.db,
+      });
+    }
     userDb = target.db;
-    dialect = target.dialect;
+    dialect = dialectName(target.dialect);
   } else {
     throw new ChunklogError('invalid-option', 'createChunkStore needs { sqlite } or { db }.', {
       option: 'target',
+      value: target,
     });
   }
   const adapter = resolveDialect(userDb, dialect);
@@ -128,7 +125,7 @@ export function createChunkStore(
     chunks,
     jsonAsText: json === 'text',
     onCorruptRow,
-    now: options.now ?? Date.now,
+    now: checked.now,
     statements: createStatements(adapter, threads, chunks, owned !== undefined),
   };
 
@@ -193,4 +190,14 @@ export function createChunkStore(
       if (owned !== undefined) await owned.destroy();
     },
   };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: any Kysely instance will do
+function isKysely(db: unknown): db is Kysely<any> {
+  return (
+    typeof db === 'object' &&
+    db !== null &&
+    typeof (db as { getExecutor?: unknown }).getExecutor === 'function' &&
+    typeof (db as { withoutPlugins?: unknown }).withoutPlugins === 'function'
+  );
 }

@@ -12,7 +12,7 @@ export {
   createChunkStore,
 } from './create-chunk-store.js';
 export type { StoreDialectName } from './dialects/adapter.js';
-export { type MigrationContext, storeMigrations } from './migrations.js';
+export { type StoreMigrationOptions, storeMigrations } from './migrations.js';
 export type { SqliteOpenOptions } from './open-sqlite.js';
 export type { StoreTableNames, StoreTableOptions } from './tables.js';
 export type {

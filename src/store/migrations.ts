@@ -1,7 +1,27 @@
 import type { Kysely } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
-import type { StoreDialectAdapter } from './dialects/adapter.js';
-import type { StoreTableNames } from './tables.js';
+import { invalidOption, readOptions } from '../errors/invalid-option.js';
+import type { StoreDialectAdapter, StoreDialectName } from './dialects/adapter.js';
+import { dialectAdapter } from './dialects/detect.js';
+import { dialectName, jsonColumns } from './store-options.js';
+import { resolveTableNames, type StoreTableNames, type StoreTableOptions } from './tables.js';
+
+/**
+ * Options of {@link storeMigrations}: the database's dialect, and the table names and JSON column
+ * type the store is created with (the same `tablePrefix`, `tables` and `json` as
+ * `createChunkStore`).
+ *
+ * @example
+ * ```ts
+ * const options: StoreMigrationOptions = { dialect: 'postgres', tablePrefix: 'chat_', json: 'text' };
+ * ```
+ */
+export interface StoreMigrationOptions extends StoreTableOptions {
+  /** The database the migrations are for (`store.dialect`). */
+  readonly dialect: StoreDialectName;
+  /** How JSON columns are declared: `'native'` (default) or `'text'`. */
+  readonly json?: 'native' | 'text' | undefined;
+}
 
 /** What the store's migrations need to know. */
 export interface MigrationContext {
@@ -12,14 +32,48 @@ export interface MigrationContext {
 }
 
 /**
- * The store's migrations, in code, named so that they sort in order. Never edit one that has
- * shipped: add the next.
+ * The store's migrations, in code, for running them from your own Kysely `Migrator` (then do not
+ * also call `store.migrate()`). Named so that they sort in order; never edited once shipped.
  *
  * - `0001_threads_and_chunks`: the threads table (id, timestamps, metadata, the next seq) and the
  *   chunks table (thread id, seq, turn id, step, role, type, data, created at, format version;
- *   primary key thread id + seq; an index (thread id, turn id, seq) for turn lookups), plus an index on thread activity.
+ *   primary key thread id + seq; an index (thread id, turn id, seq) for turn lookups), plus an
+ *   index on thread activity.
+ *
+ * @param options - the dialect, and the table names and JSON type given to `createChunkStore`
+ * @returns the migrations by name
+ * @throws {ChunklogError} `invalid-option`, naming the option
+ *
+ * @example
+ * ```ts
+ * const migrator = new Migrator({
+ *   db,
+ *   provider: {
+ *     getMigrations: async () => ({ ...myMigrations, ...storeMigrations({ dialect: 'postgres' }) }),
+ *   },
+ * });
+ * ```
  */
-export function storeMigrations(ctx: MigrationContext): Record<string, Migration> {
+export function storeMigrations(options: StoreMigrationOptions): Record<string, Migration> {
+  const o = readOptions(options, 'storeMigrations', ['dialect', 'tablePrefix', 'tables', 'json']);
+  const dialect = dialectName(o.dialect);
+  if (dialect === undefined) {
+    invalidOption(
+      'storeMigrations',
+      'dialect',
+      "`dialect` is required: 'sqlite', 'postgres' or 'mysql'",
+      undefined,
+    );
+  }
+  return migrationsFor({
+    adapter: dialectAdapter(dialect),
+    names: resolveTableNames(o as StoreTableOptions),
+    jsonAsText: jsonColumns(o.json) === 'text',
+  });
+}
+
+/** The store's migrations for a resolved context (see {@link storeMigrations}). */
+export function migrationsFor(ctx: MigrationContext): Record<string, Migration> {
   const { adapter, names } = ctx;
   const json = ctx.jsonAsText ? adapter.textType : adapter.jsonType;
   const millis = adapter.millisType;
@@ -89,7 +143,7 @@ export function storeMigrations(ctx: MigrationContext): Record<string, Migration
  * @throws the migrator's error when the migrations are not applied
  */
 export async function runMigrations(db: Kysely<unknown>, ctx: MigrationContext): Promise<void> {
-  const migrations = storeMigrations(ctx);
+  const migrations = migrationsFor(ctx);
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },

@@ -10,18 +10,8 @@ import { type SelectedThread, THREAD_COLUMNS } from './threads.js';
 /** Rows per prepared multi-row insert variant; larger batches are built as they come. */
 const PREPARED_INSERT_ROWS = 64;
 
-/** The columns of an inserted row, in order. */
-export const INSERT_COLUMNS: ReadonlyArray<keyof ChunkRecord> = [
-  'thread_id',
-  'seq',
-  'turn_id',
-  'step',
-  'role',
-  'type',
-  'data',
-  'created_at',
-  'version',
-];
+/** The columns of an inserted row, in order: the thread, then the columns a row is read with. */
+export const INSERT_COLUMNS: ReadonlyArray<keyof ChunkRecord> = ['thread_id', ...ROW_COLUMNS];
 
 /**
  * A page row: a row and the thread's next seq, read in the same statement; an array in that
@@ -162,40 +152,26 @@ export function createStatements(
     async insertRows(db, threadId, turnId, first, drafts, data, now) {
       for (let start = 0; start < drafts.length; start += rowsPerInsert) {
         const end = Math.min(drafts.length, start + rowsPerInsert);
-        if (end - start <= PREPARED_INSERT_ROWS) {
+        const records: ChunkRecord[] = [];
+        for (let i = start; i < end; i++) {
+          const d = drafts[i] as ChunkRowDraft;
+          records.push({
+            thread_id: threadId,
+            seq: first + i,
+            turn_id: turnId,
+            step: d.step,
+            role: d.role,
+            type: d.type,
+            data: data[i],
+            created_at: now,
+            version: ROW_FORMAT_VERSION,
+          });
+        }
+        if (records.length <= PREPARED_INSERT_ROWS) {
           // Parameters in INSERT_COLUMNS order, row after row.
-          const args: unknown[] = [];
-          for (let i = start; i < end; i++) {
-            const d = drafts[i] as ChunkRowDraft;
-            args.push(
-              threadId,
-              first + i,
-              turnId,
-              d.step,
-              d.role,
-              d.type,
-              data[i],
-              now,
-              ROW_FORMAT_VERSION,
-            );
-          }
-          await insertOf(end - start).execute(db, args);
+          const args = records.flatMap((record) => INSERT_COLUMNS.map((column) => record[column]));
+          await insertOf(records.length).execute(db, args);
         } else {
-          const records: ChunkRecord[] = [];
-          for (let i = start; i < end; i++) {
-            const d = drafts[i] as ChunkRowDraft;
-            records.push({
-              thread_id: threadId,
-              seq: first + i,
-              turn_id: turnId,
-              step: d.step,
-              role: d.role,
-              type: d.type,
-              data: data[i],
-              created_at: now,
-              version: ROW_FORMAT_VERSION,
-            });
-          }
           await db.insertInto(chunks).values(records).execute();
         }
       }

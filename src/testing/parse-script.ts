@@ -1,16 +1,9 @@
 import type { JSONValue } from '@ai-sdk/provider';
 import { ChunklogError } from '../errors/index.js';
+import { AI_SDK_FINISH_REASONS } from '../schema/usage.js';
 import type { ScriptedFinishReason, ScriptedPart, ScriptedStep } from './script.js';
 
-const finishReasons: readonly ScriptedFinishReason[] = [
-  'stop',
-  'length',
-  'content-filter',
-  'tool-calls',
-  'error',
-  'interrupted',
-  'other',
-];
+const finishReasons: readonly ScriptedFinishReason[] = AI_SDK_FINISH_REASONS;
 
 function fail(line: number, message: string): never {
   throw new ChunklogError('invalid-option', `parseScript, line ${line}: ${message}`, {
@@ -60,7 +53,8 @@ function status(rest: string, line: number): { statusCode: number; message?: str
  *
  * @param description - the description
  * @returns the steps, one per model call
- * @throws {ChunklogError} `invalid-option`, naming the offending line
+ * @throws {ChunklogError} `invalid-option`, naming the offending line (or the description, when
+ *   it is not a string)
  *
  * @example
  * ```ts
@@ -74,6 +68,12 @@ function status(rest: string, line: number): { statusCode: number; message?: str
  * ```
  */
 export function parseScript(description: string): ScriptedStep[] {
+  if (typeof description !== 'string') {
+    throw new ChunklogError('invalid-option', 'parseScript: the description must be a string', {
+      option: 'description',
+      value: description,
+    });
+  }
   const steps: ScriptedStep[] = [];
   let parts: ScriptedPart[] = [];
   let finishReason: ScriptedFinishReason | undefined;

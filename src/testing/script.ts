@@ -4,6 +4,7 @@ import type {
   LanguageModelV4StreamPart,
   SharedV4ProviderMetadata,
 } from '@ai-sdk/provider';
+import type { AiSdkFinishReason } from '../schema/usage.js';
 
 /**
  * An API failure a scripted step reports: becomes an `APICallError` with this status code, as a
@@ -139,14 +140,7 @@ export interface ScriptedUsage {
 }
 
 /** The unified finish reasons of a v4 model (`'stop'`, `'tool-calls'`, `'length'`…). */
-export type ScriptedFinishReason =
-  | 'stop'
-  | 'length'
-  | 'content-filter'
-  | 'tool-calls'
-  | 'error'
-  | 'interrupted'
-  | 'other';
+export type ScriptedFinishReason = AiSdkFinishReason;
 
 /**
  * What one model call (one step of a turn) does.

@@ -8,6 +8,8 @@ import type {
   LanguageModelV4StreamResult,
 } from '@ai-sdk/provider';
 import { ChunklogError } from '../errors/index.js';
+import { invalidOption, readOptions } from '../errors/invalid-option.js';
+import { checkScript, checkStep } from './check-script.js';
 import type { Script, ScriptedStep } from './script.js';
 import { type StepAction, scriptedApiError, stepActions } from './step-actions.js';
 
@@ -205,7 +207,8 @@ function toContent(actions: readonly StepAction[]): {
  *   {@link parseScript})
  * @param options - provider and model ids, and a delay before every part
  * @returns the model; pass it to `streamText`, `generateText` or a session
- * @throws {ChunklogError} `invalid-option` when a delay is negative
+ * @throws {ChunklogError} `invalid-option`: a malformed script entry (option `script`, with the
+ *   path of the problem: a function entry's step is checked when it is called) or option
  *
  * @example
  * ```ts
@@ -224,10 +227,23 @@ export function createScriptedModel(
   script: Script,
   options: ScriptedModelOptions = {},
 ): ScriptedModel {
-  const provider = options.provider ?? 'scripted';
-  const modelId = options.modelId ?? 'scripted-model';
-  const delayMs = options.delayMs ?? 0;
-  if (!Number.isFinite(delayMs) || delayMs < 0) {
+  checkScript(script);
+  const o = readOptions(options, 'createScriptedModel', ['provider', 'modelId', 'delayMs']);
+  for (const option of ['provider', 'modelId'] as const) {
+    const value = o[option];
+    if (value !== undefined && (typeof value !== 'string' || value === '')) {
+      invalidOption(
+        'createScriptedModel',
+        option,
+        `\`${option}\` must be a non-empty string`,
+        value,
+      );
+    }
+  }
+  const provider = (o.provider as string | undefined) ?? 'scripted';
+  const modelId = (o.modelId as string | undefined) ?? 'scripted-model';
+  const delayMs = o.delayMs ?? 0;
+  if (typeof delayMs !== 'number' || !Number.isFinite(delayMs) || delayMs < 0) {
     throw new ChunklogError('invalid-option', 'delayMs must be a finite number ≥ 0', {
       option: 'delayMs',
       value: delayMs,
@@ -247,7 +263,8 @@ export function createScriptedModel(
         { option: 'script', value: index },
       );
     }
-    const step: ScriptedStep = typeof entry === 'function' ? entry(callOptions, index) : entry;
+    const step: ScriptedStep =
+      typeof entry === 'function' ? checkStep(entry(callOptions, index), index) : entry;
     const context = {
       provider,
       modelId,

@@ -1,6 +1,8 @@
 // The store conformance kit: the store suite of chunklog, runnable against any setup. It is
 // written for vitest but does not import it (vitest refuses `require()`, and chunklog/testing
 // must load without it): the test functions come in as an argument, or from the globals.
+
+import { invalidOption, readOptions } from '../errors/invalid-option.js';
 import {
   type ChunkStoreConformanceOptions,
   type ChunkStoreFactory,
@@ -31,7 +33,8 @@ export { sampleDrafts, textDrafts } from './store-conformance/drafts.js';
  * @param name - the suite's name (for example the dialect)
  * @param factory - opens a new store over the database under test, see {@link ChunkStoreFactory}
  * @param options - the test functions (`{ api: vitest }`), concurrency settings, or `skip`
- * @throws {ChunklogError} `missing-dependency` when no test functions are given or global
+ * @throws {ChunklogError} `missing-dependency` when no test functions are given or global;
+ *   `invalid-option` for a malformed argument or option
  *
  * @example
  * ```ts
@@ -58,6 +61,7 @@ export function describeChunkStore(
   factory: ChunkStoreFactory,
   options: ChunkStoreConformanceOptions = {},
 ): void {
+  checkConformanceArguments(name, factory, options);
   const api = options.api ?? globalTestApi();
   const kit = createKit(api, factory, {
     writers: options.writers ?? 3,
@@ -71,4 +75,38 @@ export function describeChunkStore(
     describePagesSuite(kit);
     describeThreadsSuite(kit);
   });
+}
+
+function checkConformanceArguments(name: unknown, factory: unknown, options: unknown): void {
+  const where = 'describeChunkStore';
+  if (typeof name !== 'string') invalidOption(where, 'name', 'the name must be a string', name);
+  if (typeof factory !== 'function') {
+    invalidOption(where, 'factory', 'the factory must be a function returning a store', factory);
+  }
+  const o = readOptions(options, where, ['api', 'writers', 'turnsPerWriter', 'skip']);
+  for (const option of ['writers', 'turnsPerWriter'] as const) {
+    const value = o[option];
+    if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= 1)) {
+      invalidOption(where, option, `\`${option}\` must be a positive integer`, value);
+    }
+  }
+  if (o.skip !== undefined && typeof o.skip !== 'boolean') {
+    invalidOption(where, 'skip', '`skip` must be a boolean', o.skip);
+  }
+  const api = o.api as Record<string, unknown> | undefined;
+  if (
+    api !== undefined &&
+    (typeof api !== 'object' ||
+      api === null ||
+      ['describe', 'it', 'expect', 'beforeAll', 'afterAll'].some(
+        (k) => typeof api[k] !== 'function',
+      ))
+  ) {
+    invalidOption(
+      where,
+      'api',
+      '`api` must hold describe, it, expect, beforeAll and afterAll (pass vitest)',
+      api,
+    );
+  }
 }

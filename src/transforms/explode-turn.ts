@@ -1,5 +1,6 @@
 import { ChunklogError } from '../errors/chunklog-error.js';
-import type { Chunk, ToolBatchChunk } from '../schema/chunk.js';
+import { checkList } from '../schema/check-list.js';
+import { type Chunk, ChunkSchema, type ToolBatchChunk } from '../schema/chunk.js';
 import type {
   ChunkRole,
   ChunkRowDraft,
@@ -158,11 +159,15 @@ function pushRows(rows: ChunkRowDraft[], turnId: string, role: ChunkRole, chunk:
  * a denial, progress or a preliminary result). A `steering` chunk's row has role `user`. The
  * layout is described in `docs/rows.md`; {@link groupRowsToMessages} is the inverse.
  *
+ * `chunks` are validated first (they may come from outside: JSON, an import), so a malformed
+ * chunk is reported by position instead of being written as a malformed row.
+ *
  * @param turnId - the id every row of the turn carries
  * @param chunks - the turn's chunks, in order (for example `TurnState.chunks`)
  * @param options - `role`: the role of the turn's rows
  * @returns the row drafts, in the order they must be stored
- * @throws {ChunklogError} `invalid-option` when `turnId` is empty or `role` is not a turn role
+ * @throws {ChunklogError} `invalid-option` when `turnId` is empty or `role` is not a turn role;
+ *   `invalid-chunk` when `chunks` is not an array of valid chunks (`path` starts with the index)
  *
  * @example
  * ```ts
@@ -179,6 +184,25 @@ export function explodeTurn(
   options: ExplodeTurnOptions,
 ): ChunkRowDraft[] {
   const { role } = checkOptions(turnId, options);
+  const checked = checkList<Chunk>(chunks, {
+    schema: ChunkSchema,
+    code: 'invalid-chunk',
+    where: 'explodeTurn',
+    argument: 'chunks',
+    what: 'chunk',
+  });
+  return explodeChunks(turnId, checked, role);
+}
+
+/**
+ * {@link explodeTurn} without its checks, for chunks chunklog made itself (the reducer's, the
+ * window's live turn) on paths where a check per call would cost.
+ */
+export function explodeChunks(
+  turnId: string,
+  chunks: readonly Chunk[],
+  role: ExplodeTurnOptions['role'],
+): ChunkRowDraft[] {
   const rows: ChunkRowDraft[] = [];
   for (const chunk of chunks) pushRows(rows, turnId, role, chunk);
   return rows;

@@ -1,4 +1,5 @@
 import { type ChatMessage, type ChatRole, messageId } from '../schema/chat-message.js';
+import { checkList } from '../schema/check-list.js';
 import type { Chunk } from '../schema/chunk.js';
 import type { ToolCallRowData, ToolResultRowData } from '../schema/chunk-row.js';
 import {
@@ -8,7 +9,7 @@ import {
   type BatchBuilder,
   createBatch,
 } from './batch-builder.js';
-import type { GroupableRow } from './row-input.js';
+import { type GroupableRow, GroupableRowSchema } from './row-input.js';
 import { chatRoleOf, toChunk } from './row-to-chunk.js';
 
 /** A message being rebuilt: the final message object, and the batch its chunks end with. */
@@ -148,10 +149,14 @@ class Grouper {
  *   assistant message, replaced by the real call once the older page is merged in.
  * - A `steering` row (role `user`) joins the assistant message in place.
  *
- * Never throws on schema-valid rows; see `docs/rows.md`.
+ * `rows` are validated first (a page may come from outside: an HTTP response, a file), so a
+ * malformed row is reported by position; on schema-valid rows it never throws. See
+ * `docs/rows.md`.
  *
  * @param rows - rows of one thread: stored rows, drafts or live entries
  * @returns the messages, oldest first
+ * @throws {ChunklogError} `invalid-row` when `rows` is not an array of valid rows (`path` starts
+ *   with the index)
  *
  * @example
  * ```ts
@@ -161,6 +166,22 @@ class Grouper {
  * ```
  */
 export function groupRowsToMessages(rows: readonly GroupableRow[]): ChatMessage[] {
+  return groupRows(
+    checkList<GroupableRow>(rows, {
+      schema: GroupableRowSchema,
+      code: 'invalid-row',
+      where: 'groupRowsToMessages',
+      argument: 'rows',
+      what: 'row',
+    }),
+  );
+}
+
+/**
+ * {@link groupRowsToMessages} without its checks, for rows chunklog validated or made itself (the
+ * store's decoded rows, the window's log) on paths where a check per call would cost.
+ */
+export function groupRows(rows: readonly GroupableRow[]): ChatMessage[] {
   const grouper = new Grouper();
   // Rows usually come in ascending seq: then a seq above every one seen is new. Only when one
   // comes out of order is a set of the seen seqs built and consulted.

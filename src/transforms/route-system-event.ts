@@ -1,5 +1,6 @@
 import { ChunklogError } from '../errors/chunklog-error.js';
 import { type ChatMessage, messageId } from '../schema/chat-message.js';
+import { checkChatMessages } from '../schema/check-list.js';
 import type { SystemChunk } from '../schema/chunk.js';
 import { SYSTEM_KINDS } from '../schema/chunk.js';
 import type { SystemEvent } from '../schema/chunk-event.js';
@@ -38,8 +39,19 @@ export interface RouteSystemEventOptions {
  */
 export type SystemRoute = 'in-flight-turn' | 'trailing-system-message' | 'new-system-message';
 
-function fail(option: string, message: string, value: unknown): never {
-  throw new ChunklogError('invalid-option', `routeSystemEvent: ${message}`, { option, value });
+function fail(option: string, message: string, value: unknown, where = 'routeSystemEvent'): never {
+  throw new ChunklogError('invalid-option', `${where}: ${message}`, { option, value });
+}
+
+function checkInFlightTurnId(inFlightTurnId: unknown, where?: string): void {
+  if (inFlightTurnId != null && (typeof inFlightTurnId !== 'string' || inFlightTurnId === '')) {
+    fail(
+      'inFlightTurnId',
+      '`inFlightTurnId` must be a non-empty string, null or undefined',
+      inFlightTurnId,
+      where,
+    );
+  }
 }
 
 function checkInput(event: SystemEvent, options: RouteSystemEventOptions): void {
@@ -51,13 +63,7 @@ function checkInput(event: SystemEvent, options: RouteSystemEventOptions): void 
   if (options === null || typeof options !== 'object')
     fail('options', 'options are required', options);
   const { inFlightTurnId, newTurnId, step } = options;
-  if (inFlightTurnId != null && (typeof inFlightTurnId !== 'string' || inFlightTurnId === '')) {
-    fail(
-      'inFlightTurnId',
-      '`inFlightTurnId` must be a non-empty string, null or undefined',
-      inFlightTurnId,
-    );
-  }
+  checkInFlightTurnId(inFlightTurnId);
   if (newTurnId !== undefined && (typeof newTurnId !== 'string' || newTurnId === '')) {
     fail('newTurnId', '`newTurnId` must be a non-empty string', newTurnId);
   }
@@ -69,9 +75,11 @@ function checkInput(event: SystemEvent, options: RouteSystemEventOptions): void 
 /**
  * Which rule {@link routeSystemEvent} would apply, without applying it.
  *
- * @param messages - the thread's messages, oldest first
+ * @param messages - the thread's messages, oldest first (validated)
  * @param inFlightTurnId - the turn in flight, if any
  * @returns the rule
+ * @throws {ChunklogError} `invalid-message` when `messages` is not an array of valid chat
+ *   messages; `invalid-option` when `inFlightTurnId` is not a non-empty string, null or undefined
  *
  * @example
  * ```ts
@@ -81,6 +89,15 @@ function checkInput(event: SystemEvent, options: RouteSystemEventOptions): void 
  * ```
  */
 export function systemEventRoute(
+  messages: readonly ChatMessage[],
+  inFlightTurnId: string | null | undefined,
+): SystemRoute {
+  checkChatMessages(messages, 'systemEventRoute');
+  checkInFlightTurnId(inFlightTurnId, 'systemEventRoute');
+  return routeOf(messages, inFlightTurnId);
+}
+
+function routeOf(
   messages: readonly ChatMessage[],
   inFlightTurnId: string | null | undefined,
 ): SystemRoute {
@@ -103,12 +120,12 @@ export function systemEventRoute(
  * result equals what {@link groupRowsToMessages} gives once the event is stored (rule 1 with its
  * turn, rules 2 and 3 as a system turn of id `newTurnId`).
  *
- * @param messages - the thread's messages, oldest first
+ * @param messages - the thread's messages, oldest first (validated)
  * @param event - the system event
  * @param options - `inFlightTurnId`, and `newTurnId` for rule 3
  * @returns the new message list
  * @throws {ChunklogError} `invalid-option` when rule 3 applies and `newTurnId` is missing, or an
- *   argument is malformed
+ *   argument is malformed; `invalid-message` when `messages` is not an array of valid messages
  *
  * @example
  * ```ts
@@ -124,8 +141,9 @@ export function routeSystemEvent(
   options: RouteSystemEventOptions,
 ): ChatMessage[] {
   checkInput(event, options);
+  checkChatMessages(messages, 'routeSystemEvent');
   const { inFlightTurnId, newTurnId } = options;
-  const route = systemEventRoute(messages, inFlightTurnId);
+  const route = routeOf(messages, inFlightTurnId);
   const chunkOf = (step: number): SystemChunk => ({
     type: 'system',
     step,

@@ -1,4 +1,5 @@
-import type { ChunkRowDraft } from '../schema/chunk-row.js';
+import { z } from 'zod';
+import { type ChunkRowDraft, ChunkRowDraftSchema } from '../schema/chunk-row.js';
 
 /**
  * A row {@link groupRowsToMessages} accepts: a stored `ChunkRow`, a draft from
@@ -12,3 +13,9 @@ import type { ChunkRowDraft } from '../schema/chunk-row.js';
  * ```
  */
 export type GroupableRow = ChunkRowDraft & { readonly seq?: number | null | undefined };
+
+/** Zod schema of a {@link GroupableRow}: a valid draft, with an optional numeric `seq` or null. */
+export const GroupableRowSchema: z.ZodType<GroupableRow> = z.intersection(
+  ChunkRowDraftSchema,
+  z.object({ seq: z.number().nullable().optional() }),
+);

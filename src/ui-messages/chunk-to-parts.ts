@@ -1,40 +1,16 @@
-import type { UIDataTypes, UIMessagePart, UITools } from 'ai';
-import type { Chunk, SourceChunk, ToolCallEntry } from '../schema/index.js';
+import type { Chunk, ToolCallEntry } from '../schema/index.js';
 import { toUICitation } from './citations.js';
 import { CHUNKLOG_DATA_PARTS } from './data-parts.js';
 import { fileUrl } from './file-url.js';
+import { type AnyUIPart, sharedPart } from './shared-parts.js';
 import { toolCallToPart } from './tool-call-to-part.js';
 
-/** Any part of a `UIMessage`. */
-export type AnyUIPart = UIMessagePart<UIDataTypes, UITools>;
+export type { AnyUIPart } from './shared-parts.js';
 
 /** How a message's parts are shaped: assistant text and reasoning are marked `state: 'done'`. */
 export interface PartOptions {
   /** Whether the message is the assistant's (its text and reasoning get `state: 'done'`). */
   readonly assistant: boolean;
-}
-
-function sourcePart(chunk: SourceChunk): AnyUIPart {
-  const source = chunk.source;
-  const metadata =
-    source.providerMetadata === undefined ? {} : { providerMetadata: source.providerMetadata };
-  if (source.sourceType === 'url') {
-    return {
-      type: 'source-url',
-      sourceId: source.id,
-      url: source.url,
-      ...(source.title === undefined ? {} : { title: source.title }),
-      ...metadata,
-    };
-  }
-  return {
-    type: 'source-document',
-    sourceId: source.id,
-    mediaType: source.mediaType,
-    title: source.title,
-    ...(source.filename === undefined ? {} : { filename: source.filename }),
-    ...metadata,
-  };
 }
 
 /**
@@ -97,23 +73,12 @@ export function chunkToParts(chunk: Chunk, options: PartOptions): AnyUIPart[] {
         ),
       ];
     case 'error':
-      return [
-        {
-          type: CHUNKLOG_DATA_PARTS.error,
-          data: {
-            message: chunk.message,
-            ...(chunk.statusCode === undefined ? {} : { statusCode: chunk.statusCode }),
-          },
-        },
-      ];
     case 'system':
-      return [{ type: CHUNKLOG_DATA_PARTS.system, data: { kind: chunk.kind, text: chunk.text } }];
     case 'steering':
-      return [
-        { type: 'steering-message', id: chunk.id, parts: [{ type: 'text', text: chunk.text }] },
-      ];
     case 'source':
-      return [sourcePart(chunk)];
+    case 'custom':
+    case 'data':
+      return [sharedPart(chunk)];
     case 'file': {
       const metadata =
         chunk.providerMetadata === undefined ? {} : { providerMetadata: chunk.providerMetadata };
@@ -131,24 +96,6 @@ export function chunkToParts(chunk: Chunk, options: PartOptions): AnyUIPart[] {
         },
       ];
     }
-    case 'custom':
-      return [
-        {
-          type: 'custom',
-          kind: chunk.kind as `${string}.${string}`,
-          ...(chunk.providerMetadata === undefined
-            ? {}
-            : { providerMetadata: chunk.providerMetadata }),
-        },
-      ];
-    case 'data':
-      return [
-        {
-          type: `data-${chunk.name}`,
-          ...(chunk.id === undefined ? {} : { id: chunk.id }),
-          data: chunk.data,
-        },
-      ];
     default: {
       const unknown: never = chunk;
       throw new Error(`unknown chunk type ${(unknown as { type: string }).type}`);

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { type Chunk, type JSONValue, SystemKindSchema } from '../schema/index.js';
+import { type Chunk, type JSONValue, RowDataSchemas } from '../schema/index.js';
 import { CHUNKLOG_DATA_PART_PREFIX, CHUNKLOG_DATA_PARTS } from './data-parts.js';
 import { invalidUIMessage, type UIMessageLocation } from './invalid-ui-message.js';
 
-const systemData = z.object({ kind: SystemKindSchema, text: z.string() });
-const errorData = z.object({ message: z.string(), statusCode: z.number().int().optional() });
+// The data of chunklog's system and error parts is the data of a system and an error row.
+const systemData = RowDataSchemas.system;
+const errorData = RowDataSchemas.error;
 const progressData = z.object({ toolCallId: z.string(), text: z.string() });
 
 function parseData<T>(

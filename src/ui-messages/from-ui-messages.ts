@@ -1,5 +1,6 @@
+import { checkChatMessages } from '../schema/check-list.js';
 import type { ChatMessage, ChunkRowDraft } from '../schema/index.js';
-import { explodeTurn } from '../transforms/index.js';
+import { explodeChunks } from '../transforms/explode-turn.js';
 import {
   type FromUIMessagesOptions,
   uiMessagesToChatMessages,
@@ -23,8 +24,9 @@ export interface TurnDrafts {
 /**
  * Groups chat messages by turn and explodes each turn into row drafts.
  *
- * @param messages - chat messages in thread order
+ * @param messages - chat messages in thread order (validated)
  * @returns one entry per turn, in order
+ * @throws {ChunklogError} `invalid-message`, naming the index and the path of the problem
  * @example
  * ```ts
  * for (const { drafts } of turnDrafts(await uiMessagesToChatMessages(saved))) {
@@ -34,8 +36,8 @@ export interface TurnDrafts {
  */
 export function turnDrafts(messages: readonly ChatMessage[]): TurnDrafts[] {
   const turns: TurnDrafts[] = [];
-  for (const message of messages) {
-    const drafts = explodeTurn(message.turnId, message.chunks, { role: message.role });
+  for (const message of checkChatMessages(messages, 'turnDrafts')) {
+    const drafts = explodeChunks(message.turnId, message.chunks, message.role);
     const last = turns.at(-1);
     if (last?.turnId === message.turnId) last.drafts.push(...drafts);
     else turns.push({ turnId: message.turnId, drafts });
@@ -57,7 +59,8 @@ export function turnDrafts(messages: readonly ChatMessage[]): TurnDrafts[] {
  * @param uiMessages - the stored messages (untrusted)
  * @param options - the app's schemas for `validateUIMessages`, `strict`, `keepIds`
  * @returns one `{ turnId, drafts }` per turn, in thread order
- * @throws {ChunklogError} `invalid-ui-message`, naming the message index and the part
+ * @throws {ChunklogError} `invalid-ui-message`, naming the message index and the part;
+ *   `invalid-option` for an unknown or malformed option
  * @example
  * ```ts
  * for (const { drafts } of await fromUIMessages(JSON.parse(saved))) {

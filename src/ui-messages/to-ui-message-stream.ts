@@ -1,6 +1,8 @@
 import type { FinishReason, UIMessageChunk } from 'ai';
+import { invalidOption } from '../errors/invalid-option.js';
 import { createTurnState, reduceTurn } from '../reducer/index.js';
-import { type ChunkEvent, type ErrorChunk, messageId } from '../schema/index.js';
+import { type ChunkEvent, type ErrorChunk, messageId, parseChunkEvent } from '../schema/index.js';
+import { AI_SDK_FINISH_REASONS } from '../schema/usage.js';
 import { UIChunkDiffer } from './ui-chunk-differ.js';
 
 /**
@@ -30,19 +32,11 @@ export interface ToUIMessageStreamOptions {
   readonly onError?: ((error: unknown) => string) | undefined;
 }
 
-const AI_SDK_FINISH_REASONS: ReadonlySet<string> = new Set([
-  'stop',
-  'length',
-  'content-filter',
-  'tool-calls',
-  'error',
-  'interrupted',
-  'other',
-]);
+const KNOWN_FINISH_REASONS: ReadonlySet<string> = new Set(AI_SDK_FINISH_REASONS);
 
 function finishReasonOf(reason: string | undefined): { finishReason?: FinishReason } {
   if (reason === undefined) return {};
-  return { finishReason: (AI_SDK_FINISH_REASONS.has(reason) ? reason : 'other') as FinishReason };
+  return { finishReason: (KNOWN_FINISH_REASONS.has(reason) ? reason : 'other') as FinishReason };
 }
 
 /**
@@ -60,9 +54,14 @@ function finishReasonOf(reason: string | undefined): { finishReason?: FinishReas
  * One stream carries one assistant message: a second `turn-start` ends the first message and
  * starts another one.
  *
+ * Each event is validated (`parseChunkEvent`) before it is folded: an invalid one ends the
+ * stream like an iterable that throws (an `error` chunk with the `onError` text, then `finish`).
+ *
  * @param events - the turn's events, for example the handle `session.send(text)` returns
  * @param options - the message id, and how errors are sent
  * @returns the UI message stream; cancelling it stops reading the events
+ * @throws {ChunklogError} `invalid-option` at once when `events` is not an async iterable or an
+ *   option is malformed
  * @example
  * ```ts
  * // A route a `useChat` client posts to.
@@ -77,7 +76,10 @@ export function toUIMessageStream(
   events: AsyncIterable<ChunkEvent>,
   options: ToUIMessageStreamOptions = {},
 ): ReadableStream<UIMessageChunk> {
-  const { sendError = true, onError = () => 'An error occurred.' } = options;
+  const { sendError = true, onError = () => 'An error occurred.' } = checkStreamOptions(
+    events,
+    options,
+  );
   let iterator: AsyncIterator<ChunkEvent> | undefined;
   let state = createTurnState();
   let differ = new UIChunkDiffer();
@@ -138,7 +140,7 @@ export function toUIMessageStream(
             controller.close();
             return;
           }
-          const out = apply(next.value);
+          const out = apply(parseChunkEvent(next.value));
           if (out.length > 0) {
             for (const chunk of out) controller.enqueue(chunk);
             return;
@@ -153,4 +155,29 @@ export function toUIMessageStream(
       await iterator?.return?.();
     },
   });
+}
+
+function checkStreamOptions(events: unknown, options: unknown): ToUIMessageStreamOptions {
+  const where = 'toUIMessageStream';
+  if (
+    typeof events !== 'object' ||
+    events === null ||
+    typeof (events as AsyncIterable<unknown>)[Symbol.asyncIterator] !== 'function'
+  ) {
+    invalidOption(where, 'events', '`events` must be an async iterable of chunk events', events);
+  }
+  if (typeof options !== 'object' || options === null) {
+    invalidOption(where, 'options', 'options must be an object', options);
+  }
+  const { messageId: id, sendError, onError } = options as ToUIMessageStreamOptions;
+  if (id !== undefined && (typeof id !== 'string' || id === '')) {
+    invalidOption(where, 'messageId', '`messageId` must be a non-empty string', id);
+  }
+  if (sendError !== undefined && typeof sendError !== 'boolean') {
+    invalidOption(where, 'sendError', '`sendError` must be a boolean', sendError);
+  }
+  if (onError !== undefined && typeof onError !== 'function') {
+    invalidOption(where, 'onError', '`onError` must be a function', onError);
+  }
+  return options as ToUIMessageStreamOptions;
 }

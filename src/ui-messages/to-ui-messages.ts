@@ -1,5 +1,7 @@
 import type { UIMessage } from 'ai';
-import type { ChatMessage, Chunk } from '../schema/index.js';
+import { checkChatMessages } from '../schema/check-list.js';
+import { type ChatMessage, ChatMessageSchema, type Chunk } from '../schema/index.js';
+import { parseWith } from '../schema/parse.js';
 import { type AnyUIPart, chunkToParts } from './chunk-to-parts.js';
 import { readEnvelope } from './envelope.js';
 import { initialStep, stepBefore } from './steps.js';
@@ -37,8 +39,9 @@ export function chunksToParts(chunks: readonly Chunk[], role: ChatMessage['role'
 /**
  * Converts one chunklog message to an AI SDK `UIMessage`. See {@link toUIMessages}.
  *
- * @param message - a chat message
+ * @param message - a chat message (validated)
  * @returns the UI message
+ * @throws {ChunklogError} `invalid-message`, naming the path of the problem
  * @example
  * ```ts
  * const live = toUIMessage({ id: 't1:assistant', turnId: 't1', role: 'assistant', chunks });
@@ -47,6 +50,12 @@ export function chunksToParts(chunks: readonly Chunk[], role: ChatMessage['role'
 export function toUIMessage<UI_MESSAGE extends UIMessage = UIMessage>(
   message: ChatMessage,
 ): UI_MESSAGE {
+  return uiMessageOf<UI_MESSAGE>(
+    parseWith(ChatMessageSchema, message, 'invalid-message', 'chat message'),
+  );
+}
+
+function uiMessageOf<UI_MESSAGE extends UIMessage>(message: ChatMessage): UI_MESSAGE {
   const { envelope, chunks } = readEnvelope(message.chunks);
   return {
     id: envelope.id ?? message.id,
@@ -74,8 +83,9 @@ export function toUIMessage<UI_MESSAGE extends UIMessage = UIMessage>(
  * the model. Message ids are chunklog's (`${turnId}:${role}`) unless the message was imported
  * with another id.
  *
- * @param messages - chat messages, for example `groupRowsToMessages(rows)`
+ * @param messages - chat messages, for example `groupRowsToMessages(rows)` (validated)
  * @returns one `UIMessage` per message, in order
+ * @throws {ChunklogError} `invalid-message`, naming the index and the path of the problem
  * @example
  * ```ts
  * const { chunks } = await store.getChunks(threadId, { limit: 200 });
@@ -85,5 +95,7 @@ export function toUIMessage<UI_MESSAGE extends UIMessage = UIMessage>(
 export function toUIMessages<UI_MESSAGE extends UIMessage = UIMessage>(
   messages: readonly ChatMessage[],
 ): UI_MESSAGE[] {
-  return messages.map((message) => toUIMessage<UI_MESSAGE>(message));
+  return checkChatMessages(messages, 'toUIMessages').map((message) =>
+    uiMessageOf<UI_MESSAGE>(message),
+  );
 }

@@ -1,4 +1,5 @@
 import type { UIMessageChunk } from 'ai';
+import { invalidOption } from '../errors/invalid-option.js';
 import type { Chunk, TextChunk, ThinkingChunk } from '../schema/index.js';
 import { droppable, grownFrom } from './chunk-growth.js';
 import { UI_MESSAGE_ENVELOPE } from './envelope.js';
@@ -33,12 +34,21 @@ export interface ChunkList {
  * @param chunks - the chunks
  * @param openIndex - the first chunk still receiving deltas (default: none)
  * @returns the list
+ * @throws {ChunklogError} `invalid-option` when `chunks` is not an array or `openIndex` is not
+ *   null or an index (the chunks themselves are trusted, as the differ trusts them: it runs once
+ *   per event)
  * @example
  * ```ts
  * differ.update(chunkList(state.chunks, state.openIndex));
  * ```
  */
 export function chunkList(chunks: readonly Chunk[], openIndex: number | null = null): ChunkList {
+  if (!Array.isArray(chunks)) {
+    invalidOption('chunkList', 'chunks', '`chunks` must be an array of chunks', chunks);
+  }
+  if (openIndex !== null && !(Number.isSafeInteger(openIndex) && openIndex >= 0)) {
+    invalidOption('chunkList', 'openIndex', '`openIndex` must be null or an index', openIndex);
+  }
   return { chunkCount: chunks.length, chunkAt: (index) => chunks[index], openIndex };
 }
 
@@ -107,6 +117,12 @@ export class UIChunkDiffer {
    *
    * @param list - the message's chunks now
    * @returns the stream chunks, in order
+   *
+   * @example
+   * ```ts
+   * state = reduceTurn(state, event);
+   * for (const chunk of differ.update(state)) writer.write(chunk);
+   * ```
    */
   update(list: ChunkList): UIMessageChunk[] {
     const out: UIMessageChunk[] = [];
@@ -173,6 +189,12 @@ export class UIChunkDiffer {
    *
    * @param list - the message's final chunks
    * @returns the stream chunks, in order
+   *
+   * @example
+   * ```ts
+   * for (const chunk of differ.finish(state)) writer.write(chunk);
+   * writer.write({ type: 'finish' });
+   * ```
    */
   finish(list: ChunkList): UIMessageChunk[] {
     const out = this.update(list);

@@ -1,4 +1,5 @@
 import type { UIMessage } from 'ai';
+import { invalidOption, readOptions } from '../errors/invalid-option.js';
 import {
   type ChatMessage,
   type ChatRole,
@@ -50,7 +51,8 @@ export interface FromUIMessagesOptions extends UIMessageSchemas {
  * @param uiMessages - the stored messages (untrusted: they are checked with `validateUIMessages`)
  * @param options - the app's schemas for `validateUIMessages`, and `strict`
  * @returns the chat messages, in order
- * @throws {ChunklogError} `invalid-ui-message` naming the message index and part
+ * @throws {ChunklogError} `invalid-ui-message` naming the message index and part;
+ *   `invalid-option` for an unknown option or a `strict`/`keepIds` that is not a boolean
  * @example
  * ```ts
  * const messages = await uiMessagesToChatMessages(JSON.parse(row.messages));
@@ -61,7 +63,7 @@ export async function uiMessagesToChatMessages(
   uiMessages: unknown,
   options: FromUIMessagesOptions = {},
 ): Promise<ChatMessage[]> {
-  const { strict = true, keepIds = true, ...schemas } = options;
+  const { strict = true, keepIds = true, ...schemas } = checkImportOptions(options);
   const validated = await validateStoredUIMessages(uiMessages, schemas);
   // As JSON storage would keep them: no `undefined` members, no class instances.
   const messages = toJsonValue(validated) as unknown as UIMessage[];
@@ -117,4 +119,24 @@ export async function uiMessagesToChatMessages(
     });
   }
   return result;
+}
+
+const IMPORT_OPTIONS = [
+  'strict',
+  'keepIds',
+  'metadataSchema',
+  'dataSchemas',
+  'tools',
+  'experimental_refineToolInput',
+] as const;
+
+function checkImportOptions(options: unknown): FromUIMessagesOptions {
+  const record = readOptions(options, 'fromUIMessages', IMPORT_OPTIONS);
+  for (const flag of ['strict', 'keepIds'] as const) {
+    const value = record[flag];
+    if (value !== undefined && typeof value !== 'boolean') {
+      invalidOption('fromUIMessages', flag, `\`${flag}\` must be a boolean`, value);
+    }
+  }
+  return record as FromUIMessagesOptions;
 }

@@ -1,8 +1,10 @@
 import { ChunklogError } from '../errors/chunklog-error.js';
+import { invalidOption, readOptions } from '../errors/invalid-option.js';
 import type { ChatMessage } from '../schema/chat-message.js';
-import type { Chunk } from '../schema/chunk.js';
+import { checkList } from '../schema/check-list.js';
+import { type Chunk, ChunkSchema } from '../schema/chunk.js';
 import { type ChunkEvent, ChunkEventSchema } from '../schema/chunk-event.js';
-import { parseChunk, safeParseWith } from '../schema/parse.js';
+import { safeParseWith } from '../schema/parse.js';
 import { applyEvent } from './apply-event.js';
 import { evictToLimit } from './eviction.js';
 import { fetchPage } from './fetch-page.js';
@@ -224,14 +226,24 @@ export class ChunkWindow {
    *
    * @param listener - the listener
    * @returns a function that unsubscribes it
+   * @throws {ChunklogError} `invalid-option` when `listener` is not a function
    *
    * @example
    * ```ts
    * const unsubscribe = window.subscribe((snapshot) => render(snapshot.groups));
    * ```
    */
-  readonly subscribe: (listener: ChunkWindowListener) => () => void = (listener) =>
-    this.listeners.add(listener);
+  readonly subscribe: (listener: ChunkWindowListener) => () => void = (listener) => {
+    if (typeof listener !== 'function') {
+      invalidOption(
+        'ChunkWindow.subscribe',
+        'listener',
+        'the listener must be a function',
+        listener,
+      );
+    }
+    return this.listeners.add(listener);
+  };
 
   /**
    * Folds one live event. `turn-start` begins a turn; other events go to the current turn. Then,
@@ -261,8 +273,9 @@ export class ChunkWindow {
    * @param content - the text, or the message's chunks (text, files)
    * @param options - `turnId`: the turn it starts, when the app knows it
    * @returns the message's id, for {@link ChunkWindow.removePendingUserMessage}
-   * @throws {ChunklogError} `invalid-chunk` for an invalid chunk, `invalid-option` for an empty
-   *   `turnId`
+   * @throws {ChunklogError} `invalid-chunk` for an invalid chunk (or content that is neither a
+   *   string nor an array), `invalid-option` for an unknown option or an empty `turnId`; nothing
+   *   changes then
    *
    * @example
    * ```ts
@@ -276,8 +289,17 @@ export class ChunkWindow {
     const chunks: Chunk[] =
       typeof content === 'string'
         ? [{ type: 'text', step: 0, text: content }]
-        : content.map((chunk) => parseChunk(chunk));
-    const turnId = options.turnId ?? null;
+        : [
+            ...checkList<Chunk>(content, {
+              schema: ChunkSchema,
+              code: 'invalid-chunk',
+              where: 'ChunkWindow.addPendingUserMessage',
+              argument: 'content',
+              what: 'chunk',
+            }),
+          ];
+    const turnId =
+      readOptions(options, 'ChunkWindow.addPendingUserMessage', ['turnId']).turnId ?? null;
     if (turnId !== null && (typeof turnId !== 'string' || turnId === '')) {
       throw new ChunklogError('invalid-option', '`turnId` must be a non-empty string', {
         option: 'turnId',
@@ -318,6 +340,7 @@ export class ChunkWindow {
    * waits; coming back down evicts to `limit` and runs a waiting reconcile.
    *
    * @param scrolledUp - whether the user is away from the bottom
+   * @throws {ChunklogError} `invalid-option` when `scrolledUp` is not a boolean
    *
    * @example
    * ```ts
@@ -326,6 +349,14 @@ export class ChunkWindow {
    * ```
    */
   setScrolledUp(scrolledUp: boolean): void {
+    if (typeof scrolledUp !== 'boolean') {
+      invalidOption(
+        'ChunkWindow.setScrolledUp',
+        'scrolledUp',
+        '`scrolledUp` must be a boolean',
+        scrolledUp,
+      );
+    }
     if (this.scrolled === scrolledUp) return;
     this.scrolled = scrolledUp;
     if (!scrolledUp) {
@@ -340,6 +371,7 @@ export class ChunkWindow {
    *
    * @param options - `force`: evict even while scrolled up
    * @returns how many log entries were dropped
+   * @throws {ChunklogError} `invalid-option` for an unknown option or a `force` that is not a boolean
    *
    * @example
    * ```ts
@@ -347,7 +379,11 @@ export class ChunkWindow {
    * ```
    */
   evict(options: EvictOptions = {}): number {
-    if (this.scrolled && options.force !== true) return 0;
+    const { force } = readOptions(options, 'ChunkWindow.evict', ['force']);
+    if (force !== undefined && typeof force !== 'boolean') {
+      invalidOption('ChunkWindow.evict', 'force', '`force` must be a boolean', force);
+    }
+    if (this.scrolled && force !== true) return 0;
     const { state, dropped } = evictToLimit(this.state, this.options.limit);
     this.state = state;
     this.commit();

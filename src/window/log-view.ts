@@ -1,6 +1,6 @@
 import { type ChatMessage, messageId } from '../schema/chat-message.js';
 import type { Chunk } from '../schema/chunk.js';
-import { groupRowsToMessages } from '../transforms/index.js';
+import { groupRows } from '../transforms/group-rows.js';
 import type { LiveEntry, LogEntry } from './log-entry.js';
 import type { PendingSegment } from './pending-segment.js';
 import type { SealedRows } from './sealed-rows.js';
@@ -29,7 +29,7 @@ function turnMessage(segment: TurnSegment): ChatMessage | null | undefined {
 function pendingGroups(segment: PendingSegment): readonly ChatMessage[] {
   let groups = pendingGroupsCache.get(segment);
   if (groups === undefined) {
-    groups = groupRowsToMessages(segment.entries);
+    groups = groupRows(segment.entries);
     pendingGroupsCache.set(segment, groups);
   }
   return groups;
@@ -58,7 +58,7 @@ function liveGroups(segments: readonly Segment[]): ChatMessage[] | null {
 function sealedGroups(sealed: SealedRows): readonly ChatMessage[] {
   let groups = sealedGroupsCache.get(sealed);
   if (groups === undefined) {
-    groups = groupRowsToMessages(sealed.entries);
+    groups = groupRows(sealed.entries);
     sealedGroupsCache.set(sealed, groups);
   }
   return groups;
@@ -119,17 +119,17 @@ export class LogView {
   private buildGroups(): readonly ChatMessage[] {
     const stored = sealedGroups(this.sealed);
     if (this.segments.every((segment) => segmentSize(segment) === 0)) return stored;
-    const fresh = liveGroups(this.segments) ?? groupRowsToMessages(this.liveEntries);
+    const fresh = liveGroups(this.segments) ?? groupRows(this.liveEntries);
     if (stored.length === 0) return fresh;
     // A turn on both sides of the boundary, or two system messages meeting there, would group
     // differently together: group the whole log then.
     const turnIds = this.sealed.turnIds;
     for (const segment of this.segments) {
       const turnId = segment.kind === 'turn' ? segment.turnId : (segment.turnId ?? segment.id);
-      if (turnIds.has(turnId)) return groupRowsToMessages(this.log);
+      if (turnIds.has(turnId)) return groupRows(this.log);
     }
     if (stored[stored.length - 1]?.role === 'system' && fresh[0]?.role === 'system') {
-      return groupRowsToMessages(this.log);
+      return groupRows(this.log);
     }
     return [...stored, ...fresh];
   }

@@ -1,5 +1,5 @@
 import type { Chunk } from '../schema/chunk.js';
-import { explodeTurn } from '../transforms/index.js';
+import { explodeChunks } from '../transforms/explode-turn.js';
 import { type LiveEntry, liveEntry } from './log-entry.js';
 import type { Segment } from './window-state.js';
 
@@ -32,7 +32,7 @@ function entriesFor(
   chunks: readonly Chunk[],
   dropped: number,
 ): LiveEntry[] {
-  return explodeTurn(turnId ?? id, chunks, { role: 'user' })
+  return explodeChunks(turnId ?? id, chunks, 'user')
     .map((row, i) => liveEntry(row, `${id}:${i}`, true))
     .slice(dropped);
 }

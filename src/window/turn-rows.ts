@@ -1,7 +1,8 @@
 import { messageId } from '../schema/chat-message.js';
 import type { Chunk } from '../schema/chunk.js';
 import type { ChunkRowDraft } from '../schema/chunk-row.js';
-import { explodeTurn, groupRowsToMessages } from '../transforms/index.js';
+import { explodeChunks } from '../transforms/explode-turn.js';
+import { groupRows } from '../transforms/group-rows.js';
 import { type LiveEntry, liveEntry } from './log-entry.js';
 
 interface PlacedEntries {
@@ -38,7 +39,7 @@ export class TurnRows {
   rowsOf(chunk: Chunk): readonly ChunkRowDraft[] {
     let rows = this.rows.get(chunk);
     if (rows === undefined) {
-      rows = explodeTurn(this.turnId, [chunk], { role: 'assistant' });
+      rows = explodeChunks(this.turnId, [chunk], 'assistant');
       this.rows.set(chunk, rows);
     }
     return rows;
@@ -81,7 +82,7 @@ export class TurnRows {
   groupedOf(chunk: Chunk): readonly Chunk[] | null {
     let grouped = this.grouped.get(chunk);
     if (grouped === undefined) {
-      const messages = groupRowsToMessages(this.rowsOf(chunk));
+      const messages = groupRows(this.rowsOf(chunk));
       const only = messages[0];
       grouped =
         messages.length === 0

@@ -93,9 +93,12 @@ describe('toModelMessages', () => {
         },
       ]),
     ]);
+    // The step's approval answers come first, then the results in call order: the AI SDK's own
+    // response messages (parity-approvals.test.ts).
     expect(out[1]).toStrictEqual({
       role: 'tool',
       content: [
+        { type: 'tool-approval-response', approvalId: 'ap', approved: false, reason: 'no' },
         {
           type: 'tool-result',
           toolCallId: 'a',
@@ -108,7 +111,6 @@ describe('toModelMessages', () => {
           toolName: 'sh',
           output: { type: 'error-text', value: 'boom' },
         },
-        { type: 'tool-approval-response', approvalId: 'ap', approved: false, reason: 'no' },
         {
           type: 'tool-result',
           toolCallId: 'c',

@@ -21,10 +21,12 @@ function known(chunk: Chunk): Chunk | undefined {
  * an explicit error result for it, the AI SDK refuses the history (MissingToolResultsError).
  */
 function answered(entry: ToolCallEntry): ToolCallEntry {
-  // convertToModelMessages also puts a call's metadata on its result; toModelMessages does not.
+  // A call's metadata goes on its result from both, as the AI SDK's loop sends it, except on a
+  // denial's, where convertToModelMessages puts it and the loop does not (notes/0011 §7, 3).
   const { providerMetadata: _m, ...call } = entry;
-  // Approvals of provider-executed calls go back differently (tool-approval-response parts in a
-  // tool message from convertToModelMessages, none from toModelMessages): left out here.
+  // The approval of a provider-executed call is answered in the tool message by both (notes/0011
+  // §7, 4), but the loop puts a step's answers before its results and convertToModelMessages
+  // puts each answer at its call: the order differs, so these are left out here.
   if (call.providerExecuted === true && call.approval !== undefined) {
     delete (call as { providerExecuted?: unknown }).providerExecuted;
   }

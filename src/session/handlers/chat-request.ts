@@ -1,11 +1,9 @@
+import { isRecord, turnIdProblem } from './params.js';
+
 /** What a `useChat` request asks for: the text of the user message to send. */
 export type ChatRequest =
   | { readonly ok: true; readonly text: string; readonly turnId?: string | undefined }
   | { readonly ok: false; readonly parameter: string; readonly message: string };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Reads the body of a request from the AI SDK's chat transport (`{ id, messages, trigger,
@@ -17,7 +15,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * @returns the text (and turn id), or the parameter that is wrong
  */
 export function readChatRequest(body: Record<string, unknown>): ChatRequest {
-  const turnId = typeof body.turnId === 'string' ? body.turnId : undefined;
+  const turnId = body.turnId as string | undefined;
+  const problem = turnIdProblem(turnId);
+  if (problem !== undefined) return { ok: false, parameter: 'turnId', message: problem };
   if (typeof body.text === 'string') {
     return body.text.trim() === ''
       ? { ok: false, parameter: 'text', message: '`text` must be a non-empty string.' }

@@ -1,4 +1,5 @@
 import { ChunklogError } from '../../errors/index.js';
+import { readOptions } from '../../errors/invalid-option.js';
 import type { AgentSession } from '../types.js';
 import { checkAccess } from './authorize.js';
 import { chunksRoute } from './chunks-route.js';
@@ -6,7 +7,7 @@ import { eventsRoute } from './events-route.js';
 import { messagesRoute } from './messages-route.js';
 import { parseThreadId } from './params.js';
 import { errorResponse } from './responses.js';
-import type { ChunkHandlers, ChunkHandlersOptions } from './types.js';
+import type { ChunkHandlers, ChunkHandlersOptions, UIMessageStreamRouteOptions } from './types.js';
 import { uiMessagesRoute } from './ui-messages-route.js';
 
 function invalid(option: string, message: string, value: unknown): never {
@@ -20,6 +21,19 @@ function positiveInteger(option: string, value: unknown, fallback: number, min =
   }
   return value;
 }
+
+const HANDLER_OPTIONS = [
+  'store',
+  'authorize',
+  'session',
+  'sessions',
+  'basePath',
+  'defaultLimit',
+  'maxLimit',
+  'heartbeatMs',
+  'maxBodyBytes',
+  'uiMessageStream',
+] as const;
 
 const route = /^\/threads\/([^/]+)\/(chunks|events|messages)\/?$/;
 const methods = { chunks: 'GET', events: 'GET', messages: 'POST' } as const;
@@ -57,6 +71,7 @@ const methods = { chunks: 'GET', events: 'GET', messages: 'POST' } as const;
 export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandlers {
   if (typeof options !== 'object' || options === null)
     invalid('options', 'options are required', options);
+  readOptions(options, 'createChunkHandlers', HANDLER_OPTIONS);
   const { store, authorize, session, sessions } = options;
   if (typeof authorize !== 'function') {
     invalid(
@@ -76,6 +91,9 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
   }
   if (sessions !== undefined && typeof sessions !== 'function') {
     invalid('sessions', '`sessions` must be a function of the thread id', sessions);
+  }
+  if (options.basePath !== undefined && typeof options.basePath !== 'string') {
+    invalid('basePath', '`basePath` must be a string', options.basePath);
   }
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
   if (basePath !== '' && !basePath.startsWith('/'))
@@ -103,7 +121,9 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
     );
   }
   const streamOptions =
-    typeof uiMessageStream === 'object' && uiMessageStream !== null ? uiMessageStream : undefined;
+    typeof uiMessageStream === 'object' && uiMessageStream !== null
+      ? checkStreamOptions(uiMessageStream)
+      : undefined;
 
   const findSession = async (threadId: string): Promise<AgentSession | undefined> => {
     if (session !== undefined && session.threadId === threadId) return session;
@@ -159,4 +179,30 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
     },
   };
   return handlers;
+}
+
+/** Checks the `uiMessageStream` options now, rather than on the first request (after its turn started). */
+function checkStreamOptions(options: object): UIMessageStreamRouteOptions {
+  const o = readOptions(options, 'createChunkHandlers (uiMessageStream)', [
+    'sendError',
+    'onError',
+    'keepAliveMs',
+    'headers',
+  ]);
+  if (o.sendError !== undefined && typeof o.sendError !== 'boolean') {
+    invalid('uiMessageStream.sendError', '`sendError` must be a boolean', o.sendError);
+  }
+  if (o.onError !== undefined && typeof o.onError !== 'function') {
+    invalid('uiMessageStream.onError', '`onError` must be a function', o.onError);
+  }
+  if (
+    o.keepAliveMs !== undefined &&
+    !(Number.isSafeInteger(o.keepAliveMs) && (o.keepAliveMs as number) >= 0)
+  ) {
+    invalid('uiMessageStream.keepAliveMs', '`keepAliveMs` must be an integer ≥ 0', o.keepAliveMs);
+  }
+  if (o.headers !== undefined && (typeof o.headers !== 'object' || o.headers === null)) {
+    invalid('uiMessageStream.headers', '`headers` must be an object', o.headers);
+  }
+  return o as UIMessageStreamRouteOptions;
 }

@@ -1,11 +1,6 @@
-import { ChunklogError } from '../../errors/index.js';
 import type { AgentSession } from '../types.js';
-import { readJsonBody } from './params.js';
-import { badParameter, errorResponse, json } from './responses.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { readJsonObject, turnIdProblem } from './params.js';
+import { badParameter, json, sessionFailure } from './responses.js';
 
 /**
  * `POST …/threads/:id/messages` with a JSON body `{ text, mode?, turnId? }`: `mode: 'send'` (the
@@ -23,10 +18,18 @@ export async function messagesRoute(
   session: AgentSession,
   maxBodyBytes: number,
 ): Promise<Response> {
-  const body = await readJsonBody(request, maxBodyBytes);
-  if (!body.ok) return body.response;
-  const input = body.value;
-  if (!isRecord(input)) return badParameter('body', 'The body must be a JSON object.');
+  const body = await readJsonObject(request, maxBodyBytes);
+  return body.ok ? answerMessage(body.value, session) : body.response;
+}
+
+/**
+ * Answers the JSON body of `POST …/messages` (see {@link messagesRoute}).
+ *
+ * @param input - the parsed body
+ * @param session - the thread's session
+ * @returns 202, or a 400 naming the bad field
+ */
+export function answerMessage(input: Record<string, unknown>, session: AgentSession): Response {
   const { text, mode = 'send', turnId } = input;
   if (typeof text !== 'string' || text.trim() === '') {
     return badParameter('text', '`text` must be a non-empty string.');
@@ -34,12 +37,8 @@ export async function messagesRoute(
   if (mode !== 'send' && mode !== 'steer') {
     return badParameter('mode', "`mode` must be 'send' or 'steer'.");
   }
-  if (
-    turnId !== undefined &&
-    (typeof turnId !== 'string' || turnId === '' || turnId.length > 200)
-  ) {
-    return badParameter('turnId', '`turnId` must be a non-empty string of at most 200 characters.');
-  }
+  const problem = turnIdProblem(turnId);
+  if (problem !== undefined) return badParameter('turnId', problem);
   if (mode === 'steer' && turnId !== undefined) {
     return badParameter('turnId', '`turnId` applies to `send` only.');
   }
@@ -49,15 +48,9 @@ export async function messagesRoute(
       return json(202, { steeringId: steer.id });
     }
     const busy = session.runningTurnId !== undefined;
-    const handle = session.send(turnId === undefined ? text : { text, turnId });
+    const handle = session.send(typeof turnId === 'string' ? { text, turnId } : text);
     return json(202, { turnId: handle.turnId, queued: busy });
   } catch (error) {
-    if (ChunklogError.hasCode(error, 'closed')) {
-      return errorResponse(503, 'closed', 'The session of this thread is closed.');
-    }
-    if (ChunklogError.hasCode(error, 'invalid-option')) {
-      return badParameter(error.option ?? 'body', error.message);
-    }
-    return errorResponse(500, 'internal', 'The message could not be sent.');
+    return sessionFailure(error, 'The message could not be sent.');
   }
 }

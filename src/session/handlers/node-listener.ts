@@ -1,3 +1,5 @@
+import { invalidOption } from '../../errors/invalid-option.js';
+
 /** The parts of Node's `IncomingMessage` the adapter uses (an `http.IncomingMessage` fits). */
 export interface NodeRequestLike extends AsyncIterable<Uint8Array | string> {
   readonly method?: string | undefined;
@@ -21,6 +23,7 @@ export interface NodeResponseLike {
  *
  * @param handler - the fetch-style handler
  * @returns a `(req, res)` listener for `http.createServer`
+ * @throws {ChunklogError} `invalid-option` when `handler` is not a function
  *
  * @example
  * ```ts
@@ -31,6 +34,9 @@ export interface NodeResponseLike {
 export function toNodeListener(
   handler: (request: Request) => Promise<Response>,
 ): (req: NodeRequestLike, res: NodeResponseLike) => void {
+  if (typeof handler !== 'function') {
+    invalidOption('toNodeListener', 'handler', 'the handler must be a function', handler);
+  }
   return (req, res) => {
     void serve(handler, req, res);
   };
@@ -42,7 +48,13 @@ async function serve(
   res: NodeResponseLike,
 ): Promise<void> {
   const abort = new AbortController();
-  res.once('close', () => abort.abort());
+  // One `close` listener for the whole response: a wait for `drain` must not add one each time
+  // the client is slow (they would pile up for as long as the stream lasts).
+  let wake: (() => void) | undefined;
+  res.once('close', () => {
+    abort.abort();
+    wake?.();
+  });
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -101,10 +113,12 @@ async function serve(
       const { done, value } = await reader.read();
       if (done) break;
       if (!res.write(value)) {
+        if (abort.signal.aborted) break;
         await new Promise<void>((resolve) => {
+          wake = resolve;
           res.once('drain', resolve);
-          res.once('close', resolve);
         });
+        wake = undefined;
       }
     }
   } catch {

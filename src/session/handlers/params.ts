@@ -130,3 +130,46 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     return { ok: false, response: badParameter('body', 'The body is not valid JSON.') };
   }
 }
+
+/**
+ * Whether a parsed JSON value is an object (not an array, not null).
+ *
+ * @param value - the value
+ * @returns true for a JSON object
+ */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Reads a request's JSON body that must be an object, at most `maxBytes` long.
+ *
+ * @param request - the request
+ * @param maxBytes - the largest body accepted
+ * @returns the object, or a 415, 413 or 400 response
+ */
+export async function readJsonObject(
+  request: Request,
+  maxBytes: number,
+): Promise<Parsed<Record<string, unknown>>> {
+  const body = await readJsonBody(request, maxBytes);
+  if (!body.ok) return body;
+  if (!isRecord(body.value)) {
+    return { ok: false, response: badParameter('body', 'The body must be a JSON object.') };
+  }
+  return { ok: true, value: body.value };
+}
+
+/**
+ * What is wrong with a `turnId` a client sent, if anything: it must be a non-empty string of at
+ * most 200 characters (the session checks the rest: bytes, control characters).
+ *
+ * @param turnId - the field, undefined when absent
+ * @returns the message of the 400, or undefined when it is fine or absent
+ */
+export function turnIdProblem(turnId: unknown): string | undefined {
+  if (turnId === undefined) return undefined;
+  return typeof turnId === 'string' && turnId !== '' && turnId.length <= 200
+    ? undefined
+    : '`turnId` must be a non-empty string of at most 200 characters.';
+}

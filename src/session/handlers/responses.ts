@@ -1,3 +1,5 @@
+import { ChunklogError } from '../../errors/index.js';
+
 /** The `code` of an error a handler answers with, for example `'invalid-parameter'` with a 400. */
 export type HandlerErrorCode =
   | 'invalid-parameter'
@@ -50,6 +52,24 @@ export function errorResponse(
     },
   };
   return json(status, body, extra.headers);
+}
+
+/**
+ * The answer to a session call (`send`, `steer`) that threw: 503 for a closed session, 400 naming
+ * the parameter for an invalid option, else 500 with a message that hides the cause.
+ *
+ * @param error - what the session threw
+ * @param what - what failed, for the 500's message (`'The message could not be sent.'`)
+ * @returns the error response
+ */
+export function sessionFailure(error: unknown, what: string): Response {
+  if (ChunklogError.hasCode(error, 'closed')) {
+    return errorResponse(503, 'closed', 'The session of this thread is closed.');
+  }
+  if (ChunklogError.hasCode(error, 'invalid-option')) {
+    return badParameter(error.option ?? 'body', error.message);
+  }
+  return errorResponse(500, 'internal', what);
 }
 
 /** 400, naming the parameter. */

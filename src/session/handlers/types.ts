@@ -1,14 +1,17 @@
-import type { ChunkRow } from '../../schema/chunk-row.js';
+import type { ChunkPage } from '../../schema/chunk-page.js';
 import type { ToUIMessageStreamResponseOptions } from '../../ui-messages/index.js';
 import type { AgentSession } from '../types.js';
 
-/** A page of a thread's log, the store's page shape: `{ chunks, total, oldestSeq, hasMore }`. */
-export interface ChunkPageLike {
-  readonly chunks: readonly ChunkRow[];
-  readonly total: number;
-  readonly oldestSeq: number | null;
-  readonly hasMore: boolean;
-}
+/**
+ * A page of a thread's log, the store's page shape `{ chunks, total, oldestSeq, hasMore }`: the
+ * core's {@link ChunkPage}, under the name the handlers first gave it.
+ *
+ * @example
+ * ```ts
+ * const page: ChunkPageLike = await store.getChunks(threadId, { limit: 50 });
+ * ```
+ */
+export type ChunkPageLike = ChunkPage;
 
 /** What the handlers need of a store: pages of a thread's log. Every `ChunkStore` fits (`{ store: createChunkStore(...) }`). */
 export interface PageStore {

@@ -1,17 +1,12 @@
-import { ChunklogError } from '../../errors/index.js';
 import {
   type ToUIMessageStreamResponseOptions,
   toUIMessageStreamResponse,
 } from '../../ui-messages/index.js';
 import type { AgentSession } from '../types.js';
 import { readChatRequest } from './chat-request.js';
-import { messagesRoute } from './messages-route.js';
-import { readJsonBody } from './params.js';
-import { badParameter, errorResponse } from './responses.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { answerMessage } from './messages-route.js';
+import { readJsonObject } from './params.js';
+import { badParameter, sessionFailure } from './responses.js';
 
 /**
  * `POST …/threads/:id/messages` answered in the AI SDK UI message stream protocol, for a
@@ -31,18 +26,12 @@ export async function uiMessagesRoute(
   maxBodyBytes: number,
   options: ToUIMessageStreamResponseOptions,
 ): Promise<Response> {
-  const body = await readJsonBody(request, maxBodyBytes);
+  const body = await readJsonObject(request, maxBodyBytes);
   if (!body.ok) return body.response;
   const input = body.value;
-  if (!isRecord(input)) return badParameter('body', 'The body must be a JSON object.');
   if (input.mode !== undefined && input.mode !== 'send') {
     // Steering (or a bad mode) is not a turn of its own: the JSON route answers it.
-    const again = new Request(request.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(input),
-    });
-    return messagesRoute(again, session, maxBodyBytes);
+    return answerMessage(input, session);
   }
   const chat = readChatRequest(input);
   if (!chat.ok) return badParameter(chat.parameter, chat.message);
@@ -52,12 +41,6 @@ export async function uiMessagesRoute(
     );
     return toUIMessageStreamResponse(turn, options);
   } catch (error) {
-    if (ChunklogError.hasCode(error, 'closed')) {
-      return errorResponse(503, 'closed', 'The session of this thread is closed.');
-    }
-    if (ChunklogError.hasCode(error, 'invalid-option')) {
-      return badParameter(error.option ?? 'body', error.message);
-    }
-    return errorResponse(500, 'internal', 'The message could not be sent.');
+    return sessionFailure(error, 'The message could not be sent.');
   }
 }

@@ -12,6 +12,16 @@ const adapters: Record<StoreDialectName, StoreDialectAdapter> = {
 };
 
 /**
+ * The store adapter of a dialect name (already checked).
+ *
+ * @param name - the dialect
+ * @returns its adapter
+ */
+export function dialectAdapter(name: StoreDialectName): StoreDialectAdapter {
+  return adapters[name];
+}
+
+/**
  * The store adapter for `name`, or for the dialect of `db` when no name is given: Kysely's own
  * adapter classes are recognised (also from another copy of Kysely, by class name).
  *

@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
+import { readOptions } from '../../errors/invalid-option.js';
 import type { JSONObject } from '../../schema/json.js';
-import { asJson } from '../codec.js';
+import { asJson, ROW_COLUMNS } from '../codec.js';
 import type { StoreContext } from '../context.js';
+import { INSERT_COLUMNS } from '../statements.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { checkMetadata, insertThreadIfAbsent, selectThread, toThread } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
@@ -19,12 +21,13 @@ export function forkThread(
   options: ForkThreadOptions,
 ): Promise<Thread> {
   checkThreadId(threadId);
-  const atSeq = checkSeq(options?.atSeq, 'atSeq', 0);
+  const o = readOptions(options, 'forkThread', ['atSeq', 'newThreadId', 'metadata']);
+  const atSeq = checkSeq(o.atSeq, 'atSeq', 0);
   const newId =
-    options.newThreadId === undefined
+    o.newThreadId === undefined
       ? globalThis.crypto.randomUUID()
-      : checkThreadId(options.newThreadId, 'newThreadId');
-  const metadata = checkMetadata(options.metadata);
+      : checkThreadId(o.newThreadId, 'newThreadId');
+  const metadata = checkMetadata(o.metadata);
   return wrapStoreErrors('forkThread', threadId, () =>
     writeTransaction(ctx, async (trx) => {
       const source = await selectThread(ctx, trx, threadId, true);
@@ -44,30 +47,13 @@ export function forkThread(
       if (copied > 0) {
         await trx
           .insertInto(ctx.chunks)
-          .columns([
-            'thread_id',
-            'seq',
-            'turn_id',
-            'step',
-            'role',
-            'type',
-            'data',
-            'created_at',
-            'version',
-          ])
+          .columns(INSERT_COLUMNS)
           .expression((eb) =>
             eb
               .selectFrom(ctx.chunks)
               .select([
                 sql<string>`cast(${newId} as ${ctx.adapter.idCast})`.as('thread_id'),
-                'seq',
-                'turn_id',
-                'step',
-                'role',
-                'type',
-                'data',
-                'created_at',
-                'version',
+                ...ROW_COLUMNS,
               ])
               .where('thread_id', '=', threadId)
               .where('seq', '<=', copied),

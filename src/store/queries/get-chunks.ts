@@ -1,8 +1,10 @@
+import { readOptions } from '../../errors/invalid-option.js';
 import type { ChunkRow } from '../../schema/chunk-row.js';
 import { decodeRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { pageRowObject } from '../statements.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
+import { corruptRowPolicy } from '../store-options.js';
 import { selectThread } from '../threads.js';
 import type { ChunkPage, GetChunksOptions } from '../types.js';
 import { checkLimit, checkSeq, checkThreadId, MAX_SEQ } from '../validate.js';
@@ -19,11 +21,12 @@ export function getChunks(
   options: GetChunksOptions,
 ): Promise<ChunkPage> {
   checkThreadId(threadId);
-  const limit = checkLimit(options?.limit);
-  const asked = options.before === undefined ? undefined : checkSeq(options.before, 'before', 0);
+  const o = readOptions(options, 'getChunks', ['limit', 'before', 'onCorruptRow']);
+  const limit = checkLimit(o.limit);
+  const asked = o.before === undefined ? undefined : checkSeq(o.before, 'before', 0);
   // Beyond any seq: the same page as no `before` (and a bound the integer column can take).
   const before = asked !== undefined && asked > MAX_SEQ ? undefined : asked;
-  const policy = options.onCorruptRow ?? ctx.onCorruptRow;
+  const policy = corruptRowPolicy(o.onCorruptRow, ctx.onCorruptRow);
   return wrapStoreErrors('getChunks', threadId, async () => {
     const records = (
       before === undefined

@@ -1,7 +1,9 @@
+import { readOptions } from '../../errors/invalid-option.js';
 import type { ChunkRow } from '../../schema/chunk-row.js';
 import { decodeRows, ROW_COLUMNS } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
+import { corruptRowPolicy } from '../store-options.js';
 import { selectThread } from '../threads.js';
 import type { GetRowsOptions } from '../types.js';
 import { checkSeq, checkThreadId, MAX_SEQ } from '../validate.js';
@@ -10,11 +12,12 @@ import { checkSeq, checkThreadId, MAX_SEQ } from '../validate.js';
 export function getRows(
   ctx: StoreContext,
   threadId: string,
-  options: GetRowsOptions = {},
+  options?: GetRowsOptions,
 ): Promise<ChunkRow[]> {
   checkThreadId(threadId);
-  const afterSeq = Math.min(checkSeq(options.afterSeq ?? 0, 'afterSeq', 0), MAX_SEQ);
-  const policy = options.onCorruptRow ?? ctx.onCorruptRow;
+  const o = readOptions(options, 'getRows', ['afterSeq', 'onCorruptRow']);
+  const afterSeq = Math.min(checkSeq(o.afterSeq ?? 0, 'afterSeq', 0), MAX_SEQ);
+  const policy = corruptRowPolicy(o.onCorruptRow, ctx.onCorruptRow);
   return wrapStoreErrors('getRows', threadId, async () => {
     const records = await ctx.db
       .selectFrom(ctx.chunks)

@@ -1,4 +1,5 @@
 import { ChunklogError } from '../../errors/chunklog-error.js';
+import { readOptions } from '../../errors/invalid-option.js';
 import type { StoreContext } from '../context.js';
 import { wrapStoreErrors } from '../store-errors.js';
 import { THREAD_COLUMNS, toThread } from '../threads.js';
@@ -32,8 +33,9 @@ function decodeCursor(before: unknown): Cursor {
  * updated_at DESC, id DESC`, on the `(updated_at, id)` index.
  */
 export function listThreads(ctx: StoreContext, options: ListThreadsOptions): Promise<ThreadPage> {
-  const limit = checkLimit(options?.limit);
-  const cursor = options.before === undefined ? undefined : decodeCursor(options.before);
+  const o = readOptions(options, 'listThreads', ['limit', 'before']);
+  const limit = checkLimit(o.limit);
+  const cursor = o.before === undefined ? undefined : decodeCursor(o.before);
   return wrapStoreErrors('listThreads', undefined, async () => {
     const records = await ctx.db
       .selectFrom(ctx.threads)

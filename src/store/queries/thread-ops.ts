@@ -1,4 +1,5 @@
 import { ChunklogError } from '../../errors/chunklog-error.js';
+import { readOptions } from '../../errors/invalid-option.js';
 import type { JSONObject } from '../../schema/json.js';
 import type { StoreContext } from '../context.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
@@ -18,10 +19,11 @@ export function threadExists(threadId: string): ChunklogError {
 export function createThread(
   ctx: StoreContext,
   threadId: string | undefined,
-  options: CreateThreadOptions = {},
+  options?: CreateThreadOptions,
 ): Promise<Thread> {
   const id = threadId === undefined ? globalThis.crypto.randomUUID() : checkThreadId(threadId);
-  const metadata: JSONObject | undefined = checkMetadata(options.metadata);
+  const o = readOptions(options, 'createThread', ['metadata']);
+  const metadata: JSONObject | undefined = checkMetadata(o.metadata);
   return wrapStoreErrors('createThread', id, () =>
     writeTransaction(ctx, async (trx) => {
       if ((await selectThread(ctx, trx, id, true)) !== undefined) throw threadExists(id);

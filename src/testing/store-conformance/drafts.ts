@@ -1,8 +1,13 @@
 // The conformance kit: row drafts to append.
+import { invalidOption } from '../../errors/invalid-option.js';
 import type { ChunkRow, ChunkRowDraft } from '../../schema/chunk-row.js';
 
 /**
  * A draft of each row type, with awkward but valid content (unicode, nested JSON, metadata).
+ *
+ * @param turnId - the turn every draft carries
+ * @param extra - text added to the first draft (to tell turns apart)
+ * @returns the drafts of one turn
  *
  * @example
  * ```ts
@@ -66,7 +71,14 @@ export function sampleDrafts(turnId: string, extra = ''): ChunkRowDraft[] {
 }
 
 /**
- * `n` text drafts of one turn (texts `${turnId}#${i}`).
+ * `n` text drafts of one turn (texts `${turnId}#${i}`). The drafts are not checked here:
+ * `appendTurn` checks them.
+ *
+ * @param turnId - the turn every draft carries
+ * @param n - how many drafts
+ * @param role - their role (default `assistant`)
+ * @returns the drafts of one turn
+ * @throws {ChunklogError} `invalid-option` when `n` is not an integer ≥ 0
  *
  * @example
  * ```ts
@@ -78,6 +90,9 @@ export function textDrafts(
   n: number,
   role: 'user' | 'assistant' = 'assistant',
 ): ChunkRowDraft[] {
+  if (!Number.isSafeInteger(n) || n < 0) {
+    invalidOption('textDrafts', 'n', '`n` must be an integer of at least 0', n);
+  }
   return Array.from({ length: n }, (_, i) => ({
     turnId,
     step: 0,

@@ -1,0 +1,122 @@
+import { invalidOption, readOptions } from '../errors/invalid-option.js';
+import type { StoreDialectName } from './dialects/adapter.js';
+import type { SqliteOpenOptions } from './open-sqlite.js';
+import type { StoreTableOptions } from './tables.js';
+import type { CorruptRowPolicy } from './types.js';
+
+const WHERE = 'createChunkStore';
+
+/** The option names of `createChunkStore`. */
+const STORE_OPTIONS = [
+  'tablePrefix',
+  'tables',
+  'onCorruptRow',
+  'json',
+  'now',
+  'busyTimeoutMs',
+  'synchronous',
+  'statementCacheSize',
+] as const;
+
+const TABLE_KEYS = ['threads', 'chunks', 'migrations', 'migrationLock'] as const;
+const DIALECTS: readonly StoreDialectName[] = ['sqlite', 'postgres', 'mysql'];
+
+/** The options of `createChunkStore`, checked. */
+export interface CheckedStoreOptions {
+  readonly tables: StoreTableOptions;
+  readonly sqlite: SqliteOpenOptions;
+  readonly onCorruptRow: CorruptRowPolicy;
+  readonly json: 'native' | 'text';
+  readonly now: () => number;
+}
+
+function oneOf<T extends string>(
+  option: string,
+  value: unknown,
+  allowed: readonly T[],
+  fallback: T,
+): T {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' || !allowed.includes(value as T)) {
+    invalidOption(
+      WHERE,
+      option,
+      `\`${option}\` must be ${allowed.map((a) => `'${a}'`).join(' or ')}`,
+      value,
+    );
+  }
+  return value as T;
+}
+
+function integerFrom(option: string, value: unknown, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+    invalidOption(WHERE, option, `\`${option}\` must be an integer of at least ${min}`, value);
+  }
+  return value;
+}
+
+/**
+ * Checks a read's corrupt-row policy (`getChunks`, `getRows`, `getMessages`).
+ *
+ * @param value - the untrusted option
+ * @param fallback - the store's policy
+ * @returns the policy
+ * @throws {ChunklogError} `invalid-option` (option `onCorruptRow`)
+ */
+export function corruptRowPolicy(value: unknown, fallback: CorruptRowPolicy): CorruptRowPolicy {
+  return oneOf('onCorruptRow', value, ['throw', 'skip'], fallback);
+}
+
+/**
+ * Checks the options of `createChunkStore`: known names only, each of the right type.
+ *
+ * @param options - the untrusted options
+ * @returns the options, with defaults
+ * @throws {ChunklogError} `invalid-option`, naming the option
+ */
+export function checkStoreOptions(options: unknown): CheckedStoreOptions {
+  const o = readOptions(options, WHERE, STORE_OPTIONS);
+  if (o.tablePrefix !== undefined && typeof o.tablePrefix !== 'string') {
+    invalidOption(WHERE, 'tablePrefix', '`tablePrefix` must be a string', o.tablePrefix);
+  }
+  if (o.tables !== undefined) readOptions(o.tables, `${WHERE} (tables)`, TABLE_KEYS);
+  if (o.now !== undefined && typeof o.now !== 'function') {
+    invalidOption(WHERE, 'now', '`now` must be a function returning milliseconds', o.now);
+  }
+  const busyTimeoutMs = integerFrom('busyTimeoutMs', o.busyTimeoutMs, 0);
+  const statementCacheSize = integerFrom('statementCacheSize', o.statementCacheSize, 1);
+  const synchronous =
+    o.synchronous === undefined
+      ? undefined
+      : oneOf('synchronous', o.synchronous, ['full', 'normal'], 'full');
+  return {
+    tables: o as StoreTableOptions,
+    sqlite: { busyTimeoutMs, statementCacheSize, synchronous },
+    onCorruptRow: corruptRowPolicy(o.onCorruptRow, 'throw'),
+    json: jsonColumns(o.json),
+    now: (o.now as (() => number) | undefined) ?? Date.now,
+  };
+}
+
+/**
+ * Checks a `dialect` name.
+ *
+ * @param value - the untrusted option
+ * @returns the name, or undefined when none was given
+ * @throws {ChunklogError} `invalid-option` (option `dialect`)
+ */
+export function dialectName(value: unknown): StoreDialectName | undefined {
+  return value === undefined ? undefined : oneOf('dialect', value, DIALECTS, 'sqlite');
+}
+
+/**
+ * Checks the `json` option: how JSON columns are declared.
+ *
+ * @param value - the untrusted option
+ * @returns the choice, `'native'` by default
+ * @throws {ChunklogError} `invalid-option` (option `json`)
+ */
+export function jsonColumns(value: unknown): 'native' | 'text' {
+  return oneOf('json', value, ['native', 'text'], 'native');
+}

@@ -1,0 +1,94 @@
+import type { UIDataTypes, UIMessagePart, UITools } from 'ai';
+import type {
+  CustomChunk,
+  DataChunk,
+  ErrorChunk,
+  SourceChunk,
+  SteeringChunk,
+  SystemChunk,
+} from '../schema/index.js';
+import { CHUNKLOG_DATA_PARTS } from './data-parts.js';
+
+/** Any part of a `UIMessage`. */
+export type AnyUIPart = UIMessagePart<UIDataTypes, UITools>;
+
+/** The chunks whose `UIMessage` part is also, field for field, their UI message stream chunk. */
+export type SharedPartChunk =
+  | ErrorChunk
+  | SystemChunk
+  | SteeringChunk
+  | SourceChunk
+  | CustomChunk
+  | DataChunk;
+
+function sourcePart(chunk: SourceChunk): AnyUIPart {
+  const source = chunk.source;
+  const metadata =
+    source.providerMetadata === undefined ? {} : { providerMetadata: source.providerMetadata };
+  if (source.sourceType === 'url') {
+    return {
+      type: 'source-url',
+      sourceId: source.id,
+      url: source.url,
+      ...(source.title === undefined ? {} : { title: source.title }),
+      ...metadata,
+    };
+  }
+  return {
+    type: 'source-document',
+    sourceId: source.id,
+    mediaType: source.mediaType,
+    title: source.title,
+    ...(source.filename === undefined ? {} : { filename: source.filename }),
+    ...metadata,
+  };
+}
+
+/**
+ * The one part of a chunk whose `UIMessage` part and UI message stream chunk are the same object:
+ * an error or system notice (chunklog's data parts), a steering message, a source, a custom part,
+ * an app's data part. Used for stored messages (`toUIMessages`) and live streams alike.
+ *
+ * @param chunk - the chunk
+ * @returns its part
+ */
+export function sharedPart(chunk: SharedPartChunk): AnyUIPart {
+  switch (chunk.type) {
+    case 'error':
+      return {
+        type: CHUNKLOG_DATA_PARTS.error,
+        data: {
+          message: chunk.message,
+          ...(chunk.statusCode === undefined ? {} : { statusCode: chunk.statusCode }),
+        },
+      };
+    case 'system':
+      return { type: CHUNKLOG_DATA_PARTS.system, data: { kind: chunk.kind, text: chunk.text } };
+    case 'steering':
+      return {
+        type: 'steering-message',
+        id: chunk.id,
+        parts: [{ type: 'text', text: chunk.text }],
+      };
+    case 'source':
+      return sourcePart(chunk);
+    case 'custom':
+      return {
+        type: 'custom',
+        kind: chunk.kind as `${string}.${string}`,
+        ...(chunk.providerMetadata === undefined
+          ? {}
+          : { providerMetadata: chunk.providerMetadata }),
+      };
+    case 'data':
+      return {
+        type: `data-${chunk.name}`,
+        ...(chunk.id === undefined ? {} : { id: chunk.id }),
+        data: chunk.data,
+      };
+    default: {
+      const unknown: never = chunk;
+      throw new Error(`unknown chunk type ${(unknown as { type: string }).type}`);
+    }
+  }
+}
