@@ -116,8 +116,13 @@ export interface TurnResult {
 
 /**
  * A turn started by {@link AgentSession.send}: an async iterable of its events (`turn-start`
- * first, `turn-end` last; every iteration gets them all), and promises of its stored rows and
- * result.
+ * first, `turn-end` last), and promises of its stored rows and result.
+ *
+ * Every iteration started before the turn settled (before `rows` and `result` resolve) gets all
+ * of its events, however late it starts or slowly it reads. The handle keeps the events only for
+ * those iterations: once the turn settled and each of them finished (or broke out), it holds
+ * none, so a handle kept for its `rows` does not keep its turn's events in memory. An iteration
+ * started after the turn settled ends at once: the turn is then in the store (`rows`).
  *
  * @example
  * ```ts
