@@ -82,6 +82,7 @@ class Session implements AgentSession {
   #slotBusy = false;
   readonly #slotWaiters: Array<() => void> = [];
   #closed = false;
+  readonly #closedController = new AbortController();
   readonly #sink = (event: ChunkEvent, meta: EventMeta): void => {
     this.#replay.push(event, meta);
     this.#hub.publish(event, meta);
@@ -105,6 +106,10 @@ class Session implements AgentSession {
 
   get queued(): number {
     return this.#queue.size;
+  }
+
+  get signal(): AbortSignal {
+    return this.#closedController.signal;
   }
 
   #checkOpen(what: string): void {
@@ -287,6 +292,12 @@ class Session implements AgentSession {
       this.#live?.cancel('Session closed');
     }
     await this.idle();
+    // After the last turn's `turn-end` went out: event streams end now (a second call is a no-op).
+    this.#closedController.abort(
+      new ChunklogError('closed', `The session of thread ${this.threadId} is closed`, {
+        threadId: this.threadId,
+      }),
+    );
   }
 
   /** Stores drafts after every write before them; the next turn reads history after it lands. */

@@ -251,6 +251,13 @@ export interface AgentSession {
   readonly runningTurnId: string | undefined;
   /** How many turns wait behind the running one. */
   readonly queued: number;
+  /**
+   * Aborted once the session has closed: when `close()` has cancelled the running turn, dropped
+   * the queue and waited for the writes, after the last `turn-end` went out. Its reason is a
+   * `ChunklogError` with code `closed`. `sessionEventStream` ends its stream on it; pass
+   * it on to work that should end with the session (`AbortSignal.any([request.signal, session.signal])`).
+   */
+  readonly signal: AbortSignal;
   /** Starts a turn with the user's message, or queues it behind the running turn. */
   send(input: SendInput, options?: SendOptions): TurnHandle;
   /** Adds a user message to the running turn at its next step boundary. */
@@ -270,6 +277,9 @@ export interface AgentSession {
   modelMessages(input?: SendInput): Promise<ModelMessage[]>;
   /** Resolves when no turn runs or waits and every write has landed. */
   idle(): Promise<void>;
-  /** Cancels the running turn, drops queued ones, waits for writes; later calls fail with `closed`. */
+  /**
+   * Cancels the running turn, drops queued ones, waits for writes, then aborts `signal` (which
+   * ends the event streams); later calls fail with `closed`.
+   */
   close(): Promise<void>;
 }

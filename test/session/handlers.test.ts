@@ -6,6 +6,7 @@ import {
   type AgentSession,
   createAgentSession,
   createChunkHandlers,
+  sessionEventStream,
 } from '../../src/session/index.js';
 import { createScriptedModel, parseScript } from '../../src/testing/index.js';
 import { readSse, serve } from './http-support.js';
@@ -239,6 +240,65 @@ describe('createChunkHandlers over a real HTTP server', () => {
     expect(stale.events).toEqual([
       { id: undefined, event: 'gap', data: { lastEventId: 'other:3' } },
     ]);
+  });
+
+  it('ends the event stream when the session closes, after the cancelled turn’s last event; a closed session’s events route answers 503', async () => {
+    const { store, dispose } = await openSqliteStore();
+    const reached = gate();
+    const session = createAgentSession({
+      store,
+      threadId: 'h1',
+      model: createScriptedModel([
+        {
+          parts: [
+            { type: 'text', text: 'working' },
+            { type: 'wait', until: () => (reached.open(), new Promise(() => {})) },
+          ],
+        },
+      ]),
+      idGenerator: sequentialIds(),
+    });
+    // Heartbeats keep an idle stream busy: it must end all the same.
+    const handlers = createChunkHandlers({ store, session, authorize, heartbeatMs: 20 });
+    const server = await serve(handlers.fetch);
+    cleanups.push(async () => {
+      await server.close();
+      await dispose();
+    });
+    /** The whole body of a stream, or 'still open' when it has not ended within 5 s. */
+    const untilEnd = (body: ReadableStream<Uint8Array>) =>
+      Promise.race([
+        new Response(body).text(),
+        new Promise<'still open'>((resolve) => setTimeout(() => resolve('still open'), 5000)),
+      ]);
+    const dataOf = (text: string) =>
+      [...text.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1] as string) as ChunkEvent);
+
+    session.send('go');
+    await reached.promise;
+    // Connected (the response's headers came: the stream is subscribed), then the session closes.
+    const response = await fetch(`${server.url}/threads/h1/events`, { headers: auth('h1') });
+    expect(response.status).toBe(200);
+    const overHttp = untilEnd(response.body as ReadableStream<Uint8Array>);
+    const direct = untilEnd(sessionEventStream(session, { heartbeatMs: 20 }));
+    await new Promise((resolve) => setTimeout(resolve, 50)); // a few heartbeats
+    expect(session.signal.aborted).toBe(false);
+    await session.close();
+    expect(session.signal.aborted).toBe(true);
+    for (const text of [await overHttp, await direct]) {
+      expect(text).not.toBe('still open');
+      const events = dataOf(text);
+      expect(events.at(0)).toEqual({ type: 'turn-start', turnId: 't1' });
+      expect(events.slice(-2)).toEqual([
+        { type: 'system', kind: 'cancelled', text: 'Session closed' },
+        { type: 'turn-end' },
+      ]);
+    }
+    // Nothing more will come: a new client is told so (an EventSource stops retrying), and a
+    // stream made after the close ends at once.
+    const late = await fetch(`${server.url}/threads/h1/events`, { headers: auth('h1') });
+    expect([late.status, (await late.json()).error.code]).toEqual([503, 'closed']);
+    expect(await untilEnd(sessionEventStream(session))).toMatch(/^: chunklog events\n/);
   });
 
   it('steers the running turn through POST { mode: "steer" }', async () => {

@@ -14,9 +14,7 @@ const retained = (turn: TurnHandle): number =>
 
 /** A long turn: 3,000 text deltas in one step. */
 const longStep = {
-  parts: [
-    { type: 'text' as const, text: Array.from({ length: 3000 }, (_, i) => `word${i} `) },
-  ],
+  parts: [{ type: 'text' as const, text: Array.from({ length: 3000 }, (_, i) => `word${i} `) }],
 };
 
 describe('a turn handle’s event buffer', () => {
@@ -61,7 +59,12 @@ describe('a turn handle’s event buffer', () => {
   it('keeps every event for an iterator started in time, however slowly it reads', async () => {
     const release = gate();
     const session = await setup([
-      { parts: [{ type: 'text', text: 'a b c' }, { type: 'wait', until: release.promise }] },
+      {
+        parts: [
+          { type: 'text', text: 'a b c' },
+          { type: 'wait', until: release.promise },
+        ],
+      },
     ]);
     const recorded = recordEvents(session);
     const turn = session.send('go');
