@@ -62,10 +62,14 @@ async function streamSteps(
   events: PartEvents,
 ): Promise<void> {
   const steering = live.startSteering();
-  const model =
-    config.fallbackModels.length > 0
-      ? new FallbackChain([config.model as LanguageModelV4, ...config.fallbackModels])
-      : config.model;
+  // With fallbacks, the chain retries each model itself before moving on: the AI SDK's retries
+  // would call the chain again (the last model, silently, after the switches it reported).
+  const chained = config.fallbackModels.length > 0;
+  const model = chained
+    ? new FallbackChain([config.model as LanguageModelV4, ...config.fallbackModels], {
+        maxRetries: config.maxRetries,
+      })
+    : config.model;
   const result = streamText({
     model,
     messages,
@@ -77,7 +81,7 @@ async function streamSteps(
     onError: () => {},
     ...optional('tools', config.tools),
     ...optional('instructions', instructionsOf(config)),
-    ...optional('maxRetries', config.maxRetries),
+    ...optional('maxRetries', chained ? 0 : config.maxRetries),
     ...optional('maxOutputTokens', config.maxOutputTokens),
     ...optional('temperature', config.temperature),
     ...optional(
@@ -86,7 +90,7 @@ async function streamSteps(
     ),
     ...(config.caching ? { prepareStep: cachingPrepareStep() } : {}),
     // Fallback switches travel in band as raw parts; the models themselves are not asked for any.
-    ...(config.fallbackModels.length > 0 ? { include: { rawChunks: true } } : {}),
+    ...(chained ? { include: { rawChunks: true } } : {}),
   });
   for await (const part of result.stream) {
     const mapped = events.map(part);

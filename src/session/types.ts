@@ -47,7 +47,8 @@ export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
   readonly system?: Instructions | undefined;
   /**
    * Models to move to, in order, when a call fails with a rate limit (429), an overload (529,
-   * 503) or another 5xx error. Each switch records a `model-changed` system chunk in the turn.
+   * 503) or another 5xx error. Each switch records a `model-changed` system chunk in the turn,
+   * before the next model is called. Each model gets `maxRetries` retries first.
    */
   readonly fallbackModels?: readonly LanguageModel[] | undefined;
   /** Defaults to `'anthropic'` when the model's provider id starts with `anthropic`, else `'none'`. */
@@ -56,7 +57,11 @@ export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
   readonly maxSteps?: number | undefined;
   /** Stop conditions of the tool loop (with `maxSteps` when both are given). */
   readonly stopWhen?: StopCondition<TOOLS> | readonly StopCondition<TOOLS>[] | undefined;
-  /** Retries of a failed call on the same model (the AI SDK's `maxRetries`). Default 2. */
+  /**
+   * Retries of a retryable failure on the same model before its stream starts, with exponential
+   * backoff. Default 2. Without fallbacks, the AI SDK's `maxRetries`; with `fallbackModels`, the
+   * retries of each model before the call moves to the next (the AI SDK's are then off).
+   */
   readonly maxRetries?: number | undefined;
   /** Maximum output tokens per step. */
   readonly maxOutputTokens?: number | undefined;
