@@ -77,7 +77,7 @@ heading('model input for the next call (session.modelMessages)');
 printModelMessages(await session.modelMessages('Thanks! Let’s try again: and tomorrow?'), print, p);
 print(
   p.dim(
-    '\n  System notices, errors and the thinking signed by the model that failed stay out of the\n' +
+    '\n  System notices, errors and thinking signed before the last model switch stay out of the\n' +
       '  model input; every tool call goes back with its result.',
   ),
 );

@@ -61,6 +61,8 @@ describe('npm run demo', () => {
       "It's 21°C and sunny in Paris",
       '╰ stop',
       'you ▸ And tomorrow?',
+      // The fallback was tried, and failed too: the switch is recorded, then its error.
+      '── model-changed ── Switched from claude-opus-demo to claude-sonnet-demo (overloaded, HTTP 503)',
       '✖ error 503: Overloaded, try again later',
       '── config-reload ── Tool settings reloaded.',
     ]);
@@ -72,24 +74,25 @@ describe('npm run demo', () => {
 
     const [pages, input = ''] = rest.split('━━ model input for the next call');
     expectInOrder(pages as string, [
-      '(13 rows)',
-      'page 1  getChunks({ limit: 6 })  seqs 8–13 of 13, hasMore: true',
-      'page 2  getChunks({ limit: 6, before: 8 })  seqs 2–7 of 13, hasMore: true',
-      'page 3  getChunks({ limit: 6, before: 2 })  seqs 1–1 of 13, hasMore: false',
+      '(14 rows)',
+      'page 1  getChunks({ limit: 6 })  seqs 9–14 of 14, hasMore: true',
+      'page 2  getChunks({ limit: 6, before: 9 })  seqs 3–8 of 14, hasMore: true',
+      'page 3  getChunks({ limit: 6, before: 3 })  seqs 1–2 of 14, hasMore: false',
     ]);
-    expect(pages).toMatch(/12\s+assistant\s+error\s+503 Overloaded/);
-    expect(pages).toMatch(/13\s+system\s+system\s+\[config-reload\]/);
+    expect(pages).toMatch(/12\s+assistant\s+system\s+\[model-changed\] Switched/);
+    expect(pages).toMatch(/13\s+assistant\s+error\s+503 Overloaded/);
+    expect(pages).toMatch(/14\s+system\s+system\s+\[config-reload\]/);
 
-    // The next input: no notices, no errors, no thinking signed by the model that failed; tool
-    // calls with their results; cache breakpoints.
-    expect(input).not.toMatch(/Switched|Overloaded|settings reloaded|The user wants/);
+    // The next input: no notices, no errors, no thinking signed by a model before the last
+    // switch (the second turn's); tool calls with their results; cache breakpoints.
+    expect(input).not.toMatch(/Switched|Overloaded|settings reloaded|The user wants|Sunny and/);
     expectInOrder(input, [
       'user      text        "What is the weather in Paris',
       'assistant tool-call   weather(',
       'assistant tool-call   headlines(',
       'tool      tool-result weather →',
       'tool      tool-result headlines →',
-      'assistant reasoning   "Sunny and 21°C',
+      "assistant text        \"It's 21°C and sunny in Paris",
       'user      text        "And tomorrow?"',
       'user      text        "Thanks! Let’s try again: and tomorrow?" ⚑ cache',
     ]);
@@ -117,6 +120,7 @@ describe('npm run demo', () => {
         'assistant:thinking',
         'assistant:text',
         'user:text',
+        'assistant:system',
         'assistant:error',
         'system:system',
       ]);
