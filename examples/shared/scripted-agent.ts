@@ -3,7 +3,7 @@
 // agent does, so every kind of chunk can be seen without a network:
 //
 //   help            what it understands
-//   weather <city>  thinks, then calls two tools at once; they stream progress
+//   weather <city>  thinks, then calls two tools at once; they stream progress text
 //   slow            calls a tool that takes a few seconds (steer or queue a message meanwhile)
 //   long [n]        a long turn of n thinking and text blocks (default 60)
 //   ratelimit       the main model is rate limited (429): the session switches to the fallback

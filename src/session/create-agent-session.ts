@@ -10,6 +10,7 @@ import { LiveTurn } from './live-turn.js';
 import { explodeChunks } from './pipeline.js';
 import { ReplayBuffer } from './replay-buffer.js';
 import { isAbortSignal } from './sse.js';
+import { checkProgressText, notRunning } from './tool-progress.js';
 import { checkCancelReason, TurnHandleImpl } from './turn-handle.js';
 import { TurnQueue } from './turn-queue.js';
 import { runTurn } from './turn-runner.js';
@@ -175,6 +176,21 @@ class Session implements AgentSession {
     if (live === undefined || live.ended) return false;
     live.cancel(reason);
     return true;
+  }
+
+  reportToolProgress(toolCallId: string, text: string): void {
+    if (typeof toolCallId !== 'string' || toolCallId === '') {
+      invalidOption(
+        'reportToolProgress',
+        'toolCallId',
+        '`toolCallId` must be a non-empty string',
+        toolCallId,
+      );
+    }
+    checkProgressText(text, 'reportToolProgress');
+    if (this.#live?.reportProgress(toolCallId, text) !== true) {
+      throw notRunning(toolCallId, this.threadId);
+    }
   }
 
   steer(text: string): SteerHandle {

@@ -15,6 +15,7 @@ import { buildModelMessages, cachingPrepareStep, loadHistory, userMessage } from
 import type { LiveTurn } from './live-turn.js';
 import { PartEvents } from './part-events.js';
 import { anthropicCachedSystem, toChunkEvents } from './pipeline.js';
+import { trackTools } from './tool-progress.js';
 import type { SessionStore } from './types.js';
 
 /** Everything a turn needs from the session's options, validated. */
@@ -79,7 +80,7 @@ async function streamSteps(
     // Errors arrive as stream parts and become error chunks; this only silences the SDK's
     // default of logging them.
     onError: () => {},
-    ...optional('tools', config.tools),
+    ...optional('tools', config.tools === undefined ? undefined : trackTools(config.tools, live)),
     ...optional('instructions', instructionsOf(config)),
     ...optional('maxRetries', chained ? 0 : config.maxRetries),
     ...optional('maxOutputTokens', config.maxOutputTokens),

@@ -267,6 +267,17 @@ export interface AgentSession {
   send(input: SendInput, options?: SendOptions): TurnHandle;
   /** Adds a user message to the running turn at its next step boundary. */
   steer(text: string): SteerHandle;
+  /**
+   * Appends progress text to a tool call that runs now (its `execute` started and has not
+   * settled) in the live turn, like a shell's output: a `tool-progress { toolCallId, text }`
+   * event, the `progress` of the call's `tool_result` row. Never sent to the model. From inside
+   * a tool, `toolProgress(options)` does the same without a reference to the session.
+   *
+   * @throws {ChunklogError} `tool-call-not-running` when the call does not run in the live turn
+   *   (unknown, finished, of another turn, or no turn runs); `invalid-option` for an empty id or
+   *   text. A refused call changes nothing.
+   */
+  reportToolProgress(toolCallId: string, text: string): void;
   /** Cancels the running turn. Returns whether a turn was running. */
   cancel(reason?: string): boolean;
   /** Routes a system event: into the running turn, else into a system turn of its own. */
