@@ -252,7 +252,13 @@ describe('createChunkHandlers over a real HTTP server', () => {
         {
           parts: [
             { type: 'text', text: 'working' },
-            { type: 'wait', until: () => (reached.open(), new Promise(() => {})) },
+            {
+              type: 'wait',
+              until: () => {
+                reached.open();
+                return new Promise(() => {}); // until the session closes
+              },
+            },
           ],
         },
       ]),
