@@ -222,6 +222,16 @@ describe.skipIf(!hasChromium)('examples/web-chat in Chromium', () => {
     await turn(page, 'error');
     expect(await page.locator('.chunk.error .error-title').last().textContent()).toBe('Error 503');
 
+    // Stop a running turn: the button posts to chunklog's cancel route, naming the turn.
+    const beforeStop = await storedRows(page);
+    await say(page, 'slow');
+    await page.waitForSelector('.call.running .progress');
+    await page.click('#stop');
+    await settled(page, beforeStop);
+    expect(await page.locator('.chunk.system.kind-cancelled').last().textContent()).toContain(
+      'Stopped by the user.',
+    );
+
     await say(page, '/notice Deployed version 2.');
     await page.waitForSelector('.message.system .chunk.system');
     expect(await page.textContent('.message.system')).toContain('Deployed version 2.');
