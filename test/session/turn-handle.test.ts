@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../src/schema/chunk-event.js';
 import { createAgentSession, type TurnHandle } from '../../src/session/index.js';
 import { createScriptedModel, parseScript } from '../../src/testing/index.js';
+import { toUIMessageStream } from '../../src/ui-messages/index.js';
 import { gate, openSqliteStore, recordEvents, sequentialIds } from './support.js';
 
 /** What a handle holds (an internal of the session's handle, not of the public type). */
@@ -94,6 +95,26 @@ describe('a turn handle’s event buffer', () => {
       if (++count === 3) break;
     }
     await turn.result;
+    expect(retained(turn)).toBe(0);
+  });
+
+  it('serves a UI message stream made at once but read after the turn settled', async () => {
+    const session = await setup(parseScript('text Hello there'));
+    const turn = session.send('go');
+    // A Response body read later (a slow client): the stream starts its iteration when it is
+    // made (its first pull), before the turn settles.
+    const stream = toUIMessageStream(turn);
+    await turn.result;
+    const chunks: Array<{ type: string; delta?: string }> = [];
+    const reader = stream.getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
+    expect(chunks.map((c) => c.type)).toContain('finish');
+    expect(
+      chunks
+        .filter((c) => c.type === 'text-delta')
+        .map((c) => c.delta)
+        .join(''),
+    ).toBe('Hello there');
     expect(retained(turn)).toBe(0);
   });
 
