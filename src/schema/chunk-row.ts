@@ -88,7 +88,13 @@ export type CustomRowData = DataOf<CustomChunk>;
 export type DataRowData = DataOf<DataChunk>;
 
 /** The fields of a {@link ToolCallEntry} that say what happened to the call. */
-type ToolOutcomeField = 'result' | 'isError' | 'denied' | 'progress' | 'preliminary';
+type ToolOutcomeField =
+  | 'result'
+  | 'isError'
+  | 'denied'
+  | 'progress'
+  | 'preliminary'
+  | 'resultProviderMetadata';
 
 /** `data` of a `tool_call` row: a call of a tool-batch, without what happened after it. */
 export interface ToolCallRowData extends Omit<ToolCallEntry, ToolOutcomeField> {
