@@ -23,7 +23,10 @@ import type { ChunkStore, CorruptRowPolicy } from './types.js';
 /** Where the store keeps its data: a SQLite file it opens itself, or your Kysely instance. */
 export type ChunkStoreTarget =
   | {
-      /** A SQLite file path, or `':memory:'`. better-sqlite3 is imported on first use. */
+      /**
+       * A SQLite file path (its missing folders are created), or `':memory:'`. better-sqlite3 is
+       * imported on first use.
+       */
       readonly sqlite: string;
     }
   | {
@@ -55,8 +58,9 @@ export interface ChunkStoreOptions extends StoreTableOptions, SqliteOpenOptions 
  * Opens a chunk store: a thread's chunk log with dense per-thread seqs, one transaction per
  * turn, and keyset pages. Call {@link ChunkStore.migrate} once before the first use.
  *
- * @param target - `{ sqlite: path | ':memory:' }` to let the store open better-sqlite3 (WAL, a
- *   busy timeout, foreign keys on), or `{ db }` with your own Kysely instance
+ * @param target - `{ sqlite: path | ':memory:' }` to let the store open better-sqlite3 (the
+ *   file's missing folders created, WAL, a busy timeout, foreign keys on), or `{ db }` with your
+ *   own Kysely instance
  * @param options - table names, the corrupt-row policy, the JSON column type, SQLite settings
  * @returns the store; nothing is opened or queried until its first use
  * @throws {ChunklogError} `invalid-option`, naming the option: an unknown option, a bad table
