@@ -10,7 +10,9 @@ import { openSqlite, type SqliteOpenOptions } from './open-sqlite.js';
 import { appendTurn } from './queries/append-turn.js';
 import { forkThread } from './queries/fork-thread.js';
 import { getChunks } from './queries/get-chunks.js';
+import { getChunksAfter } from './queries/get-chunks-after.js';
 import { getRows } from './queries/get-rows.js';
+import { getTurn, hasTurn } from './queries/get-turn.js';
 import { listThreads } from './queries/list-threads.js';
 import { createThread, deleteThread, getThread } from './queries/thread-ops.js';
 import { truncateAfter } from './queries/truncate-after.js';
@@ -147,17 +149,29 @@ export function createChunkStore(
         runMigrations(db as Kysely<unknown>, { adapter, names, jsonAsText: ctx.jsonAsText }),
       );
     },
-    async appendTurn(threadId: string, drafts: readonly ChunkRowDraft[]) {
+    async appendTurn(threadId: string, drafts: readonly ChunkRowDraft[], options) {
       open('appendTurn');
-      return await appendTurn(ctx, threadId, drafts);
+      return await appendTurn(ctx, threadId, drafts, options);
     },
     async getChunks(threadId, options) {
       open('getChunks');
       return await getChunks(ctx, threadId, options);
     },
+    async getChunksAfter(threadId, options) {
+      open('getChunksAfter');
+      return await getChunksAfter(ctx, threadId, options);
+    },
     async getRows(threadId, options) {
       open('getRows');
       return await getRows(ctx, threadId, options);
+    },
+    async getTurn(threadId, turnId, options) {
+      open('getTurn');
+      return await getTurn(ctx, threadId, turnId, options);
+    },
+    async hasTurn(threadId, turnId) {
+      open('hasTurn');
+      return await hasTurn(ctx, threadId, turnId);
     },
     async getMessages(threadId, options) {
       open('getMessages');
