@@ -5,8 +5,8 @@
 //
 //   npm run example:cli-chat -- [--db .tmp/cli-chat.db] [--thread <id>]
 //
-// Commands: /history [n], /cancel, /fork [seq], /steer <text>, /threads, /switch <id>,
-// /notice <text>, /help, /quit. A message sent while the agent works is queued.
+// Commands: /history [n], /turn [id], /cancel, /fork [seq], /steer <text>, /threads,
+// /switch <id>, /notice <text>, /help, /quit. A message sent while the agent works is queued.
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { ChunklogError, groupRowsToMessages } from 'chunklog';
@@ -74,6 +74,23 @@ async function rowsIn(store: ChunkStore, threadId: string): Promise<number> {
   }
 }
 
+/**
+ * One turn (the latest when no id is given), read by its id (`getTurn`: one index lookup, not the
+ * thread), with its turn id and seqs.
+ */
+async function showTurn(threadId: string, turnId: string | undefined): Promise<void> {
+  // A thread is created by its first turn: until then there is no turn to show.
+  const latest = async () => (await store.getChunks(threadId, { limit: 1 })).chunks[0]?.turnId;
+  const id = (await rowsIn(store, threadId)) === 0 ? undefined : (turnId ?? (await latest()));
+  const rows = id === undefined ? null : await store.getTurn(threadId, id);
+  if (id === undefined || rows === null || rows.length === 0) {
+    print(p.dim(id === undefined ? '  (no turn stored yet)' : `  no turn "${id}" in this thread`));
+    return;
+  }
+  print(p.dim(`  turn ${id}: ${rows.length} rows, seqs ${rows[0]?.seq}–${rows.at(-1)?.seq}`));
+  printMessages(groupRowsToMessages(rows), print, p);
+}
+
 /** The last `rows` rows of the thread, grouped into messages (a page may start mid-turn). */
 async function showHistory(threadId: string, rows: number): Promise<void> {
   if ((await rowsIn(store, threadId)) === 0) {
@@ -101,6 +118,7 @@ async function command(line: string): Promise<boolean> {
       print(
         [
           '/history [n]   the last n rows of the thread (default 20), as messages',
+          '/turn [id]     one turn (default: the latest), with its id and seqs',
           '/cancel        stop the running turn (it is stored with what it had)',
           '/fork [seq]    copy this thread (up to seq) into a new one and switch to it',
           '/steer <text>  add a message to the running turn',
@@ -113,6 +131,9 @@ async function command(line: string): Promise<boolean> {
       return true;
     case 'history':
       await showHistory(session.threadId, Math.min(Number(rest) || 20, 1000));
+      return true;
+    case 'turn':
+      await showTurn(session.threadId, rest || undefined);
       return true;
     case 'cancel':
       print(

@@ -39,6 +39,14 @@ function modelFor(job: Job) {
 
 async function run(job: Job): Promise<void> {
   log(`start ${job.id} (attempt ${job.attempts})`);
+  // A retried job may have been stored by the attempt that died before marking it done: one
+  // index lookup says so, and the model is not run again. (appendTurn would not store the turn
+  // twice either, but the model call would be paid for and thrown away.)
+  if (await store.hasTurn(job.thread_id, job.id)) {
+    log(`stored ${job.id}: it was already stored by an earlier attempt, not run again`);
+    await complete(db, prefix, worker, job.id);
+    return;
+  }
   const session = createAgentSession({
     store,
     threadId: job.thread_id,
@@ -50,15 +58,9 @@ async function run(job: Job): Promise<void> {
     void renew(db, prefix, worker, job.id).catch(() => {});
   }, LEASE_MS / 3);
   try {
-    const started = Date.now();
     const turn = session.send({ text: job.text, turnId: job.id });
     const result = await turn.result;
-    const storedEarlier = result.rows.some((row) => Date.parse(row.createdAt ?? '') < started);
-    log(
-      storedEarlier
-        ? `stored ${job.id}: it was already stored by an earlier attempt, nothing written`
-        : `stored ${job.id} (${result.rows.length} rows, ${result.outcome})`,
-    );
+    log(`stored ${job.id} (${result.rows.length} rows, ${result.outcome})`);
     if (job.id === crashAfter && job.attempts === 1) {
       log(`crashing after storing ${job.id}, before marking it done`);
       process.exit(137);

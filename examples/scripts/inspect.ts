@@ -33,9 +33,10 @@ export async function printTurn(
   print: Print,
   p: Paint,
 ): Promise<number> {
-  // The store has no per-turn read: read the thread and keep the turn's rows.
-  const rows = (await store.getRows(threadId)).filter((row) => row.turnId === turnId);
-  if (rows.length === 0) throw new Error(`no turn ${turnId} in thread ${threadId}`);
+  // One index lookup: the turn's rows, or null when the thread has no such turn.
+  const rows = await store.getTurn(threadId, turnId);
+  if (rows === null || rows.length === 0)
+    throw new Error(`no turn ${turnId} in thread ${threadId}`);
   print(p.bold(`turn ${turnId}: ${rows.length} rows, seqs ${rows[0]?.seq}–${rows.at(-1)?.seq}`));
   for (const row of rows) print(formatRow(row, p));
   return rows.length;

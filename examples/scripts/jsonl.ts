@@ -5,10 +5,11 @@
 //   {"threadId":"t1","seq":1,"turnId":"turn-1","step":0,"role":"user","type":"text","data":{...}}
 //   ...
 //
-// Import validates every line (`parseChunkRow`), then stores the rows turn by turn with
-// `appendTurn`: a turn is one transaction, and a turn already in the target thread is not
-// written again, so importing the same file twice changes nothing. Seqs, turn ids and contents
-// come back the same; `createdAt` does not (`appendTurn` stamps rows with the time of the import).
+// Export reads the thread a page at a time (`getChunksAfter`, forwards by seq), so a long thread
+// is never held in memory whole. Import validates every line (`parseChunkRow`), then stores the
+// rows turn by turn with `appendTurn`: a turn is one transaction, and a turn already in the target
+// thread is not written again, so importing the same file twice changes nothing. Seqs, turn ids,
+// contents and times come back the same (`appendTurn`'s `createdAt` keeps each turn's time).
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
@@ -23,20 +24,36 @@ export interface ExportHeader {
   readonly thread: Thread;
 }
 
-/** Writes `threadId` to `out` as JSONL. Returns how many rows were written. */
+export interface ExportResult {
+  /** Rows written. */
+  readonly rows: number;
+  /** Pages read (`getChunksAfter` calls). */
+  readonly pages: number;
+}
+
+/** Writes `threadId` to `out` as JSONL, reading it `pageSize` rows at a time. */
 export async function exportThread(
   store: ChunkStore,
   threadId: string,
   out: Writable,
-): Promise<number> {
+  pageSize = 500,
+): Promise<ExportResult> {
   const thread = await store.getThread(threadId);
   const header: ExportHeader = { format: FORMAT, version: 1, thread };
   await write(out, `${JSON.stringify(header)}\n`);
-  // The whole thread in one read: the store has no forward page with a limit (getRows takes an
-  // `afterSeq` but returns everything after it).
-  const rows = await store.getRows(threadId);
-  for (const row of rows) await write(out, `${JSON.stringify(row)}\n`);
-  return rows.length;
+  let rows = 0;
+  let pages = 0;
+  let afterSeq = 0;
+  for (;;) {
+    // The oldest rows after the last one written: a keyset page, as cheap at the end of a long
+    // thread as at its start.
+    const page = await store.getChunksAfter(threadId, { limit: pageSize, afterSeq });
+    pages++;
+    for (const row of page.chunks) await write(out, `${JSON.stringify(row)}\n`);
+    rows += page.chunks.length;
+    if (!page.hasMore || page.newestSeq === null) return { rows, pages };
+    afterSeq = page.newestSeq;
+  }
 }
 
 export interface ImportResult {
@@ -67,7 +84,9 @@ export async function importThread(
     const drafts: ChunkRowDraft[] = turn.map(
       ({ threadId: _t, seq: _s, createdAt: _c, ...draft }) => draft as ChunkRowDraft,
     );
-    const stored = await store.appendTurn(target, drafts);
+    // The turn keeps the time it was first stored (its rows share one).
+    const createdAt = turn[0]?.createdAt;
+    const stored = await store.appendTurn(target, drafts, createdAt ? { createdAt } : {});
     sameSeqs &&= stored.every((row, i) => row.seq === turn[i]?.seq);
     turns++;
     turn = [];

@@ -5,7 +5,9 @@
 //   pages    <store> <thread> [--limit n]    the thread page by page, newest first (keyset)
 //   turn     <store> <thread> <turnId>       the rows of one turn
 //   messages <store> <thread>                the model messages rebuilt from the thread
-//   export   <store> <thread> [file.jsonl]   the thread as JSONL (to stdout without a file)
+//   export   <store> <thread> [file.jsonl] [--limit n]
+//                                            the thread as JSONL (to stdout without a file),
+//                                            read n rows a page (default 500)
 //   import   <store> <file.jsonl> [thread]   a JSONL export into a thread (default: its own id)
 //   delete   <store> <thread>                 deletes a thread and its rows
 //   tour                                     all of the above on a seeded .tmp/scripts.db
@@ -26,7 +28,7 @@ const usage = `usage: npm run example:scripts -- <command> [arguments]
   pages    <store> <thread> [--limit n]
   turn     <store> <thread> <turnId>
   messages <store> <thread>
-  export   <store> <thread> [file.jsonl]
+  export   <store> <thread> [file.jsonl] [--limit n]
   import   <store> <file.jsonl> [thread]
   delete   <store> <thread>
   tour
@@ -34,7 +36,7 @@ const usage = `usage: npm run example:scripts -- <command> [arguments]
 
 async function main(argv: string[]): Promise<void> {
   const limitAt = argv.indexOf('--limit');
-  const limit = limitAt === -1 ? 5 : Number(argv.splice(limitAt, 2)[1]);
+  const limit = limitAt === -1 ? undefined : Number(argv.splice(limitAt, 2)[1]);
   const [command = 'tour', target, ...rest] = argv;
   if (command === 'tour') return tour();
   if (command === 'help' || command === '--help' || target === undefined) {
@@ -50,7 +52,7 @@ async function main(argv: string[]): Promise<void> {
         await printThreads(store, print);
         break;
       case 'pages':
-        await printPages(store, need(a, 'thread'), print, p, limit);
+        await printPages(store, need(a, 'thread'), print, p, limit ?? 5);
         break;
       case 'turn':
         await printTurn(store, need(a, 'thread'), need(b, 'turnId'), print, p);
@@ -60,11 +62,11 @@ async function main(argv: string[]): Promise<void> {
         break;
       case 'export': {
         const out = b === undefined ? process.stdout : createWriteStream(need(b, 'file'));
-        const rows = await exportThread(store, need(a, 'thread'), out);
+        const { rows, pages } = await exportThread(store, need(a, 'thread'), out, limit);
         if (out !== process.stdout) {
           out.end();
           await finished(out);
-          print(`exported ${rows} rows of ${a} to ${b}`);
+          print(`exported ${rows} rows of ${a} to ${b} (${pages} page(s))`);
         }
         break;
       }
@@ -111,12 +113,12 @@ async function tour(): Promise<void> {
     step(`messages ${file} plan-example`);
     await printNextInput(store, 'plan-example', print, p);
 
-    step(`export ${file} plan-example .tmp/plan-example.jsonl`);
+    step(`export ${file} plan-example .tmp/plan-example.jsonl --limit 5`);
     const out = createWriteStream('.tmp/plan-example.jsonl');
-    const rows = await exportThread(store, 'plan-example', out);
+    const { rows, pages } = await exportThread(store, 'plan-example', out, 5);
     out.end();
     await finished(out);
-    print(`exported ${rows} rows`);
+    print(`exported ${rows} rows, read forwards in ${pages} pages (getChunksAfter, limit 5)`);
 
     for (const round of ['first', 'second']) {
       step(`import ${file} .tmp/plan-example.jsonl copy (${round} time)`);
@@ -130,9 +132,12 @@ async function tour(): Promise<void> {
       store.getRows('plan-example'),
       store.getRows('copy'),
     ]);
-    const strip = (rows: typeof original) => rows.map(({ threadId: _t, createdAt: _c, ...r }) => r);
+    // Everything but the thread id, the times included.
+    const strip = (rows: typeof original) => rows.map(({ threadId: _t, ...r }) => r);
     const same = JSON.stringify(strip(original)) === JSON.stringify(strip(copy));
-    print(same ? p.green('the copy holds the same rows') : p.red('the copy differs'));
+    print(
+      same ? p.green('the copy holds the same rows, times included') : p.red('the copy differs'),
+    );
   } finally {
     await close();
   }

@@ -21,12 +21,14 @@ export function lateOutcomes(messages: readonly ChatMessage[]): Map<string, Tool
   return late;
 }
 
-/** The call, with the result, error or denial that arrived for it elsewhere. */
+/** The call, with the result, error or denial (and the result's metadata) that arrived for it elsewhere. */
 export function withLateOutcome(call: ToolCallEntry, late: ToolCallEntry): ToolCallEntry {
-  const { result: _r, isError: _e, denied: _d, ...rest } = call;
+  const { result: _r, isError: _e, denied: _d, resultProviderMetadata: _m, ...rest } = call;
   const merged: { -readonly [K in keyof ToolCallEntry]: ToolCallEntry[K] } = { ...rest };
   if (late.result !== undefined) merged.result = late.result;
   if (late.isError !== undefined) merged.isError = late.isError;
   if (late.denied !== undefined) merged.denied = late.denied;
+  if (late.resultProviderMetadata !== undefined)
+    merged.resultProviderMetadata = late.resultProviderMetadata;
   return merged;
 }

@@ -131,8 +131,9 @@ class Builder {
 
   /**
    * A batch's calls as the AI SDK's loop puts them in the next step's prompt (`toResponseMessages`):
-   * each call (with its approval request) in the assistant message, a provider-executed call's
-   * result there too; in the tool message, first every answered approval of the step (a
+   * each call (with its approval request, and the call's provider metadata) in the assistant
+   * message, a provider-executed call's result there too (with the result's metadata); in the tool
+   * message, first every answered approval of the step (a
    * provider-executed call's included: the provider needs it), then the results of local calls in
    * call order, each with its call's provider metadata as `providerOptions` (as `executeToolCall`
    * gives it), except a denial's and a result that came in a later turn (the AI SDK runs an
@@ -168,8 +169,14 @@ class Builder {
         }
         this.call(entry);
         if (outcome.denied !== true || response?.approved !== false) {
+          // With the result's own metadata, as the AI SDK's loop sends it (the call part has the
+          // call's).
           this.assistant.push(
-            toolResultPart(outcome, outcomeOutput(outcome, this.options), outcome.providerMetadata),
+            toolResultPart(
+              outcome,
+              outcomeOutput(outcome, this.options),
+              outcome.resultProviderMetadata,
+            ),
           );
         }
         if (response !== undefined) {

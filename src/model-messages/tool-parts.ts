@@ -98,8 +98,9 @@ export function deniedOutput(reason: string | undefined): ToolResultOutput {
  *
  * @param entry - the call
  * @param output - what the model is sent
- * @param providerOptions - the part's provider options (see `toModelMessages`: the call's
- *   metadata, as the AI SDK's loop sends it), or undefined for none
+ * @param providerOptions - the part's provider options, as the AI SDK's loop sends them (see
+ *   `toModelMessages`: a local result's are its call's metadata, a provider-executed result's its
+ *   own), or undefined for none
  */
 export function toolResultPart(
   entry: ToolCallEntry,

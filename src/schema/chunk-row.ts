@@ -65,30 +65,35 @@ void _allChunkRowTypesListed;
 /** Every {@link ChunkRowType}, in a fixed order. */
 export const CHUNK_ROW_TYPES: readonly ChunkRowType[] = allChunkRowTypes;
 
-/** A chunk's fields without `type` and `step` (which are columns of their own). */
-type DataOf<C> = Omit<C, 'type' | 'step'>;
+// A row's data is its chunk's fields without `type` and `step`, which are columns of their own.
 
 /** `data` of a `text` row. */
-export type TextRowData = DataOf<TextChunk>;
+export type TextRowData = Omit<TextChunk, 'type' | 'step'>;
 /** `data` of a `thinking` row. */
-export type ThinkingRowData = DataOf<ThinkingChunk>;
+export type ThinkingRowData = Omit<ThinkingChunk, 'type' | 'step'>;
 /** `data` of an `error` row. */
-export type ErrorRowData = DataOf<ErrorChunk>;
+export type ErrorRowData = Omit<ErrorChunk, 'type' | 'step'>;
 /** `data` of a `system` row. */
-export type SystemRowData = DataOf<SystemChunk>;
+export type SystemRowData = Omit<SystemChunk, 'type' | 'step'>;
 /** `data` of a `steering` row. */
-export type SteeringRowData = DataOf<SteeringChunk>;
+export type SteeringRowData = Omit<SteeringChunk, 'type' | 'step'>;
 /** `data` of a `source` row. */
-export type SourceRowData = DataOf<SourceChunk>;
+export type SourceRowData = Omit<SourceChunk, 'type' | 'step'>;
 /** `data` of a `file` row. */
-export type FileRowData = DataOf<FileChunk>;
+export type FileRowData = Omit<FileChunk, 'type' | 'step'>;
 /** `data` of a `custom` row. */
-export type CustomRowData = DataOf<CustomChunk>;
+export type CustomRowData = Omit<CustomChunk, 'type' | 'step'>;
 /** `data` of a `data` row (an app's UI data part). */
-export type DataRowData = DataOf<DataChunk>;
+export type DataRowData = Omit<DataChunk, 'type' | 'step'>;
 
 /** The fields of a {@link ToolCallEntry} that say what happened to the call. */
-type ToolOutcomeField = 'result' | 'isError' | 'denied' | 'progress' | 'preliminary';
+type ToolOutcomeField =
+  | 'result'
+  | 'isError'
+  | 'denied'
+  | 'progress'
+  | 'preliminary'
+  | 'resultProviderMetadata';
 
 /** `data` of a `tool_call` row: a call of a tool-batch, without what happened after it. */
 export interface ToolCallRowData extends Omit<ToolCallEntry, ToolOutcomeField> {
@@ -102,8 +107,22 @@ export interface ToolResultRowData extends Pick<ToolCallEntry, 'name' | ToolOutc
   readonly callId: string;
 }
 
-/** What every row has, whatever its type. */
-interface RowDraftBase<T extends ChunkRowType, D> {
+/**
+ * What every row draft has, whatever its type: a row of type `T` whose data is `D`.
+ * {@link ChunkRowDraft} is the union of these over every {@link ChunkRowType}.
+ *
+ * @example
+ * ```ts
+ * const draft: ChunkRowDraftBase<'text', TextRowData> = {
+ *   turnId: 't1',
+ *   step: 0,
+ *   role: 'assistant',
+ *   type: 'text',
+ *   data: { text: 'Hi!' },
+ * };
+ * ```
+ */
+export interface ChunkRowDraftBase<T extends ChunkRowType, D> {
   /** The turn the row belongs to; a user message and the assistant's answer share it. */
   readonly turnId: string;
   /** The step of the turn, starting at 0. */
@@ -115,17 +134,17 @@ interface RowDraftBase<T extends ChunkRowType, D> {
 
 /** A row before it is stored: no `seq` yet. One per chunk, but a tool-batch gives several. */
 export type ChunkRowDraft =
-  | RowDraftBase<'text', TextRowData>
-  | RowDraftBase<'thinking', ThinkingRowData>
-  | RowDraftBase<'tool_call', ToolCallRowData>
-  | RowDraftBase<'tool_result', ToolResultRowData>
-  | RowDraftBase<'error', ErrorRowData>
-  | RowDraftBase<'system', SystemRowData>
-  | RowDraftBase<'source', SourceRowData>
-  | RowDraftBase<'file', FileRowData>
-  | RowDraftBase<'custom', CustomRowData>
-  | RowDraftBase<'steering', SteeringRowData>
-  | RowDraftBase<'data', DataRowData>;
+  | ChunkRowDraftBase<'text', TextRowData>
+  | ChunkRowDraftBase<'thinking', ThinkingRowData>
+  | ChunkRowDraftBase<'tool_call', ToolCallRowData>
+  | ChunkRowDraftBase<'tool_result', ToolResultRowData>
+  | ChunkRowDraftBase<'error', ErrorRowData>
+  | ChunkRowDraftBase<'system', SystemRowData>
+  | ChunkRowDraftBase<'source', SourceRowData>
+  | ChunkRowDraftBase<'file', FileRowData>
+  | ChunkRowDraftBase<'custom', CustomRowData>
+  | ChunkRowDraftBase<'steering', SteeringRowData>
+  | ChunkRowDraftBase<'data', DataRowData>;
 
 /** Where a stored row sits: its thread and its position in the thread's log. */
 export interface StoredRowFields {

@@ -63,6 +63,7 @@ const outcome = {
   denied: z.boolean().optional(),
   progress: z.string().optional(),
   preliminary: JsonValueSchema.optional(),
+  resultProviderMetadata: metadata,
 };
 const callTail = {
   providerExecuted: z.boolean().optional(),

@@ -74,8 +74,17 @@ export interface ToolCallEntry {
   readonly preliminary?: JSONValue | undefined;
   /** Whether the provider executed the tool (web search and similar server tools). */
   readonly providerExecuted?: boolean | undefined;
-  /** Provider metadata of the call (merged with that of its result). */
+  /**
+   * Provider metadata of the call: its `tool-input-start`'s and `tool-call`'s, merged (later keys
+   * win). The call part goes back to the model with it.
+   */
   readonly providerMetadata?: ProviderMetadata | undefined;
+  /**
+   * Provider metadata of the call's result (its `tool-result` event's), kept apart from the
+   * call's: a provider-executed result goes back to the model with it (an OpenAI web search
+   * result's `itemId`), as the AI SDK's loop sends it.
+   */
+  readonly resultProviderMetadata?: ProviderMetadata | undefined;
   /** Whether the tool was not in the declared tool set (a dynamic tool). */
   readonly dynamic?: boolean | undefined;
   /** Whether the call was invalid (unparsable input or an unknown tool). */

@@ -14,9 +14,21 @@ export type JSONObject = { [key: string]: JSONValue };
  */
 export type ProviderMetadata = { [provider: string]: JSONObject };
 
-interface NonJson {
+/**
+ * Where a value is not plain JSON, and why: what {@link findNonJson} answers.
+ *
+ * @example
+ * ```ts
+ * const report: NonJsonReport | undefined = findNonJson({ totals: [1, Number.NaN] });
+ * // { path: ['totals', 1], value: NaN, reason: 'a non-finite number' }
+ * ```
+ */
+export interface NonJsonReport {
+  /** The keys and indexes from the checked value down to the offending one. */
   readonly path: Array<string | number>;
+  /** The offending value (a description of it where it cannot be shown: a cycle, `undefined`). */
   readonly value: unknown;
+  /** Why it is not JSON, for example `an instance of Date` or `a non-finite number`. */
   readonly reason: string;
 }
 
@@ -62,11 +74,11 @@ function isPlainJsonFast(v: unknown, depth: number): boolean {
  * findNonJson({ a: [1, new Date(0)] }); // { path: ['a', 1], value: '1970-…', reason: 'an instance of Date' }
  * ```
  */
-export function findNonJson(value: unknown): NonJson | undefined {
+export function findNonJson(value: unknown): NonJsonReport | undefined {
   if (isPlainJsonFast(value, 0)) return undefined;
   const path: Array<string | number> = [];
   const seen = new Set<object>();
-  const visit = (v: unknown): NonJson | undefined => {
+  const visit = (v: unknown): NonJsonReport | undefined => {
     switch (typeof v) {
       case 'string':
       case 'boolean':

@@ -10,7 +10,9 @@ import { openSqlite, type SqliteOpenOptions } from './open-sqlite.js';
 import { appendTurn } from './queries/append-turn.js';
 import { forkThread } from './queries/fork-thread.js';
 import { getChunks } from './queries/get-chunks.js';
+import { getChunksAfter } from './queries/get-chunks-after.js';
 import { getRows } from './queries/get-rows.js';
+import { getTurn, hasTurn } from './queries/get-turn.js';
 import { listThreads } from './queries/list-threads.js';
 import { createThread, deleteThread, getThread } from './queries/thread-ops.js';
 import { truncateAfter } from './queries/truncate-after.js';
@@ -23,7 +25,10 @@ import type { ChunkStore, CorruptRowPolicy } from './types.js';
 /** Where the store keeps its data: a SQLite file it opens itself, or your Kysely instance. */
 export type ChunkStoreTarget =
   | {
-      /** A SQLite file path, or `':memory:'`. better-sqlite3 is imported on first use. */
+      /**
+       * A SQLite file path (its missing folders are created), or `':memory:'`. better-sqlite3 is
+       * imported on first use.
+       */
       readonly sqlite: string;
     }
   | {
@@ -55,8 +60,9 @@ export interface ChunkStoreOptions extends StoreTableOptions, SqliteOpenOptions 
  * Opens a chunk store: a thread's chunk log with dense per-thread seqs, one transaction per
  * turn, and keyset pages. Call {@link ChunkStore.migrate} once before the first use.
  *
- * @param target - `{ sqlite: path | ':memory:' }` to let the store open better-sqlite3 (WAL, a
- *   busy timeout, foreign keys on), or `{ db }` with your own Kysely instance
+ * @param target - `{ sqlite: path | ':memory:' }` to let the store open better-sqlite3 (the
+ *   file's missing folders created, WAL, a busy timeout, foreign keys on), or `{ db }` with your
+ *   own Kysely instance
  * @param options - table names, the corrupt-row policy, the JSON column type, SQLite settings
  * @returns the store; nothing is opened or queried until its first use
  * @throws {ChunklogError} `invalid-option`, naming the option: an unknown option, a bad table
@@ -143,17 +149,29 @@ export function createChunkStore(
         runMigrations(db as Kysely<unknown>, { adapter, names, jsonAsText: ctx.jsonAsText }),
       );
     },
-    async appendTurn(threadId: string, drafts: readonly ChunkRowDraft[]) {
+    async appendTurn(threadId: string, drafts: readonly ChunkRowDraft[], options) {
       open('appendTurn');
-      return await appendTurn(ctx, threadId, drafts);
+      return await appendTurn(ctx, threadId, drafts, options);
     },
     async getChunks(threadId, options) {
       open('getChunks');
       return await getChunks(ctx, threadId, options);
     },
+    async getChunksAfter(threadId, options) {
+      open('getChunksAfter');
+      return await getChunksAfter(ctx, threadId, options);
+    },
     async getRows(threadId, options) {
       open('getRows');
       return await getRows(ctx, threadId, options);
+    },
+    async getTurn(threadId, turnId, options) {
+      open('getTurn');
+      return await getTurn(ctx, threadId, turnId, options);
+    },
+    async hasTurn(threadId, turnId) {
+      open('hasTurn');
+      return await hasTurn(ctx, threadId, turnId);
     },
     async getMessages(threadId, options) {
       open('getMessages');

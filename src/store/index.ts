@@ -16,11 +16,14 @@ export { type StoreMigrationOptions, storeMigrations } from './migrations.js';
 export type { SqliteOpenOptions } from './open-sqlite.js';
 export type { StoreTableNames, StoreTableOptions } from './tables.js';
 export type {
+  AppendTurnOptions,
   ChunkPage,
   ChunkStore,
   CorruptRowPolicy,
   CreateThreadOptions,
   ForkThreadOptions,
+  ForwardChunkPage,
+  GetChunksAfterOptions,
   GetChunksOptions,
   GetRowsOptions,
   ListThreadsOptions,

@@ -60,9 +60,28 @@ function withStatementCache(db: BetterSqliteDatabase, size: number): SqliteDatab
   };
 }
 
+/** Whether `path` names a file (not SQLite's in-memory or temporary database, nor a URI). */
+function onDisk(path: string): boolean {
+  return path !== ':memory:' && path !== '' && !path.startsWith('file:');
+}
+
+/**
+ * Creates the folders a database file goes in, when missing (better-sqlite3 refuses to open a
+ * file in a folder that does not exist). Node's modules are imported here, on first use, so that
+ * the store's module loads where there is no file system (a `{ db }` store on an edge runtime).
+ */
+async function createParentFolder(path: string): Promise<void> {
+  const [{ mkdir }, { dirname }] = await Promise.all([
+    import('node:fs/promises'),
+    import('node:path'),
+  ]);
+  await mkdir(dirname(path), { recursive: true });
+}
+
 /**
  * A Kysely instance over a better-sqlite3 database at `path`, opened on first use (better-sqlite3
- * is imported then): WAL journal (on a file), a busy timeout, foreign keys on.
+ * is imported then, and the file's folder created when missing): WAL journal (on a file), a busy
+ * timeout, foreign keys on.
  */
 export function openSqlite(path: string, options: SqliteOpenOptions = {}): Kysely<unknown> {
   return new Kysely<unknown>({
@@ -72,6 +91,7 @@ export function openSqlite(path: string, options: SqliteOpenOptions = {}): Kysel
           'better-sqlite3',
           'createChunkStore({ sqlite })',
         );
+        if (onDisk(path)) await createParentFolder(path);
         const db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
         if (path !== ':memory:' && path !== '') db.pragma('journal_mode = WAL');
         db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);

@@ -52,6 +52,10 @@ export interface StoreStatements {
   readonly pageTail: PreparedQuery<PageRow>;
   /** `[threadId, threadId, before, limit]` → the newest rows below `before`, descending. */
   readonly pageBefore: PreparedQuery<PageRow>;
+  /** `[threadId, threadId, after, limit]` → the oldest rows above `after`, ascending. */
+  readonly pageAfter: PreparedQuery<PageRow>;
+  /** `[threadId, turnId]` → one row (its seq) when the turn is stored, none otherwise. */
+  readonly turnExists: PreparedQuery<{ readonly seq: unknown }>;
   /** Inserts a turn's rows with seqs from `first`; `data` holds each draft's serialized data. */
   insertRows(
     db: Kysely<StoreTables>,
@@ -71,7 +75,9 @@ export function createStatements(
   chunks: 'chunks',
   arrayRows: boolean,
 ): StoreStatements {
-  const page = (withBefore: boolean) =>
+  // A keyset page on the primary key, with the thread's next seq read in the same statement:
+  // backwards from the end or from `before` (descending), or forwards from `after` (ascending).
+  const page = (bound: 'none' | 'before' | 'after') =>
     new PreparedQuery<PageRow>(
       (db, arg) =>
         db
@@ -85,9 +91,10 @@ export function createStatements(
               .as('thread_next_seq'),
           )
           .where('thread_id', '=', arg<string>(1))
-          .$if(withBefore, (qb) => qb.where('seq', '<', arg<number>(2)))
-          .orderBy('seq', 'desc')
-          .limit(arg<number>(withBefore ? 3 : 2)),
+          .$if(bound === 'before', (qb) => qb.where('seq', '<', arg<number>(2)))
+          .$if(bound === 'after', (qb) => qb.where('seq', '>', arg<number>(2)))
+          .orderBy('seq', bound === 'after' ? 'asc' : 'desc')
+          .limit(arg<number>(bound === 'none' ? 2 : 3)),
       arrayRows ? ARRAY_ROWS_MARK : '',
     );
   const inserts = new Map<number, PreparedQuery<unknown>>();
@@ -147,8 +154,17 @@ export function createStatements(
         .set({ next_seq: arg<number>(0), updated_at: arg<number>(1) })
         .where('id', '=', arg<string>(2)),
     ),
-    pageTail: page(false),
-    pageBefore: page(true),
+    turnExists: new PreparedQuery((db, arg) =>
+      db
+        .selectFrom(chunks)
+        .select('seq')
+        .where('thread_id', '=', arg<string>(0))
+        .where('turn_id', '=', arg<string>(1))
+        .limit(1),
+    ),
+    pageTail: page('none'),
+    pageBefore: page('before'),
+    pageAfter: page('after'),
     async insertRows(db, threadId, turnId, first, drafts, data, now) {
       for (let start = 0; start < drafts.length; start += rowsPerInsert) {
         const end = Math.min(drafts.length, start + rowsPerInsert);

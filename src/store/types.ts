@@ -71,6 +71,64 @@ export interface ForkThreadOptions {
   readonly metadata?: JSONObject | undefined;
 }
 
+/**
+ * Options of {@link ChunkStore.getChunksAfter}.
+ *
+ * @example
+ * ```ts
+ * const options: GetChunksAfterOptions = { limit: 500, afterSeq: page.newestSeq ?? 0 };
+ * ```
+ */
+export interface GetChunksAfterOptions extends ReadOptions {
+  /** At most this many rows, from 1 to 1,000. */
+  readonly limit: number;
+  /**
+   * Only rows with a seq above this one (the `newestSeq` of the previous page). Default 0: from
+   * the thread's first row.
+   */
+  readonly afterSeq?: number | undefined;
+}
+
+/**
+ * A forward page of a thread's log, as {@link ChunkStore.getChunksAfter} returns it: the oldest
+ * `limit` rows after a seq, in ascending seq. The mirror of `ChunkPage`, for reading a thread
+ * from its start (an export, a replication) without holding all of it at once.
+ *
+ * @example
+ * ```ts
+ * const page: ForwardChunkPage = await store.getChunksAfter(threadId, { limit: 500 });
+ * ```
+ */
+export interface ForwardChunkPage {
+  /** The rows, in ascending seq. */
+  readonly chunks: readonly ChunkRow[];
+  /** How many rows the thread holds (read in the same statement as the rows). */
+  readonly total: number;
+  /** The largest seq of this page (the `afterSeq` of the next page), null when the page is empty. */
+  readonly newestSeq: number | null;
+  /** Whether rows newer than this page exist. */
+  readonly hasMore: boolean;
+}
+
+/**
+ * Options of {@link ChunkStore.appendTurn}.
+ *
+ * @example
+ * ```ts
+ * // An imported turn keeps the time it was first stored.
+ * await store.appendTurn(threadId, drafts, { createdAt: exported.createdAt });
+ * ```
+ */
+export interface AppendTurnOptions {
+  /**
+   * The time the turn's rows are stamped with (`createdAt`), for a turn imported from elsewhere:
+   * an ISO 8601 date-time with a time zone (`2026-11-30T12:00:00.000Z`, `…+01:00`) or a `Date`;
+   * kept to the millisecond. Default: now. It is a label, not an order: `seq` alone orders a
+   * thread, and the thread's `updatedAt` is still the time of the append.
+   */
+  readonly createdAt?: string | Date | undefined;
+}
+
 /** Options of {@link ChunkStore.getRows}. */
 export interface GetRowsOptions extends ReadOptions {
   /** Only rows with a seq above this one. Default 0: the whole thread. */
@@ -102,8 +160,10 @@ export interface ChunkStore {
    *
    * @param threadId - the thread (1 to 255 UTF-8 bytes)
    * @param drafts - the turn's rows, all with one `turnId` (from `explodeTurn`)
+   * @param options - `createdAt`: the time to stamp the rows with (an import); default now
    * @returns the stored rows, with `threadId`, `seq` and `createdAt`
-   * @throws {ChunklogError} `invalid-row` before anything is written; `store-failed`
+   * @throws {ChunklogError} `invalid-row` before anything is written; `invalid-option` for a bad
+   *   `createdAt`; `store-failed`
    *
    * @example
    * ```ts
@@ -111,7 +171,11 @@ export interface ChunkStore {
    * rows.at(-1)?.seq; // the thread's newest seq
    * ```
    */
-  appendTurn(threadId: string, drafts: readonly ChunkRowDraft[]): Promise<ChunkRow[]>;
+  appendTurn(
+    threadId: string,
+    drafts: readonly ChunkRowDraft[],
+    options?: AppendTurnOptions,
+  ): Promise<ChunkRow[]>;
   /**
    * A page of the thread's log, by keyset on seq.
    *
@@ -125,7 +189,27 @@ export interface ChunkStore {
    */
   getChunks(threadId: string, options: GetChunksOptions): Promise<ChunkPage>;
   /**
-   * Every row of the thread (or those after `afterSeq`), in ascending seq.
+   * A forward page of the thread's log, by keyset on seq: the oldest `limit` rows with
+   * `seq > afterSeq`, ascending. Reads a thread from its start a page at a time (an export, a
+   * replication); `getChunks` pages backwards from its end.
+   *
+   * @throws {ChunklogError} `thread-not-found`; `invalid-option` for a limit outside 1–1,000 or a
+   *   bad `afterSeq`
+   *
+   * @example
+   * ```ts
+   * let page = await store.getChunksAfter('thread-1', { limit: 500 });
+   * for (;;) {
+   *   for (const row of page.chunks) write(row);
+   *   if (!page.hasMore) break;
+   *   page = await store.getChunksAfter('thread-1', { limit: 500, afterSeq: page.newestSeq ?? 0 });
+   * }
+   * ```
+   */
+  getChunksAfter(threadId: string, options: GetChunksAfterOptions): Promise<ForwardChunkPage>;
+  /**
+   * Every row of the thread (or those after `afterSeq`), in ascending seq, in one read. For a
+   * long thread, page with `getChunksAfter`.
    *
    * @example
    * ```ts
@@ -133,6 +217,33 @@ export interface ChunkStore {
    * ```
    */
   getRows(threadId: string, options?: GetRowsOptions): Promise<ChunkRow[]>;
+  /**
+   * The rows of one turn, in ascending seq (one index lookup on thread, turn and seq), or null
+   * when no row of that turn id is stored in the thread. With `onCorruptRow: 'skip'`, a stored
+   * turn whose rows are all corrupt gives `[]`.
+   *
+   * @throws {ChunklogError} `thread-not-found`; `invalid-option` for a malformed turn id
+   *
+   * @example
+   * ```ts
+   * const rows = await store.getTurn('thread-1', 'turn-7');
+   * if (rows !== null) console.log(`seqs ${rows[0]?.seq}–${rows.at(-1)?.seq}`);
+   * ```
+   */
+  getTurn(threadId: string, turnId: string, options?: ReadOptions): Promise<ChunkRow[] | null>;
+  /**
+   * Whether a turn id is stored in the thread: the question `appendTurn` answers before it
+   * writes, asked ahead (say, before running a model for a job that may have been stored by an
+   * earlier attempt). False when the thread does not exist.
+   *
+   * @throws {ChunklogError} `invalid-option` for a malformed thread or turn id
+   *
+   * @example
+   * ```ts
+   * if (!(await store.hasTurn(job.threadId, job.id))) await runTurn(job);
+   * ```
+   */
+  hasTurn(threadId: string, turnId: string): Promise<boolean>;
   /**
    * The whole thread grouped into messages, for rebuilding an agent's history.
    *

@@ -56,6 +56,22 @@ export function checkThreadId(threadId: unknown, option = 'threadId'): string {
 }
 
 /**
+ * Checks a turn id given to a read (`getTurn`, `hasTurn`): the ids `appendTurn` can store.
+ *
+ * @throws {ChunklogError} `invalid-option` naming the problem
+ */
+export function checkTurnId(turnId: unknown): string {
+  const problem = idProblem(turnId);
+  if (problem !== undefined) {
+    throw new ChunklogError('invalid-option', `A turn id ${problem}.`, {
+      option: 'turnId',
+      value: turnId,
+    });
+  }
+  return turnId as string;
+}
+
+/**
  * Checks a page size: an integer from 1 to {@link MAX_PAGE_LIMIT}.
  *
  * @throws {ChunklogError} `invalid-option`

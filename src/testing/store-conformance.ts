@@ -13,6 +13,7 @@ import { describeConcurrencySuite } from './store-conformance/concurrency-suite.
 import { createKit } from './store-conformance/kit.js';
 import { describePagesSuite } from './store-conformance/pages-suite.js';
 import { describeThreadsSuite } from './store-conformance/threads-suite.js';
+import { describeTurnsSuite } from './store-conformance/turns-suite.js';
 
 export type {
   ChunkStoreConformanceOptions,
@@ -26,9 +27,10 @@ export { sampleDrafts, textDrafts } from './store-conformance/drafts.js';
  * Declares chunklog's store conformance suite with vitest: invariant 6 of chunklog (dense,
  * strictly increasing seqs per thread under concurrent writers; a turn visible whole or not at
  * all; threads isolated; a turn id appended twice stored once) and the rest of the
- * `ChunkStore` contract (pages, not-found, validation, truncate, fork, delete, list). Run it
- * against your own Kysely dialect to prove your setup holds them. Give it tables of its own
- * (a table prefix): it creates threads with random ids and deletes them afterwards.
+ * `ChunkStore` contract (pages both ways, turn lookups, imported timestamps, not-found,
+ * validation, truncate, fork, delete, list). Run it against your own Kysely dialect to prove
+ * your setup holds them. Give it tables of its own (a table prefix): it creates threads with
+ * random ids and deletes them afterwards.
  *
  * @param name - the suite's name (for example the dialect)
  * @param factory - opens a new store over the database under test, see {@link ChunkStoreFactory}
@@ -73,6 +75,7 @@ export function describeChunkStore(
     describeAppendSuite(kit);
     describeConcurrencySuite(kit);
     describePagesSuite(kit);
+    describeTurnsSuite(kit);
     describeThreadsSuite(kit);
   });
 }

@@ -32,6 +32,8 @@ function mergeResult(entry: Mutable<ToolCallEntry>, data: ToolResultRowData): vo
   if (data.denied !== undefined) entry.denied = data.denied;
   if (data.progress !== undefined) entry.progress = data.progress;
   if (data.preliminary !== undefined) entry.preliminary = data.preliminary;
+  if (data.resultProviderMetadata !== undefined)
+    entry.resultProviderMetadata = data.resultProviderMetadata;
 }
 
 /** Merges a result into the batch's first unanswered call of its id; false when there is none. */

@@ -53,12 +53,15 @@ function callRow(
   index: number,
   entry: ToolBatchChunk['calls'][number],
 ): ChunkRowDraft {
-  const { result, isError, denied, progress, preliminary, ...call } = entry;
+  const { result, isError, denied, progress, preliminary, resultProviderMetadata, ...call } = entry;
   const data: ToolCallRowData = { ...call, index };
   return { turnId, step, role, type: 'tool_call', data };
 }
 
-/** The result half of a tool-batch entry, or undefined when nothing happened to the call yet. */
+/**
+ * The result half of a tool-batch entry (with the result's own provider metadata), or undefined
+ * when nothing happened to the call yet.
+ */
 function resultRow(
   turnId: string,
   step: number,
@@ -69,7 +72,8 @@ function resultRow(
     entry.isError === undefined &&
     entry.denied === undefined &&
     entry.progress === undefined &&
-    entry.preliminary === undefined
+    entry.preliminary === undefined &&
+    entry.resultProviderMetadata === undefined
   ) {
     return undefined;
   }
@@ -82,6 +86,8 @@ function resultRow(
   if (entry.denied !== undefined) data.denied = entry.denied;
   if (entry.progress !== undefined) data.progress = entry.progress;
   if (entry.preliminary !== undefined) data.preliminary = entry.preliminary;
+  if (entry.resultProviderMetadata !== undefined)
+    data.resultProviderMetadata = entry.resultProviderMetadata;
   return { turnId, step, role: 'tool', type: 'tool_result', data };
 }
 

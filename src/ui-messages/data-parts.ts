@@ -1,4 +1,3 @@
-import type { UIDataTypes, UIMessagePart, UITools } from 'ai';
 import type { SystemKind } from '../schema/index.js';
 
 /**
@@ -133,40 +132,40 @@ export interface ChunklogToolProgressUIPart {
   readonly data: ChunklogToolProgressData;
 }
 
-type AnyPart = UIMessagePart<UIDataTypes, UITools> | { readonly type: string };
-
 /**
  * Whether `part` is a chunklog system notice.
  *
- * @param part - a part of a `UIMessage`
+ * @param part - a part of a `UIMessage` (or anything with a string `type`)
  * @returns true for a `data-chunklog-system` part
  * @example
  * ```ts
  * const notices = message.parts.filter(isChunklogSystemPart).map((p) => p.data.text);
  * ```
  */
-export function isChunklogSystemPart(part: AnyPart): part is ChunklogSystemUIPart {
+export function isChunklogSystemPart(part: {
+  readonly type: string;
+}): part is ChunklogSystemUIPart {
   return part.type === CHUNKLOG_DATA_PARTS.system;
 }
 
 /**
  * Whether `part` is a chunklog error.
  *
- * @param part - a part of a `UIMessage`
+ * @param part - a part of a `UIMessage` (or anything with a string `type`)
  * @returns true for a `data-chunklog-error` part
  * @example
  * ```ts
  * const failed = message.parts.some(isChunklogErrorPart);
  * ```
  */
-export function isChunklogErrorPart(part: AnyPart): part is ChunklogErrorUIPart {
+export function isChunklogErrorPart(part: { readonly type: string }): part is ChunklogErrorUIPart {
   return part.type === CHUNKLOG_DATA_PARTS.error;
 }
 
 /**
  * Whether `part` is the progress text of a running tool.
  *
- * @param part - a part of a `UIMessage`
+ * @param part - a part of a `UIMessage` (or anything with a string `type`)
  * @returns true for a `data-chunklog-tool-progress` part
  * @example
  * ```ts
@@ -175,6 +174,8 @@ export function isChunklogErrorPart(part: AnyPart): part is ChunklogErrorUIPart 
  * );
  * ```
  */
-export function isChunklogToolProgressPart(part: AnyPart): part is ChunklogToolProgressUIPart {
+export function isChunklogToolProgressPart(part: {
+  readonly type: string;
+}): part is ChunklogToolProgressUIPart {
   return part.type === CHUNKLOG_DATA_PARTS.toolProgress;
 }

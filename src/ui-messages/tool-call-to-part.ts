@@ -75,7 +75,9 @@ function parseInputText(text: string | undefined): JSONValue | undefined {
 /**
  * The `UIMessage` tool part of one call: `tool-${name}`, or `dynamic-tool` for a dynamic tool, in
  * the state the log says it is in. A denied call with no approval (which the AI SDK never
- * produces) shows as an output error.
+ * produces) shows as an output error. The call's provider metadata is `callProviderMetadata`; the
+ * result's is `resultProviderMetadata`, which the AI SDK allows only on an output (available or
+ * error).
  *
  * @param call - a tool call of a tool-batch chunk
  * @returns the tool part
@@ -107,9 +109,13 @@ export function toolCallToPart(call: ToolCallEntry): AnyToolUIPart {
         part.output = call.preliminary;
         part.preliminary = true;
       }
+      if (call.resultProviderMetadata !== undefined)
+        part.resultProviderMetadata = call.resultProviderMetadata;
       break;
     case 'output-error':
       part.errorText = errorText(call.result);
+      if (call.resultProviderMetadata !== undefined)
+        part.resultProviderMetadata = call.resultProviderMetadata;
       break;
     default:
       break;

@@ -1,10 +1,4 @@
-import type {
-  JSONObject,
-  JSONValue,
-  ProviderMetadata,
-  ToolApproval,
-  ToolCallEntry,
-} from '../schema/index.js';
+import type { JSONValue, ProviderMetadata, ToolApproval, ToolCallEntry } from '../schema/index.js';
 import type { UIMessageLocation } from './invalid-ui-message.js';
 import type { AnyToolUIPart } from './tool-call-to-part.js';
 
@@ -12,23 +6,6 @@ import type { AnyToolUIPart } from './tool-call-to-part.js';
 export type ReportUnsupported = (field: string, location: UIMessageLocation) => void;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-
-/**
- * Merges two provider metadata objects provider by provider, `later` winning key by key (the way
- * the reducer merges a block's metadata).
- */
-function mergeMetadata(
-  earlier: ProviderMetadata | undefined,
-  later: ProviderMetadata | undefined,
-): ProviderMetadata | undefined {
-  if (earlier === undefined) return later;
-  if (later === undefined) return earlier;
-  const merged: Record<string, JSONObject> = { ...earlier };
-  for (const [provider, values] of Object.entries(later)) {
-    merged[provider] = { ...(merged[provider] ?? {}), ...values };
-  }
-  return merged;
-}
 
 function approvalOf(
   part: AnyToolUIPart,
@@ -56,8 +33,9 @@ function approvalOf(
 
 /**
  * The tool call a `UIMessage` tool part records: its name and input, what happened to it
- * (output, error, denial, preliminary output, approval) and its provider metadata (call and result
- * metadata merged, as the log keeps them). Fields chunklog has no place for are reported.
+ * (output, error, denial, preliminary output, approval), and the provider metadata of the call
+ * (`callProviderMetadata`) and of its result (`resultProviderMetadata`), each in its own field as
+ * the log keeps them. Fields chunklog has no place for are reported.
  *
  * @param part - a validated tool part (`tool-${name}` or `dynamic-tool`), JSON only
  * @param location - where the part is, for errors
@@ -95,11 +73,10 @@ export function toolPartToCall(
       if (part.input !== undefined) call.input = part.input as JSONValue;
   }
   if (part.providerExecuted !== undefined) call.providerExecuted = part.providerExecuted;
-  const metadata = mergeMetadata(
-    part.callProviderMetadata as ProviderMetadata | undefined,
-    any.resultProviderMetadata as ProviderMetadata | undefined,
-  );
-  if (metadata !== undefined) call.providerMetadata = metadata;
+  if (part.callProviderMetadata !== undefined)
+    call.providerMetadata = part.callProviderMetadata as ProviderMetadata;
+  if (any.resultProviderMetadata !== undefined)
+    call.resultProviderMetadata = any.resultProviderMetadata as ProviderMetadata;
   // `dynamic: false` marks a static tool that validation could not check: it stays static.
   if (isDynamicPart && part.dynamic !== false) call.dynamic = true;
   if (part.title !== undefined) call.title = part.title;

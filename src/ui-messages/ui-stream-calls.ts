@@ -106,8 +106,8 @@ export function callUpdates(
     // The part's type changes with its name or kind (a result came before its call): only a
     // rebuilt step can replace it.
     if (sent.kind !== undefined && kind !== sent.kind && canRebuild) return 'rebuild';
-    // A new part, or one whose details changed (a result's provider metadata merged into the
-    // call's): the client (re)builds it from its input, and everything after goes again.
+    // A new part, or one whose details changed (a title or the call's metadata that came late):
+    // the client (re)builds it from its input, and everything after goes again.
     if (call.input === undefined) out.push({ type: 'tool-input-start', ...head });
     Object.assign(sent, unsentCall(), { kind, details });
   }
@@ -142,6 +142,12 @@ export function callUpdates(
     sent.preliminary = undefined;
     sent.result = false;
   }
+  // The result's own provider metadata rides on its output, as the AI SDK streams it (the
+  // client keeps it as the part's `resultProviderMetadata`).
+  const resultMetadata =
+    call.resultProviderMetadata === undefined
+      ? {}
+      : { providerMetadata: call.resultProviderMetadata };
   if (call.result === undefined && call.preliminary !== undefined) {
     const preliminary = json(call.preliminary);
     if (preliminary !== sent.preliminary) {
@@ -150,6 +156,7 @@ export function callUpdates(
         toolCallId: call.id,
         output: call.preliminary,
         preliminary: true,
+        ...resultMetadata,
       });
       sent.preliminary = preliminary;
     }
@@ -165,6 +172,7 @@ export function callUpdates(
         toolCallId: call.id,
         errorText: typeof call.result === 'string' ? call.result : JSON.stringify(call.result),
         ...executed,
+        ...resultMetadata,
       });
     } else {
       out.push({
@@ -172,6 +180,7 @@ export function callUpdates(
         toolCallId: call.id,
         output: call.result,
         ...executed,
+        ...resultMetadata,
       });
     }
     sent.result = true;

@@ -66,6 +66,16 @@ describe('examples/cli-chat', () => {
     out = await chat.say('/history', /You said/);
     expect(out).toMatch(/you ▸ hello there\nagent\n {2}┊ thinking/);
 
+    // The latest turn, read by its id: the user's message and the answer, from seq 1.
+    out = await chat.say('/turn', /You said/);
+    const turnId = /turn (\S+): (\d+) rows, seqs 1–(\d+)/.exec(out);
+    expect(turnId?.[2]).toBe(turnId?.[3]);
+    expect(out).toMatch(/you ▸ hello there\nagent\n {2}┊ thinking/);
+    out = await chat.say(`/turn ${turnId?.[1]}`, /You said/);
+    expect(out).toContain(`turn ${turnId?.[1]}: ${turnId?.[2]} rows`);
+    out = await chat.say('/turn nope', /no turn/);
+    expect(out).toContain('no turn "nope" in this thread');
+
     // A slow tool: cancel it while it runs.
     out = await chat.say('slow', /⇢ slow_job/);
     expect(out).toContain('⚙ slow_job {"seconds":3}');

@@ -25,7 +25,8 @@ describe.skipIf(!hasPostgres)('examples/postgres-workers', () => {
     const killed = /\*\* killing (w\d) \(SIGKILL\)/.exec(stdout)?.[1];
     expect(killed).toBeDefined();
     expect(stdout).not.toContain(`${killed} no jobs left`);
-    // Another died after storing thread-2/turn-2; the retry found it stored and wrote nothing.
+    // Another died after storing thread-2/turn-2; the retry found it stored (hasTurn) and did not
+    // run the model again.
     const crashed = /(w\d) crashing after storing thread-2\/turn-2, before marking it done/.exec(
       stdout,
     )?.[1];
@@ -33,8 +34,9 @@ describe.skipIf(!hasPostgres)('examples/postgres-workers', () => {
     expect(crashed).not.toBe(killed);
     expect(stdout).toMatch(/w\d start thread-2\/turn-2 \(attempt 2\)/);
     expect(stdout).toMatch(
-      /w\d stored thread-2\/turn-2: it was already stored by an earlier attempt, nothing written/,
+      /w\d stored thread-2\/turn-2: it was already stored by an earlier attempt, not run again/,
     );
+    expect(stdout.match(/stored thread-2\/turn-2 \(\d+ rows/g)).toHaveLength(1);
 
     for (let t = 1; t <= 6; t++) {
       expect(stdout).toContain(`thread-${t}        5         5           0  1–15       complete`);

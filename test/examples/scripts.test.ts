@@ -44,14 +44,15 @@ describe('examples/scripts', () => {
       'imported 2 turn(s) into copy: 13 row(s) written, every row kept its seq',
     );
     expect(out).toContain('imported 2 turn(s) into copy: 0 row(s) written, every row kept its seq');
-    expect(out).toContain('the copy holds the same rows');
+    expect(out).toContain('exported 13 rows, read forwards in 3 pages (getChunksAfter, limit 5)');
+    expect(out).toContain('the copy holds the same rows, times included');
   });
 
   it('exports a thread from one SQLite file and imports it into another', async () => {
     await run('tour'); // writes .tmp/scripts.db
     const file = join(temp.dir, 'thread.jsonl');
-    expect(await run('export', '.tmp/scripts.db', 'plan-example', file)).toContain(
-      'exported 13 rows of plan-example',
+    expect(await run('export', '.tmp/scripts.db', 'plan-example', file, '--limit', '4')).toContain(
+      `exported 13 rows of plan-example to ${file} (4 page(s))`,
     );
     const lines = readFileSync(file, 'utf8').trim().split('\n');
     expect(lines).toHaveLength(14);
@@ -69,17 +70,11 @@ describe('examples/scripts', () => {
       'imported 2 turn(s) into plan-example: 13 row(s) written, every row kept its seq',
     );
     const again = join(temp.dir, 'again.jsonl');
-    await run('export', other, 'plan-example', again);
-    const rows = (path: string) =>
-      readFileSync(path, 'utf8')
-        .trim()
-        .split('\n')
-        .slice(1)
-        .map((line) => {
-          const { createdAt: _c, ...row } = JSON.parse(line);
-          return row;
-        });
+    expect(await run('export', other, 'plan-example', again)).toContain('(1 page(s))');
+    // Row for row, the times of the rows included (the import keeps each turn's createdAt).
+    const rows = (path: string) => readFileSync(path, 'utf8').trim().split('\n').slice(1);
     expect(rows(again)).toEqual(rows(file));
+    expect(JSON.parse(rows(file)[0] as string).createdAt).toMatch(/^\d{4}-\d\d-\d\dT/);
 
     expect(await run('threads', other)).toContain('1 thread(s)');
     expect(await run('turn', other, 'plan-example', 'turn-2')).toContain(

@@ -140,6 +140,57 @@ describe('parity with the AI SDK loop: approvals and tool metadata', () => {
     );
   });
 
+  it("sends a provider-executed call and its result each with its own metadata, as the AI SDK's loop does", async () => {
+    const run = model([
+      [
+        { type: 'stream-start', warnings: [] },
+        { ...call('ws2', 'web_search', { q: 'y' }, 'ws_call'), providerExecuted: true },
+        {
+          type: 'tool-result',
+          toolCallId: 'ws2',
+          toolName: 'web_search',
+          result: { hits: 2 },
+          providerMetadata: { mock: { itemId: 'ws_result', status: 'completed' } },
+        },
+        call('r1', 'read', { path: 'a' }, 'fc_r'),
+        finish('tool-calls'),
+      ],
+      answer,
+    ]);
+    const result = streamText({
+      model: run,
+      messages: [{ role: 'user', content: 'hi' }],
+      tools,
+      stopWhen: stepCountIs(5),
+    });
+    const { chunks } = await foldStream(result.stream);
+    expect(run.doStreamCalls).toHaveLength(2);
+
+    const history = toModelMessages(
+      stored([{ turnId: 't1', user, assistant: chunks.filter((c) => c.step === 0) }]),
+    );
+    const theirs = normal(run.doStreamCalls[1]?.prompt);
+    expect(normal(await promptFor(history))).toStrictEqual(theirs);
+    // Each part carries its own item id: neither overwrote the other.
+    const assistant = (theirs as Array<{ role: string; content: unknown[] }>)[1];
+    expect(assistant?.content.slice(0, 2)).toMatchObject([
+      { type: 'tool-call', toolCallId: 'ws2', providerOptions: { mock: { itemId: 'ws_call' } } },
+      {
+        type: 'tool-result',
+        toolCallId: 'ws2',
+        providerOptions: { mock: { itemId: 'ws_result', status: 'completed' } },
+      },
+    ]);
+
+    const whole = toModelMessages(stored([{ turnId: 't1', user, assistant: chunks }]));
+    expect(normal(whole)).toStrictEqual(
+      normal([
+        { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+        ...(await result.responseMessages),
+      ]),
+    );
+  });
+
   it('answers the denial of a provider-executed call in the tool message, as the AI SDK does', async () => {
     const run = model([
       [{ type: 'stream-start', warnings: [] }, ...webSearch, finish('tool-calls')],

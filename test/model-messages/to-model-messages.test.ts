@@ -129,7 +129,7 @@ describe('toModelMessages', () => {
     );
   });
 
-  it('keeps provider-executed calls and results in the assistant message, drops unfinished ones', () => {
+  it('keeps provider-executed calls and results in the assistant message, each with its own metadata, drops unfinished ones', () => {
     const out = toModelMessages([
       msg('t', 'assistant', [
         {
@@ -143,6 +143,7 @@ describe('toModelMessages', () => {
               providerExecuted: true,
               result: [{ url: 'u' }],
               providerMetadata: { openai: { itemId: 'ws_1' } },
+              resultProviderMetadata: { openai: { itemId: 'ws_1r', status: 'completed' } },
             },
             { id: 'v', name: 'web_search', input: { q: 'y' }, providerExecuted: true },
           ],
@@ -167,7 +168,7 @@ describe('toModelMessages', () => {
             toolCallId: 'w',
             toolName: 'web_search',
             output: { type: 'json', value: [{ url: 'u' }] },
-            providerOptions: { openai: { itemId: 'ws_1' } },
+            providerOptions: { openai: { itemId: 'ws_1r', status: 'completed' } },
           },
           { type: 'text', text: 'found' },
         ],

@@ -1,6 +1,7 @@
 // Tool calls: batches, streamed input, results anywhere in the turn, progress, approvals, orphans.
 import { describe, expect, it } from 'vitest';
 import { foldTurn, reduceTurn } from '../../src/reducer/index.js';
+import type { Chunk } from '../../src/schema/index.js';
 import { e, ev } from '../support/chunk-events.js';
 
 describe('tool calls', () => {
@@ -200,22 +201,46 @@ describe('tool calls', () => {
     ]);
   });
 
-  it('merges the metadata of a call and of its result', () => {
+  it('keeps the metadata of a call and of its result apart (neither overwrites the other)', () => {
     const state = foldTurn([
+      ev('tool-input-start', {
+        toolCallId: 'ws',
+        toolName: 'web_search',
+        providerExecuted: true,
+        providerMetadata: { openai: { itemId: 'ws_call', phase: 'start' } },
+      }),
       ev('tool-call', {
-        toolCallId: 'a',
-        toolName: 'calc',
-        input: {},
-        providerMetadata: { openai: { itemId: 'fc_1' } },
+        toolCallId: 'ws',
+        toolName: 'web_search',
+        input: { q: 'x' },
+        providerExecuted: true,
+        providerMetadata: { openai: { itemId: 'ws_call' } },
       }),
       ev('tool-result', {
-        toolCallId: 'a',
+        toolCallId: 'ws',
+        toolName: 'web_search',
+        output: { hits: 1 },
+        providerExecuted: true,
+        providerMetadata: { openai: { itemId: 'ws_result' } },
+      }),
+      ev('tool-result', {
+        toolCallId: 'orphan',
+        toolName: 'calc',
         output: 3,
         providerMetadata: { openai: { status: 'done' } },
       }),
     ]);
-    expect(state.chunks[0]).toMatchObject({
-      calls: [{ providerMetadata: { openai: { itemId: 'fc_1', status: 'done' } } }],
+    const [ws, orphan] = (state.chunks[0] as Extract<Chunk, { type: 'tool-batch' }>).calls;
+    // The call's metadata merges across its start and call; the result's is its own.
+    expect(ws?.providerMetadata).toStrictEqual({ openai: { itemId: 'ws_call', phase: 'start' } });
+    expect(ws?.resultProviderMetadata).toStrictEqual({ openai: { itemId: 'ws_result' } });
+    // A result whose call never came: its metadata is the result's, not a call's.
+    expect(orphan).toStrictEqual({
+      id: 'orphan',
+      name: 'calc',
+      orphan: true,
+      result: 3,
+      resultProviderMetadata: { openai: { status: 'done' } },
     });
   });
 });

@@ -5,7 +5,13 @@ import type {
   ChunkEvent,
   ChunkEventSchema,
   ChunkRowDraft,
+  ChunkRowDraftBase,
   ChunkType,
+  findNonJson,
+  NonJsonReport,
+  TextChunk,
+  TextRowData,
+  ToolResultRowData,
 } from '../../src/schema/index.js';
 
 test('schemas infer exactly the declared types', () => {
@@ -24,4 +30,15 @@ test('schemas infer exactly the declared types', () => {
     | 'steering'
     | 'data'
   >();
+});
+
+test('public types are built only from public types', () => {
+  expectTypeOf<Extract<ChunkRowDraft, { type: 'text' }>>().toEqualTypeOf<
+    ChunkRowDraftBase<'text', TextRowData>
+  >();
+  expectTypeOf<
+    Extract<ChunkRowDraft, { type: 'tool_result' }>['data']
+  >().toEqualTypeOf<ToolResultRowData>();
+  expectTypeOf<TextRowData>().toEqualTypeOf<Omit<TextChunk, 'type' | 'step'>>();
+  expectTypeOf<ReturnType<typeof findNonJson>>().toEqualTypeOf<NonJsonReport | undefined>();
 });

@@ -1,10 +1,11 @@
-// Model-based: random sequences of append (with repeated turn ids), page, truncate, fork and
-// delete give the same answers from the store as from a deliberately simple in-memory model.
+// Model-based: random sequences of append (with repeated turn ids), pages both ways, turn
+// lookups, truncate, fork and delete give the same answers from the store as from a deliberately
+// simple in-memory model.
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ChunklogError } from '../../src/errors/index.js';
 import type { ChunkRow, ChunkRowDraft } from '../../src/schema/chunk-row.js';
-import type { ChunkPage, ChunkStore } from '../../src/store/index.js';
+import type { ChunkPage, ChunkStore, ForwardChunkPage } from '../../src/store/index.js';
 import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
 
 type ModelRow = Omit<ChunkRow, 'createdAt'>;
@@ -89,6 +90,62 @@ class PageCommand implements fc.AsyncCommand<Model, Real> {
     });
   }
   toString = () => `page(t${this.thread}, ${this.limit}, ${this.before})`;
+}
+
+class PageAfterCommand implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly thread: number,
+    readonly limit: number,
+    readonly afterSeq: number | undefined,
+  ) {}
+  check = () => true;
+  async run(model: Model, real: Real): Promise<void> {
+    const threadId = real.ids[this.thread] as string;
+    const got = await outcome(
+      real.store.getChunksAfter(threadId, { limit: this.limit, afterSeq: this.afterSeq }),
+    );
+    const rows = model.get(threadId);
+    if (rows === undefined) {
+      expect(got).toStrictEqual({ error: 'thread-not-found' });
+      return;
+    }
+    const above = rows.filter((r) => r.seq > (this.afterSeq ?? 0));
+    const chunks = above.slice(0, this.limit);
+    const page = got as ForwardChunkPage;
+    expect({ ...page, chunks: strip(page.chunks) }).toStrictEqual({
+      chunks,
+      total: rows.length,
+      newestSeq: chunks.at(-1)?.seq ?? null,
+      hasMore: above.length > chunks.length,
+    });
+  }
+  toString = () => `pageAfter(t${this.thread}, ${this.limit}, ${this.afterSeq})`;
+}
+
+class TurnCommand implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly thread: number,
+    readonly turn: number,
+  ) {}
+  check = () => true;
+  async run(model: Model, real: Real): Promise<void> {
+    const threadId = real.ids[this.thread] as string;
+    const turnId = `turn-${this.turn}`;
+    const got = await outcome(real.store.getTurn(threadId, turnId));
+    const has = await real.store.hasTurn(threadId, turnId);
+    const rows = model.get(threadId);
+    if (rows === undefined) {
+      expect(got).toStrictEqual({ error: 'thread-not-found' });
+      expect(has).toBe(false);
+      return;
+    }
+    const turn = rows.filter((r) => r.turnId === turnId);
+    expect(got === null ? null : strip(got as ChunkRow[])).toStrictEqual(
+      turn.length === 0 ? null : turn,
+    );
+    expect(has).toBe(turn.length > 0);
+  }
+  toString = () => `getTurn(t${this.thread}, turn-${this.turn})`;
 }
 
 class TruncateCommand implements fc.AsyncCommand<Model, Real> {
@@ -176,6 +233,10 @@ function commands(text: fc.Arbitrary<string>) {
       fc
         .tuple(thread, fc.integer({ min: 1, max: 6 }), fc.option(seq, { nil: undefined }))
         .map(([t, limit, before]) => new PageCommand(t, limit, before)),
+      fc
+        .tuple(thread, fc.integer({ min: 1, max: 6 }), fc.option(seq, { nil: undefined }))
+        .map(([t, limit, afterSeq]) => new PageAfterCommand(t, limit, afterSeq)),
+      fc.tuple(thread, fc.integer({ min: 0, max: 5 })).map(([t, turn]) => new TurnCommand(t, turn)),
       fc.tuple(thread, seq).map(([t, s]) => new TruncateCommand(t, s)),
       fc.tuple(thread, thread, seq).map(([t, target, s]) => new ForkCommand(t, target, s)),
       thread.map((t) => new DeleteCommand(t)),
@@ -193,7 +254,7 @@ afterAll(async () => {
 
 for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
   describe.skipIf(!available.includes(name))(`${name}: the store behaves like the model`, () => {
-    it('for random sequences of append, page, truncate, fork and delete', async () => {
+    it('for random sequences of append, pages, turn lookups, truncate, fork and delete', async () => {
       const harness = createHarness(name);
       harnesses.push(harness);
       const store = harness.openStore();

@@ -1,5 +1,8 @@
 // Dialect-specific behaviour of the store: corrupt rows, JSON column modes, error wrapping,
 // dialect detection, table names, plugins, concurrent migrations, the SQLite opener.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CamelCasePlugin, Kysely, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ChunklogError } from '../../src/errors/index.js';
@@ -223,6 +226,25 @@ describe('createChunkStore', () => {
     const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(h.raw);
     expect(mode.rows[0]?.journal_mode).toBe('wal');
     await store.close();
+  });
+
+  it('creates the missing folders of a SQLite file (not for :memory:)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'chunklog-sqlite-'));
+    try {
+      const file = join(root, 'not', 'yet', 'chat.db');
+      const store = createChunkStore({ sqlite: file });
+      await store.migrate();
+      await store.appendTurn('deep', textDrafts('a', 1));
+      expect((await store.getThread('deep')).total).toBe(1);
+      await store.close();
+      expect(existsSync(file)).toBe(true);
+      const memory = createChunkStore({ sqlite: ':memory:' });
+      await memory.migrate();
+      await memory.close();
+      expect(existsSync(':memory:')).toBe(false);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('checks its options', () => {

@@ -62,6 +62,7 @@ export function toolCallEntryArb(callId: string): fc.Arbitrary<ToolCallEntry> {
       denied: optional(fc.boolean()),
       progress: optional(word),
       preliminary: optional(json),
+      resultProviderMetadata: optional(providerMetadataArb),
       providerExecuted: optional(fc.boolean()),
       providerMetadata: optional(providerMetadataArb),
       dynamic: optional(fc.boolean()),

@@ -71,6 +71,7 @@ const toolCall: fc.Arbitrary<ToolCallEntry> = fc
     denied: approval(fc.constant(false)),
     providerExecuted: opt(fc.boolean()),
     providerMetadata: opt(metadata),
+    resultProviderMetadata: opt(metadata),
     dynamic: opt(fc.constant(true)),
     title: opt(text),
     progress: opt(text),
@@ -98,16 +99,38 @@ const toolCall: fc.Arbitrary<ToolCallEntry> = fc
       case 'approval-responded':
         Object.assign(call, { input: g.input, approval: g.responded });
         break;
+      // A result's own metadata: the AI SDK has a place for it on an output only.
       case 'output-available':
-        Object.assign(call, clean({ input: g.input, result: g.result, approval: g.approved }));
+        Object.assign(
+          call,
+          clean({
+            input: g.input,
+            result: g.result,
+            approval: g.approved,
+            resultProviderMetadata: g.resultProviderMetadata,
+          }),
+        );
         break;
       case 'preliminary':
-        Object.assign(call, { input: g.input, preliminary: g.result });
+        Object.assign(
+          call,
+          clean({
+            input: g.input,
+            preliminary: g.result,
+            resultProviderMetadata: g.resultProviderMetadata,
+          }),
+        );
         break;
       case 'output-error':
         Object.assign(
           call,
-          clean({ input: g.input, result: g.errorText, isError: true, approval: g.approved }),
+          clean({
+            input: g.input,
+            result: g.errorText,
+            isError: true,
+            approval: g.approved,
+            resultProviderMetadata: g.resultProviderMetadata,
+          }),
         );
         break;
       case 'output-denied':

@@ -30,6 +30,10 @@ function answered(entry: ToolCallEntry): ToolCallEntry {
   if (call.providerExecuted === true && call.approval !== undefined) {
     delete (call as { providerExecuted?: unknown }).providerExecuted;
   }
+  // convertToModelMessages gives an errored call without metadata of its own its result's (the
+  // loop sends the call's): the result's metadata of an error is left out here.
+  if (call.isError === true)
+    delete (call as { resultProviderMetadata?: unknown }).resultProviderMetadata;
   // convertToModelMessages reads an errored call's input with `??`: a null input goes missing.
   if (call.isError === true && call.input === null) return { ...call, input: {} };
   if (call.result !== undefined) return call;

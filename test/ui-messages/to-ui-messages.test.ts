@@ -1,7 +1,11 @@
 import { convertToModelMessages, validateUIMessages } from 'ai';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/schema/index.js';
-import { CHUNKLOG_DATA_PARTS, toUIMessages } from '../../src/ui-messages/index.js';
+import {
+  CHUNKLOG_DATA_PARTS,
+  toUIMessages,
+  uiMessagesToChatMessages,
+} from '../../src/ui-messages/index.js';
 
 const metadata = { anthropic: { signature: 'sig' } };
 
@@ -190,6 +194,44 @@ describe('toUIMessages', () => {
           },
         ],
       },
+    ]);
+  });
+
+  it("keeps a call's and its result's provider metadata in the AI SDK's two fields, both ways", async () => {
+    const call = {
+      id: 'ws',
+      name: 'web_search',
+      input: { q: 'x' },
+      providerExecuted: true,
+      result: { hits: 1 },
+      providerMetadata: { openai: { itemId: 'ws_call' } },
+      resultProviderMetadata: { openai: { itemId: 'ws_result' } },
+    };
+    const messages: ChatMessage[] = [
+      {
+        id: 'w:assistant',
+        turnId: 'w',
+        role: 'assistant',
+        chunks: [{ type: 'tool-batch', step: 0, calls: [call] }],
+      },
+    ];
+    const ui = toUIMessages(messages);
+    expect(ui[0]?.parts[1]).toStrictEqual({
+      type: 'tool-web_search',
+      toolCallId: 'ws',
+      state: 'output-available',
+      providerExecuted: true,
+      input: { q: 'x' },
+      output: { hits: 1 },
+      callProviderMetadata: { openai: { itemId: 'ws_call' } },
+      resultProviderMetadata: { openai: { itemId: 'ws_result' } },
+    });
+    expect(await uiMessagesToChatMessages(ui)).toStrictEqual(messages);
+    // convertToModelMessages puts each where it belongs, as toModelMessages does.
+    const [assistant] = await convertToModelMessages(ui);
+    expect(assistant?.content).toMatchObject([
+      { type: 'tool-call', providerOptions: { openai: { itemId: 'ws_call' } } },
+      { type: 'tool-result', providerOptions: { openai: { itemId: 'ws_result' } } },
     ]);
   });
 

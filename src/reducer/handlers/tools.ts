@@ -108,7 +108,11 @@ export function toolProgress(d: TurnStateImpl, e: ChunkEventOf<'tool-progress'>)
   });
 }
 
-/** `tool-result`: sets the call's result (an error, a denial). */
+/**
+ * `tool-result`: sets the call's result (an error, a denial). Its provider metadata is the
+ * result's own (`resultProviderMetadata`), never merged into the call's: a provider-executed
+ * call and its result carry different item ids, and each goes back to the model with its own.
+ */
 export function toolResult(d: TurnStateImpl, e: ChunkEventOf<'tool-result'>): void {
   updateCall(
     d,
@@ -121,8 +125,8 @@ export function toolResult(d: TurnStateImpl, e: ChunkEventOf<'tool-result'>): vo
       if (next.name === '' && e.toolName !== undefined) next = withField(next, 'name', e.toolName);
       return withField(
         next,
-        'providerMetadata',
-        mergeProviderMetadata(next.providerMetadata, e.providerMetadata),
+        'resultProviderMetadata',
+        mergeProviderMetadata(next.resultProviderMetadata, e.providerMetadata),
       );
     },
     e.toolName,

@@ -1,4 +1,5 @@
 import { ChunklogError } from '../../errors/chunklog-error.js';
+import { readOptions } from '../../errors/invalid-option.js';
 import type { ChunkRow, ChunkRowDraft } from '../../schema/chunk-row.js';
 import { parseChunkRowDraft } from '../../schema/parse.js';
 import { decodeRows, isoOf } from '../codec.js';
@@ -6,6 +7,7 @@ import type { StoreContext } from '../context.js';
 import { wrapStoreErrors } from '../store-errors.js';
 import { insertThreadIfAbsent, type SelectedThread } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
+import type { AppendTurnOptions } from '../types.js';
 import { checkThreadId, idProblem } from '../validate.js';
 
 /**
@@ -55,13 +57,43 @@ export function checkDrafts(drafts: readonly ChunkRowDraft[]): ChunkRowDraft[] {
   return checked;
 }
 
+/** An ISO 8601 date-time with a time zone (`Z` or an offset), as `createdAt` must be given. */
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * The milliseconds of an `appendTurn` `createdAt` option, or undefined for none.
+ *
+ * @throws {ChunklogError} `invalid-option` (`createdAt`) for anything but a valid `Date` or ISO
+ *   8601 date-time with a time zone
+ */
+export function checkCreatedAt(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const millis =
+    value instanceof Date
+      ? value.getTime()
+      : typeof value === 'string' && ISO_DATE_TIME.test(value)
+        ? Date.parse(value)
+        : Number.NaN;
+  if (!Number.isFinite(millis)) {
+    throw new ChunklogError(
+      'invalid-option',
+      'createdAt must be a valid Date or an ISO 8601 date-time with a time zone (2026-11-30T12:00:00.000Z).',
+      { option: 'createdAt', value },
+    );
+  }
+  return millis;
+}
+
 /** `ChunkStore.appendTurn`: see there. */
 export function appendTurn(
   ctx: StoreContext,
   threadId: string,
   drafts: readonly ChunkRowDraft[],
+  options?: AppendTurnOptions,
 ): Promise<ChunkRow[]> {
   checkThreadId(threadId);
+  const o = readOptions(options, 'appendTurn', ['createdAt']);
+  const stamp = checkCreatedAt(o.createdAt);
   const checked = checkDrafts(drafts);
   const turnId = checked[0]?.turnId;
   // Serialize before the transaction: the lock is held for as short a time as possible.
@@ -96,11 +128,13 @@ export function appendTurn(
         if (stored.length > 0) return decodeRows(threadId, stored, 'throw');
       }
 
+      // The rows get the given time (an import) or now; the thread's activity is now either way.
+      const rowsAt = stamp ?? now;
       const first = Number(thread.next_seq);
-      await statements.insertRows(trx, threadId, turnId, first, checked, data, now);
+      await statements.insertRows(trx, threadId, turnId, first, checked, data, rowsAt);
       await statements.advanceThread.execute(trx, [first + checked.length, now, threadId]);
 
-      const createdAt = isoOf(now);
+      const createdAt = isoOf(rowsAt);
       return checked.map(
         (d, i) =>
           ({

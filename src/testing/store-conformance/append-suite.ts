@@ -58,6 +58,54 @@ export function describeAppendSuite(kit: Kit): void {
       expect(next[0]?.seq).toBe(4);
     });
 
+    it('stamps an imported turn with the createdAt it is given, and keeps seqs and activity as they are', async () => {
+      const t = kit.thread('created-at');
+      await kit.store.appendTurn(t, textDrafts('now', 1));
+      const started = Date.now();
+      const imported = await kit.store.appendTurn(t, textDrafts('old', 2), {
+        createdAt: '2020-01-02T03:04:05.678+01:00',
+      });
+      expect(imported.map((r) => [r.seq, r.createdAt])).toEqual([
+        [2, '2020-01-02T02:04:05.678Z'],
+        [3, '2020-01-02T02:04:05.678Z'],
+      ]);
+      const dated = await kit.store.appendTurn(t, textDrafts('dated', 1), {
+        createdAt: new Date(Date.UTC(1999, 11, 31, 23, 59, 59, 999)),
+      });
+      expect(dated[0]?.createdAt).toBe('1999-12-31T23:59:59.999Z');
+      const rows = await kit.store.getRows(t);
+      expect(rows.slice(1)).toStrictEqual([...imported, ...dated]);
+      // The thread's last activity is the append, not the imported time.
+      expect(started).toBeLessThanOrEqual(Date.parse((await kit.store.getThread(t)).updatedAt));
+      // A turn already stored keeps its rows and their time.
+      const again = await kit.store.appendTurn(t, textDrafts('old', 2), {
+        createdAt: '2024-05-05T00:00:00Z',
+      });
+      expect(again).toStrictEqual(imported);
+
+      for (const createdAt of [
+        '2020-01-02',
+        '2020-01-02T03:04:05',
+        'yesterday',
+        '2020-13-40T00:00:00Z',
+        new Date(Number.NaN),
+        1_600_000_000_000,
+      ]) {
+        const error = await kit.expectCode(
+          kit.store.appendTurn(t, textDrafts('bad', 1), { createdAt } as never),
+          'invalid-option',
+        );
+        expect(error.option).toBe('createdAt');
+      }
+      const unknown = await kit.expectCode(
+        kit.store.appendTurn(t, textDrafts('bad', 1), { seq: 1 } as never),
+        'invalid-option',
+      );
+      expect(unknown.option).toBe('seq');
+      expect(await kit.store.hasTurn(t, 'bad')).toBe(false);
+      expect((await kit.store.getThread(t)).total).toBe(4);
+    });
+
     it('validates every draft before writing anything', async () => {
       const t = kit.thread('invalid');
       const bad = [

@@ -1,9 +1,9 @@
-// The conformance kit: getChunks and getRows pages
+// The conformance kit: getChunks, getChunksAfter and getRows pages
 import type { ChunkRow } from '../../schema/chunk-row.js';
 import { textDrafts } from './drafts.js';
 import type { Kit } from './kit.js';
 
-/** Declares the kit's tests of getChunks and getRows pages. */
+/** Declares the kit's tests of getChunks, getChunksAfter and getRows pages. */
 export function describePagesSuite(kit: Kit): void {
   const { describe, it, expect } = kit.api;
   describe('getChunks', () => {
@@ -85,6 +85,91 @@ export function describePagesSuite(kit: Kit): void {
       await kit.expectCode(kit.store.getChunks(t, { limit: 10, before: -1 }), 'invalid-option');
       await kit.expectCode(kit.store.getChunks(t, { limit: 10, before: 1.5 }), 'invalid-option');
       expect((await kit.store.getChunks(t, { limit: 1000 })).chunks).toHaveLength(1);
+    });
+  });
+
+  describe('getChunksAfter', () => {
+    it('pages forwards by keyset with total, newestSeq and hasMore', async () => {
+      const t = kit.thread('forward');
+      for (let i = 0; i < 7; i++) await kit.store.appendTurn(t, textDrafts(`f${i}`, 3));
+      const all = await kit.store.getRows(t);
+      const collected: ChunkRow[] = [];
+      let afterSeq = 0;
+      let pages = 0;
+      for (;;) {
+        const page = await kit.store.getChunksAfter(t, { limit: 5, afterSeq });
+        pages++;
+        const expected = all.slice(afterSeq, afterSeq + 5);
+        expect(page).toStrictEqual({
+          chunks: expected,
+          total: 21,
+          newestSeq: expected.at(-1)?.seq ?? null,
+          hasMore: afterSeq + 5 < 21,
+        });
+        collected.push(...page.chunks);
+        if (!page.hasMore) break;
+        afterSeq = page.newestSeq ?? afterSeq;
+      }
+      expect(pages).toBe(5);
+      expect(collected).toStrictEqual(all);
+      expect(await kit.store.getChunksAfter(t, { limit: 1000 })).toStrictEqual({
+        chunks: all,
+        total: 21,
+        newestSeq: 21,
+        hasMore: false,
+      });
+      for (const beyond of [21, 500, Number.MAX_SAFE_INTEGER]) {
+        expect(await kit.store.getChunksAfter(t, { limit: 3, afterSeq: beyond })).toStrictEqual({
+          chunks: [],
+          total: 21,
+          newestSeq: null,
+          hasMore: false,
+        });
+      }
+      // After a truncation the pages follow the thread as it is now.
+      await kit.store.truncateAfter(t, 10);
+      expect(await kit.store.getChunksAfter(t, { limit: 5, afterSeq: 8 })).toStrictEqual({
+        chunks: all.slice(8, 10),
+        total: 10,
+        newestSeq: 10,
+        hasMore: false,
+      });
+    });
+
+    it('gives an empty page for an empty thread, and thread-not-found for a missing one', async () => {
+      const t = kit.thread('forward-empty');
+      await kit.expectCode(kit.store.getChunksAfter(t, { limit: 10 }), 'thread-not-found');
+      await kit.store.createThread(t);
+      expect(await kit.store.getChunksAfter(t, { limit: 10 })).toStrictEqual({
+        chunks: [],
+        total: 0,
+        newestSeq: null,
+        hasMore: false,
+      });
+    });
+
+    it('checks limit (1 to 1,000) and afterSeq', async () => {
+      const t = kit.thread('forward-limits');
+      await kit.store.appendTurn(t, textDrafts('l', 1));
+      for (const limit of [0, -1, 1001, 1.5, Number.NaN, '10' as unknown as number]) {
+        const error = await kit.expectCode(
+          kit.store.getChunksAfter(t, { limit }),
+          'invalid-option',
+        );
+        expect(error.option).toBe('limit');
+      }
+      for (const afterSeq of [-1, 1.5, '2' as unknown as number]) {
+        const error = await kit.expectCode(
+          kit.store.getChunksAfter(t, { limit: 10, afterSeq }),
+          'invalid-option',
+        );
+        expect(error.option).toBe('afterSeq');
+      }
+      const unknown = await kit.expectCode(
+        kit.store.getChunksAfter(t, { limit: 10, before: 2 } as never),
+        'invalid-option',
+      );
+      expect(unknown.option).toBe('before');
     });
   });
 }

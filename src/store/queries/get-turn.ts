@@ -1,0 +1,44 @@
+import { readOptions } from '../../errors/invalid-option.js';
+import type { ChunkRow } from '../../schema/chunk-row.js';
+import { decodeRows } from '../codec.js';
+import type { StoreContext } from '../context.js';
+import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
+import { corruptRowPolicy } from '../store-options.js';
+import { selectThread } from '../threads.js';
+import type { ReadOptions } from '../types.js';
+import { checkThreadId, checkTurnId } from '../validate.js';
+
+/**
+ * `ChunkStore.getTurn`: the turn's rows by the `(thread_id, turn_id, seq)` index, the same
+ * prepared query `appendTurn` answers a repeated turn with. Only when no row is found does a
+ * second query tell a missing thread (`thread-not-found`) from a missing turn (null).
+ */
+export function getTurn(
+  ctx: StoreContext,
+  threadId: string,
+  turnId: string,
+  options?: ReadOptions,
+): Promise<ChunkRow[] | null> {
+  checkThreadId(threadId);
+  checkTurnId(turnId);
+  const o = readOptions(options, 'getTurn', ['onCorruptRow']);
+  const policy = corruptRowPolicy(o.onCorruptRow, ctx.onCorruptRow);
+  return wrapStoreErrors('getTurn', threadId, async () => {
+    const records = (await ctx.statements.turnRows.execute(ctx.db, [threadId, turnId])).rows;
+    if (records.length > 0) return decodeRows(threadId, records, policy);
+    if ((await selectThread(ctx, ctx.db, threadId, false)) === undefined) {
+      throw threadNotFound(threadId);
+    }
+    return null;
+  });
+}
+
+/** `ChunkStore.hasTurn`: one index probe; false for a thread that does not exist. */
+export function hasTurn(ctx: StoreContext, threadId: string, turnId: string): Promise<boolean> {
+  checkThreadId(threadId);
+  checkTurnId(turnId);
+  return wrapStoreErrors('hasTurn', threadId, async () => {
+    const found = await ctx.statements.turnExists.execute(ctx.db, [threadId, turnId]);
+    return found.rows.length > 0;
+  });
+}
