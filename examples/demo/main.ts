@@ -1,9 +1,9 @@
 // `npm run demo`: one agent turn on an SQLite file, rendered live in the terminal; then the
 // rows it stored, page by page, and the model input rebuilt from them for the next call.
 //
-// Offline by default: a scripted model thinks, answers, calls two tools at once (they stream
-// progress), hits a rate limit, so the session switches to the fallback model, which thinks again
-// and answers. With ANTHROPIC_API_KEY or OPENAI_API_KEY set, the same session talks to that
+// Offline by default: a scripted model thinks, answers, calls two tools at once (they run in
+// parallel and stream progress text, with `toolProgress`), hits a rate limit, so the session
+// switches to the fallback model, which thinks again and answers. With ANTHROPIC_API_KEY or OPENAI_API_KEY set, the same session talks to that
 // provider instead (the tools are local and harmless: made-up weather and headlines).
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -77,7 +77,7 @@ heading('model input for the next call (session.modelMessages)');
 printModelMessages(await session.modelMessages('Thanks! Let’s try again: and tomorrow?'), print, p);
 print(
   p.dim(
-    '\n  System notices, errors and the thinking signed by the model that failed stay out of the\n' +
+    '\n  System notices, errors and thinking signed before the last model switch stay out of the\n' +
       '  model input; every tool call goes back with its result.',
   ),
 );

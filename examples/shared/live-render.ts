@@ -17,8 +17,9 @@ export function createLiveRenderer(options: LiveRendererOptions): (event: ChunkE
   const { write, paint: p } = options;
   const width = Math.max(40, Math.min(options.width ?? 80, 100));
   const names = new Map<string, string>();
-  // A generator tool's last progress is also its result: each progress line is printed when the
-  // next event of its call arrives, and dropped when that is a result with the same output.
+  // Progress text is printed as it comes. A generator tool's last preliminary result is also its
+  // result: each one is printed when the next event of its call arrives, and dropped when that is
+  // a result with the same output.
   const pending = new Map<string, string>();
   const flush = (callId: string, result?: string) => {
     const waiting = pending.get(callId);
@@ -99,8 +100,11 @@ export function createLiveRenderer(options: LiveRendererOptions): (event: ChunkE
         break;
       case 'tool-progress':
         if (event.text !== undefined) {
+          // Progress text, like a shell's output: one line per line of it.
           flush(event.toolCallId);
-          printProgress(event.toolCallId, clip(event.text, 60));
+          for (const text of event.text.split('\n')) {
+            if (text.trim() !== '') printProgress(event.toolCallId, clip(text, 60));
+          }
         } else {
           flush(event.toolCallId);
           pending.set(event.toolCallId, brief(event.output, 60));

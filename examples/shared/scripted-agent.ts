@@ -3,7 +3,7 @@
 // agent does, so every kind of chunk can be seen without a network:
 //
 //   help            what it understands
-//   weather <city>  thinks, then calls two tools at once; they stream progress
+//   weather <city>  thinks, then calls two tools at once; they stream progress text
 //   slow            calls a tool that takes a few seconds (steer or queue a message meanwhile)
 //   long [n]        a long turn of n thinking and text blocks (default 60)
 //   ratelimit       the main model is rate limited (429): the session switches to the fallback
@@ -14,12 +14,7 @@
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import type { LanguageModel } from 'ai';
 import { UNANSWERED_TOOL_CALL_TEXT } from 'chunklog';
-import {
-  createScriptedModel,
-  type ScriptEntry,
-  type ScriptedPart,
-  type ScriptedStep,
-} from 'chunklog/testing';
+import { createScriptedModel, type ScriptedPart, type ScriptedStep } from 'chunklog/testing';
 import { type AgentModels, providerModels } from './providers.js';
 
 export const HELP = [
@@ -147,18 +142,14 @@ function answer(prompt: Prompt, role: 'primary' | 'fallback'): ScriptedStep {
   }
 }
 
-/** A scripted model that answers up to 10,000 calls with {@link answer}. */
+/** A scripted model that answers every call with {@link answer} (it keeps its last 100 calls). */
 function scripted(role: 'primary' | 'fallback', modelId: string, delayMs: number): LanguageModel {
-  // A script is a list of steps, one per call; here every step is the same function of the call.
-  const entry: ScriptEntry = (call) => answer(call.prompt, role);
-  return createScriptedModel(
-    Array.from({ length: 10_000 }, () => entry),
-    {
-      provider: 'anthropic.messages',
-      modelId,
-      delayMs,
-    },
-  );
+  // A function script answers any number of calls: the chat can run for as long as it likes.
+  return createScriptedModel((call) => answer(call.prompt, role), {
+    provider: 'anthropic.messages',
+    modelId,
+    delayMs,
+  });
 }
 
 /** A real provider when its key is set, else the scripted models. */

@@ -1,7 +1,9 @@
-// Local, harmless tools for the examples (made-up data, no network, no files). They are
-// generators: each `yield` streams to the client as progress (a `tool-progress` event) while the
-// tool runs, and the last one is the tool's result.
+// Local, harmless tools for the examples (made-up data, no network, no files). While they run,
+// they stream progress text into their call with chunklog's `toolProgress` (a `tool-progress`
+// event a client sees at once, stored with the call's result, never sent to the model), the way a
+// shell command streams its output; what they return is the call's result.
 import { tool } from 'ai';
+import { toolProgress } from 'chunklog/session';
 import { z } from 'zod';
 
 const sleep = (ms: number, signal: AbortSignal | undefined) =>
@@ -21,24 +23,26 @@ const sleep = (ms: number, signal: AbortSignal | undefined) =>
 export const weather = tool({
   description: 'The current weather in a city (made-up data).',
   inputSchema: z.object({ city: z.string() }),
-  async *execute({ city }, { abortSignal }) {
-    yield { status: `locating ${city}` };
-    await sleep(120, abortSignal);
-    yield { status: 'reading the nearest station' };
-    await sleep(120, abortSignal);
-    yield { city, celsius: 21, sky: 'sunny', wind: '12 km/h W' };
+  async execute({ city }, options) {
+    const progress = toolProgress(options);
+    progress(`locating ${city}…\n`);
+    await sleep(120, options.abortSignal);
+    progress('reading the nearest station…\n');
+    await sleep(120, options.abortSignal);
+    return { city, celsius: 21, sky: 'sunny', wind: '12 km/h W' };
   },
 });
 
 export const headlines = tool({
   description: 'Today’s local headlines of a city (made-up data).',
   inputSchema: z.object({ city: z.string() }),
-  async *execute({ city }, { abortSignal }) {
-    yield { status: 'fetching the front page', found: 0 };
-    await sleep(100, abortSignal);
-    yield { status: 'ranking stories', found: 2 };
-    await sleep(150, abortSignal);
-    yield {
+  async execute({ city }, options) {
+    const progress = toolProgress(options);
+    progress('fetching the front page…\n');
+    await sleep(100, options.abortSignal);
+    progress('ranking 2 stories…\n');
+    await sleep(150, options.abortSignal);
+    return {
       city,
       headlines: [`${city} opens its river for swimming`, `A new metro line opens in ${city}`],
     };
@@ -48,12 +52,13 @@ export const headlines = tool({
 export const slow_job = tool({
   description: 'A job that takes a few seconds and reports its progress.',
   inputSchema: z.object({ seconds: z.number().min(1).max(30) }),
-  async *execute({ seconds }, { abortSignal }) {
+  async execute({ seconds }, options) {
+    const progress = toolProgress(options);
     for (let i = 1; i <= seconds * 2; i++) {
-      await sleep(500, abortSignal);
-      yield { progress: `${Math.round((i / (seconds * 2)) * 100)}%` };
+      await sleep(500, options.abortSignal);
+      progress(`${Math.round((i / (seconds * 2)) * 100)}% done\n`);
     }
-    yield { done: true, seconds };
+    return { done: true, seconds };
   },
 });
 

@@ -1,11 +1,12 @@
 // The web chat's server: Node's `http`, one agent session per thread over an SQLite file, and
-// chunklog's handlers for pages, live events and messages. Everything is one fetch-style handler
-// mounted with `toNodeListener`; the page's script is bundled with esbuild at start-up.
+// chunklog's handlers for pages, live events, messages, cancel and notices. Everything is one
+// fetch-style handler mounted with `toNodeListener`; the page's script is bundled with esbuild at
+// start-up.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
-import { ChunklogError, SYSTEM_KINDS, type SystemKind } from 'chunklog';
+import { ChunklogError } from 'chunklog';
 import {
   type AgentSession,
   createAgentSession,
@@ -105,21 +106,7 @@ export async function startWebChat(options: WebChatOptions): Promise<WebChat> {
       return file(script, 'text/javascript; charset=utf-8');
     if (request.method === 'GET' && url.pathname === '/styles.css')
       return file(styles, 'text/css; charset=utf-8');
-    // Two routes of the example's own: cancel the running turn, and post a system notice.
-    const own = /^\/api\/threads\/([^/]+)\/(cancel|notices)$/.exec(url.pathname);
-    if (own && request.method === 'POST') {
-      const session = sessionOf(decodeURIComponent(own[1] as string));
-      if (session === undefined) return Response.json({ error: 'bad thread id' }, { status: 400 });
-      if (own[2] === 'cancel')
-        return Response.json({ cancelled: session.cancel('Stopped by the user.') });
-      const body = (await request.json().catch(() => ({}))) as { text?: unknown; kind?: unknown };
-      const kind = SYSTEM_KINDS.includes(body.kind as SystemKind)
-        ? (body.kind as SystemKind)
-        : 'notice';
-      const text =
-        typeof body.text === 'string' && body.text.trim() ? body.text.trim() : 'A notice.';
-      return Response.json(await session.notify({ kind, text }), { status: 202 });
-    }
+    // chunklog's routes: pages, live events, messages, cancel and notices.
     if (url.pathname.startsWith('/api/')) return handlers.fetch(request);
     return new Response('Not found', { status: 404 });
   }

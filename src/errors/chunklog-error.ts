@@ -33,6 +33,8 @@ export type ChunklogErrorCode =
   | 'invalid-page'
   /** An operation was attempted on a closed store or session. */
   | 'closed'
+  /** Progress was reported for a tool call that is not running in the session's live turn. */
+  | 'tool-call-not-running'
   /** A turn was aborted by its caller. */
   | 'aborted';
 

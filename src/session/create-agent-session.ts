@@ -10,6 +10,7 @@ import { LiveTurn } from './live-turn.js';
 import { explodeChunks } from './pipeline.js';
 import { ReplayBuffer } from './replay-buffer.js';
 import { isAbortSignal } from './sse.js';
+import { checkProgressText, notRunning } from './tool-progress.js';
 import { checkCancelReason, TurnHandleImpl } from './turn-handle.js';
 import { TurnQueue } from './turn-queue.js';
 import { runTurn } from './turn-runner.js';
@@ -82,6 +83,7 @@ class Session implements AgentSession {
   #slotBusy = false;
   readonly #slotWaiters: Array<() => void> = [];
   #closed = false;
+  readonly #closedController = new AbortController();
   readonly #sink = (event: ChunkEvent, meta: EventMeta): void => {
     this.#replay.push(event, meta);
     this.#hub.publish(event, meta);
@@ -105,6 +107,10 @@ class Session implements AgentSession {
 
   get queued(): number {
     return this.#queue.size;
+  }
+
+  get signal(): AbortSignal {
+    return this.#closedController.signal;
   }
 
   #checkOpen(what: string): void {
@@ -170,6 +176,21 @@ class Session implements AgentSession {
     if (live === undefined || live.ended) return false;
     live.cancel(reason);
     return true;
+  }
+
+  reportToolProgress(toolCallId: string, text: string): void {
+    if (typeof toolCallId !== 'string' || toolCallId === '') {
+      invalidOption(
+        'reportToolProgress',
+        'toolCallId',
+        '`toolCallId` must be a non-empty string',
+        toolCallId,
+      );
+    }
+    checkProgressText(text, 'reportToolProgress');
+    if (this.#live?.reportProgress(toolCallId, text) !== true) {
+      throw notRunning(toolCallId, this.threadId);
+    }
   }
 
   steer(text: string): SteerHandle {
@@ -287,6 +308,12 @@ class Session implements AgentSession {
       this.#live?.cancel('Session closed');
     }
     await this.idle();
+    // After the last turn's `turn-end` went out: event streams end now (a second call is a no-op).
+    this.#closedController.abort(
+      new ChunklogError('closed', `The session of thread ${this.threadId} is closed`, {
+        threadId: this.threadId,
+      }),
+    );
   }
 
   /** Stores drafts after every write before them; the next turn reads history after it lands. */

@@ -5,6 +5,7 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4StreamResult,
 } from '@ai-sdk/provider';
+import { RetryError } from 'ai';
 
 /** Why a call moved to the next model: `'rate-limit'` (429), `'overloaded'` (529, 503), `'server-error'` (other 5xx). */
 export type FallbackReason = 'rate-limit' | 'overloaded' | 'server-error';
@@ -120,28 +121,115 @@ export function describeModelSwitch(change: ModelSwitch): string {
 
 type Part = LanguageModelV4StreamPart;
 
+/** Options of a {@link FallbackChain}. */
+export interface FallbackChainOptions {
+  /**
+   * Retries of a retryable failure (the error's `isRetryable`: 408, 409, 429, 5xx, a dropped
+   * connection) on each model, before the call moves to the next model. Default 2, as the AI
+   * SDK's `maxRetries`.
+   */
+  readonly maxRetries?: number | undefined;
+  /** The first retry's delay; each next one doubles it, as the AI SDK does. Default 2,000 ms. */
+  readonly initialDelayMs?: number | undefined;
+}
+
+/** The result of calling one model with its retries: the stream, or the error that ended it. */
+type Attempt<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: unknown };
+
+function isRetryable(error: unknown): boolean {
+  return isRecord(error) && error.isRetryable === true;
+}
+
+/**
+ * How long to wait before retrying: the server's `retry-after-ms` or `retry-after` when it is
+ * reasonable (under a minute, or under the backoff), else the exponential backoff — the AI SDK's
+ * own rule.
+ */
+function retryDelay(error: unknown, backoff: number): number {
+  const holder =
+    isRecord(error) && isRecord(error.responseHeaders)
+      ? error
+      : isRecord(error) && isRecord(error.cause)
+        ? error.cause
+        : undefined;
+  const headers = holder?.responseHeaders as Record<string, string | undefined> | undefined;
+  if (headers === undefined) return backoff;
+  let ms: number | undefined;
+  const afterMs = Number.parseFloat(headers['retry-after-ms'] ?? '');
+  if (!Number.isNaN(afterMs)) ms = afterMs;
+  const after = headers['retry-after'];
+  if (ms === undefined && after !== undefined) {
+    const seconds = Number.parseFloat(after);
+    ms = Number.isNaN(seconds) ? Date.parse(after) - Date.now() : seconds * 1000;
+  }
+  if (ms !== undefined && !Number.isNaN(ms) && ms >= 0 && (ms < 60_000 || ms < backoff)) return ms;
+  return backoff;
+}
+
+/** Waits `ms`; false when the signal aborted first. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** The error of a model that failed `errors.length` times, as the AI SDK's retries report it. */
+function finalError(errors: readonly unknown[]): unknown {
+  const last = errors[errors.length - 1];
+  if (errors.length === 1) return last;
+  const message = isRetryable(last)
+    ? `Failed after ${errors.length} attempts. Last error: ${messageOf(last)}`
+    : `Failed after ${errors.length} attempts with non-retryable error: '${messageOf(last)}'`;
+  return new RetryError({
+    message,
+    reason: isRetryable(last) ? 'maxRetriesExceeded' : 'errorNotRetryable',
+    errors: [...errors],
+  });
+}
+
 /**
  * A language model that calls the first model of a chain and moves to the next one when a call
- * fails with a rate limit, an overload or a 5xx error, before or during its stream. The step
- * continues on the next model with the same prompt; blocks the failed model left open are
+ * fails with a rate limit, an overload or a 5xx error, before or during its stream. Each model
+ * first gets `maxRetries` retries of a retryable failure before its stream starts (with the AI
+ * SDK's backoff), so the AI SDK's own retries must be off (`maxRetries: 0`) around a chain. The
+ * step continues on the next model with the same prompt; blocks the failed model left open are
  * closed. Each switch is reported in band, as a `raw` part that {@link readModelSwitch} reads,
- * so that it lands at its exact place among the turn's events. Later calls stay on the model
- * that answered.
+ * at once — before the next model is called, so the log records the switch even when that model
+ * fails too, whose error then follows it as an `error` part. Later calls stay on the model that
+ * answered.
  *
  * @example
  * ```ts
- * const model = new FallbackChain([anthropic('claude-opus-4-1'), anthropic('claude-sonnet-4-5')]);
- * streamText({ model, prompt, include: { rawChunks: true } });
+ * const model = new FallbackChain([anthropic('claude-opus-4-1'), anthropic('claude-sonnet-4-5')], { maxRetries: 2 });
+ * streamText({ model, prompt, maxRetries: 0, include: { rawChunks: true } });
  * ```
  */
 export class FallbackChain implements LanguageModelV4 {
   readonly specificationVersion = 'v4' as const;
   readonly #models: readonly LanguageModelV4[];
+  readonly #maxRetries: number;
+  readonly #initialDelayMs: number;
   #index = 0;
 
-  /** @param models - the primary model, then its fallbacks in order */
-  constructor(models: readonly LanguageModelV4[]) {
+  /**
+   * @param models - the primary model, then its fallbacks in order
+   * @param options - retries per model
+   */
+  constructor(models: readonly LanguageModelV4[], options: FallbackChainOptions = {}) {
     this.#models = models;
+    this.#maxRetries = options.maxRetries ?? 2;
+    this.#initialDelayMs = options.initialDelayMs ?? 2000;
   }
 
   /** The model calls go to now. */
@@ -179,74 +267,118 @@ export class FallbackChain implements LanguageModelV4 {
     };
   }
 
-  async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
+  /** Calls the current model, retrying a retryable failure up to `maxRetries` times. */
+  async #attempt<T>(
+    call: (model: LanguageModelV4) => PromiseLike<T>,
+    signal: AbortSignal | undefined,
+  ): Promise<Attempt<T>> {
+    const errors: unknown[] = [];
+    let backoff = this.#initialDelayMs;
     for (;;) {
       try {
-        return await this.current.doGenerate(options);
+        return { ok: true, value: await call(this.current) };
       } catch (error) {
-        if (this.#advance(error, options.abortSignal) === undefined) throw error;
+        if (signal?.aborted) return { ok: false, error };
+        errors.push(error);
+        if (errors.length > this.#maxRetries || !isRetryable(error)) {
+          return { ok: false, error: finalError(errors) };
+        }
+        if (!(await sleep(retryDelay(error, backoff), signal))) {
+          return { ok: false, error: signal?.reason ?? error };
+        }
+        backoff *= 2;
       }
+    }
+  }
+
+  async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
+    for (;;) {
+      const attempt = await this.#attempt(
+        (model) => model.doGenerate(options),
+        options.abortSignal,
+      );
+      if (attempt.ok) return attempt.value;
+      if (this.#advance(attempt.error, options.abortSignal) === undefined) throw attempt.error;
     }
   }
 
   async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
     // The caller asks for raw parts to receive our markers; the models themselves are not asked.
     const inner: LanguageModelV4CallOptions = { ...options, includeRawChunks: false };
-    const switches: ModelSwitch[] = [];
-    const open = async (): Promise<LanguageModelV4StreamResult> => {
-      for (;;) {
-        try {
-          return await this.current.doStream(inner);
-        } catch (error) {
-          const change = this.#advance(error, options.abortSignal);
-          if (change === undefined) throw error;
-          switches.push(change);
-        }
-      }
-    };
-    const first = await open();
-    let reader = first.stream.getReader();
-    let started = false;
-    const openBlocks = new Map<string, 'text' | 'reasoning'>();
-    const pending: Part[] = [];
+    const signal = options.abortSignal;
+    const open = () => this.#attempt((model) => model.doStream(inner), signal);
     const marker = (change: ModelSwitch): Part => ({
       type: 'raw',
       rawValue: { [switchMarker]: change },
     });
-    // Ends the failed attempt and opens the next model's stream; false when there is none.
-    const recover = async (error: unknown): Promise<boolean> => {
-      const change = this.#advance(error, options.abortSignal);
+    // Parts to send before reading on: closed blocks, switch markers, the last model's error.
+    const pending: Part[] = [];
+    // The stream read now; undefined between a switch and the next model's stream.
+    let reader: ReadableStreamDefaultReader<Part> | undefined;
+    let ended = false;
+    // The first model is called at once: when it fails and no model is left to move to, the
+    // call fails as a plain model's would (the AI SDK reports the error).
+    const first = await open();
+    if (first.ok) {
+      reader = first.value.stream.getReader();
+    } else {
+      const change = this.#advance(first.error, signal);
+      if (change === undefined) throw first.error;
+      pending.push(marker(change));
+    }
+    // Opens the current model's stream. A failure moves on (a marker to send first) or, with no
+    // model left, becomes the stream's last part.
+    const openNext = async (): Promise<void> => {
+      const next = await open();
+      if (next.ok) {
+        reader = next.value.stream.getReader();
+        return;
+      }
+      const change = this.#advance(next.error, signal);
+      if (change !== undefined) {
+        pending.push(marker(change));
+        return;
+      }
+      pending.push({ type: 'error', error: next.error });
+      ended = true;
+    };
+    const openBlocks = new Map<string, 'text' | 'reasoning'>();
+    // A model failed mid-stream: end its attempt and note the switch; false when none is left.
+    const recover = (error: unknown): boolean => {
+      const change = this.#advance(error, signal);
       if (change === undefined) return false;
-      void reader.cancel(error).catch(() => {});
+      void reader?.cancel(error).catch(() => {});
+      reader = undefined;
       for (const [id, type] of openBlocks) {
         pending.push(type === 'text' ? { type: 'text-end', id } : { type: 'reasoning-end', id });
       }
       openBlocks.clear();
       pending.push(marker(change));
-      try {
-        const next = await open();
-        for (const later of switches.splice(0)) pending.push(marker(later));
-        reader = next.stream.getReader();
-      } catch (failure) {
-        for (const later of switches.splice(0)) pending.push(marker(later));
-        pending.push({ type: 'error', error: failure });
-        reader = new ReadableStream<Part>({ start: (c) => c.close() }).getReader();
-      }
       return true;
     };
+    let started = false;
     const stream = new ReadableStream<Part>({
       async pull(controller) {
         for (;;) {
           const queued = pending.shift();
           if (queued !== undefined) {
+            started = true;
             controller.enqueue(queued);
             return;
+          }
+          if (ended) {
+            controller.close();
+            return;
+          }
+          if (reader === undefined) {
+            await openNext();
+            continue;
           }
           let result: ReadableStreamReadResult<Part>;
           try {
             result = await reader.read();
           } catch (error) {
-            if (await recover(error)) continue;
+            if (recover(error)) continue;
             throw error;
           }
           if (result.done) {
@@ -256,11 +388,9 @@ export class FallbackChain implements LanguageModelV4 {
           const part = result.value;
           switch (part.type) {
             case 'stream-start':
+              // Only the first: a later model's would come after parts already sent.
               if (started) continue;
-              started = true;
-              controller.enqueue(part);
-              for (const change of switches.splice(0)) pending.push(marker(change));
-              return;
+              break;
             case 'text-start':
               openBlocks.set(part.id, 'text');
               break;
@@ -272,24 +402,20 @@ export class FallbackChain implements LanguageModelV4 {
               openBlocks.delete(part.id);
               break;
             case 'error':
-              if (await recover(part.error)) continue;
+              if (recover(part.error)) continue;
               break;
             default:
               break;
           }
-          if (!started) {
-            // A stream without stream-start: put the markers of earlier switches first.
-            started = true;
-            for (const change of switches.splice(0)) controller.enqueue(marker(change));
-          }
+          started = true;
           controller.enqueue(part);
           return;
         }
       },
       cancel(reason) {
-        return reader.cancel(reason);
+        return reader?.cancel(reason);
       },
     });
-    return { ...first, stream };
+    return first.ok ? { ...first.value, stream } : { stream };
   }
 }

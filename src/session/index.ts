@@ -30,6 +30,7 @@ export type {
 } from './handlers/types.js';
 export { parseEventId } from './replay-buffer.js';
 export { formatSse, type SessionEventStreamOptions, sessionEventStream } from './sse.js';
+export { type ToolProgress, toolProgress } from './tool-progress.js';
 export type {
   AgentSession,
   AgentSessionOptions,

@@ -32,6 +32,12 @@ export class LiveTurn {
   #index = 0;
   #heldEnd: { event: ChunkEvent; meta: EventMeta } | undefined;
   readonly #sink: EventSink;
+  /** Tool calls whose `execute` runs now, with how many executions of each run. */
+  readonly #running = new Map<string, number>();
+  /** Tool calls whose `tool-call` event was emitted. */
+  readonly #called = new Set<string>();
+  /** Progress of running calls whose `tool-call` event has not been emitted yet. */
+  readonly #earlyProgress = new Map<string, string[]>();
 
   /**
    * @param handle - the caller's handle of the turn
@@ -69,10 +75,61 @@ export class LiveTurn {
     if (event.type === 'turn-end') {
       this.ended = true;
       this.#heldEnd = { event, meta };
+      this.#running.clear();
+      this.#earlyProgress.clear();
       return;
     }
     this.handle.push(event);
     this.#sink(event, meta);
+    if (event.type === 'tool-call') this.#calledNow(event.toolCallId);
+    else if (event.type === 'tool-result') this.#running.delete(event.toolCallId);
+  }
+
+  /** A call's `tool-call` event went out: its progress can follow it now. */
+  #calledNow(toolCallId: string): void {
+    this.#called.add(toolCallId);
+    const early = this.#earlyProgress.get(toolCallId);
+    if (early === undefined) return;
+    this.#earlyProgress.delete(toolCallId);
+    for (const text of early) this.emit({ type: 'tool-progress', toolCallId, text });
+  }
+
+  /** A tool's `execute` started for this call. */
+  toolStarted(toolCallId: string): void {
+    if (this.ended) return;
+    this.#running.set(toolCallId, (this.#running.get(toolCallId) ?? 0) + 1);
+  }
+
+  /** A tool's `execute` for this call settled (or its iteration ended). */
+  toolEnded(toolCallId: string): void {
+    const count = this.#running.get(toolCallId);
+    if (count === undefined) return;
+    if (count > 1) this.#running.set(toolCallId, count - 1);
+    else this.#running.delete(toolCallId);
+  }
+
+  /** Whether a tool's `execute` runs now for this call, in this turn. */
+  isRunning(toolCallId: string): boolean {
+    return !this.ended && this.#running.has(toolCallId);
+  }
+
+  /**
+   * Appends progress text to a running call, through {@link LiveTurn.emit}. The AI SDK starts a
+   * tool before its `tool-call` part may have reached the session (the stream is read
+   * asynchronously): such progress waits and follows the call's `tool-call` event.
+   *
+   * @returns false when the call is not running (nothing happens)
+   */
+  reportProgress(toolCallId: string, text: string): boolean {
+    if (!this.isRunning(toolCallId)) return false;
+    if (this.#called.has(toolCallId)) {
+      this.emit({ type: 'tool-progress', toolCallId, text });
+    } else {
+      const early = this.#earlyProgress.get(toolCallId);
+      if (early === undefined) this.#earlyProgress.set(toolCallId, [text]);
+      else early.push(text);
+    }
+    return true;
   }
 
   /** Sends out the held `turn-end` (once the turn is stored, or its write failed). */

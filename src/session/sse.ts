@@ -71,6 +71,10 @@ export interface SessionEventStreamOptions {
  * missed are gone, an `event: gap` comes first: reload the page from the store after the turn
  * seals.
  *
+ * The stream ends when the client goes away (`signal`), when it falls `maxQueued` events behind,
+ * and when the session closes (`session.signal`, after the last turn's `turn-end`), so that no
+ * client is left on heartbeats of a session that will never send again.
+ *
  * @param session - the session whose events to send
  * @param options - resume point, heartbeat, abort signal
  * @returns the stream of UTF-8 bytes
@@ -121,18 +125,27 @@ export function sessionEventStream(
         heartbeatMs > 0 ? setInterval(() => write(': ping\n\n'), heartbeatMs) : undefined;
       (timer as { unref?: () => void } | undefined)?.unref?.();
       const onAbort = () => close();
+      const closed = sessionSignal(session);
       options.signal?.addEventListener('abort', onAbort, { once: true });
+      closed?.addEventListener('abort', onAbort, { once: true });
       cleanup = () => {
         unsubscribe();
         if (timer !== undefined) clearInterval(timer);
         options.signal?.removeEventListener('abort', onAbort);
+        closed?.removeEventListener('abort', onAbort);
       };
-      if (options.signal?.aborted) close();
+      if (options.signal?.aborted || closed?.aborted) close();
     },
     cancel() {
       cleanup();
     },
   });
+}
+
+/** The session's close signal; a session-like object without one never closes the stream. */
+function sessionSignal(session: AgentSession): AbortSignal | undefined {
+  const signal: unknown = (session as Partial<AgentSession>).signal;
+  return isAbortSignal(signal) ? signal : undefined;
 }
 
 function checkStreamArguments(session: unknown, options: unknown): void {

@@ -25,15 +25,21 @@ export function deferred<T>(): Deferred<T> {
 }
 
 /**
- * The session's side of a {@link TurnHandle}: it buffers the turn's events so that every
- * iteration, early or late, sees all of them, and settles the rows and result promises.
+ * The session's side of a {@link TurnHandle}: it settles the rows and result promises, and
+ * buffers the turn's events for its iterators. Every iterator started before the turn settled
+ * sees every event, from `turn-start`; the buffer is dropped once the turn has settled and each
+ * of those iterators has finished (or returned), so a handle that is kept does not keep its
+ * turn's events. An iterator started after the turn settled ends at once: the turn is in the
+ * store (`rows`).
  */
 export class TurnHandleImpl implements TurnHandle {
   readonly turnId: string;
   readonly text: string;
   readonly signal: AbortSignal | undefined;
   status: TurnStatus = 'queued';
-  readonly #events: ChunkEvent[] = [];
+  #events: ChunkEvent[] = [];
+  /** Iterators started before the turn settled that have not finished yet. */
+  #iterators = 0;
   #closed = false;
   #waiters: Array<() => void> = [];
   readonly #rows = deferred<readonly ChunkRow[]>();
@@ -73,14 +79,26 @@ export class TurnHandleImpl implements TurnHandle {
 
   /** Buffers an event and wakes the iterations waiting for one. */
   push(event: ChunkEvent): void {
+    if (this.#closed) return;
     this.#events.push(event);
     this.#wake();
   }
 
-  /** Ends the event iterations. */
+  /** Ends the event iterations; the buffer goes once the iterators already started are done. */
   close(): void {
     this.#closed = true;
+    this.#release();
     this.#wake();
+  }
+
+  /** How many events the handle holds (0 once the turn settled and its iterators finished). */
+  get retainedEvents(): number {
+    return this.#events.length;
+  }
+
+  /** Drops the buffer when no iterator can read it any more. */
+  #release(): void {
+    if (this.#closed && this.#iterators === 0) this.#events = [];
   }
 
   /** Calls `callback` once the turn settles (stored, dropped or failed). */
@@ -120,20 +138,32 @@ export class TurnHandleImpl implements TurnHandle {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<ChunkEvent> {
+    const done: IteratorResult<ChunkEvent> = { done: true, value: undefined };
+    // Started after the turn settled: its events are no longer kept (they are in the store).
+    if (this.#closed) return { next: async () => done, return: async () => done };
     let next = 0;
+    let active = true;
+    this.#iterators++;
+    const finish = () => {
+      if (!active) return;
+      active = false;
+      this.#iterators--;
+      this.#release();
+    };
     return {
       next: async (): Promise<IteratorResult<ChunkEvent>> => {
-        while (next >= this.#events.length && !this.#closed) {
+        while (active && next >= this.#events.length && !this.#closed) {
           await new Promise<void>((resolve) => this.#waiters.push(resolve));
         }
-        if (next < this.#events.length) {
+        if (active && next < this.#events.length) {
           return { done: false, value: this.#events[next++] as ChunkEvent };
         }
-        return { done: true, value: undefined };
+        finish();
+        return done;
       },
       return: async (): Promise<IteratorResult<ChunkEvent>> => {
-        next = Number.POSITIVE_INFINITY;
-        return { done: true, value: undefined };
+        finish();
+        return done;
       },
     };
   }

@@ -15,6 +15,7 @@ import { buildModelMessages, cachingPrepareStep, loadHistory, userMessage } from
 import type { LiveTurn } from './live-turn.js';
 import { PartEvents } from './part-events.js';
 import { anthropicCachedSystem, toChunkEvents } from './pipeline.js';
+import { trackTools } from './tool-progress.js';
 import type { SessionStore } from './types.js';
 
 /** Everything a turn needs from the session's options, validated. */
@@ -62,10 +63,14 @@ async function streamSteps(
   events: PartEvents,
 ): Promise<void> {
   const steering = live.startSteering();
-  const model =
-    config.fallbackModels.length > 0
-      ? new FallbackChain([config.model as LanguageModelV4, ...config.fallbackModels])
-      : config.model;
+  // With fallbacks, the chain retries each model itself before moving on: the AI SDK's retries
+  // would call the chain again (the last model, silently, after the switches it reported).
+  const chained = config.fallbackModels.length > 0;
+  const model = chained
+    ? new FallbackChain([config.model as LanguageModelV4, ...config.fallbackModels], {
+        maxRetries: config.maxRetries,
+      })
+    : config.model;
   const result = streamText({
     model,
     messages,
@@ -75,9 +80,9 @@ async function streamSteps(
     // Errors arrive as stream parts and become error chunks; this only silences the SDK's
     // default of logging them.
     onError: () => {},
-    ...optional('tools', config.tools),
+    ...optional('tools', config.tools === undefined ? undefined : trackTools(config.tools, live)),
     ...optional('instructions', instructionsOf(config)),
-    ...optional('maxRetries', config.maxRetries),
+    ...optional('maxRetries', chained ? 0 : config.maxRetries),
     ...optional('maxOutputTokens', config.maxOutputTokens),
     ...optional('temperature', config.temperature),
     ...optional(
@@ -86,7 +91,7 @@ async function streamSteps(
     ),
     ...(config.caching ? { prepareStep: cachingPrepareStep() } : {}),
     // Fallback switches travel in band as raw parts; the models themselves are not asked for any.
-    ...(config.fallbackModels.length > 0 ? { include: { rawChunks: true } } : {}),
+    ...(chained ? { include: { rawChunks: true } } : {}),
   });
   for await (const part of result.stream) {
     const mapped = events.map(part);

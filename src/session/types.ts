@@ -47,7 +47,8 @@ export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
   readonly system?: Instructions | undefined;
   /**
    * Models to move to, in order, when a call fails with a rate limit (429), an overload (529,
-   * 503) or another 5xx error. Each switch records a `model-changed` system chunk in the turn.
+   * 503) or another 5xx error. Each switch records a `model-changed` system chunk in the turn,
+   * before the next model is called. Each model gets `maxRetries` retries first.
    */
   readonly fallbackModels?: readonly LanguageModel[] | undefined;
   /** Defaults to `'anthropic'` when the model's provider id starts with `anthropic`, else `'none'`. */
@@ -56,7 +57,11 @@ export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
   readonly maxSteps?: number | undefined;
   /** Stop conditions of the tool loop (with `maxSteps` when both are given). */
   readonly stopWhen?: StopCondition<TOOLS> | readonly StopCondition<TOOLS>[] | undefined;
-  /** Retries of a failed call on the same model (the AI SDK's `maxRetries`). Default 2. */
+  /**
+   * Retries of a retryable failure on the same model before its stream starts, with exponential
+   * backoff. Default 2. Without fallbacks, the AI SDK's `maxRetries`; with `fallbackModels`, the
+   * retries of each model before the call moves to the next (the AI SDK's are then off).
+   */
   readonly maxRetries?: number | undefined;
   /** Maximum output tokens per step. */
   readonly maxOutputTokens?: number | undefined;
@@ -116,8 +121,13 @@ export interface TurnResult {
 
 /**
  * A turn started by {@link AgentSession.send}: an async iterable of its events (`turn-start`
- * first, `turn-end` last; every iteration gets them all), and promises of its stored rows and
- * result.
+ * first, `turn-end` last), and promises of its stored rows and result.
+ *
+ * Every iteration started before the turn settled (before `rows` and `result` resolve) gets all
+ * of its events, however late it starts or slowly it reads. The handle keeps the events only for
+ * those iterations: once the turn settled and each of them finished (or broke out), it holds
+ * none, so a handle kept for its `rows` does not keep its turn's events in memory. An iteration
+ * started after the turn settled ends at once: the turn is then in the store (`rows`).
  *
  * @example
  * ```ts
@@ -246,10 +256,28 @@ export interface AgentSession {
   readonly runningTurnId: string | undefined;
   /** How many turns wait behind the running one. */
   readonly queued: number;
+  /**
+   * Aborted once the session has closed: when `close()` has cancelled the running turn, dropped
+   * the queue and waited for the writes, after the last `turn-end` went out. Its reason is a
+   * `ChunklogError` with code `closed`. `sessionEventStream` ends its stream on it; pass
+   * it on to work that should end with the session (`AbortSignal.any([request.signal, session.signal])`).
+   */
+  readonly signal: AbortSignal;
   /** Starts a turn with the user's message, or queues it behind the running turn. */
   send(input: SendInput, options?: SendOptions): TurnHandle;
   /** Adds a user message to the running turn at its next step boundary. */
   steer(text: string): SteerHandle;
+  /**
+   * Appends progress text to a tool call that runs now (its `execute` started and has not
+   * settled) in the live turn, like a shell's output: a `tool-progress { toolCallId, text }`
+   * event, the `progress` of the call's `tool_result` row. Never sent to the model. From inside
+   * a tool, `toolProgress(options)` does the same without a reference to the session.
+   *
+   * @throws {ChunklogError} `tool-call-not-running` when the call does not run in the live turn
+   *   (unknown, finished, of another turn, or no turn runs); `invalid-option` for an empty id or
+   *   text. A refused call changes nothing.
+   */
+  reportToolProgress(toolCallId: string, text: string): void;
   /** Cancels the running turn. Returns whether a turn was running. */
   cancel(reason?: string): boolean;
   /** Routes a system event: into the running turn, else into a system turn of its own. */
@@ -265,6 +293,9 @@ export interface AgentSession {
   modelMessages(input?: SendInput): Promise<ModelMessage[]>;
   /** Resolves when no turn runs or waits and every write has landed. */
   idle(): Promise<void>;
-  /** Cancels the running turn, drops queued ones, waits for writes; later calls fail with `closed`. */
+  /**
+   * Cancels the running turn, drops queued ones, waits for writes, then aborts `signal` (which
+   * ends the event streams); later calls fail with `closed`.
+   */
   close(): Promise<void>;
 }

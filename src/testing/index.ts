@@ -16,6 +16,7 @@ export type {
   ScriptedReasoning,
   ScriptedRedactedReasoning,
   ScriptedStep,
+  ScriptedStepFunction,
   ScriptedStreamError,
   ScriptedStreamThrow,
   ScriptedText,

@@ -171,10 +171,23 @@ export interface ScriptedStep {
   readonly delayMs?: number | undefined;
 }
 
+/**
+ * A function of the call that returns its step, for answers that depend on the prompt. `index`
+ * is the call's index among all the model's calls.
+ *
+ * @example
+ * ```ts
+ * const answer: ScriptedStepFunction = (call) => ({ parts: [{ type: 'text', text: String(call.prompt.length) }] });
+ * const model = createScriptedModel(answer); // answers every call
+ * ```
+ */
+export type ScriptedStepFunction = (
+  call: LanguageModelV4CallOptions,
+  index: number,
+) => ScriptedStep;
+
 /** A step, or a function of the call that returns one (for answers that depend on the prompt): `(call) => ({ parts: [{ type: 'text', text: String(call.prompt.length) }] })`. */
-export type ScriptEntry =
-  | ScriptedStep
-  | ((call: LanguageModelV4CallOptions, index: number) => ScriptedStep);
+export type ScriptEntry = ScriptedStep | ScriptedStepFunction;
 
 /** A script: one entry per model call, in call order (`[{ parts: [...] }, { fail: { statusCode: 429 } }]`). */
 export type Script = readonly ScriptEntry[];

@@ -10,7 +10,7 @@ import type {
 import { ChunklogError } from '../errors/index.js';
 import { invalidOption, readOptions } from '../errors/invalid-option.js';
 import { checkScript, checkStep } from './check-script.js';
-import type { Script, ScriptedStep } from './script.js';
+import type { Script, ScriptedStep, ScriptedStepFunction } from './script.js';
 import { type StepAction, scriptedApiError, stepActions } from './step-actions.js';
 
 /** Options of {@link createScriptedModel}, for example `{ provider: 'anthropic.messages', modelId: 'claude-test', delayMs: 5 }`. */
@@ -24,11 +24,26 @@ export interface ScriptedModelOptions {
   readonly modelId?: string | undefined;
   /** Milliseconds to wait before each streamed part (0, the default, streams without timers). */
   readonly delayMs?: number | undefined;
+  /**
+   * Starts the script again from its first entry once it is used up, so that the model answers
+   * any number of calls (call `n` gets entry `n % script.length`). Default false: a call past the
+   * end of the script fails. A function script always repeats.
+   */
+  readonly repeat?: boolean | undefined;
+  /**
+   * How many of the latest calls {@link ScriptedModel.calls} (and `prompts`) keep, so that a
+   * long-running model does not grow without bound. Default 100; `Infinity` keeps every call.
+   * {@link ScriptedModel.callCount} counts them all.
+   */
+  readonly keepCalls?: number | undefined;
 }
+
+/** How many calls a scripted model keeps by default. */
+const DEFAULT_KEEP_CALLS = 100;
 
 /** One call the scripted model received (`model.calls[0].prompt`, `model.calls[0].options.tools`). */
 export interface ScriptedCall {
-  /** The zero-based call index (the script entry that answered it). */
+  /** The zero-based index of the call among all the model's calls (with `repeat`, the script entry that answered it is `index % script.length`). */
   readonly index: number;
   /** The prompt as the AI SDK sent it to the model. */
   readonly prompt: LanguageModelV4Prompt;
@@ -49,11 +64,13 @@ export interface ScriptedCall {
  * ```
  */
 export interface ScriptedModel extends LanguageModelV4 {
-  /** Every call received so far, in order. */
+  /** The latest calls received (at most `keepCalls` of them, 100 by default), oldest first. */
   readonly calls: readonly ScriptedCall[];
-  /** The prompts received so far, in order (`calls.map((c) => c.prompt)`). */
+  /** The prompts of those calls, in order (`calls.map((c) => c.prompt)`). */
   readonly prompts: readonly LanguageModelV4Prompt[];
-  /** How many script entries are left. */
+  /** How many calls the model received in all, kept or not. */
+  readonly callCount: number;
+  /** How many script entries are left (`Infinity` for a repeating script). */
   readonly remaining: number;
 }
 
@@ -201,11 +218,15 @@ function toContent(actions: readonly StepAction[]): {
  * with the next step of a script, with no network: reasoning with Anthropic-style signatures,
  * redacted thinking, text, parallel tool calls with streamed input, provider errors with HTTP
  * status codes (before or in the middle of the stream), delays and waits that honour the abort
- * signal. It records every prompt it receives.
+ * signal. It records the prompts it receives (the latest `keepCalls`, 100 by default).
+ *
+ * The script is a list of entries, one per call, used once each unless `repeat` is set; or a
+ * single function of the call, which answers every call (an endless model for long-running
+ * examples and servers).
  *
  * @param script - one entry per model call, in order (see {@link ScriptedStep}, or build one with
- *   {@link parseScript})
- * @param options - provider and model ids, and a delay before every part
+ *   {@link parseScript}); or a function `(call, index) => step` that answers every call
+ * @param options - provider and model ids, a delay before every part, `repeat`, `keepCalls`
  * @returns the model; pass it to `streamText`, `generateText` or a session
  * @throws {ChunklogError} `invalid-option`: a malformed script entry (option `script`, with the
  *   path of the problem: a function entry's step is checked when it is called) or option
@@ -221,14 +242,26 @@ function toContent(actions: readonly StepAction[]): {
  * const result = streamText({ model, prompt: 'Hi' });
  * for await (const part of result.stream) console.log(part.type);
  * console.log(model.prompts[0]); // [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }]
+ *
+ * // An endless model: every call answered by a function of its prompt.
+ * const echo = createScriptedModel((call) => ({
+ *   parts: [{ type: 'text', text: `You sent ${call.prompt.length} messages.` }],
+ * }));
  * ```
  */
 export function createScriptedModel(
-  script: Script,
+  script: Script | ScriptedStepFunction,
   options: ScriptedModelOptions = {},
 ): ScriptedModel {
-  checkScript(script);
-  const o = readOptions(options, 'createScriptedModel', ['provider', 'modelId', 'delayMs']);
+  const repeatAll = typeof script === 'function';
+  const entries: Script = repeatAll ? [script] : checkScript(script);
+  const o = readOptions(options, 'createScriptedModel', [
+    'provider',
+    'modelId',
+    'delayMs',
+    'repeat',
+    'keepCalls',
+  ]);
   for (const option of ['provider', 'modelId'] as const) {
     const value = o[option];
     if (value !== undefined && (typeof value !== 'string' || value === '')) {
@@ -249,22 +282,49 @@ export function createScriptedModel(
       value: delayMs,
     });
   }
-  const calls: ScriptedCall[] = [];
+  if (o.repeat !== undefined && typeof o.repeat !== 'boolean') {
+    invalidOption('createScriptedModel', 'repeat', '`repeat` must be a boolean', o.repeat);
+  }
+  const repeat = repeatAll || o.repeat === true;
+  const keepCalls = o.keepCalls ?? DEFAULT_KEEP_CALLS;
+  if (
+    typeof keepCalls !== 'number' ||
+    !(keepCalls === Number.POSITIVE_INFINITY || (Number.isInteger(keepCalls) && keepCalls >= 0))
+  ) {
+    invalidOption(
+      'createScriptedModel',
+      'keepCalls',
+      '`keepCalls` must be an integer ≥ 0 or Infinity',
+      keepCalls,
+    );
+  }
+  if (repeat && entries.length === 0) {
+    invalidOption('createScriptedModel', 'script', 'a repeating script needs an entry', script);
+  }
+  let calls: ScriptedCall[] = [];
+  let callCount = 0;
 
   const next = (callOptions: LanguageModelV4CallOptions, streamed: boolean) => {
-    const index = calls.length;
+    const index = callCount++;
     const { abortSignal: _signal, ...rest } = callOptions;
-    calls.push({ index, prompt: callOptions.prompt, options: rest, streamed });
-    const entry = script[index];
+    if (keepCalls > 0) {
+      calls.push({ index, prompt: callOptions.prompt, options: rest, streamed });
+      // Trim in batches, so that a long run does not copy the array on every call.
+      if (calls.length >= keepCalls * 2 || calls.length > keepCalls + 1000) {
+        calls = calls.slice(calls.length - keepCalls);
+      }
+    }
+    const at = repeat ? index % entries.length : index;
+    const entry = entries[at];
     if (entry === undefined) {
       throw new ChunklogError(
         'invalid-option',
-        `The scripted model ${provider}/${modelId} was called ${index + 1} times but its script has ${script.length} steps`,
+        `The scripted model ${provider}/${modelId} was called ${index + 1} times but its script has ${entries.length} steps`,
         { option: 'script', value: index },
       );
     }
     const step: ScriptedStep =
-      typeof entry === 'function' ? checkStep(entry(callOptions, index), index) : entry;
+      typeof entry === 'function' ? checkStep(entry(callOptions, index), at) : entry;
     const context = {
       provider,
       modelId,
@@ -281,13 +341,17 @@ export function createScriptedModel(
     modelId,
     supportedUrls: {},
     get calls() {
+      if (calls.length > keepCalls) calls = calls.slice(calls.length - keepCalls);
       return calls;
     },
     get prompts() {
-      return calls.map((call) => call.prompt);
+      return model.calls.map((call) => call.prompt);
+    },
+    get callCount() {
+      return callCount;
     },
     get remaining() {
-      return Math.max(0, script.length - calls.length);
+      return repeat ? Number.POSITIVE_INFINITY : Math.max(0, entries.length - callCount);
     },
     async doStream(callOptions): Promise<LanguageModelV4StreamResult> {
       const signal = callOptions.abortSignal;

@@ -61,35 +61,62 @@ describe('npm run demo', () => {
       "It's 21°C and sunny in Paris",
       '╰ stop',
       'you ▸ And tomorrow?',
+      // The fallback was tried, and failed too: the switch is recorded, then its error.
+      '── model-changed ── Switched from claude-opus-demo to claude-sonnet-demo (overloaded, HTTP 503)',
       '✖ error 503: Overloaded, try again later',
       '── config-reload ── Tool settings reloaded.',
     ]);
-    // Both tools streamed progress, and each ended with its result.
-    expect(live).toContain('⇢ weather {"status":"locating Paris"}');
-    expect(live).toContain('⇢ headlines {"status":"fetching the front page","found":0}');
-    expect(live).toContain('✓ weather {"city":"Paris","celsius":21');
-    expect(live).toContain('✓ headlines {"city":"Paris","headlines"');
+    // Both tools ran at once and streamed progress text, each line in its order, and each
+    // ended with its result: the second tool's first line came before the first tool's result.
+    expectInOrder(live as string, [
+      '⚙ headlines {"city":"Paris"}',
+      '⇢ weather locating Paris…',
+      '⇢ weather reading the nearest station…',
+      '✓ weather {"city":"Paris","celsius":21',
+    ]);
+    expectInOrder(live as string, [
+      '⚙ headlines {"city":"Paris"}',
+      '⇢ headlines fetching the front page…',
+      '⇢ headlines ranking 2 stories…',
+      '✓ headlines {"city":"Paris","headlines"',
+    ]);
+    expect((live as string).indexOf('⇢ headlines fetching')).toBeLessThan(
+      (live as string).indexOf('✓ weather'),
+    );
+    expect((live as string).indexOf('⇢ weather locating')).toBeLessThan(
+      (live as string).indexOf('⇢ headlines ranking'),
+    );
 
     const [pages, input = ''] = rest.split('━━ model input for the next call');
     expectInOrder(pages as string, [
-      '(13 rows)',
-      'page 1  getChunks({ limit: 6 })  seqs 8–13 of 13, hasMore: true',
-      'page 2  getChunks({ limit: 6, before: 8 })  seqs 2–7 of 13, hasMore: true',
-      'page 3  getChunks({ limit: 6, before: 2 })  seqs 1–1 of 13, hasMore: false',
+      '(14 rows)',
+      'page 1  getChunks({ limit: 6 })  seqs 9–14 of 14, hasMore: true',
+      'page 2  getChunks({ limit: 6, before: 9 })  seqs 3–8 of 14, hasMore: true',
+      'page 3  getChunks({ limit: 6, before: 3 })  seqs 1–2 of 14, hasMore: false',
     ]);
-    expect(pages).toMatch(/12\s+assistant\s+error\s+503 Overloaded/);
-    expect(pages).toMatch(/13\s+system\s+system\s+\[config-reload\]/);
+    // The progress text is stored with each call's result.
+    expect(pages).toMatch(
+      /6\s+tool\s+tool_result\s+weather → .* progress="locating Paris… reading/,
+    );
+    expect(pages).toMatch(
+      /7\s+tool\s+tool_result\s+headlines → .* progress="fetching the front page…/,
+    );
+    expect(pages).toMatch(/12\s+assistant\s+system\s+\[model-changed\] Switched/);
+    expect(pages).toMatch(/13\s+assistant\s+error\s+503 Overloaded/);
+    expect(pages).toMatch(/14\s+system\s+system\s+\[config-reload\]/);
 
-    // The next input: no notices, no errors, no thinking signed by the model that failed; tool
-    // calls with their results; cache breakpoints.
-    expect(input).not.toMatch(/Switched|Overloaded|settings reloaded|The user wants/);
+    // The next input: no notices, no errors, no progress text, no thinking signed by a model
+    // before the last switch (the second turn's); tool calls with their results; cache breakpoints.
+    expect(input).not.toMatch(
+      /Switched|Overloaded|settings reloaded|The user wants|Sunny and|locating|front page/,
+    );
     expectInOrder(input, [
       'user      text        "What is the weather in Paris',
       'assistant tool-call   weather(',
       'assistant tool-call   headlines(',
       'tool      tool-result weather →',
       'tool      tool-result headlines →',
-      'assistant reasoning   "Sunny and 21°C',
+      'assistant text        "It\'s 21°C and sunny in Paris',
       'user      text        "And tomorrow?"',
       'user      text        "Thanks! Let’s try again: and tomorrow?" ⚑ cache',
     ]);
@@ -105,6 +132,12 @@ describe('npm run demo', () => {
     const store = createChunkStore({ sqlite: `${ROOT}/.tmp/demo.db` });
     try {
       const rows = await store.getRows('demo');
+      expect(
+        rows.filter((row) => row.type === 'tool_result').map((row) => row.data.progress),
+      ).toEqual([
+        'locating Paris…\nreading the nearest station…\n',
+        'fetching the front page…\nranking 2 stories…\n',
+      ]);
       expect(rows.map((row) => `${row.role}:${row.type}`)).toEqual([
         'user:text',
         'assistant:thinking',
@@ -117,6 +150,7 @@ describe('npm run demo', () => {
         'assistant:thinking',
         'assistant:text',
         'user:text',
+        'assistant:system',
         'assistant:error',
         'system:system',
       ]);

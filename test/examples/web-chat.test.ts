@@ -193,9 +193,9 @@ describe.skipIf(!hasChromium)('examples/web-chat in Chromium', () => {
     const before = await storedRows(page);
     await say(page, 'slow');
     await page.waitForSelector('#steer:not([hidden])');
-    // Progress streams while the tool runs, and is replaced by the result.
+    // Progress text streams into the call while the tool runs.
     const progress = await page.waitForSelector('.call.running .progress');
-    expect(await progress.textContent()).toMatch(/⇢ \{\s+"progress": "\d+%"/);
+    expect(await progress.textContent()).toMatch(/^\d+% done\n/);
     await page.fill('#input', 'please also mention the time');
     await page.click('#steer');
     await page.fill('#input', 'and then say goodbye');
@@ -221,6 +221,16 @@ describe.skipIf(!hasChromium)('examples/web-chat in Chromium', () => {
 
     await turn(page, 'error');
     expect(await page.locator('.chunk.error .error-title').last().textContent()).toBe('Error 503');
+
+    // Stop a running turn: the button posts to chunklog's cancel route, naming the turn.
+    const beforeStop = await storedRows(page);
+    await say(page, 'slow');
+    await page.waitForSelector('.call.running .progress');
+    await page.click('#stop');
+    await settled(page, beforeStop);
+    expect(await page.locator('.chunk.system.kind-cancelled').last().textContent()).toContain(
+      'Stopped by the user.',
+    );
 
     await say(page, '/notice Deployed version 2.');
     await page.waitForSelector('.message.system .chunk.system');

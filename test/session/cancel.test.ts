@@ -36,9 +36,15 @@ describe('cancel', () => {
     });
     const recorded = recordEvents(session);
     const turn = session.send('Run both');
+    // The handle's iterator, started before the turn settles, gets every event.
+    const collected: ChunkEvent[] = [];
+    const iterating = (async () => {
+      for await (const event of turn) collected.push(event);
+    })();
     await slow.started;
     expect(session.cancel('Stopped by the user')).toBe(true);
     const rows = await turn.rows;
+    await iterating;
 
     const expectedEvents: ChunkEvent[] = [
       { type: 'turn-start', turnId: 't1' },
@@ -59,8 +65,6 @@ describe('cancel', () => {
       { type: 'turn-end' },
     ];
     expect(recorded.ofTurn('t1')).toEqual(expectedEvents);
-    const collected: ChunkEvent[] = [];
-    for await (const event of turn) collected.push(event);
     expect(collected).toEqual(expectedEvents);
 
     expect(plainRows(rows)).toEqual([

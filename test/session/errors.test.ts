@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChunkEvent } from '../../src/schema/chunk-event.js';
 import { createAgentSession } from '../../src/session/index.js';
 import { createScriptedModel, parseScript } from '../../src/testing/index.js';
 import { listFiles, readFile } from './fixtures.js';
 import {
   block,
+  gate,
   openSqliteStore,
   plainRows,
   recordEvents,
@@ -390,6 +391,113 @@ describe('fallback models', () => {
     expect(rows.map((r) => r.type)).toEqual(['text', 'text', 'error']);
     expect(rows.at(-1)?.data).toEqual({ message: 'Bad request', statusCode: 400 });
     expect(b.calls).toHaveLength(0);
+  });
+
+  it('a fallback that fails before streaming too: the switch is recorded when it happens, then the error', async () => {
+    const { store, dispose } = await openSqliteStore();
+    disposers.push(dispose);
+    const a = createScriptedModel(parseScript('fail 429'), { modelId: 'a' });
+    const b = createScriptedModel(parseScript('fail 503'), { modelId: 'b' });
+    const calledB = gate();
+    const release = gate();
+    // The fallback answers slowly: the switch must be out before it answers.
+    const slowB = {
+      ...b,
+      doStream: async (options: Parameters<typeof b.doStream>[0]) => {
+        calledB.open();
+        await release.promise;
+        return b.doStream(options);
+      },
+    };
+    const session = createAgentSession({
+      store,
+      threadId: 'f5',
+      model: a,
+      fallbackModels: [slowB],
+      maxRetries: 0,
+      idGenerator: sequentialIds(),
+    });
+    const recorded = recordEvents(session);
+    const turn = session.send('go');
+    await calledB.promise;
+    await vi.waitFor(() =>
+      expect(recorded.ofTurn('t1').at(-1)).toEqual({
+        type: 'system',
+        kind: 'model-changed',
+        text: 'Switched from a to b (rate limit, HTTP 429)',
+      }),
+    );
+    release.open();
+    const rows = await turn.rows;
+    expect(recorded.ofTurn('t1').map((e) => e.type)).toEqual([
+      'turn-start',
+      'step-start',
+      'system',
+      'error',
+      'step-finish',
+      'turn-end',
+    ]);
+    expect(rows.map((r) => [r.role, r.type, r.data])).toEqual([
+      ['user', 'text', { text: 'go' }],
+      [
+        'assistant',
+        'system',
+        { kind: 'model-changed', text: 'Switched from a to b (rate limit, HTTP 429)' },
+      ],
+      ['assistant', 'error', { message: 'Service unavailable', statusCode: 503 }],
+    ]);
+    expect((await turn.result).outcome).toBe('failed');
+    expect(await session.modelMessages()).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'go' }] },
+    ]);
+  });
+
+  it('retries each model `maxRetries` times before moving on; the AI SDK does not call the chain again', async () => {
+    const { store, dispose } = await openSqliteStore();
+    disposers.push(dispose);
+    // The servers ask for a 1 ms wait, so the test does not sit out the 2 s and 4 s backoff.
+    const failure = (statusCode: number) => ({
+      fail: {
+        statusCode,
+        message: `HTTP ${statusCode}`,
+        responseHeaders: { 'retry-after-ms': '1' },
+      },
+    });
+    const a = createScriptedModel([failure(529), failure(529), failure(529)], { modelId: 'a' });
+    const b = createScriptedModel([failure(503), failure(503), failure(503), failure(503)], {
+      modelId: 'b',
+    });
+    const session = createAgentSession({
+      store,
+      threadId: 'f6',
+      model: a,
+      fallbackModels: [b],
+      idGenerator: sequentialIds(),
+    }); // maxRetries: the default, 2
+    const recorded = recordEvents(session);
+    const rows = await session.send('go').rows;
+    expect([a.callCount, b.callCount]).toEqual([3, 3]);
+    expect(recorded.ofTurn('t1').filter((e) => e.type === 'system' || e.type === 'error')).toEqual([
+      {
+        type: 'system',
+        kind: 'model-changed',
+        text: 'Switched from a to b (overloaded, HTTP 529)',
+      },
+      { type: 'error', message: 'Failed after 3 attempts. Last error: HTTP 503', statusCode: 503 },
+    ]);
+    expect(rows.map((r) => r.type)).toEqual(['text', 'system', 'error']);
+    // With `maxRetries: 0`, the chain moves on at the first failure.
+    const c = createScriptedModel([failure(529)], { modelId: 'c' });
+    const d = createScriptedModel(parseScript('text fine'), { modelId: 'd' });
+    const quick = createAgentSession({
+      store,
+      threadId: 'f7',
+      model: c,
+      fallbackModels: [d],
+      maxRetries: 0,
+    });
+    await quick.send('go').rows;
+    expect([c.callCount, d.callCount]).toEqual([1, 1]);
   });
 
   it('when every model fails, the last error stands', async () => {

@@ -6,6 +6,7 @@ import {
   type AgentSession,
   createAgentSession,
   createChunkHandlers,
+  sessionEventStream,
 } from '../../src/session/index.js';
 import { createScriptedModel, parseScript } from '../../src/testing/index.js';
 import { readSse, serve } from './http-support.js';
@@ -79,6 +80,11 @@ describe('createChunkHandlers over a real HTTP server', () => {
       [`${url}/threads/h1/events`, {}],
       [
         `${url}/threads/h1/messages`,
+        { method: 'POST', body: '{"text":"x"}', headers: { 'content-type': 'application/json' } },
+      ],
+      [`${url}/threads/h1/cancel`, { method: 'POST' }],
+      [
+        `${url}/threads/h1/notices`,
         { method: 'POST', body: '{"text":"x"}', headers: { 'content-type': 'application/json' } },
       ],
     ];
@@ -239,6 +245,213 @@ describe('createChunkHandlers over a real HTTP server', () => {
     expect(stale.events).toEqual([
       { id: undefined, event: 'gap', data: { lastEventId: 'other:3' } },
     ]);
+  });
+
+  it('ends the event stream when the session closes, after the cancelled turn’s last event; a closed session’s events route answers 503', async () => {
+    const { store, dispose } = await openSqliteStore();
+    const reached = gate();
+    const session = createAgentSession({
+      store,
+      threadId: 'h1',
+      model: createScriptedModel([
+        {
+          parts: [
+            { type: 'text', text: 'working' },
+            {
+              type: 'wait',
+              until: () => {
+                reached.open();
+                return new Promise(() => {}); // until the session closes
+              },
+            },
+          ],
+        },
+      ]),
+      idGenerator: sequentialIds(),
+    });
+    // Heartbeats keep an idle stream busy: it must end all the same.
+    const handlers = createChunkHandlers({ store, session, authorize, heartbeatMs: 20 });
+    const server = await serve(handlers.fetch);
+    cleanups.push(async () => {
+      await server.close();
+      await dispose();
+    });
+    /** The whole body of a stream, or 'still open' when it has not ended within 5 s. */
+    const untilEnd = (body: ReadableStream<Uint8Array>) =>
+      Promise.race([
+        new Response(body).text(),
+        new Promise<'still open'>((resolve) => setTimeout(() => resolve('still open'), 5000)),
+      ]);
+    const dataOf = (text: string) =>
+      [...text.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1] as string) as ChunkEvent);
+
+    session.send('go');
+    await reached.promise;
+    // Connected (the response's headers came: the stream is subscribed), then the session closes.
+    const response = await fetch(`${server.url}/threads/h1/events`, { headers: auth('h1') });
+    expect(response.status).toBe(200);
+    const overHttp = untilEnd(response.body as ReadableStream<Uint8Array>);
+    const direct = untilEnd(sessionEventStream(session, { heartbeatMs: 20 }));
+    await new Promise((resolve) => setTimeout(resolve, 50)); // a few heartbeats
+    expect(session.signal.aborted).toBe(false);
+    await session.close();
+    expect(session.signal.aborted).toBe(true);
+    for (const text of [await overHttp, await direct]) {
+      expect(text).not.toBe('still open');
+      const events = dataOf(text);
+      expect(events.at(0)).toEqual({ type: 'turn-start', turnId: 't1' });
+      expect(events.slice(-2)).toEqual([
+        { type: 'system', kind: 'cancelled', text: 'Session closed' },
+        { type: 'turn-end' },
+      ]);
+    }
+    // Nothing more will come: a new client is told so (an EventSource stops retrying), and a
+    // stream made after the close ends at once.
+    const late = await fetch(`${server.url}/threads/h1/events`, { headers: auth('h1') });
+    expect([late.status, (await late.json()).error.code]).toEqual([503, 'closed']);
+    expect(await untilEnd(sessionEventStream(session))).toMatch(/^: chunklog events\n/);
+  });
+
+  it('cancels the running turn through POST …/cancel, and answers 409 when nothing (or another turn) runs', async () => {
+    const reached = gate();
+    const model = createScriptedModel([
+      {
+        parts: [
+          { type: 'text', text: 'working' },
+          {
+            type: 'wait',
+            until: () => {
+              reached.open();
+              return new Promise(() => {}); // until cancelled
+            },
+          },
+        ],
+      },
+      {
+        parts: [
+          { type: 'text', text: 'again' },
+          { type: 'wait', until: () => new Promise(() => {}) },
+        ],
+      },
+    ]);
+    const { session, url, store } = await setup(model);
+    const recorded = recordEvents(session);
+    const cancel = (init: RequestInit = {}) =>
+      fetch(`${url}/threads/h1/cancel`, {
+        method: 'POST',
+        ...init,
+        headers: { ...auth('h1'), ...(init.headers as Record<string, string> | undefined) },
+      }).then(async (response) => ({ status: response.status, body: await response.json() }));
+    const withJson = (body: unknown): RequestInit => ({
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+    });
+
+    // Nothing runs: nothing to cancel.
+    expect(await cancel()).toEqual({
+      status: 409,
+      body: { error: { code: 'not-running', message: 'No turn is running.' } },
+    });
+    const first = session.send('go');
+    await reached.promise;
+    // A stop meant for another turn (one that has just ended, say) does not stop this one.
+    expect(await cancel(withJson({ turnId: 'earlier' }))).toEqual({
+      status: 409,
+      body: { error: { code: 'not-running', message: 'Turn earlier is not running.' } },
+    });
+    for (const [init, status, parameter] of [
+      [withJson({ reason: 5 }), 400, 'reason'],
+      [withJson({ reason: '  ' }), 400, 'reason'],
+      [withJson({ reason: 'x'.repeat(501) }), 400, 'reason'],
+      [withJson({ turnId: '' }), 400, 'turnId'],
+      [withJson([1]), 400, 'body'],
+      [{ body: 'stop', headers: { 'content-type': 'text/plain' } }, 415, undefined],
+      [{ body: new TextEncoder().encode('stop') }, 415, undefined], // a body without a type
+    ] as const) {
+      const answer = await cancel(init);
+      expect([answer.status, answer.body.error.parameter]).toEqual([status, parameter]);
+    }
+    expect(session.runningTurnId).toBe('t1');
+    expect(await cancel(withJson({ turnId: 't1', reason: 'Stopped by the user.' }))).toEqual({
+      status: 202,
+      body: { turnId: 't1' },
+    });
+    expect((await first.result).outcome).toBe('cancelled');
+    expect(recorded.ofTurn('t1').slice(-2)).toEqual([
+      { type: 'system', kind: 'cancelled', text: 'Stopped by the user.' },
+      { type: 'turn-end' },
+    ]);
+    // Without a body (and without a content type): the running turn, with the default reason.
+    const second = session.send('again');
+    await vi.waitFor(() => expect(model.calls).toHaveLength(2));
+    expect(await cancel()).toEqual({ status: 202, body: { turnId: 't2' } });
+    expect((await second.rows).at(-1)?.data).toEqual({ kind: 'cancelled', text: 'Cancelled' });
+    expect(await cancel()).toMatchObject({ status: 409 });
+    expect((await store.getRows('h1')).filter((row) => row.type === 'system')).toHaveLength(2);
+    const get = await fetch(`${url}/threads/h1/cancel`, { headers: auth('h1') });
+    expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
+  });
+
+  it('records system notices through POST …/notices: into the running turn, or a system turn of their own', async () => {
+    const reached = gate();
+    const release = gate();
+    const model = createScriptedModel([
+      {
+        parts: [
+          { type: 'text', text: 'working' },
+          {
+            type: 'wait',
+            until: () => {
+              reached.open();
+              return release.promise;
+            },
+          },
+        ],
+      },
+    ]);
+    const { session, url, store } = await setup(model);
+    const notice = (body: unknown, type = 'application/json') =>
+      fetch(`${url}/threads/h1/notices`, {
+        method: 'POST',
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+        headers: { ...auth('h1'), 'content-type': type },
+      }).then(async (response) => ({ status: response.status, body: await response.json() }));
+
+    expect(await notice({ text: 'Deployed v2' })).toEqual({
+      status: 202,
+      body: { routed: 'system-turn', turnId: 't1' },
+    });
+    const turn = session.send('go');
+    await reached.promise;
+    expect(await notice({ text: 'Settings changed', kind: 'config-reload' })).toEqual({
+      status: 202,
+      body: { routed: 'turn', turnId: 't2' },
+    });
+    release.open();
+    await turn.rows;
+    for (const [body, status, parameter] of [
+      [{}, 400, 'text'],
+      [{ text: ' ' }, 400, 'text'],
+      [{ text: 5 }, 400, 'text'],
+      [{ text: 'x', kind: 'cancelled' }, 400, 'kind'],
+      [{ text: 'x', kind: 'model-changed' }, 400, 'kind'],
+      [{ text: 'x', kind: 'shout' }, 400, 'kind'],
+      ['"x"', 400, 'body'],
+    ] as const) {
+      const answer = await notice(body);
+      expect([answer.status, answer.body.error.parameter]).toEqual([status, parameter]);
+    }
+    expect((await notice('{"text":"x"}', 'text/plain')).status).toBe(415);
+    const rows = await store.getRows('h1');
+    expect(rows.filter((row) => row.type === 'system').map((r) => [r.role, r.data])).toEqual([
+      ['system', { kind: 'notice', text: 'Deployed v2' }],
+      ['assistant', { kind: 'config-reload', text: 'Settings changed' }],
+    ]);
+    await session.close();
+    expect(await notice({ text: 'too late' })).toMatchObject({
+      status: 503,
+      body: { error: { code: 'closed' } },
+    });
   });
 
   it('steers the running turn through POST { mode: "steer" }', async () => {

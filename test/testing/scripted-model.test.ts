@@ -332,6 +332,62 @@ describe('createScriptedModel', () => {
     );
   });
 
+  it('repeats a list script with `repeat`, and answers every call with a function script', async () => {
+    const textOf = async (model: ScriptedModel) => {
+      const { content } = await model.doGenerate({ prompt: [] });
+      return content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+    };
+    const cycling = createScriptedModel(parseScript('text one\n---\ntext two\n---\ntext three'), {
+      repeat: true,
+    });
+    const answers: string[] = [];
+    for (let i = 0; i < 7; i++) answers.push(await textOf(cycling));
+    expect(answers).toEqual(['one', 'two', 'three', 'one', 'two', 'three', 'one']);
+    expect(cycling.remaining).toBe(Number.POSITIVE_INFINITY);
+    expect(cycling.calls.map((call) => call.index)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+
+    const endless = createScriptedModel((_call, index) => ({
+      parts: [{ type: 'text', text: `call ${index}` }],
+    }));
+    for (let i = 0; i < 250; i++) await textOf(endless);
+    expect(await textOf(endless)).toBe('call 250');
+    expect(endless.remaining).toBe(Number.POSITIVE_INFINITY);
+    // Without `repeat`, a list is used once.
+    const once = createScriptedModel(parseScript('text one'));
+    await textOf(once);
+    expect(once.remaining).toBe(0);
+    await expect(textOf(once)).rejects.toSatisfy((e: unknown) =>
+      ChunklogError.hasCode(e, 'invalid-option'),
+    );
+  });
+
+  it('keeps only the latest `keepCalls` calls (100 by default), and counts them all', async () => {
+    const endless = createScriptedModel(() => ({ parts: [{ type: 'text', text: 'x' }] }));
+    for (let i = 0; i < 1234; i++) await endless.doGenerate({ prompt: [] });
+    expect(endless.callCount).toBe(1234);
+    expect(endless.calls).toHaveLength(100);
+    expect(endless.calls.map((call) => call.index)).toEqual(
+      Array.from({ length: 100 }, (_, i) => 1134 + i),
+    );
+    expect(endless.prompts).toHaveLength(100);
+
+    const three = createScriptedModel(() => ({ parts: [] }), { keepCalls: 3 });
+    for (let i = 0; i < 10; i++) {
+      await three.doGenerate({
+        prompt: [{ role: 'user', content: [{ type: 'text', text: String(i) }] }],
+      });
+    }
+    expect(three.calls.map((call) => call.index)).toEqual([7, 8, 9]);
+    expect(three.prompts.map((prompt) => JSON.stringify(prompt))).toEqual(
+      ['7', '8', '9'].map((i) =>
+        JSON.stringify([{ role: 'user', content: [{ type: 'text', text: i }] }]),
+      ),
+    );
+    const all = createScriptedModel(() => ({ parts: [] }), { keepCalls: Number.POSITIVE_INFINITY });
+    for (let i = 0; i < 150; i++) await all.doGenerate({ prompt: [] });
+    expect(all.calls).toHaveLength(150);
+  });
+
   it('works with generateText', async () => {
     const model = createScriptedModel(parseScript('think hmm\ntext Hello world'));
     const result = await generateText({ model, prompt: 'hi' });

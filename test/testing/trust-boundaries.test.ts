@@ -36,9 +36,14 @@ describe('testing trust boundaries', () => {
       [{ modelId: '' }, 'modelId'],
       [{ delay: 5 }, 'delay'],
       [{ delayMs: Number.NaN }, 'delayMs'],
+      [{ repeat: 'yes' }, 'repeat'],
+      [{ keepCalls: -1 }, 'keepCalls'],
+      [{ keepCalls: 1.5 }, 'keepCalls'],
     ] as const) {
       expect(thrown(() => createScriptedModel([], options as never)).option).toBe(option);
     }
+    // A repeating script needs something to repeat.
+    expect(thrown(() => createScriptedModel([], { repeat: true })).option).toBe('script');
   });
 
   it("a function entry's step is checked when it is called", async () => {

@@ -172,7 +172,7 @@ async function submit(mode: 'send' | 'steer'): Promise<void> {
   input.value = '';
   chunkWindow.setScrolledUp(false); // back to the bottom, where the answer appears
   if (text.startsWith('/notice')) {
-    await post('notices', { kind: 'notice', text: text.slice(7).trim() });
+    await post('notices', { kind: 'notice', text: text.slice(7).trim() || 'A notice.' });
   } else if (mode === 'steer') {
     await post('messages', { text, mode: 'steer' });
   } else {
@@ -192,5 +192,10 @@ input.addEventListener('keydown', (event) => {
 });
 buttons.steer.addEventListener('click', () => void submit('steer'));
 buttons.queue.addEventListener('click', () => void submit('send'));
-buttons.stop.addEventListener('click', () => void post('cancel', {}));
+// Stop the turn on the screen: naming it, a stop that arrives after it ended (409) does not stop
+// the turn queued behind it.
+buttons.stop.addEventListener('click', () => {
+  const turnId = chunkWindow.getSnapshot().liveTurnId;
+  void post('cancel', { reason: 'Stopped by the user.', ...(turnId ? { turnId } : {}) });
+});
 input.focus();

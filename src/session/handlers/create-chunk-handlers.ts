@@ -2,9 +2,11 @@ import { ChunklogError } from '../../errors/index.js';
 import { readOptions } from '../../errors/invalid-option.js';
 import type { AgentSession } from '../types.js';
 import { checkAccess } from './authorize.js';
+import { cancelRoute } from './cancel-route.js';
 import { chunksRoute } from './chunks-route.js';
 import { eventsRoute } from './events-route.js';
 import { messagesRoute } from './messages-route.js';
+import { noticesRoute } from './notices-route.js';
 import { parseThreadId } from './params.js';
 import { errorResponse } from './responses.js';
 import type { ChunkHandlers, ChunkHandlersOptions, UIMessageStreamRouteOptions } from './types.js';
@@ -35,8 +37,14 @@ const HANDLER_OPTIONS = [
   'uiMessageStream',
 ] as const;
 
-const route = /^\/threads\/([^/]+)\/(chunks|events|messages)\/?$/;
-const methods = { chunks: 'GET', events: 'GET', messages: 'POST' } as const;
+const route = /^\/threads\/([^/]+)\/(chunks|events|messages|cancel|notices)\/?$/;
+const methods = {
+  chunks: 'GET',
+  events: 'GET',
+  messages: 'POST',
+  cancel: 'POST',
+  notices: 'POST',
+} as const;
 
 /**
  * Creates web-standard `Request → Response` handlers for a thread's log and live turn:
@@ -48,14 +56,18 @@ const methods = { chunks: 'GET', events: 'GET', messages: 'POST' } as const;
  *   duplicate;
  * - `POST /threads/:id/messages` — `{ text, mode?: 'send' | 'steer' }` starts or steers a turn;
  *   with `uiMessageStream`, it also takes the body of `useChat`'s transport and answers with the
- *   turn in the AI SDK UI message stream protocol.
+ *   turn in the AI SDK UI message stream protocol;
+ * - `POST /threads/:id/cancel` — `{ reason?, turnId? }` (or no body) cancels the running turn:
+ *   202 `{ turnId }`, or 409 `not-running` when no turn (or not that turn) runs;
+ * - `POST /threads/:id/notices` — `{ text, kind?: 'notice' | 'config-reload' }` records a system
+ *   notice (`session.notify`): 202 `{ routed, turnId }`.
  *
  * Every request goes through `authorize(request, threadId)` first, which is required and denies
  * unless it returns `true`. Bad parameters get a 400 whose JSON body names the parameter. They
  * mount in Node's `http` (see {@link toNodeListener}), Hono, or any fetch-style server.
  *
  * @param options - the store, `authorize`, and the session(s)
- * @returns the handlers; `fetch` routes all three
+ * @returns the handlers; `fetch` routes them all
  * @throws {ChunklogError} `invalid-option` when `authorize` is missing or an option is malformed
  *
  * @example
@@ -154,6 +166,20 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
         return messagesRoute(request, live, maxBodyBytes);
       }
       return uiMessagesRoute(request, live, maxBodyBytes, streamOptions ?? {});
+    },
+    async cancel(request, threadId) {
+      const denied = await checkAccess(authorize, request, threadId);
+      if (denied) return denied;
+      const live = await findSession(threadId);
+      if (live === undefined) return noSession();
+      return cancelRoute(request, live, maxBodyBytes);
+    },
+    async notices(request, threadId) {
+      const denied = await checkAccess(authorize, request, threadId);
+      if (denied) return denied;
+      const live = await findSession(threadId);
+      if (live === undefined) return noSession();
+      return noticesRoute(request, live, maxBodyBytes);
     },
     async fetch(request) {
       const url = new URL(request.url);

@@ -1,7 +1,7 @@
 import { parseEventId } from '../replay-buffer.js';
 import { sessionEventStream } from '../sse.js';
 import type { AgentSession } from '../types.js';
-import { badParameter } from './responses.js';
+import { badParameter, errorResponse } from './responses.js';
 
 /**
  * `GET …/threads/:id/events`: server-sent events of the thread's live turn. A reconnecting
@@ -12,7 +12,8 @@ import { badParameter } from './responses.js';
  * @param url - the request's URL
  * @param session - the thread's session
  * @param heartbeatMs - milliseconds between keep-alive comments
- * @returns the event stream, or a 400 naming `Last-Event-ID`
+ * @returns the event stream (it ends when the session closes), a 400 naming `Last-Event-ID`, or
+ *   503 `closed` when the session is already closed
  */
 export function eventsRoute(
   request: Request,
@@ -20,6 +21,10 @@ export function eventsRoute(
   session: AgentSession,
   heartbeatMs: number,
 ): Response {
+  if (session.signal?.aborted === true) {
+    // A closed session sends nothing more: a non-200 answer also stops an EventSource retrying.
+    return errorResponse(503, 'closed', 'The session of this thread is closed.');
+  }
   const lastEventId =
     request.headers.get('last-event-id') ?? url.searchParams.get('lastEventId') ?? undefined;
   if (lastEventId !== undefined && lastEventId !== '' && parseEventId(lastEventId) === undefined) {

@@ -78,6 +78,11 @@ export function integerParam(
   return { ok: true, value };
 }
 
+const unsupportedType = (): { ok: false; response: Response } => ({
+  ok: false,
+  response: errorResponse(415, 'unsupported-media-type', 'The body must be application/json.'),
+});
+
 /**
  * Reads a request's JSON body, at most `maxBytes` long.
  *
@@ -87,13 +92,28 @@ export function integerParam(
  */
 export async function readJsonBody(request: Request, maxBytes: number): Promise<Parsed<unknown>> {
   const type = request.headers.get('content-type') ?? '';
-  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type.trim())) {
+  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type.trim())) return unsupportedType();
+  const bytes = await readBytes(request, maxBytes);
+  if (!bytes.ok) return bytes;
+  try {
     return {
-      ok: false,
-      response: errorResponse(415, 'unsupported-media-type', 'The body must be application/json.'),
+      ok: true,
+      value: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.value)),
     };
+  } catch {
+    return { ok: false, response: badParameter('body', 'The body is not valid JSON.') };
   }
-  const tooLarge = (): Parsed<unknown> => ({
+}
+
+/**
+ * Reads a request's body, at most `maxBytes` long.
+ *
+ * @param request - the request
+ * @param maxBytes - the largest body accepted
+ * @returns the bytes, or a 413 response
+ */
+async function readBytes(request: Request, maxBytes: number): Promise<Parsed<Uint8Array>> {
+  const tooLarge = (): Parsed<Uint8Array> => ({
     ok: false,
     response: errorResponse(
       413,
@@ -124,11 +144,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  try {
-    return { ok: true, value: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) };
-  } catch {
-    return { ok: false, response: badParameter('body', 'The body is not valid JSON.') };
-  }
+  return { ok: true, value: bytes };
 }
 
 /**
@@ -158,6 +174,24 @@ export async function readJsonObject(
     return { ok: false, response: badParameter('body', 'The body must be a JSON object.') };
   }
   return { ok: true, value: body.value };
+}
+
+/**
+ * Reads an optional JSON object body: a request without a content type and with an empty body
+ * reads as `{}`; any other body must be a JSON object, as for {@link readJsonObject}.
+ *
+ * @param request - the request
+ * @param maxBytes - the largest body accepted
+ * @returns the object, or a 415, 413 or 400 response
+ */
+export async function readOptionalJsonObject(
+  request: Request,
+  maxBytes: number,
+): Promise<Parsed<Record<string, unknown>>> {
+  if (request.headers.get('content-type') !== null) return readJsonObject(request, maxBytes);
+  const bytes = await readBytes(request, maxBytes);
+  if (!bytes.ok) return bytes;
+  return bytes.value.byteLength === 0 ? { ok: true, value: {} } : unsupportedType();
 }
 
 /**

@@ -7,6 +7,7 @@ export type HandlerErrorCode =
   | 'forbidden'
   | 'not-found'
   | 'no-session'
+  | 'not-running'
   | 'method-not-allowed'
   | 'unsupported-media-type'
   | 'payload-too-large'

@@ -106,7 +106,8 @@ export type UIMessageStreamRouteOptions = Pick<
 export interface ChunkHandlers {
   /**
    * Routes a request: `GET {basePath}/threads/:id/chunks`, `GET {basePath}/threads/:id/events`,
-   * `POST {basePath}/threads/:id/messages`. Anything else is 404 (or 405 for a known path).
+   * `POST {basePath}/threads/:id/messages`, `POST {basePath}/threads/:id/cancel`,
+   * `POST {basePath}/threads/:id/notices`. Anything else is 404 (or 405 for a known path).
    */
   fetch(request: Request): Promise<Response>;
   /** `GET …/chunks?limit&before`: a page of the thread's log as JSON. */
@@ -115,4 +116,14 @@ export interface ChunkHandlers {
   events(request: Request, threadId: string): Promise<Response>;
   /** `POST …/messages` `{ text, mode?: 'send' | 'steer', turnId? }`: starts (or steers) a turn. */
   messages(request: Request, threadId: string): Promise<Response>;
+  /**
+   * `POST …/cancel` `{ reason?, turnId? }` (or no body): cancels the running turn; 202
+   * `{ turnId }`, or 409 `not-running` when no turn runs (or `turnId` is not the one running).
+   */
+  cancel(request: Request, threadId: string): Promise<Response>;
+  /**
+   * `POST …/notices` `{ text, kind?: 'notice' | 'config-reload' }`: a system notice
+   * (`session.notify`); 202 `{ routed, turnId }`.
+   */
+  notices(request: Request, threadId: string): Promise<Response>;
 }
