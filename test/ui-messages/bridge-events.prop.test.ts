@@ -108,7 +108,9 @@ function toolEventsInOrder(events: readonly ChunkEvent[]): boolean {
         if (call?.at !== 'streaming' || call.step !== step) return false;
         break;
       case 'tool-call':
-        if (call !== undefined && call.at !== 'streaming') return false;
+        // A call's input completes in the step it started streaming in (the AI SDK ends a step's
+        // tool inputs before the step ends).
+        if (call !== undefined && (call.at !== 'streaming' || call.step !== step)) return false;
         phase.set(event.toolCallId, { step, at: 'called' });
         break;
       case 'tool-progress':
