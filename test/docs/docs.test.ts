@@ -11,6 +11,7 @@ const codeBlocks = (markdown: string) =>
   [...markdown.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1], code: m[2] }));
 const pages = [
   'README.md',
+  'DEVELOPERS.md',
   ...readdirSync(join(ROOT, 'docs'))
     .filter((f) => f.endsWith('.md'))
     .map((f) => `docs/${f}`),
