@@ -258,10 +258,28 @@ export function toModelMessages(
   options?: ToModelMessagesOptions,
 ): ModelMessage[] {
   const resolved = resolveOptions(options);
-  const checked = checkChatMessages(messages, 'toModelMessages');
-  const builder = new Builder(checked, resolved);
-  for (let m = 0; m < checked.length; m++) {
-    const message = checked[m] as ChatMessage;
+  return buildModelMessages(checkChatMessages(messages, 'toModelMessages'), resolved);
+}
+
+/**
+ * {@link toModelMessages} without its checks, for messages chunklog grouped itself from rows it
+ * validated (the session's history, rebuilt every turn), where checking the whole thread again
+ * per turn would cost.
+ */
+export function modelMessagesOf(
+  messages: readonly ChatMessage[],
+  options?: ToModelMessagesOptions,
+): ModelMessage[] {
+  return buildModelMessages(messages, resolveOptions(options));
+}
+
+function buildModelMessages(
+  messages: readonly ChatMessage[],
+  resolved: ResolvedOptions,
+): ModelMessage[] {
+  const builder = new Builder(messages, resolved);
+  for (let m = 0; m < messages.length; m++) {
+    const message = messages[m] as ChatMessage;
     if (message.role === 'user') builder.user(message);
     else if (message.role === 'assistant') builder.assistantTurn(message, m);
   }

@@ -2,7 +2,7 @@ import type { ModelMessage, PrepareStepFunction, ToolSet } from 'ai';
 import { ChunklogError } from '../errors/index.js';
 import { type ChatMessage, messageId } from '../schema/chat-message.js';
 import type { TextChunk } from '../schema/chunk.js';
-import { applyAnthropicCaching, toModelMessages } from './pipeline.js';
+import { applyAnthropicCaching, modelMessagesOf } from './pipeline.js';
 import type { SessionStore } from './types.js';
 
 /**
@@ -50,7 +50,8 @@ export function buildModelMessages(
   user: ChatMessage | undefined,
   caching: boolean,
 ): ModelMessage[] {
-  const messages = toModelMessages(user === undefined ? history : [...history, user]);
+  // The history comes from the store's validated rows and the user message is ours: no re-check.
+  const messages = modelMessagesOf(user === undefined ? history : [...history, user]);
   return caching ? applyAnthropicCaching(messages) : messages;
 }
 
