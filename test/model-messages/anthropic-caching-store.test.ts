@@ -4,7 +4,7 @@
 // together, keep the cached content up to every breakpoint identical: the store-rebuilt history
 // serializes to the same bytes the provider cached during turn 1.
 import type { ModelMessage } from 'ai';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type Chunk,
   type ChunkRow,
@@ -13,19 +13,15 @@ import {
   groupRowsToMessages,
   toModelMessages,
 } from '../../src/index.js';
-import { anthropicStream, recordingFetch, scriptedAnthropic } from './support/anthropic-script.js';
+import {
+  anthropicStream,
+  captureSdkWarnings,
+  recordingFetch,
+  scriptedAnthropic,
+} from './support/anthropic-script.js';
 import { cachedTurn, expectStableCaching, stepScripts } from './support/cache-run.js';
 
-const warnings: unknown[] = [];
-beforeEach(() => {
-  warnings.length = 0;
-  (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = (o: {
-    warnings: unknown[];
-  }) => warnings.push(...o.warnings);
-});
-afterEach(() => {
-  (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = undefined;
-});
+const warnings = captureSdkWarnings();
 
 describe('applyAnthropicCaching over a history rebuilt from the store', () => {
   it('the next turn reads back what the previous turn cached', async () => {

@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ANTHROPIC_MAX_BREAKPOINTS,
   anthropicCachedSystem,
@@ -9,6 +9,7 @@ import {
 import {
   anthropicStream,
   cacheSegments,
+  captureSdkWarnings,
   prefixUpTo,
   recordingFetch,
   scriptedAnthropic,
@@ -150,16 +151,7 @@ describe('applyAnthropicCaching (placement)', () => {
 // ---------------------------------------------------------------------------------------------
 // Through the real @ai-sdk/anthropic provider.
 
-const warnings: unknown[] = [];
-beforeEach(() => {
-  warnings.length = 0;
-  (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = (o: {
-    warnings: unknown[];
-  }) => warnings.push(...o.warnings);
-});
-afterEach(() => {
-  (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = undefined;
-});
+const warnings = captureSdkWarnings();
 
 describe('applyAnthropicCaching through @ai-sdk/anthropic', () => {
   it('three consecutive steps: every earlier breakpoint stays put, its prefix byte-identical; never more than four', async () => {

@@ -2,6 +2,7 @@
 // a custom `fetch`, which also records every request body the provider sends.
 import { createAnthropic } from '@ai-sdk/anthropic';
 import type { LanguageModel } from 'ai';
+import { afterEach, beforeEach } from 'vitest';
 
 /** One content block of a scripted response. */
 export type ScriptedBlock =
@@ -179,4 +180,21 @@ export function prefixUpTo(segments: { header: string; blocks: string[] }, index
 /** The same text with every `cache_control` member removed. */
 export function withoutCacheControl(text: string): string {
   return text.replace(/,?"cache_control":\{[^{}]*\}/g, '').replace(/\{,/g, '{');
+}
+
+/**
+ * Collects the AI SDK's warnings (through its `AI_SDK_LOG_WARNINGS` hook) for each test of the
+ * calling file: returns the array, emptied before each test; the hook is removed after it.
+ */
+export function captureSdkWarnings(): unknown[] {
+  const warnings: unknown[] = [];
+  const hook = globalThis as { AI_SDK_LOG_WARNINGS?: unknown };
+  beforeEach(() => {
+    warnings.length = 0;
+    hook.AI_SDK_LOG_WARNINGS = (o: { warnings: unknown[] }) => warnings.push(...o.warnings);
+  });
+  afterEach(() => {
+    hook.AI_SDK_LOG_WARNINGS = undefined;
+  });
+  return warnings;
 }
