@@ -28,7 +28,9 @@ export async function streamRun(run: FixtureRun, tools: ToolSet): Promise<Record
   });
   const parts: TextStreamPart<ToolSet>[] = [];
   for await (const part of result.stream) parts.push(part);
-  return { parts, requests, responseMessages: await result.responseMessages };
+  // A run whose first model call fails has no response messages: the AI SDK rejects them.
+  const responseMessages = await Promise.resolve(result.responseMessages).catch(() => []);
+  return { parts, requests, responseMessages };
 }
 
 /** The request body the run's provider sends for `messages` (one model call, no tool runs). */
