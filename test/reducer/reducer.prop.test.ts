@@ -233,13 +233,16 @@ describe('reduceTurn properties', () => {
   it('lossless: every call is one entry holding its last input, last result (there or in its one deferred result), all progress', () => {
     fc.assert(
       fc.property(taggedEventsArb, (events) => {
-        const all = foldTurn(events).chunks.flatMap((c) => (c.type === 'tool-batch' ? c.calls : []));
+        const all = foldTurn(events).chunks.flatMap((c) =>
+          c.type === 'tool-batch' ? c.calls : [],
+        );
         const entries = all.filter((entry) => entry.deferred !== true);
         const deferredResults = new Map(
           all.filter((entry) => entry.deferred === true).map((entry) => [entry.id, entry]),
         );
         expect(deferredResults.size).toBe(all.length - entries.length);
-        for (const id of deferredResults.keys()) expect(entries.some((e) => e.id === id)).toBe(true);
+        for (const id of deferredResults.keys())
+          expect(entries.some((e) => e.id === id)).toBe(true);
         const ids = entries.map((entry) => entry.id);
         expect(new Set(ids).size).toBe(ids.length);
         const mentioned = new Set(events.flatMap((ev) => callIdOf(ev) ?? []));

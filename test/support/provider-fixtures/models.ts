@@ -67,7 +67,9 @@ export function modelFor(run: FixtureRun, fetch: Fetch): LanguageModel {
       return createAnthropic({ apiKey, fetch })('claude-sonnet-4-5');
     case 'azure': {
       const azure = createAzure({ resourceName: 'test-resource', apiKey, fetch });
-      return isAzureChat(file) ? azure.deepseek('deepseek-v4-pro') : azure.responses('test-deployment');
+      return isAzureChat(file)
+        ? azure.deepseek('deepseek-v4-pro')
+        : azure.responses('test-deployment');
     }
     case 'cohere':
       return createCohere({ apiKey, fetch })('command-a-reasoning-08-2025');
@@ -86,9 +88,11 @@ export function modelFor(run: FixtureRun, fetch: Fetch): LanguageModel {
     case 'moonshotai':
       return createMoonshotAI({ apiKey, fetch })('kimi-k2.5');
     case 'open-responses':
-      return createOpenResponses({ url: 'http://localhost:1234/v1/responses', name: 'lmstudio', fetch })(
-        'test-model',
-      );
+      return createOpenResponses({
+        url: 'http://localhost:1234/v1/responses',
+        name: 'lmstudio',
+        fetch,
+      })('test-model');
     case 'openai': {
       const openai = createOpenAI({ apiKey, fetch });
       if (file.includes('/chat/')) return openai.chat('gpt-4o');
@@ -96,9 +100,12 @@ export function modelFor(run: FixtureRun, fetch: Fetch): LanguageModel {
       return openai.responses('gpt-5');
     }
     case 'openai-compatible':
-      return createOpenAICompatible({ name: 'test-provider', baseURL: 'https://example.test/v1', apiKey, fetch })(
-        'test-model',
-      );
+      return createOpenAICompatible({
+        name: 'test-provider',
+        baseURL: 'https://example.test/v1',
+        apiKey,
+        fetch,
+      })('test-model');
     case 'perplexity':
       return createPerplexity({ apiKey, fetch })('sonar');
     case 'xai':

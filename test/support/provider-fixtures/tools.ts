@@ -4,9 +4,8 @@
 // it did when it was recorded. Provider-executed tools need no declaration: the providers report
 // their calls and results, and `streamText` keeps them as dynamic calls.
 import { jsonSchema, stepCountIs, streamText, type ToolSet, tool } from 'ai';
-import { modelFor } from './models.js';
+import { framingOf, modelFor } from './models.js';
 import type { FixtureRun } from './runs.js';
-import { framingOf } from './models.js';
 import { replayFetch } from './wire.js';
 
 const anyInput = jsonSchema<unknown>({});
