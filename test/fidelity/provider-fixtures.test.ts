@@ -82,8 +82,8 @@ async function* iterate<T>(items: readonly T[]): AsyncGenerator<T> {
   yield* items;
 }
 
-async function pagesOf(store: ChunkStore, threadId: string): Promise<ChunkRow[][]> {
-  const pages: ChunkRow[][] = [];
+async function pagesOf(store: ChunkStore, threadId: string): Promise<(readonly ChunkRow[])[]> {
+  const pages: (readonly ChunkRow[])[] = [];
   let before: number | undefined;
   for (;;) {
     const page = await store.getChunks(threadId, {

@@ -225,7 +225,7 @@ describe('reduceTurn properties', () => {
         const chunks = foldTurn(events).chunks.filter((c) =>
           ['error', 'system', 'custom', 'source', 'file', 'steering'].includes(c.type),
         );
-        expect(chunks.map((c) => origin(c, new Map()))).toEqual(expected);
+        expect(chunks.map((c) => origin(c, new Map(), new Map()))).toEqual(expected);
       }),
     );
   });

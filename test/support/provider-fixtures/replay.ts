@@ -41,7 +41,10 @@ export async function requestBody(
 ): Promise<unknown> {
   const { fetch, requests } = replayFetch(run.responses.slice(0, 1), framingOf(run));
   const passive: ToolSet = {};
-  for (const [name, t] of Object.entries(tools)) passive[name] = { ...t, execute: undefined };
+  for (const [name, t] of Object.entries(tools)) {
+    const { execute: _execute, ...rest } = t;
+    passive[name] = rest as ToolSet[string];
+  }
   await streamText({
     model: modelFor(run, fetch),
     messages,

@@ -59,7 +59,9 @@ function awsEventStream(lines: readonly string[]): Uint8Array {
 /** The HTTP response that carries `lines` in `framing`. */
 export function recordedResponse(lines: readonly string[], framing: Framing): Response {
   if (framing === 'aws-event-stream') {
-    return new Response(awsEventStream(lines), {
+    const bytes = awsEventStream(lines);
+    const body = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    return new Response(body as ArrayBuffer, {
       status: 200,
       headers: { 'content-type': 'application/vnd.amazon.eventstream' },
     });
