@@ -4,6 +4,7 @@ import { checkChatMessages } from '../schema/check-list.js';
 import type { Chunk, ToolBatchChunk, ToolCallEntry } from '../schema/chunk.js';
 import type { AssistantPart, ToolPart, UserPart } from './ai-types.js';
 import { assistantFilePart, customPart, textPart, userFilePart } from './content-parts.js';
+import { cutShortSteps, deferredResultIds } from './deferred-results.js';
 import { lateOutcomes, withLateOutcome } from './late-outcomes.js';
 import { type ResolvedOptions, resolveOptions, type ToModelMessagesOptions } from './options.js';
 import { type ChunkPosition, lastModelChange, reasoningPart } from './reasoning-replay.js';
@@ -34,6 +35,12 @@ class Builder {
    */
   private readonly pendingProviderParts = new Set<AssistantPart>();
   private readonly late: Map<string, ToolCallEntry>;
+  /** Calls whose result is a deferred result, sent where it arrived. */
+  private readonly deferred: Set<string>;
+  /** The calls sent so far, by id: a deferred result goes back only after its call. */
+  private readonly sent = new Map<string, ToolCallEntry>();
+  /** The steps of the current assistant message that were cut short. */
+  private cutShort: Set<number> = new Set();
   private readonly change: ChunkPosition | undefined;
 
   constructor(
@@ -41,6 +48,7 @@ class Builder {
     private readonly options: ResolvedOptions,
   ) {
     this.late = lateOutcomes(messages);
+    this.deferred = deferredResultIds(messages);
     this.change = lastModelChange(messages);
   }
 
@@ -59,6 +67,7 @@ class Builder {
   assistantTurn(message: ChatMessage, index: number): void {
     let step: number | undefined;
     const chunks = message.chunks;
+    this.cutShort = cutShortSteps(chunks);
     for (let c = 0; c < chunks.length; c++) {
       const chunk = chunks[c] as Chunk;
       if (step !== undefined && chunk.step !== step) this.flushStep();
@@ -141,6 +150,10 @@ class Builder {
    */
   private batch(chunk: ToolBatchChunk): void {
     for (const entry of chunk.calls) {
+      if (entry.deferred === true) {
+        this.deferredResult(entry);
+        continue;
+      }
       // Orphan placeholders only lend their outcome to their call; a call whose input never
       // finished streaming was never made.
       if (entry.orphan === true || entry.input === undefined) continue;
@@ -154,16 +167,27 @@ class Builder {
           late = true;
         }
       }
+      if (outcome === undefined && this.deferred.has(entry.id)) {
+        // Its result arrived later, apart from it: the call goes alone, the result where it came.
+        this.call(entry);
+        continue;
+      }
       const response = approvalResponsePart(outcome ?? entry);
       if (entry.providerExecuted === true) {
         // The provider's own tool: its call and result stay in the assistant message. A call
-        // whose result never came is left out (there is no result a provider would accept),
-        // unless it awaits an approval the provider asked for and `pendingApprovals` is 'keep':
-        // at the end of the history it is kept, so that the app can answer it. An answered
-        // approval goes in the tool message, and a denial with it, as the AI SDK does.
+        // with no result is sent alone, as the AI SDK's loop sends it (the provider keeps it
+        // pending: a deferred tool search, a code execution calling client tools), except in a
+        // step that was cut short, and except when it awaits an approval the provider asked
+        // for: then it is kept only with `pendingApprovals: 'keep'` at the end of the history,
+        // so that the app can answer it. An answered approval goes in the tool message, and a
+        // denial with it, as the AI SDK does.
         if (outcome === undefined) {
-          if (this.options.pendingApprovals === 'keep' && awaitsApproval(entry)) {
-            for (const part of this.call(entry)) this.pendingProviderParts.add(part);
+          if (awaitsApproval(entry)) {
+            if (this.options.pendingApprovals === 'keep') {
+              for (const part of this.call(entry)) this.pendingProviderParts.add(part);
+            }
+          } else if (!this.cutShort.has(chunk.step)) {
+            this.call(entry);
           }
           continue;
         }
@@ -204,8 +228,26 @@ class Builder {
     }
   }
 
+  /**
+   * A deferred result, where it arrived: a provider-executed call's in the assistant message
+   * (with the result's own metadata), a local call's in the step's tool message (with its call's
+   * metadata, as `executeToolCall` gives it). Dropped when its call was not sent.
+   */
+  private deferredResult(entry: ToolCallEntry): void {
+    const call = this.sent.get(entry.id);
+    if (call === undefined || !hasOutcome(entry)) return;
+    const outcome = withLateOutcome(call, entry);
+    const output = outcomeOutput(outcome, this.options);
+    if (call.providerExecuted === true) {
+      this.assistant.push(toolResultPart(outcome, output, entry.resultProviderMetadata));
+    } else {
+      this.results.push(toolResultPart(outcome, output, call.providerMetadata));
+    }
+  }
+
   /** A call's `tool-call` part, and its approval request when it needed one; returns them. */
   private call(entry: ToolCallEntry): AssistantPart[] {
+    this.sent.set(entry.id, entry);
     const parts: AssistantPart[] = [toolCallPart(entry)];
     const request = approvalRequestPart(entry);
     if (request !== undefined) parts.push(request);

@@ -30,9 +30,9 @@ export function findEntry(
   return undefined;
 }
 
-/** The entry of call `id`, searching from the end. */
+/** The entry of call `id` (never a deferred result of it), searching from the end. */
 export function findCall(d: TurnStateImpl, id: string): EntryAt | undefined {
-  return findEntry(d, (entry) => entry.id === id);
+  return findEntry(d, (entry) => entry.id === id && entry.deferred !== true);
 }
 
 /** Replaces an entry in its batch. */
@@ -44,15 +44,25 @@ export function replaceEntry(d: TurnStateImpl, at: EntryAt, entry: ToolCallEntry
   d.replace(at.index, { ...batch, calls });
 }
 
+/** Whether a batch holds deferred results (a batch holds either calls or deferred results). */
+function holdsDeferred(batch: ToolBatchChunk): boolean {
+  return batch.calls[batch.calls.length - 1]?.deferred === true;
+}
+
 /**
- * Adds an entry: to the last chunk when it is a tool batch of the current step, else to a new
- * batch.
+ * Adds an entry: to the last chunk when it is a tool batch of the current step of the same kind
+ * (calls join calls, deferred results join deferred results), else to a new batch.
  *
  * @returns the absolute index of its batch
  */
 export function addEntry(d: TurnStateImpl, entry: ToolCallEntry): number {
   const last = d.last();
-  if (last !== undefined && last.type === 'tool-batch' && last.step === d.step) {
+  if (
+    last !== undefined &&
+    last.type === 'tool-batch' &&
+    last.step === d.step &&
+    holdsDeferred(last) === (entry.deferred === true)
+  ) {
     const index = d.end() - 1;
     d.replace(index, { ...last, calls: [...last.calls, entry] });
     return index;

@@ -93,7 +93,8 @@ type ToolOutcomeField =
   | 'denied'
   | 'progress'
   | 'preliminary'
-  | 'resultProviderMetadata';
+  | 'resultProviderMetadata'
+  | 'deferred';
 
 /** `data` of a `tool_call` row: a call of a tool-batch, without what happened after it. */
 export interface ToolCallRowData extends Omit<ToolCallEntry, ToolOutcomeField> {

@@ -64,6 +64,7 @@ const outcome = {
   progress: z.string().optional(),
   preliminary: JsonValueSchema.optional(),
   resultProviderMetadata: metadata,
+  deferred: z.boolean().optional(),
 };
 const callTail = {
   providerExecuted: z.boolean().optional(),

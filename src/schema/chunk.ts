@@ -95,6 +95,13 @@ export interface ToolCallEntry {
   readonly approval?: ToolApproval | undefined;
   /** True when a result, progress or approval arrived for a call id this turn never saw called. */
   readonly orphan?: boolean | undefined;
+  /**
+   * True on a **deferred result**: the outcome of a call made earlier in the turn that arrived
+   * apart from it (a provider-executed result after other content, or in a later step), kept
+   * where it arrived. The entry holds only the call's `id` and `name` and the outcome fields; its
+   * call is the entry of that id without this flag, earlier in the turn.
+   */
+  readonly deferred?: boolean | undefined;
 }
 
 /** Tool calls made together (parallel calls of one step), each with its result once known. */

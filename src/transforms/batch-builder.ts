@@ -14,11 +14,18 @@ export interface BatchBuilder {
   lastIndex: number;
   /** Per call: whether a result row has been merged into it (or it is a placeholder). */
   readonly answered: boolean[];
+  /** Whether the batch holds deferred results (kept where they arrived) rather than calls. */
+  readonly deferred: boolean;
 }
 
 /** An empty batch of step `step`. */
-export function createBatch(step: number): BatchBuilder {
-  return { chunk: { type: 'tool-batch', step, calls: [] }, lastIndex: -1, answered: [] };
+export function createBatch(step: number, deferred = false): BatchBuilder {
+  return {
+    chunk: { type: 'tool-batch', step, calls: [] },
+    lastIndex: -1,
+    answered: [],
+    deferred,
+  };
 }
 
 function callEntry(data: ToolCallRowData): Mutable<ToolCallEntry> {
@@ -34,6 +41,7 @@ function mergeResult(entry: Mutable<ToolCallEntry>, data: ToolResultRowData): vo
   if (data.preliminary !== undefined) entry.preliminary = data.preliminary;
   if (data.resultProviderMetadata !== undefined)
     entry.resultProviderMetadata = data.resultProviderMetadata;
+  if (data.deferred === true) entry.deferred = true;
 }
 
 /** Merges a result into the batch's first unanswered call of its id; false when there is none. */
@@ -55,6 +63,14 @@ export function addCall(batch: BatchBuilder, data: ToolCallRowData): void {
   batch.chunk.calls.push(callEntry(data));
   batch.answered.push(false);
   batch.lastIndex = data.index;
+}
+
+/** Appends a deferred result (`deferred: true`): it stays where it arrived, apart from its call. */
+export function addDeferred(batch: BatchBuilder, data: ToolResultRowData): void {
+  const entry: Mutable<ToolCallEntry> = { id: data.callId, name: data.name };
+  mergeResult(entry, data);
+  batch.chunk.calls.push(entry);
+  batch.answered.push(true);
 }
 
 /** Appends a placeholder for a result whose call row is absent (`orphan: true`). */

@@ -53,7 +53,16 @@ function callRow(
   index: number,
   entry: ToolBatchChunk['calls'][number],
 ): ChunkRowDraft {
-  const { result, isError, denied, progress, preliminary, resultProviderMetadata, ...call } = entry;
+  const {
+    result,
+    isError,
+    denied,
+    progress,
+    preliminary,
+    resultProviderMetadata,
+    deferred,
+    ...call
+  } = entry;
   const data: ToolCallRowData = { ...call, index };
   return { turnId, step, role, type: 'tool_call', data };
 }
@@ -88,15 +97,18 @@ function resultRow(
   if (entry.preliminary !== undefined) data.preliminary = entry.preliminary;
   if (entry.resultProviderMetadata !== undefined)
     data.resultProviderMetadata = entry.resultProviderMetadata;
+  if (entry.deferred === true) data.deferred = true;
   return { turnId, step, role: 'tool', type: 'tool_result', data };
 }
 
 function pushRows(rows: ChunkRowDraft[], turnId: string, role: ChunkRole, chunk: Chunk): void {
   switch (chunk.type) {
     case 'tool-batch': {
+      // A deferred result has no call row: only its result row, where it arrived.
       const { step, calls } = chunk;
-      for (let i = 0; i < calls.length; i++) {
-        rows.push(callRow(turnId, step, role, i, calls[i] as ToolBatchChunk['calls'][number]));
+      let index = 0;
+      for (const entry of calls) {
+        if (entry.deferred !== true) rows.push(callRow(turnId, step, role, index++, entry));
       }
       for (const entry of calls) {
         const row = resultRow(turnId, step, entry);

@@ -4,6 +4,7 @@ import type { Chunk } from '../schema/chunk.js';
 import type { ToolCallRowData, ToolResultRowData } from '../schema/chunk-row.js';
 import {
   addCall,
+  addDeferred,
   addPlaceholder,
   answer,
   type BatchBuilder,
@@ -33,8 +34,13 @@ interface TurnRecord {
   readonly batches: BatchBuilder[];
 }
 
-function newBatch(turn: TurnRecord, builder: MessageBuilder, step: number): BatchBuilder {
-  const batch = createBatch(step);
+function newBatch(
+  turn: TurnRecord,
+  builder: MessageBuilder,
+  step: number,
+  deferred = false,
+): BatchBuilder {
+  const batch = createBatch(step, deferred);
   builder.message.chunks.push(batch.chunk);
   builder.openBatch = batch;
   turn.batches.push(batch);
@@ -55,7 +61,8 @@ class Grouper {
         this.addCall(turn, row.step, this.builder(turn, chatRoleOf(row)), row.data);
         return;
       case 'tool_result':
-        this.addResult(turn, row.step, row.data);
+        if (row.data.deferred === true) this.addDeferredResult(turn, row.step, row.data);
+        else this.addResult(turn, row.step, row.data);
         return;
       default: {
         const builder = this.builder(turn, chatRoleOf(row));
@@ -130,8 +137,24 @@ class Grouper {
     const builder = this.builder(turn, 'assistant');
     const open = builder.openBatch;
     const batch =
-      open !== undefined && open.chunk.step === step ? open : newBatch(turn, builder, step);
+      open !== undefined && open.chunk.step === step && !open.deferred
+        ? open
+        : newBatch(turn, builder, step);
     addPlaceholder(batch, data);
+  }
+
+  /**
+   * A deferred result stays where it arrived: in the batch of deferred results the assistant
+   * message ends with (same step), or a new one. It is never merged into its call.
+   */
+  private addDeferredResult(turn: TurnRecord, step: number, data: ToolResultRowData): void {
+    const builder = this.builder(turn, 'assistant');
+    const open = builder.openBatch;
+    const batch =
+      open !== undefined && open.chunk.step === step && open.deferred
+        ? open
+        : newBatch(turn, builder, step, true);
+    addDeferred(batch, data);
   }
 }
 

@@ -27,6 +27,15 @@ export function toolProgressPart(call: ToolCallEntry & { progress: string }): An
 }
 
 /**
+ * The `data-chunklog-deferred-result` part that marks where a call's deferred result arrived.
+ *
+ * @param toolCallId - the call's id
+ */
+export function deferredResultPart(toolCallId: string): AnyUIPart {
+  return { type: CHUNKLOG_DATA_PARTS.deferredResult, id: toolCallId, data: { toolCallId } };
+}
+
+/**
  * The `UIMessage` parts of one chunk, in order. A tool-batch gives one tool part per call, then
  * one `data-chunklog-tool-progress` part per call that streamed progress text.
  *
@@ -65,7 +74,9 @@ export function chunkToParts(chunk: Chunk, options: PartOptions): AnyUIPart[] {
       ];
     case 'tool-batch':
       return [
-        ...chunk.calls.map(toolCallToPart),
+        ...chunk.calls.map((call) =>
+          call.deferred === true ? deferredResultPart(call.id) : toolCallToPart(call),
+        ),
         ...chunk.calls.flatMap((call) =>
           call.progress === undefined
             ? []

@@ -7,6 +7,7 @@ import { invalidUIMessage, type UIMessageLocation } from './invalid-ui-message.j
 const systemData = RowDataSchemas.system;
 const errorData = RowDataSchemas.error;
 const progressData = z.object({ toolCallId: z.string(), text: z.string() });
+const deferredData = z.object({ toolCallId: z.string() });
 
 function parseData<T>(
   schema: z.ZodType<T>,
@@ -48,6 +49,21 @@ export function toolProgressData(
  * @throws {ChunklogError} `invalid-ui-message` for a malformed chunklog data part, or another
  *   part with the reserved `data-chunklog-` prefix
  */
+/**
+ * The data of a `data-chunklog-deferred-result` part, checked.
+ *
+ * @param data - the part's data
+ * @param location - where the part is, for the error
+ * @returns the call id
+ * @throws {ChunklogError} `invalid-ui-message` when the data is not `{ toolCallId: string }`
+ */
+export function deferredResultData(
+  data: unknown,
+  location: UIMessageLocation,
+): { readonly toolCallId: string } {
+  return parseData(deferredData, data, location, 'deferred result');
+}
+
 export function dataPartToChunk(
   part: { readonly type: string; readonly id?: unknown; readonly data?: unknown },
   step: number,

@@ -20,10 +20,12 @@ export const CHUNKLOG_DATA_PARTS: {
   readonly system: 'data-chunklog-system';
   readonly error: 'data-chunklog-error';
   readonly toolProgress: 'data-chunklog-tool-progress';
+  readonly deferredResult: 'data-chunklog-deferred-result';
 } = {
   system: 'data-chunklog-system',
   error: 'data-chunklog-error',
   toolProgress: 'data-chunklog-tool-progress',
+  deferredResult: 'data-chunklog-deferred-result',
 };
 
 /**
@@ -76,6 +78,20 @@ export interface ChunklogToolProgressData {
 }
 
 /**
+ * `data` of a `data-chunklog-deferred-result` part: it marks where the result of a call arrived
+ * when it arrived apart from the call (a deferred result). The result itself is on the call's
+ * tool part, as `useChat` shows it.
+ *
+ * @example
+ * ```ts
+ * const marker: ChunklogDeferredResultData = { toolCallId: 'srvtoolu_1' };
+ * ```
+ */
+export interface ChunklogDeferredResultData {
+  readonly toolCallId: string;
+}
+
+/**
  * The data part types chunklog adds, keyed by name without the `data-` prefix, for an app's typed
  * `UIMessage<METADATA, DATA_TYPES, TOOLS>`.
  *
@@ -88,6 +104,7 @@ export type ChunklogUIDataTypes = {
   'chunklog-system': ChunklogSystemData;
   'chunklog-error': ChunklogErrorData;
   'chunklog-tool-progress': ChunklogToolProgressData;
+  'chunklog-deferred-result': ChunklogDeferredResultData;
 };
 
 /**

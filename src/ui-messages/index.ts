@@ -1,6 +1,7 @@
 export {
   CHUNKLOG_DATA_PART_PREFIX,
   CHUNKLOG_DATA_PARTS,
+  type ChunklogDeferredResultData,
   type ChunklogErrorData,
   type ChunklogErrorUIPart,
   type ChunklogSystemData,

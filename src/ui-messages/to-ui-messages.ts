@@ -3,6 +3,7 @@ import { checkChatMessages } from '../schema/check-list.js';
 import { type ChatMessage, ChatMessageSchema, type Chunk } from '../schema/index.js';
 import { parseWith } from '../schema/parse.js';
 import { type AnyUIPart, chunkToParts } from './chunk-to-parts.js';
+import { withDeferredOutcomes } from './deferred-outcomes.js';
 import { readEnvelope } from './envelope.js';
 import { initialStep, stepBefore } from './steps.js';
 
@@ -17,7 +18,7 @@ export function chunksToParts(chunks: readonly Chunk[], role: ChatMessage['role'
   const parts: AnyUIPart[] = [];
   let step = initialStep(role);
   let previous: Chunk | undefined;
-  for (const chunk of chunks) {
+  for (const chunk of withDeferredOutcomes(chunks)) {
     for (const target = stepBefore(chunk); step < target; step++)
       parts.push({ type: 'step-start' });
     const last = parts.at(-1);

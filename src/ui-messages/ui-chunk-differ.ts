@@ -4,7 +4,12 @@ import type { Chunk, TextChunk, ThinkingChunk } from '../schema/index.js';
 import { droppable, grownFrom } from './chunk-growth.js';
 import { UI_MESSAGE_ENVELOPE } from './envelope.js';
 import { initialStep, stepBefore } from './steps.js';
-import { callUpdates, type SentCall, unsentCall } from './ui-stream-calls.js';
+import {
+  callUpdates,
+  deferredResultUpdates,
+  type SentCall,
+  unsentCall,
+} from './ui-stream-calls.js';
 import { blockEnd, type WholeChunk, wholeChunkToStream } from './ui-stream-chunks.js';
 
 /**
@@ -289,7 +294,8 @@ export class UIChunkDiffer {
           calls = unsentCall();
           sent.calls.set(call.id, calls);
         }
-        if (callUpdates(call, calls, out, canRebuild) === 'rebuild') return true;
+        if (call.deferred === true) deferredResultUpdates(call, calls, out);
+        else if (callUpdates(call, calls, out, canRebuild) === 'rebuild') return true;
       }
     }
     return false;

@@ -2,8 +2,9 @@ import type { UIMessage } from 'ai';
 import type { ChatRole, Chunk, ProviderMetadata, Source, ToolCallEntry } from '../schema/index.js';
 import type { AnyUIPart } from './chunk-to-parts.js';
 import { fromUICitation } from './citations.js';
-import { dataPartToChunk, toolProgressData } from './data-part-to-chunk.js';
+import { dataPartToChunk, deferredResultData, toolProgressData } from './data-part-to-chunk.js';
 import { CHUNKLOG_DATA_PARTS } from './data-parts.js';
+import { takeDeferredOutcome } from './deferred-outcomes.js';
 import { fileLocation } from './file-url.js';
 import { invalidUIMessage, type UIMessageLocation } from './invalid-ui-message.js';
 import { initialStep } from './steps.js';
@@ -61,11 +62,31 @@ export function uiMessageToChunks(
   const calls = new Map<string, Mutable<ToolCallEntry>>();
   let step = initialStep(role);
   let batch: Mutable<ToolCallEntry>[] | undefined;
+  let deferredBatch: ToolCallEntry[] | undefined;
   const at = () => Math.max(step, 0);
   const parts = message.parts as AnyUIPart[];
   for (const [partIndex, part] of parts.entries()) {
     const location: UIMessageLocation = { index, part: partIndex, partType: part.type };
     const isTool = part.type === 'dynamic-tool' || part.type.startsWith('tool-');
+    if (part.type === CHUNKLOG_DATA_PARTS.deferredResult) {
+      const data = deferredResultData((part as { data?: unknown }).data, location);
+      const call = calls.get(data.toolCallId);
+      if (call === undefined) {
+        throw invalidUIMessage(
+          `a deferred result of call ${data.toolCallId}, which this message does not make`,
+          { ...location, field: ['data', 'toolCallId'] },
+          { value: data.toolCallId },
+        );
+      }
+      batch = undefined;
+      if (deferredBatch === undefined) {
+        deferredBatch = [];
+        chunks.push({ type: 'tool-batch', step: at(), calls: deferredBatch });
+      }
+      deferredBatch.push(takeDeferredOutcome(call));
+      continue;
+    }
+    deferredBatch = undefined;
     if (isTool) {
       const call = toolPartToCall(part as AnyToolUIPart, location, unsupported);
       if (batch === undefined) {

@@ -161,10 +161,55 @@ export function callUpdates(
       sent.preliminary = preliminary;
     }
   }
+  resultUpdates(call, sent, out, approval !== undefined);
+  if (call.progress !== undefined && call.progress.length !== sent.progress) {
+    out.push({
+      type: CHUNKLOG_DATA_PARTS.toolProgress,
+      id: call.id,
+      data: { toolCallId: call.id, text: call.progress },
+    });
+    sent.progress = call.progress.length;
+  }
+  return undefined;
+}
+
+/**
+ * The stream chunks of a deferred result (`deferred: true`): its output, which the client puts on
+ * the call's part, then the `data-chunklog-deferred-result` marker of where it arrived.
+ *
+ * @param entry - the deferred result as the log has it now
+ * @param sent - what was sent of it so far (updated)
+ * @param out - where the stream chunks go
+ */
+export function deferredResultUpdates(
+  entry: ToolCallEntry,
+  sent: SentCall,
+  out: UIMessageChunk[],
+): void {
+  if (sent.result) return;
+  resultUpdates(entry, sent, out, false);
+  if (!sent.result) return;
+  out.push({
+    type: CHUNKLOG_DATA_PARTS.deferredResult,
+    id: entry.id,
+    data: { toolCallId: entry.id },
+  });
+}
+
+function resultUpdates(
+  call: ToolCallEntry,
+  sent: SentCall,
+  out: UIMessageChunk[],
+  approved: boolean,
+): void {
+  const resultMetadata =
+    call.resultProviderMetadata === undefined
+      ? {}
+      : { providerMetadata: call.resultProviderMetadata };
   if (call.result !== undefined && !sent.result) {
     const executed =
       call.providerExecuted === undefined ? {} : { providerExecuted: call.providerExecuted };
-    if (call.denied === true && approval !== undefined) {
+    if (call.denied === true && approved) {
       out.push({ type: 'tool-output-denied', toolCallId: call.id });
     } else if (call.isError === true) {
       out.push({
@@ -185,13 +230,4 @@ export function callUpdates(
     }
     sent.result = true;
   }
-  if (call.progress !== undefined && call.progress.length !== sent.progress) {
-    out.push({
-      type: CHUNKLOG_DATA_PARTS.toolProgress,
-      id: call.id,
-      data: { toolCallId: call.id, text: call.progress },
-    });
-    sent.progress = call.progress.length;
-  }
-  return undefined;
 }

@@ -129,7 +129,7 @@ describe('toModelMessages', () => {
     );
   });
 
-  it('keeps provider-executed calls and results in the assistant message, each with its own metadata, drops unfinished ones', () => {
+  it('keeps provider-executed calls and results in the assistant message, each with its own metadata, sends a pending one alone', () => {
     const out = toModelMessages([
       msg('t', 'assistant', [
         {
@@ -170,9 +170,33 @@ describe('toModelMessages', () => {
             output: { type: 'json', value: [{ url: 'u' }] },
             providerOptions: { openai: { itemId: 'ws_1r', status: 'completed' } },
           },
+          {
+            type: 'tool-call',
+            toolCallId: 'v',
+            toolName: 'web_search',
+            input: { q: 'y' },
+            providerExecuted: true,
+          },
           { type: 'text', text: 'found' },
         ],
       },
+    ]);
+  });
+
+  it('leaves out a pending provider-executed call of a step that was cancelled', () => {
+    const out = toModelMessages([
+      msg('t', 'assistant', [
+        { type: 'text', step: 0, text: 'searching' },
+        {
+          type: 'tool-batch',
+          step: 0,
+          calls: [{ id: 'v', name: 'web_search', input: { q: 'y' }, providerExecuted: true }],
+        },
+        { type: 'system', step: 0, kind: 'cancelled', text: 'stopped' },
+      ]),
+    ]);
+    expect(out).toStrictEqual([
+      { role: 'assistant', content: [{ type: 'text', text: 'searching' }] },
     ]);
   });
 

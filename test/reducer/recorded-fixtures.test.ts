@@ -11,6 +11,7 @@ import {
   fixtureBlobId,
   readFixtureBytes,
   recordedFixtureNames,
+  recordedFixturesAvailable,
   replayFetch,
   streamRecorded,
 } from '../support/recorded-fixtures.js';
@@ -22,7 +23,7 @@ async function replay(name: string, framing: 'data' | 'event' = 'data'): Promise
 const ofType = <T extends Chunk['type']>(chunks: readonly Chunk[], type: T) =>
   chunks.filter((c): c is Extract<Chunk, { type: T }> => c.type === type);
 
-describe('the recorded fixtures', () => {
+describe.runIf(recordedFixturesAvailable)('the recorded fixtures', () => {
   const readme = readFixtureBytes('README.md').toString('utf8');
 
   it.each(recordedFixtureNames())('%s is a byte-identical copy of its upstream blob', (name) => {
@@ -48,7 +49,7 @@ describe('the recorded fixtures', () => {
   );
 });
 
-describe('Anthropic', () => {
+describe.runIf(recordedFixturesAvailable)('Anthropic', () => {
   it('summarized thinking keeps its text, signature and model', async () => {
     const state = await replay('anthropic-claude-sonnet-5-reasoning-summarized.chunks.txt');
     expect(state.chunks.map((c) => c.type)).toEqual(['custom', 'thinking', 'text']);
@@ -254,7 +255,7 @@ describe('Anthropic', () => {
   });
 });
 
-describe('OpenAI', () => {
+describe.runIf(recordedFixturesAvailable)('OpenAI', () => {
   it('reasoning with encrypted content across 4 steps: the end’s blob wins, calls and results in order', async () => {
     const state = await replay('openai-reasoning-encrypted-content.1.chunks.txt');
     expect(state.chunks.map((c) => [c.type, c.step])).toEqual([

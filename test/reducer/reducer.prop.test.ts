@@ -85,8 +85,15 @@ function callIdOf(event: ChunkEvent): string | undefined {
   return 'toolCallId' in event ? event.toolCallId : undefined;
 }
 
-/** The index of the event that created `chunk`, read from the marks it carries. */
-function origin(chunk: Chunk, firstMention: Map<string, number>): number {
+/**
+ * The index of the event that created `chunk`, read from the marks it carries (a deferred result
+ * was created by the first result of its call).
+ */
+function origin(
+  chunk: Chunk,
+  firstMention: Map<string, number>,
+  firstResult: Map<string, number>,
+): number {
   const marks: number[] = [];
   const num = (s: string, prefix: string) => Number(s.slice(prefix.length));
   switch (chunk.type) {
@@ -114,7 +121,10 @@ function origin(chunk: Chunk, firstMention: Map<string, number>): number {
       marks.push(num(chunk.text, 'G'));
       break;
     case 'tool-batch':
-      for (const call of chunk.calls) marks.push(firstMention.get(call.id) ?? Number.NaN);
+      for (const call of chunk.calls) {
+        const mention = call.deferred === true ? firstResult : firstMention;
+        marks.push(mention.get(call.id) ?? Number.NaN);
+      }
       break;
   }
   return Math.min(...marks);
@@ -153,11 +163,15 @@ describe('reduceTurn properties', () => {
     fc.assert(
       fc.property(taggedEventsArb, (events) => {
         const firstMention = new Map<string, number>();
+        const firstResult = new Map<string, number>();
         events.forEach((event, n) => {
           const id = callIdOf(event);
           if (id !== undefined && !firstMention.has(id)) firstMention.set(id, n);
+          if (event.type === 'tool-result' && !firstResult.has(event.toolCallId)) {
+            firstResult.set(event.toolCallId, n);
+          }
         });
-        const origins = foldTurn(events).chunks.map((c) => origin(c, firstMention));
+        const origins = foldTurn(events).chunks.map((c) => origin(c, firstMention, firstResult));
         for (const o of origins) expect(Number.isInteger(o)).toBe(true);
         for (let i = 1; i < origins.length; i++) {
           expect(origins[i]).toBeGreaterThan(origins[i - 1] as number);
@@ -211,17 +225,24 @@ describe('reduceTurn properties', () => {
         const chunks = foldTurn(events).chunks.filter((c) =>
           ['error', 'system', 'custom', 'source', 'file', 'steering'].includes(c.type),
         );
-        expect(chunks.map((c) => origin(c, new Map()))).toEqual(expected);
+        expect(chunks.map((c) => origin(c, new Map(), new Map()))).toEqual(expected);
       }),
     );
   });
 
-  it('lossless: every call is one entry holding its last input, last result, all progress', () => {
+  it('lossless: every call is one entry holding its last input, last result (there or in its one deferred result), all progress', () => {
     fc.assert(
       fc.property(taggedEventsArb, (events) => {
-        const entries = foldTurn(events).chunks.flatMap((c) =>
+        const all = foldTurn(events).chunks.flatMap((c) =>
           c.type === 'tool-batch' ? c.calls : [],
         );
+        const entries = all.filter((entry) => entry.deferred !== true);
+        const deferredResults = new Map(
+          all.filter((entry) => entry.deferred === true).map((entry) => [entry.id, entry]),
+        );
+        expect(deferredResults.size).toBe(all.length - entries.length);
+        for (const id of deferredResults.keys())
+          expect(entries.some((e) => e.id === id)).toBe(true);
         const ids = entries.map((entry) => entry.id);
         expect(new Set(ids).size).toBe(ids.length);
         const mentioned = new Set(events.flatMap((ev) => callIdOf(ev) ?? []));
@@ -239,10 +260,13 @@ describe('reduceTurn properties', () => {
           expect(entry.input).toStrictEqual(
             lastCall?.type === 'tool-call' ? lastCall.input : undefined,
           );
+          const deferred = deferredResults.get(entry.id);
+          const outcome = deferred ?? entry;
+          if (deferred !== undefined) expect('result' in entry).toBe(false);
           if (lastResult?.type === 'tool-result') {
-            expect(entry.result).toStrictEqual(lastResult.output);
-            expect(entry.isError).toBe(lastResult.isError === true ? true : undefined);
-            expect(entry.denied).toBe(lastResult.denied === true ? true : undefined);
+            expect(outcome.result).toStrictEqual(lastResult.output);
+            expect(outcome.isError).toBe(lastResult.isError === true ? true : undefined);
+            expect(outcome.denied).toBe(lastResult.denied === true ? true : undefined);
           } else {
             expect('result' in entry).toBe(false);
           }

@@ -1,5 +1,5 @@
-// Replays the recorded provider streams of test/fixtures/ai-sdk-recorded/ (copies of the Vercel
-// AI SDK's own fixtures, see the README there) through the real @ai-sdk/anthropic and
+// Replays the recorded provider streams of ../shared/fixtures/ai-sdk-recorded/ (copies of the
+// Vercel AI SDK's own fixtures, read where they lie; see the README there) through the real @ai-sdk/anthropic and
 // @ai-sdk/openai providers: a custom `fetch` answers each model call with the next recorded
 // response as a `text/event-stream` body. Shared by every suite that needs real provider output.
 import { createHash } from 'node:crypto';
@@ -8,20 +8,23 @@ import { join } from 'node:path';
 import { anthropic, createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI, openai } from '@ai-sdk/openai';
 import { jsonSchema, type LanguageModel, stepCountIs, streamText, type ToolSet, tool } from 'ai';
+import { SHARED_FIXTURES_DIR, sharedFixturesAvailable } from './shared-fixtures.js';
 
 // The AI SDK prints warnings through process.emitWarning; the replays need none of them.
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
-/** Where the recorded streams are. */
-export const RECORDED_FIXTURES_DIR: string = join(
-  import.meta.dirname,
-  '..',
-  'fixtures',
-  'ai-sdk-recorded',
-);
+/** Where the recorded streams are: ../shared/fixtures/ai-sdk-recorded beside the repository. */
+export const RECORDED_FIXTURES_DIR: string = join(SHARED_FIXTURES_DIR, 'ai-sdk-recorded');
 
-/** The name of every recorded stream (`*.chunks.txt`), sorted. */
+/**
+ * Whether the recorded streams are there. Without them the suites that replay them skip (and say
+ * so on stderr); with CHUNKLOG_REQUIRE_SERVICES=1 their absence fails the run.
+ */
+export const recordedFixturesAvailable: boolean = sharedFixturesAvailable('ai-sdk-recorded');
+
+/** The name of every recorded stream (`*.chunks.txt`), sorted; none when they are not there. */
 export function recordedFixtureNames(): string[] {
+  if (!recordedFixturesAvailable) return [];
   return readdirSync(RECORDED_FIXTURES_DIR)
     .filter((f) => f.endsWith('.chunks.txt'))
     .sort();

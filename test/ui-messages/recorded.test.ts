@@ -13,7 +13,11 @@ import {
   toUIMessages,
   uiMessagesToChatMessages,
 } from '../../src/ui-messages/index.js';
-import { recordedFixtureNames, streamRecorded } from '../support/recorded-fixtures.js';
+import {
+  recordedFixtureNames,
+  recordedFixturesAvailable,
+  streamRecorded,
+} from '../support/recorded-fixtures.js';
 import { asStored, HeadlessChat, streamTransport } from './support/chat.js';
 
 async function recordedTurn(name: string): Promise<ChunkEvent[]> {
@@ -28,7 +32,7 @@ async function* replay(events: readonly ChunkEvent[]): AsyncGenerator<ChunkEvent
   for (const event of events) yield event;
 }
 
-describe('recorded provider turns', () => {
+describe.runIf(recordedFixturesAvailable)('recorded provider turns', () => {
   it.each(recordedFixtureNames())(
     '%s: the headless Chat ends with the stored UI message, which validates',
     async (name) => {

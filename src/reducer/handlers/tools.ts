@@ -1,4 +1,4 @@
-import type { ToolApproval, ToolCallEntry } from '../../schema/chunk.js';
+import type { ToolApproval, ToolBatchChunk, ToolCallEntry } from '../../schema/chunk.js';
 import type { ChunkEventOf } from '../../schema/chunk-event.js';
 import { mergeProviderMetadata } from '../metadata.js';
 import { withoutOpen } from '../open-blocks.js';
@@ -108,29 +108,67 @@ export function toolProgress(d: TurnStateImpl, e: ChunkEventOf<'tool-progress'>)
   });
 }
 
+/** The entry with the outcome of a `tool-result` event (and the result's own metadata). */
+function withResult(entry: ToolCallEntry, e: ChunkEventOf<'tool-result'>): ToolCallEntry {
+  let next: ToolCallEntry = { ...entry, result: e.output };
+  next = withField(next, 'isError', e.isError === true ? true : undefined);
+  next = withField(next, 'denied', e.denied === true ? true : undefined);
+  if (next.name === '' && e.toolName !== undefined) next = withField(next, 'name', e.toolName);
+  return withField(
+    next,
+    'resultProviderMetadata',
+    mergeProviderMetadata(next.resultProviderMetadata, e.providerMetadata),
+  );
+}
+
+/** Whether an entry already holds a result, an error or a denial. */
+function hasOutcome(entry: ToolCallEntry): boolean {
+  return entry.result !== undefined || entry.isError === true || entry.denied === true;
+}
+
+/**
+ * Whether a result arriving now for the call at `at` arrives where its call is: in the call's
+ * step and, for a provider-executed call (whose result goes back to the model in the assistant
+ * message, in arrival order), right after the call with nothing in between.
+ */
+function arrivesAtCall(d: TurnStateImpl, at: EntryAt, providerExecuted: boolean): boolean {
+  const batch = d.get(at.index) as ToolBatchChunk;
+  if (batch.step !== d.step) return false;
+  if (!providerExecuted) return true;
+  return at.index === d.end() - 1 && at.position === batch.calls.length - 1;
+}
+
 /**
  * `tool-result`: sets the call's result (an error, a denial). Its provider metadata is the
  * result's own (`resultProviderMetadata`), never merged into the call's: a provider-executed
  * call and its result carry different item ids, and each goes back to the model with its own.
+ * A result that arrives apart from its call (a provider-executed result after other content, any
+ * result in a later step) is a **deferred result**: an entry of its own where it arrived
+ * (`deferred: true`), so that the model gets it back where the provider sent it. A later result
+ * of the same call replaces the outcome where the first one was put (the last result wins).
  */
 export function toolResult(d: TurnStateImpl, e: ChunkEventOf<'tool-result'>): void {
-  updateCall(
-    d,
-    e.toolCallId,
-    (entry) => {
-      let next: ToolCallEntry = { ...entry, result: e.output };
-      next = withField(next, 'isError', e.isError === true ? true : undefined);
-      next = withField(next, 'denied', e.denied === true ? true : undefined);
-      if (e.providerExecuted === true) next = withField(next, 'providerExecuted', true);
-      if (next.name === '' && e.toolName !== undefined) next = withField(next, 'name', e.toolName);
-      return withField(
-        next,
-        'resultProviderMetadata',
-        mergeProviderMetadata(next.resultProviderMetadata, e.providerMetadata),
-      );
-    },
-    e.toolName,
-  );
+  const deferred = findEntry(d, (entry) => entry.id === e.toolCallId && entry.deferred === true);
+  if (deferred !== undefined) {
+    replaceEntry(d, deferred, withResult(deferred.entry, e));
+    return;
+  }
+  const at = findCall(d, e.toolCallId);
+  if (at === undefined) {
+    const entry = withResult(orphan(e.toolCallId, e.toolName), e);
+    addEntry(d, e.providerExecuted === true ? withField(entry, 'providerExecuted', true) : entry);
+    return;
+  }
+  const providerExecuted = e.providerExecuted === true || at.entry.providerExecuted === true;
+  if (hasOutcome(at.entry) || arrivesAtCall(d, at, providerExecuted)) {
+    const entry = withResult(at.entry, e);
+    replaceEntry(d, at, providerExecuted ? withField(entry, 'providerExecuted', true) : entry);
+    return;
+  }
+  if (providerExecuted && at.entry.providerExecuted !== true) {
+    replaceEntry(d, at, withField(at.entry, 'providerExecuted', true));
+  }
+  addEntry(d, withResult({ id: at.entry.id, name: at.entry.name, deferred: true }, e));
 }
 
 /** `tool-approval-request`: records the pending approval on its call. */

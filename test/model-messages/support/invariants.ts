@@ -9,6 +9,7 @@ const partsOf = (m: ModelMessage | undefined): Part[] =>
 /** The structural promises of toModelMessages that every provider relies on. */
 export function checkInvariants(out: readonly ModelMessage[]): void {
   expect(JSON.stringify(out)).not.toContain('\\u0001');
+  const called = new Set<string | undefined>();
   for (let i = 0; i < out.length; i++) {
     const message = out[i] as ModelMessage;
     expect(message.role).not.toBe('system');
@@ -20,17 +21,14 @@ export function checkInvariants(out: readonly ModelMessage[]): void {
           .filter((p) => p.type === 'tool-result')
           .map((p) => p.toolCallId),
       );
-      for (const call of own.filter((p) => p.type === 'tool-call')) {
-        if (call.providerExecuted === true) {
-          // The provider's result is in the assistant message; a denial answered in the tool
-          // message (as the AI SDK's loop sends it) is in the tool message.
-          expect(
-            own.some((p) => p.type === 'tool-result' && p.toolCallId === call.toolCallId) ||
-              answered.has(call.toolCallId),
-          ).toBe(true);
-        } else {
-          expect(answered.has(call.toolCallId)).toBe(true);
-        }
+      for (const part of own) {
+        // A provider-executed result (in an assistant message) comes after its call; the call
+        // may be pending (sent alone, as the AI SDK's loop sends it: the provider answers it
+        // later). Every local call is answered in the tool message that follows.
+        if (part.type === 'tool-result') expect(called.has(part.toolCallId)).toBe(true);
+        if (part.type !== 'tool-call') continue;
+        called.add(part.toolCallId);
+        if (part.providerExecuted !== true) expect(answered.has(part.toolCallId)).toBe(true);
       }
     }
     if (message.role === 'tool') {
