@@ -4,7 +4,7 @@ import { checkChatMessages } from '../schema/check-list.js';
 import type { Chunk, ToolBatchChunk, ToolCallEntry } from '../schema/chunk.js';
 import type { AssistantPart, ToolPart, UserPart } from './ai-types.js';
 import { assistantFilePart, customPart, textPart, userFilePart } from './content-parts.js';
-import { cutShortSteps, deferredResultIds } from './deferred-results.js';
+import { cutShortSteps, type DeferredResults, deferredResults } from './deferred-results.js';
 import { lateOutcomes, withLateOutcome } from './late-outcomes.js';
 import { type ResolvedOptions, resolveOptions, type ToModelMessagesOptions } from './options.js';
 import { type ChunkPosition, lastModelChange, reasoningPart } from './reasoning-replay.js';
@@ -35,8 +35,8 @@ class Builder {
    */
   private readonly pendingProviderParts = new Set<AssistantPart>();
   private readonly late: Map<string, ToolCallEntry>;
-  /** Calls whose result is a deferred result, sent where it arrived. */
-  private readonly deferred: Set<string>;
+  /** Calls whose result is a deferred result, and where that result goes. */
+  private readonly deferred: DeferredResults;
   /** The calls sent so far, by id: a deferred result goes back only after its call. */
   private readonly sent = new Map<string, ToolCallEntry>();
   /** The steps of the current assistant message that were cut short. */
@@ -48,7 +48,7 @@ class Builder {
     private readonly options: ResolvedOptions,
   ) {
     this.late = lateOutcomes(messages);
-    this.deferred = deferredResultIds(messages);
+    this.deferred = deferredResults(messages);
     this.change = lastModelChange(messages);
   }
 
@@ -167,7 +167,13 @@ class Builder {
           late = true;
         }
       }
-      if (outcome === undefined && this.deferred.has(entry.id)) {
+      if (outcome === undefined) {
+        // A local call's result that arrived apart from it goes back with it (with the call's
+        // metadata, as `executeToolCall` gives it): a provider wants it right after the call.
+        const found = this.deferred.localOutcomes.get(entry);
+        if (found !== undefined) outcome = withLateOutcome(entry, found);
+      }
+      if (outcome === undefined && this.deferred.providerCalls.has(entry)) {
         // Its result arrived later, apart from it: the call goes alone, the result where it came.
         this.call(entry);
         continue;
@@ -230,12 +236,13 @@ class Builder {
 
   /**
    * A deferred result, where it arrived: a provider-executed call's in the assistant message
-   * (with the result's own metadata), a local call's in the step's tool message (with its call's
-   * metadata, as `executeToolCall` gives it). Dropped when its call was not sent.
+   * (with the result's own metadata). A local call's went back with its call; one whose call was
+   * not sent is dropped.
    */
   private deferredResult(entry: ToolCallEntry): void {
     const call = this.sent.get(entry.id);
-    if (call === undefined || !hasOutcome(entry)) return;
+    // A local call's deferred result went back with its call (see `deferredResults`).
+    if (call === undefined || !hasOutcome(entry) || call.providerExecuted !== true) return;
     const outcome = withLateOutcome(call, entry);
     const output = outcomeOutput(outcome, this.options);
     if (call.providerExecuted === true) {

@@ -20,7 +20,6 @@ const REPOSITORY_ROOT = resolve(import.meta.dirname, '..', '..');
  */
 export const SHARED_FIXTURES_DIR: string = findSharedFixtures();
 
-
 function findSharedFixtures(): string {
   const fromEnv = process.env.CHUNKLOG_SHARED_FIXTURES;
   if (fromEnv !== undefined && fromEnv !== '') return resolve(fromEnv);
