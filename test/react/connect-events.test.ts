@@ -85,7 +85,7 @@ describe('connectThreadEvents', () => {
 
   it('reconciles on a gap, and reports a malformed event instead of throwing', async () => {
     const { window, source, pages, errors, applied } = setup();
-    source.gapListeners.forEach((listener) => listener(new MessageEvent('gap', { data: '{}' })));
+    for (const listener of source.gapListeners) listener(new MessageEvent('gap', { data: '{}' }));
     await expect.poll(() => pages.length).toBe(1);
     source.send({ type: 'text-delta', text: 42 });
     expect(errors).toHaveLength(1);

@@ -7,6 +7,37 @@ import { describe, expect, it } from 'vitest';
 import { useChunkThread, useChunkWindow, useLiveTurn } from '../../src/react/index.js';
 import { ChunkWindow } from '../../src/window/index.js';
 
+function WindowView({ window }: { window: ChunkWindow }): ReactElement {
+  const { groups } = useChunkWindow(window);
+  const turn = useLiveTurn(window);
+  return createElement(
+    'ul',
+    { 'data-turn': turn.status },
+    groups.map((m) =>
+      createElement(
+        'li',
+        { key: m.id },
+        `${m.role}: ${m.chunks.map((c) => ('text' in c ? c.text : c.type)).join('')}`,
+      ),
+    ),
+  );
+}
+
+function ThreadView({ calls }: { calls: string[] }): ReactElement {
+  const thread = useChunkThread({
+    threadId: 't1',
+    fetch: async (input) => {
+      calls.push(String(input));
+      return new Response('{}');
+    },
+  });
+  return createElement(
+    'p',
+    null,
+    `${thread.turn.status} ${thread.snapshot.groups.length} ${thread.connection}`,
+  );
+}
+
 describe('chunklog/react on a server', () => {
   it('has no browser globals to lean on here', () => {
     expect(typeof (globalThis as { document?: unknown }).document).toBe('undefined');
@@ -44,43 +75,14 @@ describe('chunklog/react on a server', () => {
     });
     await window.loadOlder();
     window.apply({ type: 'turn-start', turnId: 't2' });
-    function Chat(): ReactElement {
-      const { groups } = useChunkWindow(window);
-      const turn = useLiveTurn(window);
-      return createElement(
-        'ul',
-        { 'data-turn': turn.status },
-        groups.map((m) =>
-          createElement(
-            'li',
-            { key: m.id },
-            `${m.role}: ${m.chunks.map((c) => ('text' in c ? c.text : c.type)).join('')}`,
-          ),
-        ),
-      );
-    }
-    expect(renderToString(createElement(Chat))).toBe(
+    expect(renderToString(createElement(WindowView, { window }))).toBe(
       '<ul data-turn="running"><li>user: Hi &lt;b&gt;</li><li>assistant: Hello</li></ul>',
     );
   });
 
   it('renders useChunkThread empty and idle, calling no fetch', () => {
     const calls: string[] = [];
-    function Chat(): ReactElement {
-      const thread = useChunkThread({
-        threadId: 't1',
-        fetch: async (input) => {
-          calls.push(String(input));
-          return new Response('{}');
-        },
-      });
-      return createElement(
-        'p',
-        null,
-        `${thread.turn.status} ${thread.snapshot.groups.length} ${thread.connection}`,
-      );
-    }
-    expect(renderToString(createElement(Chat))).toBe('<p>idle 0 connecting</p>');
+    expect(renderToString(createElement(ThreadView, { calls }))).toBe('<p>idle 0 connecting</p>');
     expect(calls).toEqual([]);
   });
 });
