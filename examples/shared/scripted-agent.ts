@@ -9,6 +9,7 @@
 //   ratelimit       the main model is rate limited (429): the session switches to the fallback
 //   error           both models are down (503): the turn ends with an error
 //   xss             answers with HTML in its text, thinking and tool input (shown as text)
+//   markdown        answers in Markdown (a heading, a list, code, links: one of them unsafe)
 //   anything else   thinks briefly and answers
 
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
@@ -25,6 +26,20 @@ export const HELP = [
   'ratelimit — the model is rate limited and the fallback takes over',
   'error — the provider is down: an error card',
   'xss — HTML in the answer, shown as text',
+  'markdown — a formatted answer (rendered safely where the page renders Markdown)',
+].join('\n');
+
+const MARKDOWN = [
+  '## A formatted answer',
+  '',
+  '- **bold**, *italic* and `inline code`',
+  '- a [safe link](https://www.npmjs.com/package/chunklog) and an [unsafe one](javascript:alert(3))',
+  '',
+  '```ts',
+  "const greeting = 'hello';",
+  '```',
+  '',
+  'Raw HTML stays text: <img src=x onerror=alert(4)>',
 ].join('\n');
 
 const XSS = '<img src=x onerror=alert(1)>';
@@ -120,6 +135,13 @@ function answer(prompt: Prompt, role: 'primary' | 'fallback'): ScriptedStep {
         parts: [
           { type: 'reasoning', text: 'I am the fallback model, taking over.' },
           { type: 'text', text: 'The main model was rate limited, so I answered instead.' },
+        ],
+      };
+    case 'markdown':
+      return {
+        parts: [
+          { type: 'reasoning', text: 'The user wants formatting.' },
+          { type: 'text', text: MARKDOWN },
         ],
       };
     case 'error':
