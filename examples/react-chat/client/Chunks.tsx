@@ -113,7 +113,7 @@ export function ChunkView({
       // A separator: what comes after it happened after the notice (a model switch, a cancel,
       // a deploy, a context cut).
       return (
-        <div className={`chunk system kind-${chunk.kind}`} role="separator">
+        <div className={`chunk system kind-${chunk.kind}`}>
           <span className="kind">{chunk.kind}</span>
           <span className="body">{chunk.text}</span>
         </div>

@@ -47,10 +47,14 @@ export function UseChatChat({ threadId }: { threadId: string }) {
 
 type Part = UIMessage['parts'][number];
 
+/** A part's key: its tool call id, or its type and place (parts only grow at the end). */
+const partKey = (part: Part, index: number): string =>
+  'toolCallId' in part ? `tool:${part.toolCallId}` : `${part.type}:${index}`;
+
 function PartView({ part, role, live }: { part: Part; role: UIMessage['role']; live: boolean }) {
   if (isChunklogSystemPart(part)) {
     return (
-      <div className={`chunk system kind-${part.data.kind}`} role="separator">
+      <div className={`chunk system kind-${part.data.kind}`}>
         <span className="kind">{part.data.kind}</span>
         <span className="body">{part.data.text}</span>
       </div>
@@ -182,9 +186,8 @@ function Chat({ threadId, initial }: { threadId: string; initial: UIMessage[] })
         {messages.map((message, i) => (
           <article key={message.id} className={`message ${message.role}`} data-id={message.id}>
             {message.parts.map((part, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: parts only grow at the end
               <PartView
-                key={index}
+                key={partKey(part, index)}
                 part={part}
                 role={message.role}
                 live={running && i === messages.length - 1}
