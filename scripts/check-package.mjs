@@ -126,6 +126,13 @@ console.log('server render chunklog/react:', html);
 `,
   );
   run(process.execPath, ['ssr.mjs'], { cwd: project });
+
+  // The bin: `chunklog --help` from the installed package.
+  const help = execFileSync(process.execPath, [join(modules, 'chunklog', pkg.bin.chunklog)], {
+    encoding: 'utf8',
+  });
+  if (!help.includes('chunklog inspect <target>')) throw new Error(`unexpected --help: ${help}`);
+  console.log('bin chunklog: prints its usage');
   console.log('package checks passed');
 } finally {
   rmSync(scratch, { recursive: true, force: true });

@@ -17,7 +17,7 @@ export interface InspectorOptions {
 const HEADERS = {
   // No script at all, no outside resource: what the store holds cannot run in this page.
   'content-security-policy':
-    "default-src 'none'; style-src 'self'; img-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "default-src 'none'; style-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',

@@ -54,7 +54,7 @@ export async function seedInspectorStore(store: ChunkStore): Promise<void> {
       ],
     },
     { type: 'system', step: 1, kind: 'model-changed', text: 'Switched from opus to sonnet (429)' },
-    { type: 'steering', step: 1, text: 'only trains, please' },
+    { type: 'steering', step: 1, id: 'st1', text: 'only trains, please' },
     {
       type: 'source',
       step: 1,
