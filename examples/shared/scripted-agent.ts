@@ -13,9 +13,13 @@
 //   anything else   thinks briefly and answers
 
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
-import type { LanguageModel } from 'ai';
 import { UNANSWERED_TOOL_CALL_TEXT } from 'chunklog';
-import { createScriptedModel, type ScriptedPart, type ScriptedStep } from 'chunklog/testing';
+import {
+  createScriptedModel,
+  type ScriptedModel,
+  type ScriptedPart,
+  type ScriptedStep,
+} from 'chunklog/testing';
 import { type AgentModels, providerModels } from './providers.js';
 
 export const HELP = [
@@ -165,7 +169,7 @@ function answer(prompt: Prompt, role: 'primary' | 'fallback'): ScriptedStep {
 }
 
 /** A scripted model that answers every call with {@link answer} (it keeps its last 100 calls). */
-function scripted(role: 'primary' | 'fallback', modelId: string, delayMs: number): LanguageModel {
+function scripted(role: 'primary' | 'fallback', modelId: string, delayMs: number): ScriptedModel {
   // A function script answers any number of calls: the chat can run for as long as it likes.
   return createScriptedModel((call) => answer(call.prompt, role), {
     provider: 'anthropic.messages',
