@@ -11,7 +11,11 @@ export function whyNotV4Model(value: unknown): string {
     return `: "${value}" is a gateway model id; pass the provider's model object instead`;
   }
   if (typeof value === 'object' && value !== null) {
-    const model = value as { specificationVersion?: unknown; provider?: unknown; modelId?: unknown };
+    const model = value as {
+      specificationVersion?: unknown;
+      provider?: unknown;
+      modelId?: unknown;
+    };
     const version = model.specificationVersion;
     if (typeof version === 'string' && version !== 'v4') {
       const name = [model.provider, model.modelId].filter((s) => typeof s === 'string').join(' ');

@@ -2,7 +2,7 @@
 // (a Svelte runtime, a libSQL dialect): just what the snippets use.
 declare module 'svelte/reactivity' {
   export function createSubscriber(
-    start: (update: () => void) => (() => void) | undefined | void,
+    start: (update: () => void) => (() => void) | undefined,
   ): () => void;
 }
 
