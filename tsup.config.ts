@@ -7,6 +7,8 @@ const config: Options = {
     'store/index': 'src/store/index.ts',
     'session/index': 'src/session/index.ts',
     'testing/index': 'src/testing/index.ts',
+    'react/index': 'src/react/index.ts',
+    cli: 'src/cli.ts',
   },
   format: ['esm'],
   target: 'node20',

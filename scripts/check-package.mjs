@@ -3,7 +3,8 @@
 //   2. are-the-types-wrong (every subpath's types resolve; ESM-only profile);
 //   3. a smoke test that installs the tarball in a scratch project and imports every subpath
 //      from ESM and through Node's require(esm) from CommonJS;
-//   4. the core entry and chunklog/window bundle for a browser (no Node built-ins, no drivers).
+//   4. the core entry, chunklog/window and chunklog/react bundle for a browser (no Node built-ins,
+//      no drivers), and chunklog/react renders on a server (react-dom/server) without a DOM.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,6 +58,9 @@ try {
     'eventsource-parser',
     'bindings',
     'file-uri-to-path',
+    'react',
+    'react-dom',
+    'scheduler',
   ]) {
     const target = join(root, 'node_modules', dep);
     try {
@@ -83,7 +87,7 @@ try {
   // Browser: bundle the browser-safe entries with platform=browser; any Node built-in or
   // database driver import fails the build.
   const esbuild = await import('esbuild');
-  for (const entry of ['chunklog', 'chunklog/window']) {
+  for (const entry of ['chunklog', 'chunklog/window', 'chunklog/react']) {
     const result = await esbuild.build({
       stdin: { contents: `export * from '${entry}';`, resolveDir: project },
       bundle: true,
@@ -92,6 +96,7 @@ try {
       write: false,
       metafile: true,
       logLevel: 'silent',
+      external: ['react'], // the app's own copy
     });
     const inputs = Object.keys(result.metafile.inputs);
     const bad = inputs.filter((i) => /node:|better-sqlite3|\/pg\/|mysql2|kysely/.test(i));
@@ -103,6 +108,31 @@ try {
       `browser bundle ${entry}: ${result.outputFiles[0].contents.length} bytes, ${inputs.length} inputs`,
     );
   }
+
+  // chunklog/react on a server: importing it and rendering a component that uses the hooks
+  // touches no browser global (this Node process has no window, document or EventSource).
+  writeFileSync(
+    join(project, 'ssr.mjs'),
+    `import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
+import { useChunkThread } from 'chunklog/react';
+function Chat() {
+  const thread = useChunkThread({ threadId: 't1', basePath: '/api' });
+  return createElement('p', null, thread.turn.status + ' ' + thread.snapshot.groups.length);
+}
+const html = renderToString(createElement(Chat));
+if (html !== '<p>idle 0</p>') throw new Error('unexpected server render: ' + html);
+console.log('server render chunklog/react:', html);
+`,
+  );
+  run(process.execPath, ['ssr.mjs'], { cwd: project });
+
+  // The bin: `chunklog --help` from the installed package.
+  const help = execFileSync(process.execPath, [join(modules, 'chunklog', pkg.bin.chunklog)], {
+    encoding: 'utf8',
+  });
+  if (!help.includes('chunklog inspect <target>')) throw new Error(`unexpected --help: ${help}`);
+  console.log('bin chunklog: prints its usage');
   console.log('package checks passed');
 } finally {
   rmSync(scratch, { recursive: true, force: true });

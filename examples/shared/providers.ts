@@ -2,13 +2,14 @@
 // the model), else the example's scripted models.
 import { anthropic } from '@ai-sdk/anthropic';
 import { openai } from '@ai-sdk/openai';
-import type { LanguageModel } from 'ai';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { JSONValue } from 'chunklog';
 
 export interface AgentModels {
-  readonly model: LanguageModel;
+  readonly model: LanguageModelV4;
   /** Where the session moves a call on a rate limit or an overload. */
-  readonly fallbackModels: LanguageModel[];
+  /** v4 model objects (provider packages made for ai@7): what a session's fallbacks take. */
+  readonly fallbackModels: LanguageModelV4[];
   readonly providerOptions?: Record<string, Record<string, JSONValue>>;
   /** The AI SDK's retries of a failed call (0 for scripted models: nothing to wait for). */
   readonly maxRetries?: number;

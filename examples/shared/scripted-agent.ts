@@ -9,12 +9,17 @@
 //   ratelimit       the main model is rate limited (429): the session switches to the fallback
 //   error           both models are down (503): the turn ends with an error
 //   xss             answers with HTML in its text, thinking and tool input (shown as text)
+//   markdown        answers in Markdown (a heading, a list, code, links: one of them unsafe)
 //   anything else   thinks briefly and answers
 
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
-import type { LanguageModel } from 'ai';
 import { UNANSWERED_TOOL_CALL_TEXT } from 'chunklog';
-import { createScriptedModel, type ScriptedPart, type ScriptedStep } from 'chunklog/testing';
+import {
+  createScriptedModel,
+  type ScriptedModel,
+  type ScriptedPart,
+  type ScriptedStep,
+} from 'chunklog/testing';
 import { type AgentModels, providerModels } from './providers.js';
 
 export const HELP = [
@@ -25,6 +30,20 @@ export const HELP = [
   'ratelimit — the model is rate limited and the fallback takes over',
   'error — the provider is down: an error card',
   'xss — HTML in the answer, shown as text',
+  'markdown — a formatted answer (rendered safely where the page renders Markdown)',
+].join('\n');
+
+const MARKDOWN = [
+  '## A formatted answer',
+  '',
+  '- **bold**, *italic* and `inline code`',
+  '- a [safe link](https://www.npmjs.com/package/chunklog) and an [unsafe one](javascript:alert(3))',
+  '',
+  '```ts',
+  "const greeting = 'hello';",
+  '```',
+  '',
+  'Raw HTML stays text: <img src=x onerror=alert(4)>',
 ].join('\n');
 
 const XSS = '<img src=x onerror=alert(1)>';
@@ -122,6 +141,13 @@ function answer(prompt: Prompt, role: 'primary' | 'fallback'): ScriptedStep {
           { type: 'text', text: 'The main model was rate limited, so I answered instead.' },
         ],
       };
+    case 'markdown':
+      return {
+        parts: [
+          { type: 'reasoning', text: 'The user wants formatting.' },
+          { type: 'text', text: MARKDOWN },
+        ],
+      };
     case 'error':
       return { fail: { statusCode: 503, message: `Service unavailable (${role} model)` } };
     case 'xss':
@@ -143,7 +169,7 @@ function answer(prompt: Prompt, role: 'primary' | 'fallback'): ScriptedStep {
 }
 
 /** A scripted model that answers every call with {@link answer} (it keeps its last 100 calls). */
-function scripted(role: 'primary' | 'fallback', modelId: string, delayMs: number): LanguageModel {
+function scripted(role: 'primary' | 'fallback', modelId: string, delayMs: number): ScriptedModel {
   // A function script answers any number of calls: the chat can run for as long as it likes.
   return createScriptedModel((call) => answer(call.prompt, role), {
     provider: 'anthropic.messages',

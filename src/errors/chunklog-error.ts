@@ -36,7 +36,9 @@ export type ChunklogErrorCode =
   /** Progress was reported for a tool call that is not running in the session's live turn. */
   | 'tool-call-not-running'
   /** A turn was aborted by its caller. */
-  | 'aborted';
+  | 'aborted'
+  /** A thread client's request (`chunklog/react`) got an error answer; `value.status` is the HTTP status. */
+  | 'request-failed';
 
 /** Structured facts about a failure; every field is optional and JSON-safe. */
 export interface ChunklogErrorDetails {

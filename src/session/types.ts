@@ -1,3 +1,4 @@
+import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { Instructions, LanguageModel, ModelMessage, StopCondition, ToolSet } from 'ai';
 import type { ChatMessage } from '../schema/chat-message.js';
 import type { SystemKind } from '../schema/chunk.js';
@@ -48,9 +49,11 @@ export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
   /**
    * Models to move to, in order, when a call fails with a rate limit (429), an overload (529,
    * 503) or another 5xx error. Each switch records a `model-changed` system chunk in the turn,
-   * before the next model is called. Each model gets `maxRetries` retries first.
+   * before the next model is called. Each model gets `maxRetries` retries first. Fallbacks, and
+   * `model` with them, must be v4 model objects (a provider package made for `ai@7`, such as
+   * `@ai-sdk/anthropic@^4`): an older one is a type error, and an `invalid-option` error naming it.
    */
-  readonly fallbackModels?: readonly LanguageModel[] | undefined;
+  readonly fallbackModels?: readonly LanguageModelV4[] | undefined;
   /** Defaults to `'anthropic'` when the model's provider id starts with `anthropic`, else `'none'`. */
   readonly caching?: SessionCaching | undefined;
   /** The most steps (model calls) a turn may take. Default 20, unless `stopWhen` is given. */

@@ -2,6 +2,7 @@ import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { type LanguageModel, type StopCondition, stepCountIs, type ToolSet } from 'ai';
 import { ChunklogError } from '../errors/index.js';
 import { createTimeOrderedIds } from './ids.js';
+import { whyNotV4Model } from './model-version.js';
 import type { TurnConfig } from './turn-runner.js';
 import type { AgentSessionOptions, SessionErrorContext } from './types.js';
 
@@ -105,13 +106,17 @@ export function validateOptions<TOOLS extends ToolSet>(
     invalid('fallbackModels', '`fallbackModels` must be an array', fallbacks);
   if (fallbacks.length > 0) {
     if (!isV4Model(model)) {
-      invalid('model', 'with `fallbackModels`, `model` must be a v4 language model object', model);
+      invalid(
+        'model',
+        `with \`fallbackModels\`, \`model\` must be a v4 language model object${whyNotV4Model(model)}`,
+        model,
+      );
     }
     fallbacks.forEach((fallback, i) => {
       if (!isV4Model(fallback)) {
         invalid(
           `fallbackModels[${i}]`,
-          'every fallback must be a v4 language model object',
+          `every fallback must be a v4 language model object${whyNotV4Model(fallback)}`,
           fallback,
         );
       }

@@ -21,9 +21,22 @@ const pages = [
 ];
 
 describe('README.md', () => {
-  it('starts with exactly the two commands a newcomer runs', () => {
+  it('starts with exactly the two commands a newcomer runs, each doing its own set-up', () => {
     const [first] = codeBlocks(read('README.md'));
-    expect(first).toEqual({ lang: 'sh', code: 'npm install && npm run demo\nnpm test\n' });
+    expect(first).toEqual({
+      lang: 'sh',
+      code: 'npm install && npm run demo\nnpm install && npm test\n',
+    });
+  });
+
+  it('lists every subpath export and the inspector', () => {
+    const readme = read('README.md');
+    const exports = Object.keys(JSON.parse(read('package.json')).exports).filter(
+      (p) => p !== './package.json',
+    );
+    for (const subpath of exports)
+      expect(readme).toContain(`\`${subpath.replace(/^\./, 'chunklog')}\``);
+    expect(readme).toContain('npx chunklog inspect');
   });
 
   it('shows the quick start that examples/quick-start/main.ts runs, in README and getting started', () => {

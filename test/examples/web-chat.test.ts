@@ -185,7 +185,13 @@ describe.skipIf(!hasChromium)('examples/web-chat in Chromium', () => {
   it('renders every chunk kind, steers and queues while the agent works, and looks right', async () => {
     const { page, problems } = await open('showcase', '&limit=200', 1500);
 
+    // An empty thread says what to type; the hint goes once there is something.
+    expect(await page.isVisible('#empty')).toBe(true);
+    expect(await page.textContent('#empty')).toContain('weather Paris');
     await turn(page, 'weather Paris');
+    expect(await page.isVisible('#empty')).toBe(false);
+    // The usage the turn-end event carried.
+    expect(await page.textContent('#usage')).toMatch(/^last turn: [\d,]+ in · [\d,]+ out tokens/);
     expect(await page.locator('.chunk.tool-batch .call.done').count()).toBe(2);
     expect(await page.textContent('.chunk.tool-batch')).toContain('"celsius": 21');
 

@@ -137,13 +137,14 @@ describe('TSDoc of the public API', () => {
     }
   }, 60_000);
 
-  it('finds the barrels of all five subpaths', () => {
+  it('finds the barrels of all six subpaths', () => {
     expect(barrels().map((b) => b.slice(root.length + 1))).toEqual([
       'src/index.ts',
       'src/window/index.ts',
       'src/store/index.ts',
       'src/session/index.ts',
       'src/testing/index.ts',
+      'src/react/index.ts',
     ]);
   });
 });

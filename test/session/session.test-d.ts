@@ -1,9 +1,11 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { LanguageModel } from 'ai';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { ChunkEvent } from '../../src/schema/chunk-event.js';
 import type { ChunkRow } from '../../src/schema/chunk-row.js';
 import type {
   AgentSession,
+  AgentSessionOptions,
   ChunkHandlers,
   PageStore,
   SessionStore,
@@ -34,5 +36,12 @@ describe('session types', () => {
 
   it('makes a scripted model that is an AI SDK language model', () => {
     expectTypeOf<ScriptedModel>().toExtend<LanguageModel>();
+  });
+
+  it('takes only v4 model objects as fallbacks: a v3 one (a provider made for an older ai) is a type error', () => {
+    type Fallbacks = NonNullable<AgentSessionOptions['fallbackModels']>;
+    expectTypeOf<ScriptedModel[]>().toExtend<Fallbacks>();
+    expectTypeOf<LanguageModelV3[]>().not.toExtend<Fallbacks>();
+    expectTypeOf<string[]>().not.toExtend<Fallbacks>();
   });
 });

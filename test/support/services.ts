@@ -1,5 +1,6 @@
 // Which real services the tests can reach. Without a server, `npm test` skips that suite and
 // says so on stderr; with CHUNKLOG_REQUIRE_SERVICES=1 (set by .ci/run) a missing service fails.
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { Socket } from 'node:net';
 
@@ -48,4 +49,14 @@ export async function mysqlAvailable(): Promise<boolean> {
 /** Whether Chromium is installed at {@link CHROMIUM_PATH}. */
 export function chromiumAvailable(): boolean {
   return existsSync(CHROMIUM_PATH) || unavailable('Chromium', CHROMIUM_PATH);
+}
+
+/** Whether the npm registry answers (`npm ping`), for the test that installs the packed tarball. */
+export function npmRegistryAvailable(): boolean {
+  try {
+    execFileSync('npm', ['ping'], { stdio: 'ignore', timeout: 20_000 });
+    return true;
+  } catch {
+    return unavailable('The npm registry', 'npm ping');
+  }
 }

@@ -1,7 +1,7 @@
 // The page: a ChunkWindow fed by the session's live events (SSE) and by pages of stored rows,
 // rendered without a framework. The window bounds what the page holds: at the bottom it evicts
 // the oldest chunks past `limit`; scrolled up, it keeps them and loads older pages.
-import type { ChatMessage, ChunkEvent } from 'chunklog';
+import type { ChatMessage, ChunkEvent, TokenUsage } from 'chunklog';
 import { ChunkWindow, type ChunkWindowSnapshot } from 'chunklog/window';
 import { renderMessage } from './render.js';
 
@@ -38,10 +38,23 @@ const source = new EventSource(`${api}/events`);
 source.onmessage = (message) => {
   const event = JSON.parse(message.data) as ChunkEvent;
   chunkWindow.apply(event);
-  if (event.type === 'turn-end') void chunkWindow.reconcile();
+  if (event.type === 'turn-end') {
+    showUsage(event.usage);
+    void chunkWindow.reconcile();
+  }
 };
 source.addEventListener('gap', () => void chunkWindow.reconcile());
 void chunkWindow.loadOlder();
+
+/** The last turn's usage, as its turn-end event carried it. */
+function showUsage(usage: TokenUsage | undefined): void {
+  if (usage === undefined) return;
+  const n = (value: number | undefined) => (value ?? 0).toLocaleString('en-US');
+  let text = `last turn: ${n(usage.inputTokens)} in · ${n(usage.outputTokens)} out tokens`;
+  if (usage.reasoningTokens) text += ` (${n(usage.reasoningTokens)} reasoning)`;
+  if (usage.cacheReadTokens) text += ` · ${n(usage.cacheReadTokens)} from cache`;
+  (document.getElementById('usage') as HTMLElement).textContent = text;
+}
 
 // ── rendering ────────────────────────────────────────────────────────────────────────────────
 
@@ -122,6 +135,10 @@ function render(snapshot: ChunkWindowSnapshot): void {
   document.body.dataset.chunks = String(chunks);
   document.body.dataset.reconcile = snapshot.reconcileStatus;
   document.body.dataset.total = String(snapshot.total);
+
+  // An empty thread says what to type.
+  (document.getElementById('empty') as HTMLElement).hidden =
+    snapshot.groups.length > 0 || snapshot.total > 0 || snapshot.reconcileStatus !== 'idle';
 
   // When everything held fits on the screen there is no scrolling up: offer a button instead.
   olderButton.hidden = !snapshot.hasOlder || logEl.scrollHeight > logEl.clientHeight;

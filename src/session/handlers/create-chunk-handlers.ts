@@ -11,6 +11,7 @@ import { parseThreadId } from './params.js';
 import { errorResponse } from './responses.js';
 import type { ChunkHandlers, ChunkHandlersOptions, UIMessageStreamRouteOptions } from './types.js';
 import { uiMessagesRoute } from './ui-messages-route.js';
+import { uiStreamRoute } from './ui-stream-route.js';
 
 function invalid(option: string, message: string, value: unknown): never {
   throw new ChunklogError('invalid-option', `createChunkHandlers: ${message}`, { option, value });
@@ -37,13 +38,14 @@ const HANDLER_OPTIONS = [
   'uiMessageStream',
 ] as const;
 
-const route = /^\/threads\/([^/]+)\/(chunks|events|messages|cancel|notices)\/?$/;
+const route = /^\/threads\/([^/]+)\/(chunks|events|messages|cancel|notices|stream)\/?$/;
 const methods = {
   chunks: 'GET',
   events: 'GET',
   messages: 'POST',
   cancel: 'POST',
   notices: 'POST',
+  stream: 'GET',
 } as const;
 
 /**
@@ -60,7 +62,10 @@ const methods = {
  * - `POST /threads/:id/cancel` — `{ reason?, turnId? }` (or no body) cancels the running turn:
  *   202 `{ turnId }`, or 409 `not-running` when no turn (or not that turn) runs;
  * - `POST /threads/:id/notices` — `{ text, kind?: 'notice' | 'config-reload' }` records a system
- *   notice (`session.notify`): 202 `{ routed, turnId }`.
+ *   notice (`session.notify`): 202 `{ routed, turnId }`;
+ * - `GET /threads/:id/stream` — with `uiMessageStream`: the running turn in the UI message stream
+ *   protocol from its start, so that `useChat({ resume: true })` picks it up after a reload; 204
+ *   when no turn runs.
  *
  * Every request goes through `authorize(request, threadId)` first, which is required and denies
  * unless it returns `true`. Bad parameters get a 400 whose JSON body names the parameter. They
@@ -180,6 +185,16 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
       const live = await findSession(threadId);
       if (live === undefined) return noSession();
       return noticesRoute(request, live, maxBodyBytes);
+    },
+    async stream(request, threadId) {
+      if (uiMessageStream === undefined || uiMessageStream === false) {
+        return errorResponse(404, 'not-found', 'No such route (enable `uiMessageStream`).');
+      }
+      const denied = await checkAccess(authorize, request, threadId);
+      if (denied) return denied;
+      const live = await findSession(threadId);
+      if (live === undefined) return noSession();
+      return uiStreamRoute(live, streamOptions ?? {});
     },
     async fetch(request) {
       const url = new URL(request.url);

@@ -107,7 +107,7 @@ export interface ChunkHandlers {
   /**
    * Routes a request: `GET {basePath}/threads/:id/chunks`, `GET {basePath}/threads/:id/events`,
    * `POST {basePath}/threads/:id/messages`, `POST {basePath}/threads/:id/cancel`,
-   * `POST {basePath}/threads/:id/notices`. Anything else is 404 (or 405 for a known path).
+   * `POST {basePath}/threads/:id/notices`, `GET {basePath}/threads/:id/stream`. Anything else is 404 (or 405 for a known path).
    */
   fetch(request: Request): Promise<Response>;
   /** `GET …/chunks?limit&before`: a page of the thread's log as JSON. */
@@ -126,4 +126,9 @@ export interface ChunkHandlers {
    * (`session.notify`); 202 `{ routed, turnId }`.
    */
   notices(request: Request, threadId: string): Promise<Response>;
+  /**
+   * `GET …/stream` (with `uiMessageStream`): the running turn in the UI message stream protocol
+   * from its start, for `useChat`'s `resume`; 204 when no turn runs, 404 without `uiMessageStream`.
+   */
+  stream(request: Request, threadId: string): Promise<Response>;
 }

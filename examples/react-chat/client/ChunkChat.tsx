@@ -1,0 +1,144 @@
+// The chunk-native view on `chunklog/react`: `useChunkThread` keeps a ChunkWindow over the
+// thread's pages, fed by its live events. The window bounds what the page holds: at the bottom it
+// evicts the oldest chunks past `limit`; scrolled up, it keeps them and loads older pages.
+import { useChunkThread } from 'chunklog/react';
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { MessageView } from './Chunks.js';
+import { Composer } from './Composer.js';
+import { EmptyHint } from './EmptyHint.js';
+import { formatUsage } from './usage.js';
+
+const offsetIn = (log: HTMLElement, node: HTMLElement) =>
+  node.getBoundingClientRect().top - log.getBoundingClientRect().top;
+
+/** The first chunk visible at the top of the log, and how far from the top it is. */
+function firstVisible(log: HTMLElement): { key: string; offset: number } | null {
+  for (const node of log.querySelectorAll<HTMLElement>('[data-anchor]')) {
+    const offset = offsetIn(log, node);
+    if (offset + node.offsetHeight > 0) return { key: node.dataset.anchor as string, offset };
+  }
+  return null;
+}
+
+export function ChunkChat({ threadId, limit }: { threadId: string; limit: number }) {
+  const thread = useChunkThread({
+    threadId,
+    basePath: '/api',
+    limit,
+    pageSize: Math.max(10, Math.floor(limit / 2)),
+  });
+  const { snapshot, turn, lastTurn } = thread;
+  const logRef = useRef<HTMLElement>(null);
+  const running = turn.status === 'running';
+  const pendingTurns = useMemo(
+    () => new Set(snapshot.log.filter((entry) => entry.pending).map((entry) => entry.turnId)),
+    [snapshot.log],
+  );
+
+  // At the bottom, follow what streams in. Scrolled up, keep the chunk the user reads where it
+  // was while older pages are added above it.
+  const followed = useRef(Number.NaN); // where the page last scrolled the log itself
+  const anchor = useRef<{ key: string; offset: number } | null>(null);
+  useLayoutEffect(() => {
+    const log = logRef.current;
+    if (!log) return;
+    if (!snapshot.scrolledUp) {
+      log.scrollTop = log.scrollHeight;
+      followed.current = log.scrollTop;
+      anchor.current = null;
+      return;
+    }
+    const kept = anchor.current;
+    const node = kept && log.querySelector<HTMLElement>(`[data-anchor="${CSS.escape(kept.key)}"]`);
+    if (kept && node) log.scrollTop += offsetIn(log, node) - kept.offset;
+    anchor.current = firstVisible(log);
+  });
+
+  // What the end-to-end test reads.
+  useEffect(() => {
+    const data = document.body.dataset;
+    data.view = 'chunks';
+    data.running = String(running);
+    data.total = String(snapshot.total);
+    data.reconcile = snapshot.reconcileStatus;
+    data.rows = String(snapshot.log.length);
+    data.loadingOlder = String(snapshot.loadingOlder);
+    data.connection = thread.connection;
+  });
+
+  const onScroll = () => {
+    const log = logRef.current;
+    if (!log) return;
+    // The scroll the page made itself to follow the stream is not the user scrolling up, even
+    // when more content arrived before its event.
+    if (Math.abs(log.scrollTop - followed.current) < 2) return;
+    followed.current = Number.NaN;
+    anchor.current = firstVisible(log);
+    thread.setScrolledUp(log.scrollHeight - log.scrollTop - log.clientHeight > 60);
+    if (log.scrollTop < 150 && snapshot.hasOlder && !snapshot.loadingOlder) {
+      void thread.loadOlder();
+    }
+  };
+  const send = (text: string) => {
+    thread.setScrolledUp(false); // back to the bottom, where the answer appears
+    if (text.startsWith('/notice')) void thread.notify(text.slice(7).trim() || 'A notice.');
+    else void thread.send(text); // while a turn runs, the server queues it behind that turn
+  };
+  const stats = `${snapshot.log.length} rows held (limit ${limit}) · ${snapshot.total} stored${
+    snapshot.hasOlder ? ' · scroll up for older' : ''
+  }`;
+  const usage = lastTurn?.usage ?? turn.usage;
+  const empty = snapshot.groups.length === 0 && snapshot.total === 0 && !snapshot.loadingOlder;
+
+  return (
+    <>
+      <header className="status-bar">
+        <span className={`status ${turn.status}`} id="status">
+          {running ? 'working…' : 'idle'}
+        </span>
+        {usage && (
+          <span className="usage" id="usage" title="What the last turn's turn-end event reported">
+            last turn: {formatUsage(usage)}
+          </span>
+        )}
+        <span className="stats">{stats}</span>
+      </header>
+      <main className="log" id="log" ref={logRef} onScroll={onScroll} aria-live="polite">
+        {snapshot.hasOlder && (
+          <button
+            type="button"
+            className="older"
+            disabled={snapshot.loadingOlder}
+            onClick={() => {
+              thread.setScrolledUp(true); // reading history: keep what is loaded
+              void thread.loadOlder();
+            }}
+          >
+            {snapshot.loadingOlder ? 'Loading…' : 'Show older messages'}
+          </button>
+        )}
+        {empty && <EmptyHint />}
+        {snapshot.groups.map((message) => (
+          <MessageView
+            key={message.id}
+            message={message}
+            pending={message.role === 'user' && pendingTurns.has(message.turnId)}
+            live={running && message.turnId === turn.turnId}
+          />
+        ))}
+        {thread.error ? (
+          <div className="chunk error client-error" role="alert">
+            {String((thread.error as Error).message ?? thread.error)}
+          </div>
+        ) : null}
+      </main>
+      <Composer
+        running={running}
+        onSend={send}
+        onQueue={send}
+        onSteer={(text) => void thread.steer(text)}
+        onStop={() => void thread.cancel('Stopped by the user.')}
+      />
+    </>
+  );
+}

@@ -1,0 +1,223 @@
+// The view on `useChat` from `@ai-sdk/react`, for an app that already renders UIMessages:
+// chunklog's handlers under `/ui` (`uiMessageStream: true`) answer the chat transport; the stored
+// history comes from the chunks route as UIMessages (`toUIMessages`); after a reload `resume`
+// picks up a running turn (`GET /ui/threads/:id/stream`). Steering and cancelling are chunklog's
+// JSON routes.
+import { useChat } from '@ai-sdk/react';
+import { DefaultChatTransport, type UIMessage } from 'ai';
+import {
+  type ChunkPage,
+  groupRowsToMessages,
+  isChunklogErrorPart,
+  isChunklogSystemPart,
+  isChunklogToolProgressPart,
+  toUIMessages,
+} from 'chunklog';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { Composer } from './Composer.js';
+import { EmptyHint } from './EmptyHint.js';
+import { Markdown } from './Markdown.js';
+
+const api = (threadId: string) => `/api/threads/${encodeURIComponent(threadId)}`;
+const ui = (threadId: string) => `/ui/threads/${encodeURIComponent(threadId)}`;
+
+/** The stored thread as UIMessages (the newest 200 rows). */
+async function storedMessages(threadId: string): Promise<UIMessage[]> {
+  const response = await fetch(`${api(threadId)}/chunks?limit=200`);
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const page = (await response.json()) as ChunkPage;
+  return toUIMessages(groupRowsToMessages(page.chunks));
+}
+
+const post = (url: string, body: unknown) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+export function UseChatChat({ threadId }: { threadId: string }) {
+  const [initial, setInitial] = useState<UIMessage[] | undefined>(undefined);
+  useEffect(() => {
+    storedMessages(threadId).then(setInitial, () => setInitial([]));
+  }, [threadId]);
+  if (initial === undefined) return <main className="log" id="log" />;
+  return <Chat threadId={threadId} initial={initial} />;
+}
+
+type Part = UIMessage['parts'][number];
+
+/** A part's key: its tool call id, or its type and place (parts only grow at the end). */
+const partKey = (part: Part, index: number): string =>
+  'toolCallId' in part ? `tool:${part.toolCallId}` : `${part.type}:${index}`;
+
+function PartView({ part, role, live }: { part: Part; role: UIMessage['role']; live: boolean }) {
+  if (isChunklogSystemPart(part)) {
+    return (
+      <div className={`chunk system kind-${part.data.kind}`}>
+        <span className="kind">{part.data.kind}</span>
+        <span className="body">{part.data.text}</span>
+      </div>
+    );
+  }
+  if (isChunklogErrorPart(part)) {
+    return (
+      <div className="chunk error" role="alert">
+        <div className="error-title">
+          {part.data.statusCode ? `Error ${part.data.statusCode}` : 'Error'}
+        </div>
+        <div className="body">{part.data.message}</div>
+      </div>
+    );
+  }
+  if (isChunklogToolProgressPart(part)) return <pre className="progress">{part.data.text}</pre>;
+  switch (part.type) {
+    case 'text':
+      return role === 'assistant' ? (
+        <div className="chunk text">
+          <Markdown text={part.text} />
+        </div>
+      ) : (
+        <div className="chunk text plain">{part.text}</div>
+      );
+    case 'reasoning':
+      return (
+        <details className="chunk thinking">
+          <summary>Thinking</summary>
+          <div className="body">{part.text}</div>
+        </details>
+      );
+    case 'steering-message':
+      return (
+        <div className="chunk steering">
+          <span className="who">You, while it worked</span>
+          <div className="body">
+            {part.parts.map((p) => (p.type === 'text' ? p.text : '')).join('')}
+          </div>
+        </div>
+      );
+    case 'step-start':
+      return null;
+    default:
+      if (part.type.startsWith('tool-') || part.type === 'dynamic-tool') {
+        const tool = part as Extract<Part, { toolCallId: string }> & { state: string };
+        const name =
+          part.type === 'dynamic-tool'
+            ? (part as { toolName: string }).toolName
+            : part.type.slice(5);
+        const state =
+          tool.state === 'output-available'
+            ? 'done'
+            : tool.state === 'output-error'
+              ? 'error'
+              : live
+                ? 'running'
+                : 'unfinished'; // its turn ended without a result (it was stopped)
+        return (
+          <div className="chunk tool-batch">
+            <div className={`call ${state}`}>
+              <div className="call-head">
+                <span className="tool-name">{name}</span>
+                <span className="input">{JSON.stringify(tool.input ?? null)}</span>
+                <span className={`badge ${state}`}>{state}</span>
+              </div>
+              {'output' in tool && tool.output !== undefined ? (
+                <pre className="result">{JSON.stringify(tool.output, null, 2)}</pre>
+              ) : null}
+              {'errorText' in tool && tool.errorText ? (
+                <pre className="result">{String(tool.errorText)}</pre>
+              ) : null}
+            </div>
+          </div>
+        );
+      }
+      return null; // sources, files, custom parts: not shown in this small view
+  }
+}
+
+function Chat({ threadId, initial }: { threadId: string; initial: UIMessage[] }) {
+  const transport = useMemo(
+    () =>
+      new DefaultChatTransport({
+        api: `${ui(threadId)}/messages`,
+        // chunklog holds the thread: send only the new message.
+        prepareSendMessagesRequest: ({ messages }) => ({ body: { message: messages.at(-1) } }),
+        prepareReconnectToStreamRequest: () => ({ api: `${ui(threadId)}/stream` }),
+      }),
+    [threadId],
+  );
+  const { messages, sendMessage, setMessages, status, stop, resumeStream, error } = useChat({
+    id: threadId,
+    messages: initial,
+    transport,
+    resume: true, // after a reload, pick up the running turn (204 when none runs)
+    // The store is the truth: once a turn has ended (its turn-end comes after its write), show
+    // the stored thread. It differs from what streamed only after a reload mid-turn (the user's
+    // message of that turn was not stored yet) or a stop.
+    onFinish: ({ isAbort }) => {
+      if (!isAbort) void storedMessages(threadId).then(setMessages);
+    },
+  });
+  const running = status === 'submitted' || status === 'streaming';
+  const logRef = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    const log = logRef.current;
+    if (log) log.scrollTop = log.scrollHeight;
+  });
+  useEffect(() => {
+    const data = document.body.dataset;
+    data.view = 'usechat';
+    data.running = String(running);
+    data.status = status;
+  });
+
+  return (
+    <>
+      <header className="status-bar">
+        <span className={`status ${running ? 'running' : 'idle'}`} id="status">
+          {running ? 'working…' : status}
+        </span>
+        <span className="stats">
+          {messages.length} UI messages · <code>useChat</code> status {status}
+        </span>
+      </header>
+      <main className="log" id="log" ref={logRef} aria-live="polite">
+        {messages.length === 0 && <EmptyHint />}
+        {messages.map((message, i) => (
+          <article key={message.id} className={`message ${message.role}`} data-id={message.id}>
+            {message.parts.map((part, index) => (
+              <PartView
+                key={partKey(part, index)}
+                part={part}
+                role={message.role}
+                live={running && i === messages.length - 1}
+              />
+            ))}
+          </article>
+        ))}
+        {error && (
+          <div className="chunk error client-error" role="alert">
+            {error.message}
+          </div>
+        )}
+      </main>
+      <Composer
+        running={running}
+        onSend={(text) => {
+          if (text.startsWith('/notice')) {
+            void post(`${api(threadId)}/notices`, { text: text.slice(7).trim() || 'A notice.' });
+          } else void sendMessage({ text });
+        }}
+        onSteer={(text) => void post(`${api(threadId)}/messages`, { text, mode: 'steer' })}
+        onStop={async () => {
+          // useChat's stop() only stops reading; the turn is cancelled on the server, and the
+          // stored thread (with the cancel notice) is read back.
+          await stop();
+          await post(`${api(threadId)}/cancel`, { reason: 'Stopped by the user.' });
+          await resumeStream(); // the rest of the turn, if it is still being stored
+          setMessages(await storedMessages(threadId));
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,191 @@
+import { ChunklogError } from '../errors/chunklog-error.js';
+import { invalidOption, readOptions } from '../errors/invalid-option.js';
+import type { ChunkPage } from '../schema/chunk-page.js';
+import type { LoadPageRequest } from '../window/page.js';
+
+/**
+ * Options of {@link createThreadClient}: where chunklog's handlers (`createChunkHandlers`) serve
+ * one thread.
+ *
+ * @example
+ * ```ts
+ * const options: ThreadClientOptions = { threadId: 't1', basePath: '/api', headers: { authorization: `Bearer ${token}` } };
+ * ```
+ */
+export interface ThreadClientOptions {
+  /** The thread. */
+  readonly threadId: string;
+  /** The handlers' `basePath` (`'/api'`), or an absolute URL (`'https://chat.example/api'`). Default `''`. */
+  readonly basePath?: string | undefined;
+  /** The `fetch` to use (to add credentials or retries). Default: the global `fetch`. */
+  readonly fetch?: typeof globalThis.fetch | undefined;
+  /** Headers sent with every request (not with the event stream: an `EventSource` sends cookies only). */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+}
+
+/** What `POST …/messages` answered for a sent message: its turn, and whether it waits behind a running one. */
+export interface SentMessage {
+  readonly turnId: string;
+  readonly queued: boolean;
+}
+
+/** The system kinds a client may post as notices. */
+export type ClientNoticeKind = 'notice' | 'config-reload';
+
+/**
+ * A framework-free client of one thread's routes on chunklog's handlers. Every method that calls
+ * the server rejects with a `ChunklogError` of code `request-failed` naming the route, the status
+ * and the server's message when the answer is not a success.
+ *
+ * @example
+ * ```ts
+ * const client = createThreadClient({ threadId: 't1', basePath: '/api' });
+ * const { turnId } = await client.send('Hello');
+ * ```
+ */
+export interface ThreadClient {
+  readonly threadId: string;
+  /** The URL of the thread's server-sent events (`GET …/events`). */
+  readonly eventsUrl: string;
+  /** `GET …/chunks?limit&before`: a page of the log (a window's `loadPage`; the window validates it). */
+  loadPage(request: LoadPageRequest): Promise<ChunkPage>;
+  /** `POST …/messages` `{ text, mode: 'send', turnId? }`: starts a turn, or queues it behind the running one. */
+  send(text: string, options?: { readonly turnId?: string | undefined }): Promise<SentMessage>;
+  /** `POST …/messages` `{ text, mode: 'steer' }`: adds the text to the running turn at its next step. */
+  steer(text: string): Promise<{ readonly steeringId: string }>;
+  /**
+   * `POST …/cancel` `{ reason?, turnId? }`: cancels the running turn (only that turn, when
+   * `turnId` is given). Resolves to false when no turn (or not that turn) was running (409).
+   */
+  cancel(options?: {
+    readonly reason?: string | undefined;
+    readonly turnId?: string | undefined;
+  }): Promise<boolean>;
+  /** `POST …/notices` `{ text, kind }`: records a system notice in the thread. */
+  notify(
+    text: string,
+    kind?: ClientNoticeKind,
+  ): Promise<{ readonly routed: string; readonly turnId: string }>;
+}
+
+function trimBase(basePath: unknown): string {
+  if (basePath === undefined) return '';
+  if (typeof basePath !== 'string') {
+    invalidOption('createThreadClient', 'basePath', '`basePath` must be a string', basePath);
+  }
+  return basePath.replace(/\/+$/, '');
+}
+
+/** The server's error message (`{ error: { message } }`), or the status text. */
+async function failure(route: string, response: Response): Promise<ChunklogError> {
+  let message = response.statusText;
+  let parameter: string | undefined;
+  try {
+    const body = (await response.json()) as { error?: { message?: unknown; parameter?: unknown } };
+    if (typeof body.error?.message === 'string') message = body.error.message;
+    if (typeof body.error?.parameter === 'string') parameter = body.error.parameter;
+  } catch {
+    // not JSON: keep the status text
+  }
+  return new ChunklogError(
+    'request-failed',
+    `${route} answered ${response.status}${message ? `: ${message}` : ''}`,
+    {
+      value: { status: response.status },
+      ...(parameter !== undefined ? { option: parameter } : {}),
+    },
+  );
+}
+
+/**
+ * Creates a client of one thread's routes on chunklog's handlers (`GET …/chunks`,
+ * `GET …/events`, `POST …/messages`, `…/cancel`, `…/notices`). It holds no state and touches no
+ * browser global until a method is called, so it may be created during server rendering.
+ *
+ * @param options - the thread, the handlers' base path, and optionally `fetch` and headers
+ * @returns the client
+ * @throws {ChunklogError} `invalid-option` for an empty thread id or a malformed option
+ *
+ * @example
+ * ```ts
+ * const client = createThreadClient({ threadId: 't1', basePath: '/api' });
+ * const window = new ChunkWindow({ limit: 300, loadPage: client.loadPage });
+ * await client.send('What is the weather in Paris?');
+ * ```
+ */
+export function createThreadClient(options: ThreadClientOptions): ThreadClient {
+  const o = readOptions(options, 'createThreadClient', [
+    'threadId',
+    'basePath',
+    'fetch',
+    'headers',
+  ]);
+  const { threadId } = o;
+  if (typeof threadId !== 'string' || threadId === '') {
+    invalidOption(
+      'createThreadClient',
+      'threadId',
+      '`threadId` must be a non-empty string',
+      threadId,
+    );
+  }
+  if (o.fetch !== undefined && typeof o.fetch !== 'function') {
+    invalidOption('createThreadClient', 'fetch', '`fetch` must be a function', o.fetch);
+  }
+  if (o.headers !== undefined && (typeof o.headers !== 'object' || o.headers === null)) {
+    invalidOption('createThreadClient', 'headers', '`headers` must be an object', o.headers);
+  }
+  const base = `${trimBase(o.basePath)}/threads/${encodeURIComponent(threadId)}`;
+  const headers = (o.headers ?? {}) as Record<string, string>;
+  const request = (path: string, init: RequestInit = {}): Promise<Response> =>
+    ((o.fetch as typeof fetch | undefined) ?? globalThis.fetch)(`${base}/${path}`, {
+      ...init,
+      headers: { ...headers, ...(init.headers as Record<string, string> | undefined) },
+    });
+  const post = (path: string, body: unknown): Promise<Response> =>
+    request(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const ok = async <T>(route: string, response: Response): Promise<T> => {
+    if (!response.ok) throw await failure(route, response);
+    return (await response.json()) as T;
+  };
+
+  return {
+    threadId,
+    eventsUrl: `${base}/events`,
+    async loadPage({ limit, before }) {
+      const query = new URLSearchParams({ limit: String(limit) });
+      if (before !== undefined) query.set('before', String(before));
+      return ok<ChunkPage>('GET chunks', await request(`chunks?${query}`));
+    },
+    async send(text, sendOptions = {}) {
+      const turnId = sendOptions.turnId;
+      const body = { text, mode: 'send', ...(turnId !== undefined ? { turnId } : {}) };
+      return ok<SentMessage>('POST messages', await post('messages', body));
+    },
+    async steer(text) {
+      return ok<{ steeringId: string }>(
+        'POST messages',
+        await post('messages', { text, mode: 'steer' }),
+      );
+    },
+    async cancel(cancelOptions = {}) {
+      const body: Record<string, string> = {};
+      if (cancelOptions.reason !== undefined) body.reason = cancelOptions.reason;
+      if (cancelOptions.turnId !== undefined) body.turnId = cancelOptions.turnId;
+      const response = await post('cancel', body);
+      if (response.status === 409) return false;
+      await ok('POST cancel', response);
+      return true;
+    },
+    async notify(text, kind = 'notice') {
+      return ok<{ routed: string; turnId: string }>(
+        'POST notices',
+        await post('notices', { text, kind }),
+      );
+    },
+  };
+}

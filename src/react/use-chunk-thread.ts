@@ -1,0 +1,250 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { FinishReason, TokenUsage } from '../schema/usage.js';
+import { ChunkWindow } from '../window/chunk-window.js';
+import type { ChunkWindowSnapshot } from '../window/snapshot.js';
+import {
+  type ConnectionStatus,
+  connectThreadEvents,
+  type EventSourceLike,
+} from './connect-events.js';
+import { type LiveTurn, liveTurnOf } from './live-turn.js';
+import {
+  type ClientNoticeKind,
+  createThreadClient,
+  type SentMessage,
+  type ThreadClient,
+  type ThreadClientOptions,
+} from './thread-client.js';
+import { useChunkWindow } from './use-chunk-window.js';
+
+/**
+ * Options of {@link useChunkThread}: the thread's routes (see {@link ThreadClientOptions}) and
+ * the window's size.
+ *
+ * @example
+ * ```ts
+ * const options: UseChunkThreadOptions = { threadId: 't1', basePath: '/api', limit: 300 };
+ * ```
+ */
+export interface UseChunkThreadOptions extends ThreadClientOptions {
+  /** The window's `limit`: log entries held while the user is at the bottom. Default 300. */
+  readonly limit?: number | undefined;
+  /** Rows per older page. Default 50. */
+  readonly pageSize?: number | undefined;
+  /** Follow the live events (`GET …/events`). Default true. */
+  readonly live?: boolean | undefined;
+  /** Opens the event stream. Default: the browser's `EventSource`. */
+  readonly createEventSource?: ((url: string) => EventSourceLike) | undefined;
+  /** Send cookies with the default `EventSource` to another origin. */
+  readonly withCredentials?: boolean | undefined;
+  /** Makes the turn id of a sent message. Default: `crypto.randomUUID()`. */
+  readonly newTurnId?: (() => string) | undefined;
+}
+
+/** The last turn that ended while the page was open: what its `turn-end` reported. */
+export interface EndedTurn {
+  readonly turnId: string | null;
+  readonly usage: TokenUsage | undefined;
+  readonly finishReason: FinishReason | undefined;
+}
+
+/**
+ * A thread as a React component uses it (see {@link useChunkThread}).
+ *
+ * @example
+ * ```tsx
+ * const { snapshot, turn, send, cancel } = useChunkThread({ threadId: 't1', basePath: '/api' });
+ * ```
+ */
+export interface ChunkThread {
+  /** The window (for `setScrolledUp`, `evict`, …). */
+  readonly window: ChunkWindow;
+  /** The thread's HTTP client. */
+  readonly client: ThreadClient;
+  /** The window's snapshot: `groups` to render, `log`, `hasOlder`, … */
+  readonly snapshot: ChunkWindowSnapshot;
+  /** The live turn: `idle`, `running` or `ended`. */
+  readonly turn: LiveTurn;
+  /** What the last `turn-end` seen reported (its usage), or undefined. */
+  readonly lastTurn: EndedTurn | undefined;
+  /** The event stream's connection. */
+  readonly connection: ConnectionStatus;
+  /** The last failure (a `request-failed` or `load-failed` ChunklogError), cleared by the next success. */
+  readonly error: unknown;
+  /** Sends a message (queued behind a running turn), shown at once as a pending message. Resolves to undefined on failure (see `error`). */
+  send(text: string): Promise<SentMessage | undefined>;
+  /** Adds a message to the running turn. Resolves to false on failure. */
+  steer(text: string): Promise<boolean>;
+  /** Cancels the live turn (only that one). Resolves to whether a turn was cancelled. */
+  cancel(reason?: string): Promise<boolean>;
+  /** Records a system notice in the thread. Resolves to false on failure. */
+  notify(text: string, kind?: ClientNoticeKind): Promise<boolean>;
+  /** Loads the page before the oldest row held (see `snapshot.hasOlder`). Never rejects. */
+  loadOlder(): Promise<void>;
+  /** Tells the window whether the user is scrolled up (no eviction, reconcile deferred). */
+  setScrolledUp(scrolledUp: boolean): void;
+}
+
+interface Held {
+  readonly key: string;
+  readonly window: ChunkWindow;
+  readonly client: ThreadClient;
+  loaded: boolean;
+}
+
+function randomTurnId(): string {
+  return `turn-${globalThis.crypto.randomUUID()}`;
+}
+
+/**
+ * One thread of chunklog's handlers in a component: a {@link ChunkWindow} over its pages, fed by
+ * its live events, with `send`, `steer`, `cancel` and `notify`. On mount it opens the event
+ * stream, then loads the newest page (so that no turn falls in between); a `turn-end` or a gap
+ * reconciles the window with the store. A new `threadId`, `basePath`, `limit` or `pageSize`
+ * starts a new window. Server rendering returns the empty snapshot and touches no browser global
+ * (the stream opens in an effect).
+ *
+ * @param options - the thread, the handlers' base path, the window's size
+ * @returns the snapshot, the live turn, and the actions
+ *
+ * @example
+ * ```tsx
+ * function Chat({ threadId }: { threadId: string }) {
+ *   const thread = useChunkThread({ threadId, basePath: '/api' });
+ *   return (
+ *     <>
+ *       {thread.snapshot.groups.map((message) => <Message key={message.id} message={message} />)}
+ *       <button onClick={() => thread.send('Hello')}>Send</button>
+ *       {thread.turn.status === 'running' && <button onClick={() => thread.cancel()}>Stop</button>}
+ *     </>
+ *   );
+ * }
+ * ```
+ */
+export function useChunkThread(options: UseChunkThreadOptions): ChunkThread {
+  const latest = useRef(options);
+  latest.current = options;
+  const { threadId, basePath, limit = 300, pageSize, live = true } = options;
+  const key = JSON.stringify([threadId, basePath ?? '', limit, pageSize ?? null]);
+  const held = useRef<Held | null>(null);
+  if (held.current === null || held.current.key !== key) {
+    const client = createThreadClient({
+      threadId,
+      basePath,
+      // Read at call time, so that new headers or a new fetch need no new window.
+      fetch: (input, init) => {
+        const { fetch = globalThis.fetch, headers = {} } = latest.current;
+        return fetch(input, {
+          ...init,
+          headers: { ...headers, ...(init?.headers as Record<string, string> | undefined) },
+        });
+      },
+    });
+    const window = new ChunkWindow({
+      limit,
+      ...(pageSize !== undefined ? { pageSize } : {}),
+      loadPage: client.loadPage,
+    });
+    held.current = { key, window, client, loaded: false };
+  }
+  const { window, client } = held.current;
+  const snapshot = useChunkWindow(window);
+  const [connection, setConnection] = useState<ConnectionStatus>('connecting');
+  const [error, setError] = useState<unknown>(undefined);
+  const [lastTurn, setLastTurn] = useState<EndedTurn | undefined>(undefined);
+
+  useEffect(() => {
+    const current = held.current as Held;
+    const disconnect = live
+      ? connectThreadEvents(window, client.eventsUrl, {
+          createEventSource: latest.current.createEventSource,
+          withCredentials: latest.current.withCredentials,
+          onStatus: setConnection,
+          onError: setError,
+          onEvent: (event) => {
+            if (event.type !== 'turn-end') return;
+            setLastTurn({
+              turnId: window.getSnapshot().liveTurnId,
+              usage: event.usage,
+              finishReason: event.finishReason,
+            });
+          },
+        })
+      : undefined;
+    // Once per window (a strict-mode remount must not load a second, older page).
+    if (!current.loaded) {
+      current.loaded = true;
+      window.loadOlder().then(() => setError(undefined), setError);
+    }
+    return disconnect;
+  }, [window, client, live]);
+
+  const failed = useCallback((failure: unknown) => {
+    setError(failure);
+    return undefined;
+  }, []);
+
+  const actions = useMemo(
+    () => ({
+      async send(text: string): Promise<SentMessage | undefined> {
+        const turnId = (latest.current.newTurnId ?? randomTurnId)();
+        const pending = window.addPendingUserMessage(text, { turnId });
+        try {
+          const sent = await client.send(text, { turnId });
+          setError(undefined);
+          return sent;
+        } catch (failure) {
+          window.removePendingUserMessage(pending);
+          return failed(failure);
+        }
+      },
+      async steer(text: string): Promise<boolean> {
+        try {
+          await client.steer(text);
+          return true;
+        } catch (failure) {
+          failed(failure);
+          return false;
+        }
+      },
+      async cancel(reason?: string): Promise<boolean> {
+        const turnId = window.getSnapshot().liveTurnId;
+        try {
+          return await client.cancel({
+            ...(reason !== undefined ? { reason } : {}),
+            ...(turnId !== null && !turnId.startsWith('~') ? { turnId } : {}),
+          });
+        } catch (failure) {
+          failed(failure);
+          return false;
+        }
+      },
+      async notify(text: string, kind?: ClientNoticeKind): Promise<boolean> {
+        try {
+          await client.notify(text, kind);
+          return true;
+        } catch (failure) {
+          failed(failure);
+          return false;
+        }
+      },
+      async loadOlder(): Promise<void> {
+        if (!window.getSnapshot().hasOlder) return;
+        try {
+          await window.loadOlder();
+        } catch (failure) {
+          failed(failure);
+        }
+      },
+      setScrolledUp(scrolledUp: boolean): void {
+        window.setScrolledUp(scrolledUp);
+      },
+    }),
+    [window, client, failed],
+  );
+
+  const { liveTurnId, liveTurn } = snapshot;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the turn changes only with these two
+  const turn = useMemo(() => liveTurnOf(snapshot), [liveTurnId, liveTurn]);
+  return { window, client, snapshot, turn, lastTurn, connection, error, ...actions };
+}

@@ -1,0 +1,18 @@
+// Types of the packages a documentation snippet imports that are not dev dependencies of chunklog
+// (a Svelte runtime, a libSQL dialect): just what the snippets use.
+declare module 'svelte/reactivity' {
+  export function createSubscriber(
+    start: (update: () => void) => (() => void) | undefined,
+  ): () => void;
+}
+
+declare module '@libsql/kysely-libsql' {
+  import type { Dialect } from 'kysely';
+  export class LibsqlDialect implements Dialect {
+    constructor(config: { url: string; authToken?: string });
+    createAdapter: Dialect['createAdapter'];
+    createDriver: Dialect['createDriver'];
+    createIntrospector: Dialect['createIntrospector'];
+    createQueryCompiler: Dialect['createQueryCompiler'];
+  }
+}

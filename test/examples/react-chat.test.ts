@@ -1,0 +1,299 @@
+// examples/react-chat end to end in headless Chromium, both views. The chunk view (chunklog/react):
+// send, stream, steer, queue, stop, every chunk kind, usage, a reload while a turn runs, older
+// pages on scroll, Markdown and HTML kept inert. The useChat view (@ai-sdk/react on chunklog's UI
+// message handlers): send, stream, steer, stop, a reload while a turn runs (resume). Screenshots
+// in .tmp/ (react-chat-chunks.png, react-chat-usechat.png). The server builds the page with Vite
+// at start-up, offline.
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable } from '../support/services.js';
+import { launchChromium, listeningUrl, openPage } from './browser.js';
+import { ensureBuilt, exampleEnv, ROOT, spawnExample, tempDir } from './support.js';
+
+const temp = tempDir('react-chat');
+const hasChromium = chromiumAvailable();
+let server: ChildProcess | undefined;
+let browser: Browser | undefined;
+let baseUrl = '';
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  ensureBuilt();
+  server = spawnExample(
+    'examples/react-chat/main.ts',
+    ['--port', '0', '--db', join(temp.dir, 'chat.db'), '--out', join(temp.dir, 'page')],
+    exampleEnv({ CHUNKLOG_SCRIPTED_DELAY_MS: '10' }),
+  );
+  baseUrl = await listeningUrl(server);
+  browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  server?.kill('SIGTERM');
+  temp.remove();
+});
+
+const data = (page: Page, key: string) => page.evaluate((k) => document.body.dataset[k] ?? '', key);
+
+async function say(page: Page, text: string): Promise<void> {
+  await page.fill('#input', text);
+  await page.press('#input', 'Enter');
+}
+
+/** Chunk view: the store holds more than `rows` rows, no turn runs, the window reconciled. */
+async function settled(page: Page, rows: number, timeout = 20_000): Promise<void> {
+  await page.waitForFunction(
+    (before) =>
+      Number(document.body.dataset.total) > before &&
+      document.body.dataset.running === 'false' &&
+      document.body.dataset.reconcile === 'idle',
+    rows,
+    { timeout },
+  );
+}
+
+async function turn(page: Page, text: string, timeout?: number): Promise<void> {
+  const rows = Number(await data(page, 'total'));
+  await say(page, text);
+  await settled(page, rows, timeout);
+}
+
+const screenshot = (page: Page, name: string) => {
+  mkdirSync(join(ROOT, '.tmp'), { recursive: true });
+  return page.screenshot({ path: join(ROOT, '.tmp', name) });
+};
+
+describe.skipIf(!hasChromium)('examples/react-chat in Chromium', () => {
+  it('chunk view: every chunk kind, steer, queue, stop, usage, Markdown, inert HTML', async () => {
+    const { page, problems, dialogs } = await openPage(
+      browser as Browser,
+      `${baseUrl}?view=chunks&thread=showcase&limit=400`,
+      { width: 1100, height: 1400 },
+    );
+    await page.waitForFunction(() => document.body.dataset.reconcile === 'idle');
+    // An empty thread says what to type.
+    expect(await page.textContent('.empty')).toContain('weather Paris');
+
+    await turn(page, 'weather Paris');
+    expect(await page.locator('.empty').count()).toBe(0);
+    expect(await page.locator('.chunk.tool-batch .call.done').count()).toBe(2);
+    expect(await page.textContent('.chunk.tool-batch')).toContain('"celsius": 21');
+    expect(await page.textContent('.chunk.tool-batch')).toContain('reading the nearest station…');
+    // The usage the turn-end event carried.
+    expect(await page.textContent('#usage')).toMatch(/last turn: [\d,]+ in · [\d,]+ out tokens/);
+
+    // While the slow tool runs: its progress streams; steer with one message, queue another.
+    const before = Number(await data(page, 'total'));
+    await say(page, 'slow');
+    await page.waitForSelector('.call.running .progress');
+    expect(await page.textContent('#status')).toBe('working…');
+    await page.fill('#input', 'please also mention the time');
+    await page.click('#steer');
+    await page.fill('#input', 'and then say goodbye');
+    await page.click('#queue');
+    await page.waitForSelector('.message.user.pending');
+    await expect
+      .poll(() => page.textContent('#log'), { timeout: 20_000 })
+      .toContain('You said: “and then say goodbye”');
+    await settled(page, before);
+    expect(await page.textContent('.chunk.steering')).toContain('please also mention the time');
+    expect(await page.locator('.message.user.pending').count()).toBe(0);
+
+    await turn(page, 'ratelimit');
+    expect(await page.textContent('.chunk.system.kind-model-changed')).toContain(
+      'Switched from claude-opus-scripted to claude-sonnet-scripted',
+    );
+    await turn(page, 'error');
+    expect(await page.locator('.chunk.error .error-title').last().textContent()).toBe('Error 503');
+
+    const beforeStop = Number(await data(page, 'total'));
+    await say(page, 'slow');
+    await page.waitForSelector('.call.running .progress');
+    await page.click('#stop');
+    await settled(page, beforeStop);
+    expect(await page.locator('.chunk.system.kind-cancelled').last().textContent()).toContain(
+      'Stopped by the user.',
+    );
+    const stopped = page.locator('article.message.assistant', { hasText: 'Stopped by the user.' });
+    expect(await stopped.locator('.call.unfinished .tool-name').textContent()).toBe('slow_job');
+
+    await say(page, '/notice Deployed version 2.');
+    await page.waitForSelector('.message.system .chunk.system.kind-notice');
+    expect(await page.textContent('.message.system')).toContain('Deployed version 2.');
+
+    // Markdown is rendered by react-markdown; its unsafe link and raw HTML stay inert.
+    await turn(page, 'markdown');
+    expect(await page.textContent('.markdown h2')).toBe('A formatted answer');
+    expect(await page.locator('.markdown strong').last().textContent()).toBe('bold');
+    expect(await page.getAttribute('.markdown a >> text=safe link', 'href')).toBe(
+      'https://www.npmjs.com/package/chunklog',
+    );
+    const unsafe = await page.getAttribute('.markdown a >> text=unsafe one', 'href');
+    expect(unsafe ?? '').not.toMatch(/javascript/i);
+    expect(await page.textContent('.markdown >> text=Raw HTML stays text')).toContain(
+      'Raw HTML stays text: <img src=x onerror=alert(4)>',
+    );
+    await turn(page, 'xss');
+    const text = (await page.textContent('#log')) ?? '';
+    expect(text).toContain(
+      'Here is some HTML: <img src=x onerror=alert(1)> <script>alert(2)</script>',
+    );
+    expect(text).toContain('{"city":"<img src=x onerror=alert(1)>"}');
+    expect(await page.locator('#log img, #log script, #log b').count()).toBe(0);
+
+    // Thinking is in place and collapsible.
+    const thinking = page.locator('details.chunk.thinking', { hasText: 'Thinking about' }).last();
+    await thinking.locator('summary').click();
+    expect(await thinking.getAttribute('open')).not.toBeNull();
+    expect(await thinking.textContent()).toContain('Thinking about <img src=x onerror=alert(1)>');
+
+    await page.waitForTimeout(300); // give an onerror handler time to fire, if one existed
+    expect(dialogs).toEqual([]);
+    await page.locator('details.chunk.thinking').nth(0).locator('summary').click();
+    await page.evaluate(() => {
+      const log = document.getElementById('log') as HTMLElement;
+      log.scrollTop = 0;
+    });
+    await screenshot(page, 'react-chat-chunks.png');
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it('chunk view: a reload while a turn runs picks the turn up where it is', async () => {
+    const { page, problems } = await openPage(
+      browser as Browser,
+      `${baseUrl}?view=chunks&thread=reload`,
+    );
+    await page.waitForFunction(() => document.body.dataset.reconcile === 'idle');
+    await turn(page, 'hello there');
+    const before = Number(await data(page, 'total'));
+    await say(page, 'slow');
+    await page.waitForSelector('.call.running .progress');
+    await page.reload();
+    // After the reload the running turn comes back from the server's replay: its tool card is
+    // running again and its progress goes on.
+    await page.waitForSelector('.call.running .progress', { timeout: 10_000 });
+    expect(await data(page, 'running')).toBe('true');
+    expect(await page.textContent('#log')).toContain('You said: “hello there”');
+    await settled(page, before);
+    expect(await page.locator('.call.done').count()).toBe(1);
+    expect(await page.textContent('#log')).toContain('Here is what the tools found');
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it('chunk view: the window stays within its limit while a long turn streams; older pages load on scroll', async () => {
+    const limit = 24;
+    const { page, problems } = await openPage(
+      browser as Browser,
+      `${baseUrl}?view=chunks&thread=long&limit=${limit}`,
+    );
+    await page.waitForFunction(() => document.body.dataset.reconcile === 'idle');
+    await page.evaluate(() => {
+      const w = window as unknown as { maxRows: number };
+      w.maxRows = 0;
+      new MutationObserver(() => {
+        w.maxRows = Math.max(w.maxRows, Number(document.body.dataset.rows));
+      }).observe(document.body, { attributes: true, attributeFilter: ['data-rows'] });
+    });
+    await turn(page, 'long 100', 90_000);
+    await expect.poll(() => page.textContent('#log')).toContain('Chunk 100 of 100');
+    const maxRows = await page.evaluate(() => (window as unknown as { maxRows: number }).maxRows);
+    expect(maxRows).toBeLessThanOrEqual(limit + 2); // the open chunk's rows may exceed it
+    expect(maxRows).toBeGreaterThanOrEqual(limit - 2);
+    expect(await page.textContent('#log')).not.toContain('Thinking, chunk 1 of 100.');
+    // Scroll to the top again and again: each time a page of older rows loads above.
+    const deadline = Date.now() + 60_000;
+    while (
+      !((await page.textContent('#log')) ?? '').includes('long 100') &&
+      Date.now() < deadline
+    ) {
+      await page.evaluate(() => {
+        const log = document.getElementById('log') as HTMLElement;
+        log.scrollTop = 0;
+        log.dispatchEvent(new Event('scroll'));
+      });
+      await page.waitForFunction(() => document.body.dataset.loadingOlder === 'false');
+    }
+    expect(await page.textContent('#log')).toContain('long 100'); // the user's message
+    expect(Number(await data(page, 'rows'))).toBeGreaterThan(limit);
+    await page.evaluate(() => {
+      const log = document.getElementById('log') as HTMLElement;
+      log.scrollTop = log.scrollHeight;
+      log.dispatchEvent(new Event('scroll'));
+    });
+    await expect.poll(() => data(page, 'rows').then(Number)).toBeLessThanOrEqual(limit);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 150_000);
+
+  it('useChat view: send, stream, steer, stop, a reload while a turn runs, inert HTML', async () => {
+    const { page, problems, dialogs } = await openPage(
+      browser as Browser,
+      `${baseUrl}?view=usechat&thread=chat`,
+      { width: 1100, height: 1200 },
+    );
+    const ready = () =>
+      page.waitForFunction(() => document.body.dataset.status === 'ready', null, {
+        timeout: 20_000,
+      });
+    await ready();
+    expect(await page.textContent('.empty')).toContain('weather Paris');
+
+    await say(page, 'weather Paris');
+    await page.waitForSelector('.call.running'); // streaming: the tools run
+    await ready();
+    await expect.poll(() => page.textContent('#log')).toContain('Here is what the tools found');
+    expect(await page.locator('.call.done').count()).toBe(2);
+
+    // Steer the slow tool's turn through chunklog's JSON route: the steering message shows up
+    // in the useChat stream.
+    await say(page, 'slow');
+    await page.waitForSelector('.call.running');
+    await page.fill('#input', 'please hurry');
+    await page.click('#steer');
+    await ready();
+    expect(await page.textContent('.chunk.steering')).toContain('please hurry');
+    expect(await page.textContent('#log')).toContain(
+      'while I was working you said: “please hurry”',
+    );
+
+    // Stop: useChat stops reading, the turn is cancelled on the server, and its stored end is
+    // read back through the resume route.
+    await say(page, 'slow');
+    await page.waitForSelector('.call.running');
+    await page.click('#stop');
+    await page.waitForSelector('.chunk.system.kind-cancelled', { timeout: 20_000 });
+    await ready();
+    // What the turn had when it was stopped stays: its text and the tool call, cut short.
+    const stopped = page.locator('article.message.assistant', { hasText: 'Stopped by the user.' });
+    expect(await stopped.textContent()).toContain('Starting a slow job');
+    expect(await stopped.locator('.call .tool-name').textContent()).toBe('slow_job');
+    await expect.poll(() => stopped.locator('.call.running').count()).toBe(0); // cut short
+
+    // A reload while a turn runs: useChat's resume picks the turn up from its start.
+    const doneBefore = await page.locator('.call.done').count();
+    await say(page, 'slow');
+    await page.waitForSelector('.call.running');
+    await page.reload();
+    await page.waitForSelector('.call.running', { timeout: 10_000 });
+    await ready();
+    await expect.poll(() => page.locator('.call.done').count()).toBe(doneBefore + 1);
+    // Once it ended, the view shows the stored thread: the user's message of the resumed turn too.
+    await expect.poll(() => page.locator('article.message.user').count()).toBe(4);
+
+    await say(page, 'xss');
+    await ready();
+    await expect.poll(() => page.textContent('#log')).toContain('<img src=x onerror=alert(1)>');
+    expect(await page.locator('#log img, #log script, #log b').count()).toBe(0);
+    await page.waitForTimeout(300);
+    expect(dialogs).toEqual([]);
+    await screenshot(page, 'react-chat-usechat.png');
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 120_000);
+});

@@ -1,0 +1,75 @@
+// A store with every chunk kind, HTML in model output, a thread with a title and an owner, a long
+// thread and enough threads for two pages: what the inspector tests browse.
+import type { Chunk } from '../../src/schema/chunk.js';
+import type { ChunkStore } from '../../src/store/index.js';
+import { explodeTurn } from '../../src/transforms/index.js';
+
+export const XSS = '<img src=x onerror=alert(1)>';
+
+async function turn(
+  store: ChunkStore,
+  threadId: string,
+  turnId: string,
+  user: string,
+  assistant: Chunk[],
+) {
+  await store.appendTurn(threadId, [
+    ...explodeTurn(turnId, [{ type: 'text', step: 0, text: user }], { role: 'user' }),
+    ...explodeTurn(turnId, assistant, { role: 'assistant' }),
+  ]);
+}
+
+/** Seeds `store` (migrated): threads `showcase`, `long` (240 rows) and `t00`…`t54`. */
+export async function seedInspectorStore(store: ChunkStore): Promise<void> {
+  for (let i = 0; i < 55; i++) {
+    await turn(store, `t${String(i).padStart(2, '0')}`, `tt${i}`, `hello ${i}`, [
+      { type: 'text', step: 0, text: `answer ${i}` },
+    ]);
+  }
+  for (let i = 1; i <= 120; i++) {
+    await turn(store, 'long', `long-${i}`, `question ${i}`, [
+      { type: 'text', step: 0, text: `answer ${i}` },
+    ]);
+  }
+  await store.createThread('showcase', { metadata: { title: 'Trip planning', owner: 'ada' } });
+  await turn(store, 'showcase', 'turn-1', `Plan a trip ${XSS}`, [
+    {
+      type: 'thinking',
+      step: 0,
+      text: `Two tools at once. ${XSS}`,
+      providerMetadata: { anthropic: { signature: 'sig-1' } },
+    },
+    {
+      type: 'tool-batch',
+      step: 0,
+      calls: [
+        {
+          id: 'c1',
+          name: 'weather',
+          input: { city: XSS },
+          progress: 'locating…\nreading the station…\n',
+          result: { celsius: 21 },
+        },
+        { id: 'c2', name: 'flights', input: { to: 'Rome' }, result: 'HTTP 500', isError: true },
+      ],
+    },
+    { type: 'system', step: 1, kind: 'model-changed', text: 'Switched from opus to sonnet (429)' },
+    { type: 'steering', step: 1, id: 'st1', text: 'only trains, please' },
+    {
+      type: 'source',
+      step: 1,
+      source: { sourceType: 'url', id: 's1', url: 'https://example.com/trains', title: 'Trains' },
+    },
+    {
+      type: 'source',
+      step: 1,
+      source: { sourceType: 'url', id: 's2', url: 'javascript:alert(2)', title: 'bad link' },
+    },
+    { type: 'file', step: 1, mediaType: 'image/png', data: 'iVBORw0KGgo=', filename: 'map.png' },
+    { type: 'custom', step: 1, kind: 'anthropic.fallback' },
+    { type: 'data', step: 1, name: 'weather-card', data: { celsius: 21 } },
+    { type: 'text', step: 1, text: `Take the train. <script>alert(3)</script>` },
+    { type: 'error', step: 1, message: 'Overloaded', statusCode: 529 },
+    { type: 'system', step: 1, kind: 'cancelled', text: 'Stopped by the user.' },
+  ]);
+}
