@@ -36,7 +36,14 @@ export type ChunklogErrorCode =
   /** Progress was reported for a tool call that is not running in the session's live turn. */
   | 'tool-call-not-running'
   /** A turn was aborted by its caller. */
-  | 'aborted';
+  | 'aborted'
+  /**
+   * A store operation did not finish within the store's `timeoutMs` (a stalled connection, a
+   * lock held too long); a write was rolled back unless its COMMIT was already in flight.
+   */
+  | 'store-timeout'
+  /** The store's tables are missing or out of date: `migrate()` was never run on this database. */
+  | 'not-migrated';
 
 /** Structured facts about a failure; every field is optional and JSON-safe. */
 export interface ChunklogErrorDetails {

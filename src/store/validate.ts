@@ -1,4 +1,5 @@
 import { ChunklogError } from '../errors/chunklog-error.js';
+import { previewValue } from '../schema/parse.js';
 
 const encoder = new TextEncoder();
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -85,7 +86,7 @@ export function checkLimit(limit: unknown): number {
   ) {
     throw new ChunklogError(
       'invalid-option',
-      `limit must be an integer from 1 to ${MAX_PAGE_LIMIT} (got ${String(limit)}).`,
+      `limit must be an integer from 1 to ${MAX_PAGE_LIMIT} (got ${previewValue(limit)}).`,
       { option: 'limit', value: limit },
     );
   }
@@ -101,7 +102,7 @@ export function checkSeq(value: unknown, option: string, min: number): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
     throw new ChunklogError(
       'invalid-option',
-      `${option} must be an integer of at least ${min} (got ${String(value)}).`,
+      `${option} must be an integer of at least ${min} (got ${previewValue(value)}).`,
       { option, value },
     );
   }
