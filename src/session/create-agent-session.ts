@@ -285,6 +285,7 @@ class Session implements AgentSession {
   }
 
   async modelMessages(input?: SendInput): Promise<ModelMessage[]> {
+    this.#checkOpen('modelMessages');
     const next = input === undefined ? undefined : readInput(input);
     await this.#writes;
     const history = await loadHistory(this.#config.turn.store, this.threadId);

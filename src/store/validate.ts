@@ -73,11 +73,24 @@ export function checkTurnId(turnId: unknown): string {
 }
 
 /**
- * Checks a page size: an integer from 1 to {@link MAX_PAGE_LIMIT}.
+ * The page size of `getChunks`, `getChunksAfter` and `listThreads` when no `limit` is given: the
+ * default of the HTTP chunks route too.
+ *
+ * @example
+ * ```ts
+ * (await store.getChunks(threadId)).chunks.length <= DEFAULT_PAGE_LIMIT;
+ * ```
+ */
+export const DEFAULT_PAGE_LIMIT = 50;
+
+/**
+ * Checks a page size: an integer from 1 to {@link MAX_PAGE_LIMIT}, {@link DEFAULT_PAGE_LIMIT}
+ * when not given.
  *
  * @throws {ChunklogError} `invalid-option`
  */
 export function checkLimit(limit: unknown): number {
+  if (limit === undefined) return DEFAULT_PAGE_LIMIT;
   if (
     typeof limit !== 'number' ||
     !Number.isInteger(limit) ||

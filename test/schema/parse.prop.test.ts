@@ -55,7 +55,12 @@ const hostile = fc.oneof(
   fc.record({ type: fc.constantFrom('text-delta', 'text', 'turn-start'), text: unprintable }),
   fc.record({ type: fc.constant('text'), step: unprintable, text: fc.string() }),
   fc.record({ turnId: unprintable, step: fc.constant(0), role: fc.constant('user') }),
-  fc.record({ id: fc.constant('m'), turnId: fc.constant('t'), role: unprintable, chunks: unprintable }),
+  fc.record({
+    id: fc.constant('m'),
+    turnId: fc.constant('t'),
+    role: unprintable,
+    chunks: unprintable,
+  }),
   fc.record({ chunks: fc.array(unprintable, { maxLength: 2 }), total: unprintable }),
   anything.map((v) => bare({ type: 'text-delta', text: v })),
 );
@@ -91,7 +96,9 @@ describe('parse functions over hostile values', () => {
     fc.assert(
       fc.property(hostile, (value) => {
         const result = safeParseChunkEvent(value);
-        return result.success || (result.error.code === 'invalid-event' && result.error.message !== '');
+        return (
+          result.success || (result.error.code === 'invalid-event' && result.error.message !== '')
+        );
       }),
       { numRuns: 400 },
     );

@@ -126,7 +126,7 @@ describe('notify', () => {
   it('rejects an unknown kind', async () => {
     const { store, dispose } = await openSqliteStore();
     disposers.push(dispose);
-    const session = createAgentSession({ store, threadId: 'n3', model: createScriptedModel([]) });
+    const session = createAgentSession({ store, threadId: 'n3', model: createScriptedModel([{}]) });
     await expect(session.notify({ kind: 'bogus' as never, text: 'x' })).rejects.toSatisfy(
       (e: unknown) => ChunklogError.hasCode(e, 'invalid-option'),
     );
@@ -289,7 +289,7 @@ describe('the session lifecycle', () => {
   it('validates its options and its inputs', async () => {
     const { store, dispose } = await openSqliteStore();
     disposers.push(dispose);
-    const model = createScriptedModel([]);
+    const model = createScriptedModel([{}]);
     const base = { store, threadId: 't', model } as AgentSessionOptions;
     const cases: Array<[string, Partial<Record<keyof AgentSessionOptions, unknown>>]> = [
       ['store', { store: {} }],
