@@ -98,10 +98,10 @@ describe('notify', () => {
     ).toEqual([['t1', 'system', 'system', { kind: 'notice', text: 'Welcome' }]]);
     expect(second.turnId).toBe('t2');
     expect(recorded.events.map((e) => [e.meta.id, e.event])).toEqual([
-      ['t1:0', { type: 'turn-start', turnId: 't1' }],
+      ['t1:0', { type: 'turn-start', turnId: 't1', role: 'system' }],
       ['t1:1', { type: 'system', kind: 'notice', text: 'Welcome' }],
       ['t1:2', { type: 'turn-end' }],
-      ['t2:0', { type: 'turn-start', turnId: 't2' }],
+      ['t2:0', { type: 'turn-start', turnId: 't2', role: 'system' }],
       ['t2:1', { type: 'system', kind: 'model-changed', text: 'Now using X' }],
       ['t2:2', { type: 'turn-end' }],
     ] satisfies Array<[string, ChunkEvent]>);

@@ -2,6 +2,7 @@ import { ChunklogError } from '../../errors/chunklog-error.js';
 import { readOptions } from '../../errors/invalid-option.js';
 import type { ChunkRow, ChunkRowDraft } from '../../schema/chunk-row.js';
 import { parseChunkRowDraft } from '../../schema/parse.js';
+import { firstNonSystem } from '../../schema/system-message.js';
 import { decodeRows, isoOf } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { wrapStoreErrors } from '../store-errors.js';
@@ -51,6 +52,13 @@ export function checkDrafts(drafts: readonly ChunkRowDraft[]): ChunkRowDraft[] {
           value: draft.turnId,
         });
       }
+    }
+    if (draft.role === 'system' && firstNonSystem([draft.type]) !== -1) {
+      throw new ChunklogError(
+        'invalid-row',
+        `Draft ${i} is a ${draft.type} row of role system: a system message holds only system rows.`,
+        { path: [i, 'type'], value: draft.type },
+      );
     }
     checked.push(draft);
   }
