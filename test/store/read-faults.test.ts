@@ -44,7 +44,7 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
       }
       const skipped = await store.getRows('when', { onCorruptRow: 'skip' });
       expect(skipped.map((r) => r.seq)).toEqual([1, 2, 4]);
-      expect(skipped.every((r) => !Number.isNaN(Date.parse(r.createdAt)))).toBe(true);
+      expect(skipped.every((r) => !Number.isNaN(Date.parse(r.createdAt ?? '')))).toBe(true);
       const lenient = h.openStore({ onCorruptRow: 'skip' });
       expect((await lenient.getChunks('when', { limit: 10 })).chunks.map((r) => r.seq)).toEqual([
         1, 2, 4,
