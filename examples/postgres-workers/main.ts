@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { createChunkStore } from 'chunklog/store';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { exitQuietlyOnClosedStdout } from '../shared/closed-pipe.js';
 import { createQueue, enqueue, jobsTable } from './queue.js';
 
 const { values } = parseArgs({
@@ -31,6 +32,7 @@ const workers = Math.max(2, Number(values.workers));
 const threads = Number(values.threads);
 const turns = Number(values.turns);
 const prefix = `pgw_${Date.now().toString(36)}_`;
+exitQuietlyOnClosedStdout();
 const print = (line = '') => process.stdout.write(`${line}\n`);
 
 const db = new Kysely<unknown>({

@@ -1,9 +1,12 @@
 // examples/scripts: inspect, export and import from the command line, as a user runs them.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { POSTGRES_URL, postgresAvailable } from '../support/services.js';
-import { ensureBuilt, runExample, tempDir } from './support.js';
+import { EXAMPLE_TIMEOUT_MS, ensureBuilt, runExample, tempDir } from './support.js';
+
+// Waits are margins load cannot reach, not measures of speed (see EXAMPLE_TIMEOUT_MS).
+vi.setConfig({ testTimeout: EXAMPLE_TIMEOUT_MS, hookTimeout: EXAMPLE_TIMEOUT_MS });
 
 const SCRIPT = 'examples/scripts/main.ts';
 const temp = tempDir('scripts');
