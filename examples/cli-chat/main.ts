@@ -191,7 +191,10 @@ async function command(line: string): Promise<boolean> {
         print('usage: /steer <text>');
         return true;
       }
-      // Told when it lands; the next lines are not held up meanwhile.
+      // Acknowledged at once, told when it lands; the next lines are not held up meanwhile.
+      if (session.runningTurnId !== undefined) {
+        print(p.dim('(steering: it joins the running turn at its next step)'));
+      }
       void session
         .steer(rest)
         .outcome.then((outcome) =>
