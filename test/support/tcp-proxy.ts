@@ -50,7 +50,9 @@ export interface FaultProxy {
    * @returns a promise that resolves when the fault has happened
    */
   arm(point: FaultPoint, options?: { readonly outage?: boolean }): Promise<void>;
-  /** Ends the outage an `outage` fault began: new connections get through again. */
+  /** The database seems down now: every connection is cut, new ones are refused. */
+  outage(): void;
+  /** Ends an outage: new connections get through again. */
   restore(): void;
   /** Forgets an armed fault that has not happened. */
   disarm(): void;
@@ -183,6 +185,10 @@ export async function startFaultProxy(target: { host: string; port: number }): P
       return new Promise<void>((resolve) => {
         armed = { point, outage: options.outage === true, fired: resolve };
       });
+    },
+    outage() {
+      down = true;
+      for (const socket of sockets) socket.destroy();
     },
     restore() {
       down = false;
