@@ -4,7 +4,7 @@
 // worker dies where is decided by the jobs, not by timing; every wait is a margin.
 import { spawn } from 'node:child_process';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { POSTGRES_URL, postgresAvailable } from '../support/services.js';
 import { startFaultProxy } from '../support/tcp-proxy.js';
 import { EXAMPLE_TIMEOUT_MS, ensureBuilt, exampleEnv, ROOT, runExample } from './support.js';
