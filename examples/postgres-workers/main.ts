@@ -35,7 +35,7 @@ const prefix = `pgw_${Date.now().toString(36)}_`;
 exitQuietlyOnClosedStdout();
 const print = (line = '') => process.stdout.write(`${line}\n`);
 
-const pool = new pg.Pool({ connectionString: values.url, max: 4 });
+const pool = new pg.Pool({ connectionString: values.url, max: 4, connectionTimeoutMillis: 5_000 });
 pool.on('error', () => {}); // an idle connection closed by a restart: the pool makes another
 const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
 const store = createChunkStore({ db }, { tablePrefix: prefix });

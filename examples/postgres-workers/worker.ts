@@ -22,7 +22,8 @@ const crashAfter = process.env.CHUNKLOG_CRASH_AFTER_STORE;
 const hangIn = process.env.CHUNKLOG_HANG_IN;
 const log = (text: string) => process.stdout.write(`${worker} ${text}\n`);
 
-const pool = new pg.Pool({ connectionString: url, max: 3 });
+// A connection attempt that gets no answer (the database restarting) fails after 5 s.
+const pool = new pg.Pool({ connectionString: url, max: 3, connectionTimeoutMillis: 5_000 });
 // An idle connection the server closes (a restart) is reported here; the pool makes a new one.
 pool.on('error', () => {});
 const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
