@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { ChunklogError, groupRowsToMessages } from 'chunklog';
 import { type AgentSession, createAgentSession } from 'chunklog/session';
 import type { ChunkStore } from 'chunklog/store';
+import { exitQuietlyOnClosedStdout } from '../shared/closed-pipe.js';
 import { createLiveRenderer } from '../shared/live-render.js';
 import { openStore } from '../shared/open-store.js';
 import { sessionModelOptions } from '../shared/providers.js';
@@ -27,9 +28,12 @@ const { values } = parseArgs({
   },
 });
 const p = paint();
+exitQuietlyOnClosedStdout();
 const out = (text: string) => process.stdout.write(text);
 const print = (line = '') => out(`${line}\n`);
 const tty = process.stdin.isTTY === true;
+// The prompt is shown at a terminal (CHUNKLOG_CLI_PROMPT=1 shows it on a pipe too, for tests).
+const prompts = tty || process.env.CHUNKLOG_CLI_PROMPT === '1';
 
 const { store, close } = await openStore(values.db);
 const models = chatModels();
@@ -57,12 +61,25 @@ async function open(threadId: string, how: string): Promise<void> {
   });
   const render = createLiveRenderer({ write: out, paint: p, width: process.stdout.columns });
   unsubscribe = session.subscribe((event) => {
+    // A queued turn starting after the prompt was shown: its output gets lines of its own.
+    if (event.type === 'turn-start') clearPrompt();
     render(event);
-    if (event.type === 'turn-end' && tty) rl.prompt(true);
+    // The prompt comes back when nothing is left to run, not between a turn and a queued one.
+    if (event.type === 'turn-end' && session.queued === 0) showPrompt();
   });
   const total = await rowsIn(store, threadId);
   print(p.dim(`${how} thread "${threadId}" (${total} rows in ${values.db})`));
   if (total > 0) await showHistory(threadId, 6);
+}
+
+async function threadExists(threadId: string): Promise<boolean> {
+  try {
+    await store.getThread(threadId);
+    return true;
+  } catch (error) {
+    if (ChunklogError.hasCode(error, 'thread-not-found')) return false;
+    throw error;
+  }
 }
 
 async function rowsIn(store: ChunkStore, threadId: string): Promise<number> {
@@ -105,10 +122,39 @@ async function showHistory(threadId: string, rows: number): Promise<void> {
 const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: tty });
 rl.setPrompt(p.magenta('you ▸ '));
 
+/** Whether the prompt is on the screen, with nothing written after it. */
+let prompting = false;
+function showPrompt(): void {
+  if (!prompts) return;
+  rl.prompt(true);
+  prompting = true;
+}
+function clearPrompt(): void {
+  if (!prompting) return;
+  prompting = false;
+  out('\r\u001b[2K'); // back to the start of the prompt's line, and clear it
+}
+
+/**
+ * Ctrl-C: cancels the running turn (it is stored with what it had, as /cancel does); when
+ * nothing runs, leaves. A terminal sends it to readline; a pipe's writer sends the signal.
+ */
+function interrupt(): void {
+  if (session.runningTurnId !== undefined) {
+    clearPrompt();
+    print(p.dim('^C cancelling the running turn (Ctrl-C again when it has ended to leave)'));
+    session.cancel('cancelled with Ctrl-C');
+    return;
+  }
+  rl.close();
+}
+rl.on('SIGINT', interrupt);
+process.on('SIGINT', interrupt);
+
 print(p.bold('chunklog cli-chat'));
 print(p.dim(`model: ${models.description}. /help for commands.`));
 await open(await firstThread(), 'on');
-if (tty) rl.prompt();
+showPrompt();
 
 async function command(line: string): Promise<boolean> {
   const [name = '', ...words] = line.slice(1).split(/\s+/);
@@ -145,17 +191,23 @@ async function command(line: string): Promise<boolean> {
         print('usage: /steer <text>');
         return true;
       }
-      const steer = session.steer(rest);
-      const outcome = await steer.outcome;
-      print(
-        p.dim(
-          outcome.type === 'delivered'
-            ? `steering delivered at step ${outcome.step}`
-            : outcome.type === 'sent'
-              ? 'no turn was running: sent as a new message'
-              : `steering dropped (${outcome.reason})`,
-        ),
-      );
+      // Acknowledged at once, told when it lands; the next lines are not held up meanwhile.
+      if (session.runningTurnId !== undefined) {
+        print(p.dim('(steering: it joins the running turn at its next step)'));
+      }
+      void session
+        .steer(rest)
+        .outcome.then((outcome) =>
+          print(
+            p.dim(
+              outcome.type === 'delivered'
+                ? `steering delivered at step ${outcome.step}`
+                : outcome.type === 'sent'
+                  ? 'no turn was running: sent as a new message'
+                  : `steering dropped (${outcome.reason})`,
+            ),
+          ),
+        );
       return true;
     }
     case 'fork': {
@@ -185,6 +237,9 @@ async function command(line: string): Promise<boolean> {
         print('usage: /switch <thread id>');
         return true;
       }
+      if ((await rowsIn(store, rest)) === 0 && !(await threadExists(rest))) {
+        print(p.dim(`no thread "${rest}" yet: it is created by its first message`));
+      }
       await open(rest, 'now on');
       return true;
     case 'notice':
@@ -211,9 +266,10 @@ rl.on('line', (input) => {
         return true;
       });
       if (!next) rl.close();
-      else if (tty && session.runningTurnId === undefined) rl.prompt();
+      else if (session.runningTurnId === undefined) showPrompt();
       return next;
     }
+    prompting = false; // the user's line ended the prompt's line
     if (session.runningTurnId !== undefined) print(p.dim('(queued: it runs after this turn)'));
     if (!tty) print(`${p.magenta('you ▸')} ${line}`);
     session.send(line);

@@ -9,6 +9,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createAgentSession } from 'chunklog/session';
 import { createChunkStore } from 'chunklog/store';
+import { exitQuietlyOnClosedStdout } from '../shared/closed-pipe.js';
 import { createLiveRenderer } from '../shared/live-render.js';
 import { printModelMessages, printPages } from '../shared/print.js';
 import { sessionModelOptions } from '../shared/providers.js';
@@ -18,6 +19,7 @@ import { pickModels } from './models.js';
 
 const DB = process.env.CHUNKLOG_DEMO_DB ?? '.tmp/demo.db';
 const THREAD = 'demo';
+exitQuietlyOnClosedStdout();
 const p = paint();
 const out = (text: string) => process.stdout.write(text);
 const print = (line = '') => out(`${line}\n`);

@@ -1,7 +1,11 @@
 // The job queue the workers share: one row per turn to run, in a table next to chunklog's.
 // A worker leases the oldest pending job of a thread whose earlier jobs are all done, with
 // `FOR UPDATE SKIP LOCKED`, so two workers never run the same thread at once and a thread's turns
-// run in order. A lease expires: the job of a worker that died is taken over by another.
+// run in order. The supervisor (main.ts) releases the leases of a worker it saw die, so its job
+// is taken over at once; a lease also expires by itself, as the last resort, after LEASE_MS —
+// long, so that a live worker on a busy machine never loses its job to another.
+// (In production, a maintained PostgreSQL queue does this: graphile-worker's named queues give
+// the per-thread order, pg-boss's singleton queues too. See notes/0053.)
 import { type Kysely, sql } from 'kysely';
 
 export interface Job {
@@ -12,7 +16,10 @@ export interface Job {
   readonly attempts: number;
 }
 
-export const LEASE_MS = 1500;
+/** How long a lease lasts without renewal: a margin no load reaches. */
+export const LEASE_MS = 30_000;
+/** How often a running job renews its lease. */
+export const RENEW_MS = 2_000;
 
 export const jobsTable = (prefix: string) => sql.table(`${prefix}jobs`);
 
@@ -83,4 +90,17 @@ export async function complete(db: Kysely<unknown>, prefix: string, worker: stri
   await sql`
     update ${jobsTable(prefix)} set state = 'done', done_by = ${worker}, leased_until = null
     where id = ${id} and leased_by = ${worker}`.execute(db);
+}
+
+/** Releases the leases of `worker` (it died, or gave its job up): another worker takes them now. */
+export async function release(
+  db: Kysely<unknown>,
+  prefix: string,
+  worker: string,
+  id?: string,
+): Promise<void> {
+  await sql`
+    update ${jobsTable(prefix)} set leased_by = null, leased_until = null
+    where leased_by = ${worker} and state = 'pending'
+      and (${id ?? null}::text is null or id = ${id ?? null})`.execute(db);
 }

@@ -13,6 +13,7 @@
 //   tour                                     all of the above on a seeded .tmp/scripts.db
 import { createWriteStream, rmSync } from 'node:fs';
 import { finished } from 'node:stream/promises';
+import { exitQuietlyOnClosedStdout } from '../shared/closed-pipe.js';
 import { openStore } from '../shared/open-store.js';
 import { printPages } from '../shared/print.js';
 import { paint } from '../shared/terminal.js';
@@ -20,6 +21,7 @@ import { printNextInput, printThreads, printTurn } from './inspect.js';
 import { exportThread, importThread } from './jsonl.js';
 import { seedExampleThread } from './seed.js';
 
+exitQuietlyOnClosedStdout();
 const print = (line: string) => process.stdout.write(`${line}\n`);
 const p = paint();
 

@@ -4,7 +4,7 @@
 //
 //   help            what it understands
 //   weather <city>  thinks, then calls two tools at once; they stream progress text
-//   slow            calls a tool that takes a few seconds (steer or queue a message meanwhile)
+//   slow [s]        calls a tool that takes s seconds, 3 by default (steer or queue meanwhile)
 //   long [n]        a long turn of n thinking and text blocks (default 60)
 //   ratelimit       the main model is rate limited (429): the session switches to the fallback
 //   error           both models are down (503): the turn ends with an error
@@ -115,7 +115,11 @@ function answer(prompt: Prompt, role: 'primary' | 'fallback'): ScriptedStep {
         parts: [
           { type: 'reasoning', text: 'This needs the slow tool.' },
           { type: 'text', text: 'Starting a slow job; write to me meanwhile.' },
-          { type: 'tool-call', toolName: 'slow_job', input: { seconds: 3 } },
+          {
+            type: 'tool-call',
+            toolName: 'slow_job',
+            input: { seconds: Math.max(1, Math.min(Number(rest[0]) || 3, 30)) },
+          },
         ],
       };
     case 'long': {

@@ -18,6 +18,7 @@ import { build } from 'esbuild';
 import { sessionModelOptions } from '../shared/providers.js';
 import { chatModels } from '../shared/scripted-agent.js';
 import { chatTools } from '../shared/tools.js';
+import { createSessionPool } from './session-pool.js';
 
 export interface WebChatOptions {
   /** The SQLite file (created if missing). */
@@ -26,6 +27,8 @@ export interface WebChatOptions {
   readonly port: number;
   /** Default eviction limit of the page (it can be changed with `?limit=`). */
   readonly limit: number;
+  /** A thread's session is closed after this long without use, in milliseconds. Default 10 minutes. */
+  readonly idleSessionMs?: number | undefined;
 }
 
 export interface WebChat {
@@ -57,22 +60,25 @@ export async function startWebChat(options: WebChatOptions): Promise<WebChat> {
   await store.migrate();
   const models = chatModels();
 
-  const sessions = new Map<string, AgentSession>();
-  const sessionOf = (threadId: string): AgentSession | undefined => {
-    if (!THREAD_ID.test(threadId)) return undefined;
-    let session = sessions.get(threadId);
-    if (session === undefined) {
-      session = createAgentSession({
+  // One session per thread asked about, closed again after a while without use.
+  const sessions = createSessionPool({
+    idleMs: options.idleSessionMs ?? 10 * 60_000,
+    create: (threadId) =>
+      createAgentSession({
         store,
         threadId,
         ...sessionModelOptions(models),
         tools: chatTools,
         system: 'You are a helpful assistant in a small web chat. Keep answers short.',
-      });
-      sessions.set(threadId, session);
-    }
-    return session;
-  };
+      }),
+  });
+  const sweeper = setInterval(
+    () => void sessions.sweep(),
+    Math.max(1000, (options.idleSessionMs ?? 10 * 60_000) / 2),
+  );
+  sweeper.unref();
+  const sessionOf = (threadId: string): AgentSession | undefined =>
+    THREAD_ID.test(threadId) ? sessions.get(threadId) : undefined;
 
   const handlers = createChunkHandlers({
     store,
@@ -127,7 +133,8 @@ export async function startWebChat(options: WebChatOptions): Promise<WebChat> {
     url: `http://127.0.0.1:${port}/`,
     store,
     async close() {
-      await Promise.all([...sessions.values()].map((session) => session.close()));
+      clearInterval(sweeper);
+      await sessions.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await store.close();

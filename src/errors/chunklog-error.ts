@@ -37,6 +37,13 @@ export type ChunklogErrorCode =
   | 'tool-call-not-running'
   /** A turn was aborted by its caller. */
   | 'aborted'
+  /**
+   * A store operation did not finish within the store's `timeoutMs` (a stalled connection, a
+   * lock held too long); a write was rolled back unless its COMMIT was already in flight.
+   */
+  | 'store-timeout'
+  /** The store's tables are missing or out of date: `migrate()` was never run on this database. */
+  | 'not-migrated'
   /** A thread client's request (`chunklog/react`) got an error answer; `value.status` is the HTTP status. */
   | 'request-failed';
 

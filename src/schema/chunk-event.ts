@@ -21,6 +21,12 @@ export interface TurnStartEvent {
   readonly turnId: string;
   /** The id of the assistant message the turn produces, when the app assigns one. */
   readonly assistantId?: string | undefined;
+  /**
+   * The role of the message the turn makes: `system` for a system event outside a turn (a
+   * notice stored as a system message of its own), so that a client shows it as one from its
+   * first event; `assistant` (the default) for a model's turn.
+   */
+  readonly role?: 'assistant' | 'system' | undefined;
 }
 
 /** A turn ended (finished, failed or was cancelled). The last event of every turn. */
@@ -306,6 +312,7 @@ const turnStart = z.object({
   type: z.literal('turn-start'),
   turnId: z.string().min(1),
   assistantId: id,
+  role: z.enum(['assistant', 'system']).optional(),
 });
 const turnEnd = z.object({
   type: z.literal('turn-end'),

@@ -14,16 +14,49 @@ import {
   ChunkRowSchema,
 } from './chunk-row.js';
 
-/** Shortens a value for an error message. */
+/**
+ * Shortens a value for an error message. Never throws, whatever the value: a BigInt prints as
+ * `10n`, a cycle as `[Circular]`, and a value JSON cannot print (a null-prototype object without
+ * `toString`, a throwing getter) falls back to its tag (`[object Object]`).
+ */
 export function previewValue(value: unknown, max = 80): string {
   let text: string;
   try {
     text =
-      typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+      typeof value === 'bigint'
+        ? `${value}n`
+        : (JSON.stringify(value, printableReplacer()) ?? safeString(value));
   } catch {
-    text = String(value);
+    text = safeString(value);
   }
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** A JSON.stringify replacer that prints BigInts and marks cycles instead of throwing. */
+function printableReplacer(): (this: unknown, key: string, value: unknown) => unknown {
+  const ancestors: unknown[] = [];
+  return function replace(this: unknown, _key: string, value: unknown): unknown {
+    if (typeof value === 'bigint') return `${value}n`;
+    if (typeof value !== 'object' || value === null) return value;
+    // `this` is the object holding `value`: drop the ancestors that are not on its path.
+    while (ancestors.length > 0 && ancestors[ancestors.length - 1] !== this) ancestors.pop();
+    if (ancestors.includes(value)) return '[Circular]';
+    ancestors.push(value);
+    return value;
+  };
+}
+
+/** String(value), or its tag when String() throws (a null-prototype object), never throwing. */
+function safeString(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    try {
+      return Object.prototype.toString.call(value);
+    } catch {
+      return '(a value that cannot be printed)';
+    }
+  }
 }
 
 /** Formats a path as `a.b[2].c`. */

@@ -258,7 +258,7 @@ class Session implements AgentSession {
     const handle = new TurnHandleImpl(turnId, '', undefined, () => {});
     const turn = new LiveTurn(handle, this.#sink);
     this.#replay.begin(turnId);
-    turn.emit({ type: 'turn-start', turnId });
+    turn.emit({ type: 'turn-start', turnId, role: 'system' });
     turn.emit(event);
     turn.emit({ type: 'turn-end' });
     try {
@@ -285,6 +285,7 @@ class Session implements AgentSession {
   }
 
   async modelMessages(input?: SendInput): Promise<ModelMessage[]> {
+    this.#checkOpen('modelMessages');
     const next = input === undefined ? undefined : readInput(input);
     await this.#writes;
     const history = await loadHistory(this.#config.turn.store, this.threadId);

@@ -18,7 +18,10 @@ import type { FinishReason, TokenUsage } from '../schema/usage.js';
  */
 export interface SessionStore {
   appendTurn(threadId: string, drafts: readonly ChunkRowDraft[]): Promise<readonly ChunkRow[]>;
-  getMessages(threadId: string): Promise<readonly ChatMessage[]>;
+  getMessages(
+    threadId: string,
+    options?: { readonly onCorruptRow?: 'throw' | 'skip' | undefined },
+  ): Promise<readonly ChatMessage[]>;
 }
 
 /** Prompt caching a session applies to every step: Anthropic's cache breakpoints (`'anthropic'`), or none (`'none'`). */
@@ -83,6 +86,12 @@ export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
    * not be stored. Default: ignored (the turn's `rows` promise rejects for a failed write).
    */
   readonly onError?: ((error: unknown, context: SessionErrorContext) => void) | undefined;
+  /**
+   * What reading the thread's history does with a stored row that no longer parses: `'skip'`
+   * leaves it out of the model's input (the turn runs), `'throw'` fails the turn with
+   * `corrupt-row`. Default: the store's own policy (its `onCorruptRow` option).
+   */
+  readonly onCorruptRow?: 'throw' | 'skip' | undefined;
 }
 
 /** Where a reported error came from, for example `{ source: 'store', turnId: 't1' }`. */

@@ -1,6 +1,8 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { type LanguageModel, type StopCondition, stepCountIs, type ToolSet } from 'ai';
 import { ChunklogError } from '../errors/index.js';
+import { idProblem } from '../store/validate.js';
+import { withCorruptRowPolicy } from './corrupt-row-policy.js';
 import { createTimeOrderedIds } from './ids.js';
 import { whyNotV4Model } from './model-version.js';
 import type { TurnConfig } from './turn-runner.js';
@@ -19,6 +21,31 @@ export interface SessionConfig {
 export const DEFAULT_MAX_STEPS = 20;
 /** The default number of live events kept for SSE resumption. */
 export const DEFAULT_REPLAY_LIMIT = 10_000;
+
+/**
+ * Every option of `createAgentSession`: any other key is refused (a misspelt option fails at
+ * creation instead of being ignored). A new option must be added here and checked below.
+ */
+export const SESSION_OPTIONS: readonly (keyof AgentSessionOptions)[] = [
+  'store',
+  'threadId',
+  'model',
+  'tools',
+  'system',
+  'fallbackModels',
+  'caching',
+  'maxSteps',
+  'stopWhen',
+  'maxRetries',
+  'maxOutputTokens',
+  'temperature',
+  'providerOptions',
+  'idGenerator',
+  'now',
+  'replayLimit',
+  'onError',
+  'onCorruptRow',
+];
 
 function invalid(option: string, message: string, value: unknown): never {
   throw new ChunklogError('invalid-option', `createAgentSession: ${message}`, { option, value });
@@ -88,7 +115,14 @@ export function providerOf(model: LanguageModel): string {
 export function validateOptions<TOOLS extends ToolSet>(
   options: AgentSessionOptions<TOOLS>,
 ): SessionConfig {
-  if (!isObject(options)) invalid('options', 'options are required', options);
+  if (!isObject(options) || Array.isArray(options)) {
+    invalid('options', 'options are required', options);
+  }
+  for (const key of Object.keys(options)) {
+    if (!(SESSION_OPTIONS as readonly string[]).includes(key)) {
+      invalid(key, `unknown option \`${key}\``, (options as Record<string, unknown>)[key]);
+    }
+  }
   const { store, threadId, model } = options;
   if (
     !isObject(store) ||
@@ -97,8 +131,9 @@ export function validateOptions<TOOLS extends ToolSet>(
   ) {
     invalid('store', '`store` must have `appendTurn` and `getMessages` (a ChunkStore)', store);
   }
-  if (typeof threadId !== 'string' || threadId.length === 0) {
-    invalid('threadId', '`threadId` must be a non-empty string', threadId);
+  const threadIdProblem = idProblem(threadId);
+  if (threadIdProblem !== undefined) {
+    invalid('threadId', `\`threadId\` ${threadIdProblem}`, threadId);
   }
   if (!isModel(model)) invalid('model', '`model` must be a language model or a model id', model);
   const fallbacks = options.fallbackModels ?? [];
@@ -159,10 +194,14 @@ export function validateOptions<TOOLS extends ToolSet>(
     fn<() => string>('idGenerator', options.idGenerator) ?? createTimeOrderedIds(now);
   const onError = fn<SessionConfig['onError']>('onError', options.onError) ?? (() => {});
   const replayLimit = positiveInteger('replayLimit', options.replayLimit) ?? DEFAULT_REPLAY_LIMIT;
+  const onCorruptRow = options.onCorruptRow;
+  if (onCorruptRow !== undefined && onCorruptRow !== 'throw' && onCorruptRow !== 'skip') {
+    invalid('onCorruptRow', "`onCorruptRow` must be 'throw' or 'skip'", onCorruptRow);
+  }
   return {
     turn: {
-      threadId,
-      store,
+      threadId: threadId as string,
+      store: withCorruptRowPolicy(store, onCorruptRow),
       model,
       fallbackModels: fallbacks as LanguageModelV4[],
       tools: options.tools,

@@ -5,6 +5,7 @@ import {
   type ChunkRowType,
   RowDataSchemas,
 } from '../schema/chunk-row.js';
+import { previewValue } from '../schema/parse.js';
 import type { CorruptRowPolicy } from './types.js';
 
 /**
@@ -35,6 +36,16 @@ export function asJson(value: unknown): unknown {
 /** A millisecond timestamp as ISO 8601. */
 export function isoOf(millis: unknown): string {
   return new Date(Number(millis)).toISOString();
+}
+
+/**
+ * A stored millisecond timestamp as ISO 8601, or undefined when it is not one (null, text that
+ * is not a number, a number outside the range of a `Date`): such a row is corrupt.
+ */
+export function storedIso(millis: unknown): string | undefined {
+  if (millis === null || millis === undefined || typeof millis === 'boolean') return undefined;
+  const date = new Date(Number(millis));
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
 /** The columns a row is read with. */
@@ -129,6 +140,16 @@ function decodeRow(
   const seq = Number(record.seq);
   const decoded = decodeRecord(threadId, seq, record);
   if (decoded.row !== undefined) return decoded.row;
+  return corrupt(threadId, seq, decoded, policy);
+}
+
+/** A corrupt row: undefined under the `skip` policy, else the `corrupt-row` error. */
+function corrupt(
+  threadId: string,
+  seq: number,
+  decoded: Decoded,
+  policy: CorruptRowPolicy,
+): undefined {
   if (policy === 'skip') return undefined;
   throw new ChunklogError(
     'corrupt-row',
@@ -151,8 +172,14 @@ export function decodeRows(
     const row = decodeRow(threadId, record, policy);
     if (row === undefined) continue;
     if (record.created_at !== lastMillis) {
+      const iso = storedIso(record.created_at);
+      if (iso === undefined) {
+        const problem = `its created_at ${previewValue(record.created_at)} is not a time`;
+        corrupt(threadId, row.seq, { problem }, policy);
+        continue;
+      }
       lastMillis = record.created_at;
-      lastIso = isoOf(record.created_at);
+      lastIso = iso;
     }
     (row as { createdAt: string }).createdAt = lastIso;
     rows.push(row);

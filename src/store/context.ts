@@ -20,4 +20,8 @@ export interface StoreContext {
   readonly now: () => number;
   /** The hot queries, prepared once. */
   readonly statements: StoreStatements;
+  /** How long one operation may take, in milliseconds, before it fails with `store-timeout`. */
+  readonly timeoutMs: number;
+  /** Settles when the store is ready to run queries (the `pg` client guard installed). */
+  readonly ready: Promise<unknown>;
 }

@@ -7,6 +7,7 @@ import type { StoreDialectName } from './dialects/adapter.js';
 import { resolveDialect } from './dialects/detect.js';
 import { runMigrations } from './migrations.js';
 import { openSqlite, type SqliteOpenOptions } from './open-sqlite.js';
+import { guardPostgresClients } from './pg-guard.js';
 import { appendTurn } from './queries/append-turn.js';
 import { forkThread } from './queries/fork-thread.js';
 import { getChunks } from './queries/get-chunks.js';
@@ -16,6 +17,7 @@ import { getTurn, hasTurn } from './queries/get-turn.js';
 import { listThreads } from './queries/list-threads.js';
 import { createThread, deleteThread, getThread } from './queries/thread-ops.js';
 import { truncateAfter } from './queries/truncate-after.js';
+import { read } from './read.js';
 import { createStatements } from './statements.js';
 import { wrapStoreErrors } from './store-errors.js';
 import { checkStoreOptions, dialectName } from './store-options.js';
@@ -54,6 +56,13 @@ export interface ChunkStoreOptions extends StoreTableOptions, SqliteOpenOptions 
   readonly json?: 'native' | 'text' | undefined;
   /** The clock, in milliseconds since the epoch. Default `Date.now`. */
   readonly now?: (() => number) | undefined;
+  /**
+   * How long one operation may take, in milliseconds, before it fails with `store-timeout`
+   * (waiting for a thread's lock included). Default 30,000. A write that times out is rolled
+   * back — unless its COMMIT was already on its way — and its database session is ended, so
+   * that a stalled connection does not keep the thread's other writers waiting.
+   */
+  readonly timeoutMs?: number | undefined;
 }
 
 /**
@@ -133,6 +142,9 @@ export function createChunkStore(
     onCorruptRow,
     now: checked.now,
     statements: createStatements(adapter, threads, chunks, owned !== undefined),
+    timeoutMs: checked.timeoutMs,
+    // A connection that drops under a checked-out pg client must not kill the process.
+    ready: adapter.name === 'postgres' ? guardPostgresClients() : Promise.resolve(),
   };
 
   let closed = false;
@@ -145,6 +157,7 @@ export function createChunkStore(
     tables: names,
     async migrate() {
       open('migrate');
+      await ctx.ready;
       return await wrapStoreErrors('migrate', undefined, () =>
         runMigrations(db as Kysely<unknown>, { adapter, names, jsonAsText: ctx.jsonAsText }),
       );
@@ -155,27 +168,31 @@ export function createChunkStore(
     },
     async getChunks(threadId, options) {
       open('getChunks');
-      return await getChunks(ctx, threadId, options);
+      return await read(ctx, 'getChunks', threadId, () => getChunks(ctx, threadId, options));
     },
     async getChunksAfter(threadId, options) {
       open('getChunksAfter');
-      return await getChunksAfter(ctx, threadId, options);
+      return await read(ctx, 'getChunksAfter', threadId, () =>
+        getChunksAfter(ctx, threadId, options),
+      );
     },
     async getRows(threadId, options) {
       open('getRows');
-      return await getRows(ctx, threadId, options);
+      return await read(ctx, 'getRows', threadId, () => getRows(ctx, threadId, options));
     },
     async getTurn(threadId, turnId, options) {
       open('getTurn');
-      return await getTurn(ctx, threadId, turnId, options);
+      return await read(ctx, 'getTurn', threadId, () => getTurn(ctx, threadId, turnId, options));
     },
     async hasTurn(threadId, turnId) {
       open('hasTurn');
-      return await hasTurn(ctx, threadId, turnId);
+      return await read(ctx, 'hasTurn', threadId, () => hasTurn(ctx, threadId, turnId));
     },
     async getMessages(threadId, options) {
       open('getMessages');
-      const rows: ChunkRow[] = await getRows(ctx, threadId, options);
+      const rows: ChunkRow[] = await read(ctx, 'getMessages', threadId, () =>
+        getRows(ctx, threadId, options),
+      );
       return groupRows(rows);
     },
     async createThread(threadId, options) {
@@ -184,11 +201,11 @@ export function createChunkStore(
     },
     async getThread(threadId) {
       open('getThread');
-      return await getThread(ctx, threadId);
+      return await read(ctx, 'getThread', threadId, () => getThread(ctx, threadId));
     },
     async listThreads(options) {
       open('listThreads');
-      return await listThreads(ctx, options);
+      return await read(ctx, 'listThreads', undefined, () => listThreads(ctx, options));
     },
     async deleteThread(threadId) {
       open('deleteThread');

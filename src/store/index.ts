@@ -31,4 +31,4 @@ export type {
   Thread,
   ThreadPage,
 } from './types.js';
-export { MAX_ID_BYTES, MAX_PAGE_LIMIT } from './validate.js';
+export { DEFAULT_PAGE_LIMIT, MAX_ID_BYTES, MAX_PAGE_LIMIT } from './validate.js';

@@ -1,4 +1,5 @@
 import { ChunklogError } from '../errors/chunklog-error.js';
+import { isMissingSchema } from './not-migrated.js';
 
 /**
  * Runs `work`, passing chunklog errors through and wrapping anything else (a driver error) as
@@ -17,6 +18,13 @@ export async function wrapStoreErrors<T>(
   } catch (error) {
     if (ChunklogError.isInstance(error)) throw error;
     const reason = error instanceof Error ? error.message : String(error);
+    if (isMissingSchema(error)) {
+      throw new ChunklogError(
+        'not-migrated',
+        `${what} failed: the store's tables are missing or out of date (${reason}). Call \`await store.migrate()\` once before using the store.`,
+        { cause: error, threadId },
+      );
+    }
     throw new ChunklogError(
       'store-failed',
       `${what}${threadId === undefined ? '' : ` on thread ${JSON.stringify(threadId)}`} failed: ${reason}`,

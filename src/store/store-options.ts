@@ -13,6 +13,7 @@ const STORE_OPTIONS = [
   'onCorruptRow',
   'json',
   'now',
+  'timeoutMs',
   'busyTimeoutMs',
   'synchronous',
   'statementCacheSize',
@@ -28,7 +29,18 @@ export interface CheckedStoreOptions {
   readonly onCorruptRow: CorruptRowPolicy;
   readonly json: 'native' | 'text';
   readonly now: () => number;
+  readonly timeoutMs: number;
 }
+
+/**
+ * How long one store operation may take by default before it fails with `store-timeout`: 30
+ * seconds, far beyond any healthy write or page read, and short enough that a stalled
+ * connection does not hold a thread's writers for good.
+ */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** The longest `timeoutMs` a timer can wait (about 24.8 days). */
+const MAX_TIMEOUT_MS = 2_147_483_647;
 
 function oneOf<T extends string>(
   option: string,
@@ -84,6 +96,10 @@ export function checkStoreOptions(options: unknown): CheckedStoreOptions {
   if (o.now !== undefined && typeof o.now !== 'function') {
     invalidOption(WHERE, 'now', '`now` must be a function returning milliseconds', o.now);
   }
+  const timeoutMs = integerFrom('timeoutMs', o.timeoutMs, 1) ?? DEFAULT_TIMEOUT_MS;
+  if (timeoutMs > MAX_TIMEOUT_MS) {
+    invalidOption(WHERE, 'timeoutMs', `\`timeoutMs\` must be at most ${MAX_TIMEOUT_MS}`, timeoutMs);
+  }
   const busyTimeoutMs = integerFrom('busyTimeoutMs', o.busyTimeoutMs, 0);
   const statementCacheSize = integerFrom('statementCacheSize', o.statementCacheSize, 1);
   const synchronous =
@@ -96,6 +112,7 @@ export function checkStoreOptions(options: unknown): CheckedStoreOptions {
     onCorruptRow: corruptRowPolicy(o.onCorruptRow, 'throw'),
     json: jsonColumns(o.json),
     now: (o.now as (() => number) | undefined) ?? Date.now,
+    timeoutMs,
   };
 }
 

@@ -1,43 +1,139 @@
-import { CompiledQuery, type Kysely, sql } from 'kysely';
+import {
+  CompiledQuery,
+  type ControlConnectionProvider,
+  type DatabaseConnection,
+  type Kysely,
+  sql,
+} from 'kysely';
+import { ChunklogError } from '../errors/chunklog-error.js';
 import type { StoreContext } from './context.js';
+import { Deadline, DeadlineReached, storeTimeout } from './deadline.js';
+import {
+  isConnectionLost,
+  isLockConflict,
+  LOST_CONNECTION_ATTEMPTS,
+  retryDelay,
+  sleep,
+} from './faults.js';
 import type { StoreTables } from './tables.js';
 
+/** Attempts of a transaction rolled back by a lock conflict. */
 const MAX_ATTEMPTS = 8;
 
-/** Whether a failed write transaction can simply be run again (it was rolled back whole). */
-function isRetryable(error: unknown): boolean {
-  const e = error as { code?: unknown; errno?: unknown } | null;
-  if (e === null || typeof e !== 'object') return false;
-  // SQLite: the write lock was not free within the busy timeout.
-  if (e.code === 'SQLITE_BUSY' || e.code === 'SQLITE_BUSY_SNAPSHOT') return true;
-  // PostgreSQL: deadlock detected, serialization failure.
-  if (e.code === '40P01' || e.code === '40001') return true;
-  // MySQL/MariaDB: deadlock, lock wait timeout.
-  if (e.errno === 1213 || e.errno === 1205) return true;
-  return false;
+/** Options of {@link writeTransaction}. */
+export interface WriteOptions {
+  /** The operation, for error messages (`appendTurn`). */
+  readonly what: string;
+  /** The thread written, for error messages. */
+  readonly threadId?: string | undefined;
+  /**
+   * Whether `work` can be run again after its COMMIT was sent and the answer lost: `work`
+   * finds what the lost attempt stored and stores nothing twice (appendTurn, by turn id). The
+   * retry then tells whether the first attempt was applied.
+   */
+  readonly idempotent?: boolean | undefined;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** What one attempt got to, for deciding what its failure means. */
+interface Attempt {
+  /** Whether COMMIT was sent: from then on a lost connection leaves the outcome unknown. */
+  commitSent: boolean;
+  /** The attempt's connection, to end its session on the server when the deadline passes. */
+  connection: DatabaseConnection | undefined;
+}
 
 /**
  * Runs `work` in one write transaction that holds the thread's lock from its first statement:
  * on SQLite a `BEGIN IMMEDIATE` on the reserved connection (the file's write lock is taken up
  * front, see {@link beginImmediate}), elsewhere a `READ COMMITTED` transaction in which
- * `work` locks the thread row with `SELECT … FOR UPDATE`. A deadlock or a busy database rolls
- * the whole transaction back, and it is tried again (a few times, with a jittered backoff).
+ * `work` locks the thread row with `SELECT … FOR UPDATE`.
+ *
+ * What a failure means, and what is done about it:
+ * - a lock conflict (deadlock, busy database) rolled the transaction back whole: it is tried
+ *   again, a few times, with a jittered backoff;
+ * - a lost connection before COMMIT was sent: the server rolls the transaction back; it is
+ *   tried again on another connection (a database restart leaves stale pooled connections);
+ * - a lost connection after COMMIT was sent: the outcome is unknown. An `idempotent` write is
+ *   run again, which finds what was stored; any other fails with `store-failed` saying so;
+ * - the store's `timeoutMs` passes: `store-timeout`. The transaction is not committed after
+ *   that (its COMMIT is refused if it had not been sent) and its session on the server is
+ *   ended, so that the thread's lock does not stay with a stalled connection.
+ *
+ * @throws {ChunklogError} `store-timeout`; `store-failed` for a lost COMMIT answer that could
+ *   not be settled; the driver's error otherwise (the caller wraps it)
  */
 export async function writeTransaction<T>(
   ctx: StoreContext,
   work: (trx: Kysely<StoreTables>) => Promise<T>,
+  options: WriteOptions = { what: 'write' },
 ): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await runOnce(ctx, work);
-    } catch (error) {
-      if (attempt >= MAX_ATTEMPTS || !isRetryable(error)) throw error;
-      await sleep(Math.random() * 10 * 2 ** Math.min(attempt, 6));
+  await ctx.ready;
+  const deadline = new Deadline(ctx.timeoutMs);
+  const timedOut = () => storeTimeout(options.what, options.threadId, ctx.timeoutMs, true);
+  // Whether an attempt lost its connection after sending COMMIT: until an attempt succeeds,
+  // whether that one was applied stays unknown.
+  let uncertain = false;
+  try {
+    for (let attempt = 1; ; attempt++) {
+      const state: Attempt = { commitSent: false, connection: undefined };
+      try {
+        return await deadline.race(runOnce(ctx, work, state, deadline));
+      } catch (error) {
+        if (error instanceof DeadlineReached) {
+          endSession(ctx, state);
+          throw timedOut();
+        }
+        if (ChunklogError.isInstance(error)) throw error;
+        const lost = isConnectionLost(error);
+        uncertain ||= lost && state.commitSent;
+        const again = isLockConflict(error)
+          ? attempt < MAX_ATTEMPTS
+          : lost && attempt < LOST_CONNECTION_ATTEMPTS && (!uncertain || options.idempotent);
+        if (!again) throw uncertain ? outcomeUnknown(options, error) : error;
+        try {
+          await deadline.race(sleep(retryDelay(attempt, lost)));
+        } catch {
+          throw uncertain ? outcomeUnknown(options, error) : timedOut();
+        }
+      }
     }
+  } finally {
+    deadline.clear();
   }
+}
+
+/** The error of a write whose COMMIT was sent and whose answer was lost. */
+function outcomeUnknown(options: WriteOptions, cause: unknown): ChunklogError {
+  const where =
+    options.threadId === undefined ? '' : ` on thread ${JSON.stringify(options.threadId)}`;
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  const retry = options.idempotent
+    ? ' The turn is stored whole or not at all: appendTurn with the same turn id stores it exactly once (or hasTurn tells).'
+    : '';
+  return new ChunklogError(
+    'store-failed',
+    `${options.what}${where} failed: the connection was lost while its COMMIT was on its way (${reason}), and the database could not be reached again to tell whether it was applied.${retry}`,
+    { cause, threadId: options.threadId },
+  );
+}
+
+/**
+ * Ends the session of a stalled attempt on the server (PostgreSQL's `pg_terminate_backend`,
+ * MySQL's `KILL`, over another connection), so that its transaction is rolled back and the
+ * thread's lock released now rather than when the server notices the connection is gone.
+ * Best effort, in the background: the caller already has its `store-timeout`.
+ */
+function endSession(ctx: StoreContext, state: Attempt): void {
+  const connection = state.connection;
+  if (connection?.killSession === undefined) return;
+  const control: ControlConnectionProvider = (consumer) =>
+    ctx.db.getExecutor().provideConnection(consumer);
+  const kill = connection.killSession(control).catch(() => {});
+  const limit = new Deadline(Math.min(ctx.timeoutMs, 10_000));
+  void limit
+    .race(kill)
+    .catch(() => {})
+    .finally(() => limit.clear());
 }
 
 /** How long a writer waits for SQLite's write lock before giving up, in milliseconds. */
@@ -50,7 +146,11 @@ const SQLITE_LOCK_WAIT_MS = 10_000;
  * timeout is set to 0 for the `BEGIN` and restored after it; a busy database is retried with
  * asynchronous, jittered sleeps.
  */
-async function beginImmediate(ctx: StoreContext, conn: Kysely<StoreTables>): Promise<void> {
+async function beginImmediate(
+  ctx: StoreContext,
+  conn: Kysely<StoreTables>,
+  deadline: Deadline,
+): Promise<void> {
   // The connection's own busy timeout, read once per store: it is restored after the BEGIN.
   let previous = busyTimeouts.get(ctx);
   if (previous === undefined) {
@@ -62,14 +162,14 @@ async function beginImmediate(ctx: StoreContext, conn: Kysely<StoreTables>): Pro
   }
   await conn.executeQuery(NO_BUSY_TIMEOUT);
   try {
-    const deadline = Date.now() + Math.max(previous, SQLITE_LOCK_WAIT_MS);
+    const lockDeadline = Date.now() + Math.max(previous, SQLITE_LOCK_WAIT_MS);
     for (let attempt = 0; ; attempt++) {
       try {
         await conn.executeQuery(BEGIN_IMMEDIATE);
         return;
       } catch (error) {
         const code = (error as { code?: unknown } | null)?.code;
-        if (code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+        if (code !== 'SQLITE_BUSY' || Date.now() >= lockDeadline || deadline.expired) throw error;
         await sleep(1 + Math.random() * Math.min(50, 2 ** attempt));
       }
     }
@@ -96,12 +196,20 @@ function restoreBusyTimeout(ms: number): CompiledQuery {
   return query;
 }
 
-function runOnce<T>(ctx: StoreContext, work: (trx: Kysely<StoreTables>) => Promise<T>): Promise<T> {
+function runOnce<T>(
+  ctx: StoreContext,
+  work: (trx: Kysely<StoreTables>) => Promise<T>,
+  state: Attempt,
+  deadline: Deadline,
+): Promise<T> {
   if (ctx.adapter.beginImmediate) {
     return ctx.db.connection().execute(async (conn) => {
-      await beginImmediate(ctx, conn);
+      await beginImmediate(ctx, conn, deadline);
       try {
         const result = await work(conn);
+        // Past the deadline the caller has its store-timeout: this transaction must not commit.
+        if (deadline.expired) throw new DeadlineReached();
+        state.commitSent = true;
         await conn.executeQuery(COMMIT);
         return result;
       } catch (error) {
@@ -116,5 +224,20 @@ function runOnce<T>(ctx: StoreContext, work: (trx: Kysely<StoreTables>) => Promi
   }
   const builder = ctx.db.transaction();
   const isolation = ctx.adapter.writeIsolation;
-  return (isolation === undefined ? builder : builder.setIsolationLevel(isolation)).execute(work);
+  return (isolation === undefined ? builder : builder.setIsolationLevel(isolation)).execute(
+    async (trx) => {
+      // The raw connection of this transaction, to end its session if it stalls.
+      const connection = await trx.getExecutor().provideConnection(async (c) => c);
+      await connection.collectSessionInfo?.();
+      state.connection = connection;
+      if (ctx.adapter.transactionTimeouts !== undefined) {
+        await ctx.adapter.transactionTimeouts(ctx.timeoutMs).execute(trx);
+      }
+      const result = await work(trx);
+      if (deadline.expired) throw new DeadlineReached();
+      // Kysely sends COMMIT as soon as this returns.
+      state.commitSent = true;
+      return result;
+    },
+  );
 }

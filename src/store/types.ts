@@ -19,8 +19,8 @@ export interface ReadOptions {
 
 /** Options of {@link ChunkStore.getChunks}. */
 export interface GetChunksOptions extends ReadOptions {
-  /** At most this many rows, from 1 to 1,000. */
-  readonly limit: number;
+  /** At most this many rows, from 1 to 1,000. Default 50. */
+  readonly limit?: number | undefined;
   /** Only rows with a seq below this one (the `oldestSeq` of the previous page). Default: the newest rows. */
   readonly before?: number | undefined;
 }
@@ -46,8 +46,8 @@ export interface CreateThreadOptions {
 
 /** Options of {@link ChunkStore.listThreads}. */
 export interface ListThreadsOptions {
-  /** At most this many threads, from 1 to 1,000. */
-  readonly limit: number;
+  /** At most this many threads, from 1 to 1,000. Default 50. */
+  readonly limit?: number | undefined;
   /** The `nextBefore` of the previous page. Default: the most recently active threads. */
   readonly before?: string | undefined;
 }
@@ -80,8 +80,8 @@ export interface ForkThreadOptions {
  * ```
  */
 export interface GetChunksAfterOptions extends ReadOptions {
-  /** At most this many rows, from 1 to 1,000. */
-  readonly limit: number;
+  /** At most this many rows, from 1 to 1,000. Default 50. */
+  readonly limit?: number | undefined;
   /**
    * Only rows with a seq above this one (the `newestSeq` of the previous page). Default 0: from
    * the thread's first row.
@@ -177,7 +177,8 @@ export interface ChunkStore {
     options?: AppendTurnOptions,
   ): Promise<ChunkRow[]>;
   /**
-   * A page of the thread's log, by keyset on seq.
+   * A page of the thread's log, by keyset on seq: the newest `limit` rows (default 50) below
+   * `before`, in ascending seq.
    *
    * @throws {ChunklogError} `thread-not-found`; `invalid-option` for a limit outside 1–1,000
    *
@@ -187,7 +188,7 @@ export interface ChunkStore {
    * if (tail.hasMore) await store.getChunks('thread-1', { limit: 50, before: tail.oldestSeq ?? 1 });
    * ```
    */
-  getChunks(threadId: string, options: GetChunksOptions): Promise<ChunkPage>;
+  getChunks(threadId: string, options?: GetChunksOptions): Promise<ChunkPage>;
   /**
    * A forward page of the thread's log, by keyset on seq: the oldest `limit` rows with
    * `seq > afterSeq`, ascending. Reads a thread from its start a page at a time (an export, a
@@ -206,7 +207,7 @@ export interface ChunkStore {
    * }
    * ```
    */
-  getChunksAfter(threadId: string, options: GetChunksAfterOptions): Promise<ForwardChunkPage>;
+  getChunksAfter(threadId: string, options?: GetChunksAfterOptions): Promise<ForwardChunkPage>;
   /**
    * Every row of the thread (or those after `afterSeq`), in ascending seq, in one read. For a
    * long thread, page with `getChunksAfter`.
@@ -284,7 +285,7 @@ export interface ChunkStore {
    * const next = first.nextBefore ? await store.listThreads({ limit: 20, before: first.nextBefore }) : undefined;
    * ```
    */
-  listThreads(options: ListThreadsOptions): Promise<ThreadPage>;
+  listThreads(options?: ListThreadsOptions): Promise<ThreadPage>;
   /**
    * Deletes a thread and its rows. Returns whether it existed.
    *

@@ -1,4 +1,5 @@
 import { ChunklogError } from '../errors/chunklog-error.js';
+import { previewValue } from '../schema/parse.js';
 
 const encoder = new TextEncoder();
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -72,11 +73,24 @@ export function checkTurnId(turnId: unknown): string {
 }
 
 /**
- * Checks a page size: an integer from 1 to {@link MAX_PAGE_LIMIT}.
+ * The page size of `getChunks`, `getChunksAfter` and `listThreads` when no `limit` is given: the
+ * default of the HTTP chunks route too.
+ *
+ * @example
+ * ```ts
+ * (await store.getChunks(threadId)).chunks.length <= DEFAULT_PAGE_LIMIT;
+ * ```
+ */
+export const DEFAULT_PAGE_LIMIT = 50;
+
+/**
+ * Checks a page size: an integer from 1 to {@link MAX_PAGE_LIMIT}, {@link DEFAULT_PAGE_LIMIT}
+ * when not given.
  *
  * @throws {ChunklogError} `invalid-option`
  */
 export function checkLimit(limit: unknown): number {
+  if (limit === undefined) return DEFAULT_PAGE_LIMIT;
   if (
     typeof limit !== 'number' ||
     !Number.isInteger(limit) ||
@@ -85,7 +99,7 @@ export function checkLimit(limit: unknown): number {
   ) {
     throw new ChunklogError(
       'invalid-option',
-      `limit must be an integer from 1 to ${MAX_PAGE_LIMIT} (got ${String(limit)}).`,
+      `limit must be an integer from 1 to ${MAX_PAGE_LIMIT} (got ${previewValue(limit)}).`,
       { option: 'limit', value: limit },
     );
   }
@@ -101,7 +115,7 @@ export function checkSeq(value: unknown, option: string, min: number): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
     throw new ChunklogError(
       'invalid-option',
-      `${option} must be an integer of at least ${min} (got ${String(value)}).`,
+      `${option} must be an integer of at least ${min} (got ${previewValue(value)}).`,
       { option, value },
     );
   }

@@ -228,8 +228,9 @@ function toContent(actions: readonly StepAction[]): {
  *   {@link parseScript}); or a function `(call, index) => step` that answers every call
  * @param options - provider and model ids, a delay before every part, `repeat`, `keepCalls`
  * @returns the model; pass it to `streamText`, `generateText` or a session
- * @throws {ChunklogError} `invalid-option`: a malformed script entry (option `script`, with the
- *   path of the problem: a function entry's step is checked when it is called) or option
+ * @throws {ChunklogError} `invalid-option`: an empty script, a malformed script entry (option
+ *   `script`, with the path of the problem: a function entry's step is checked when it is
+ *   called) or option
  *
  * @example
  * ```ts
@@ -298,8 +299,9 @@ export function createScriptedModel(
       keepCalls,
     );
   }
-  if (repeat && entries.length === 0) {
-    invalidOption('createScriptedModel', 'script', 'a repeating script needs an entry', script);
+  if (entries.length === 0) {
+    // A model with nothing to answer fails its first call: say so when it is made.
+    invalidOption('createScriptedModel', 'script', 'a script needs at least one entry', script);
   }
   let calls: ScriptedCall[] = [];
   let callCount = 0;

@@ -7,6 +7,7 @@ import type {
   ToolCallRowData,
   ToolResultRowData,
 } from '../schema/chunk-row.js';
+import { firstNonSystem } from '../schema/system-message.js';
 
 /**
  * Options of {@link explodeTurn}.
@@ -185,6 +186,7 @@ function pushRows(rows: ChunkRowDraft[], turnId: string, role: ChunkRole, chunk:
  * @param options - `role`: the role of the turn's rows
  * @returns the row drafts, in the order they must be stored
  * @throws {ChunklogError} `invalid-option` when `turnId` is empty or `role` is not a turn role;
+ *   `invalid-chunk` for a chunk other than `system` in a system message (`role: 'system'`);
  *   `invalid-chunk` when `chunks` is not an array of valid chunks (`path` starts with the index)
  *
  * @example
@@ -209,6 +211,17 @@ export function explodeTurn(
     argument: 'chunks',
     what: 'chunk',
   });
+  if (role === 'system') {
+    const at = firstNonSystem(checked.map((chunk) => chunk.type));
+    if (at !== -1) {
+      const type = checked[at]?.type;
+      throw new ChunklogError(
+        'invalid-chunk',
+        `explodeTurn: a system message holds only system chunks, but chunks[${at}] is a ${type} chunk (give it role 'assistant' or 'user')`,
+        { path: [at, 'type'], value: type },
+      );
+    }
+  }
   return explodeChunks(turnId, checked, role);
 }
 

@@ -10,7 +10,10 @@ import { type Segment, segmentSize } from './window-state.js';
 const sealedGroupsCache = new WeakMap<SealedRows, readonly ChatMessage[]>();
 const pendingGroupsCache = new WeakMap<PendingSegment, readonly ChatMessage[]>();
 
-/** The assistant message of a live turn, from its chunks' cached groupings; null to fall back. */
+/**
+ * The message of a live turn (its assistant message, or a system message for a system event
+ * outside a turn), from its chunks' cached groupings; null to fall back.
+ */
 function turnMessage(segment: TurnSegment): ChatMessage | null | undefined {
   const { state, rows } = segment;
   const chunks: Chunk[] = [];
@@ -23,7 +26,8 @@ function turnMessage(segment: TurnSegment): ChatMessage | null | undefined {
   }
   if (chunks.length === 0) return undefined;
   const { turnId } = segment;
-  return { id: messageId(turnId, 'assistant'), turnId, role: 'assistant', chunks };
+  const { role } = rows;
+  return { id: messageId(turnId, role), turnId, role, chunks };
 }
 
 function pendingGroups(segment: PendingSegment): readonly ChatMessage[] {
@@ -48,6 +52,8 @@ function liveGroups(segments: readonly Segment[]): ChatMessage[] | null {
     for (const message of messages) {
       if (message === undefined) continue;
       if (message === null || ids.has(message.id)) return null;
+      // Two system messages in a row group into one: group them together then.
+      if (message.role === 'system' && out[out.length - 1]?.role === 'system') return null;
       ids.add(message.id);
       out.push(message);
     }

@@ -25,9 +25,16 @@ export class TurnRows {
   /** Tool call id → absolute index of the batch chunk holding it, for the chunks held. */
   readonly calls: Map<string, number> = new Map();
 
-  /** @param turnId - the turn id the rows carry */
-  constructor(turnId: string) {
+  /** The role of the turn's message: `system` for a system event outside a turn. */
+  readonly role: 'assistant' | 'system';
+
+  /**
+   * @param turnId - the turn id the rows carry
+   * @param role - the role of the turn's message (its `turn-start` says), `assistant` by default
+   */
+  constructor(turnId: string, role: 'assistant' | 'system' = 'assistant') {
     this.turnId = turnId;
+    this.role = role;
   }
 
   /**
@@ -39,7 +46,7 @@ export class TurnRows {
   rowsOf(chunk: Chunk): readonly ChunkRowDraft[] {
     let rows = this.rows.get(chunk);
     if (rows === undefined) {
-      rows = explodeChunks(this.turnId, [chunk], 'assistant');
+      rows = explodeChunks(this.turnId, [chunk], this.role);
       this.rows.set(chunk, rows);
     }
     return rows;

@@ -55,7 +55,7 @@ export function startTurnSegment(
     turnId,
     provisional: event === undefined,
     state,
-    rows: new TurnRows(turnId),
+    rows: new TurnRows(turnId, event?.role ?? 'assistant'),
     rowCount: 0,
     evictedRows: 0,
     closed: state.ended,

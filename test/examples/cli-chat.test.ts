@@ -3,8 +3,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createChunkStore } from 'chunklog/store';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, exampleEnv, spawnExample, tempDir } from './support.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { EXAMPLE_TIMEOUT_MS, ensureBuilt, exampleEnv, spawnExample, tempDir } from './support.js';
+
+// Waits are margins load cannot reach, not measures of speed (see EXAMPLE_TIMEOUT_MS).
+vi.setConfig({ testTimeout: EXAMPLE_TIMEOUT_MS, hookTimeout: EXAMPLE_TIMEOUT_MS });
 
 const temp = tempDir('cli-chat');
 const db = join(temp.dir, 'chat.db');
@@ -18,8 +21,8 @@ class Chat {
   private mark = 0;
   private readonly exited: Promise<number | null>;
 
-  constructor(args: string[]) {
-    this.child = spawnExample('examples/cli-chat/main.ts', args, exampleEnv());
+  constructor(args: string[], env: Record<string, string> = {}) {
+    this.child = spawnExample('examples/cli-chat/main.ts', args, exampleEnv(env));
     this.child.stdout?.on('data', (data: Buffer) => {
       this.output += data.toString();
     });
@@ -30,13 +33,13 @@ class Chat {
   }
 
   /** Sends a line and returns the output from now on once it matches `until`. */
-  async say(line: string, until: RegExp, timeoutMs = 15_000): Promise<string> {
+  async say(line: string, until: RegExp, timeoutMs = EXAMPLE_TIMEOUT_MS): Promise<string> {
     this.mark = this.output.length;
     this.child.stdin?.write(`${line}\n`);
     return this.waitFor(until, timeoutMs);
   }
 
-  async waitFor(pattern: RegExp, timeoutMs = 15_000): Promise<string> {
+  async waitFor(pattern: RegExp, timeoutMs = EXAMPLE_TIMEOUT_MS): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       const since = this.output.slice(this.mark);
@@ -44,6 +47,18 @@ class Chat {
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     throw new Error(`timed out waiting for ${pattern}; output so far:\n${this.output}`);
+  }
+
+  /** Sends Ctrl-C (the signal a terminal sends), then waits for `until`. */
+  async interrupt(until: RegExp): Promise<string> {
+    this.mark = this.output.length;
+    this.child.kill('SIGINT');
+    return this.waitFor(until);
+  }
+
+  /** Resolves with the exit code. */
+  exit(): Promise<number | null> {
+    return this.exited;
   }
 
   async quit(): Promise<number | null> {
@@ -76,14 +91,14 @@ describe('examples/cli-chat', () => {
     out = await chat.say('/turn nope', /no turn/);
     expect(out).toContain('no turn "nope" in this thread');
 
-    // A slow tool: cancel it while it runs.
-    out = await chat.say('slow', /⇢ slow_job/);
-    expect(out).toContain('⚙ slow_job {"seconds":3}');
+    // A slow tool (30 s: a margin no load reaches): cancel it while it runs.
+    out = await chat.say('slow 30', /⇢ slow_job/);
+    expect(out).toContain('⚙ slow_job {"seconds":30}');
     out = await chat.say('/cancel', /╰ ended/);
     expect(out).toContain('── cancelled ── cancelled from the terminal');
 
     // Steer a running turn: the message joins it at the next step.
-    await chat.say('slow', /⇢ slow_job/);
+    await chat.say('slow 8', /⇢ slow_job/); // 8 s: the steer arrives while it runs
     out = await chat.say('/steer keep it short', /steering delivered at step 1/);
     out = await chat.waitFor(/▸ you \(while it worked\): keep it short[\s\S]*╰ stop/);
     expect(out).toContain('Noted, while I was working you said: “keep it short”.');
@@ -107,7 +122,41 @@ describe('examples/cli-chat', () => {
     expect(await chat.quit()).toBe(0);
     expect(chat.output).not.toContain('[stderr]');
     expect(chat.output).not.toContain('error:');
-  }, 60_000);
+  });
+
+  it('Ctrl-C cancels the running turn, then leaves; a queued message says so at once, on a line of its own', async () => {
+    const chat = new Chat(['--db', join(temp.dir, 'interrupt.db'), '--thread', 'ctrl-c'], {
+      CHUNKLOG_CLI_PROMPT: '1',
+    });
+    await chat.waitFor(/on thread "ctrl-c"/);
+    // While the slow tool runs: a steer and a message are both answered at once, not when the
+    // tool ends (the tool's "100% done" comes later).
+    await chat.say('slow 30', /⇢ slow_job/);
+    let out = await chat.say('/steer be brief', /\(steering: it joins the running turn/);
+    out = await chat.say('and then?', /\(queued: it runs after this turn\)/);
+    expect(out).not.toContain('100% done');
+    // Ctrl-C stops the running turn, which is stored with its cancelled notice; the queued
+    // message runs after it.
+    out = await chat.interrupt(/── cancelled ── cancelled with Ctrl-C/);
+    out = await chat.waitFor(/You said: “and then\?”[\s\S]*╰ stop/);
+    // The queued turn's output never starts on the prompt's line.
+    expect(chat.output).not.toMatch(/you ▸ (?!\r)[^\n]*(┊|⚙|You said|╰)/);
+    // /switch to a thread that does not exist says so.
+    out = await chat.say('/switch nope', /now on thread "nope"/);
+    expect(out).toContain('no thread "nope" yet: it is created by its first message');
+    // Ctrl-C with nothing running leaves.
+    chat.child.kill('SIGINT');
+    expect(await chat.exit()).toBe(0);
+    expect(chat.output).not.toContain('[stderr]');
+    const store = createChunkStore({ sqlite: join(temp.dir, 'interrupt.db') });
+    try {
+      const rows = await store.getRows('ctrl-c');
+      expect(rows.some((r) => r.type === 'system' && r.data.kind === 'cancelled')).toBe(true);
+      await expect(store.getThread('nope')).rejects.toMatchObject({ code: 'thread-not-found' });
+    } finally {
+      await store.close();
+    }
+  });
 
   it('resumes after a restart: the same thread, its history, and the next turn sees it', async () => {
     const chat = new Chat(['--db', db]);
@@ -118,7 +167,7 @@ describe('examples/cli-chat', () => {
     let out = await chat.say('/history 100', /on the fork[\s\S]*agent/);
     expect(out).toContain('you ▸ hello there');
     expect(out).toContain('── cancelled ── cancelled from the terminal');
-    expect(out).toContain('⚙ slow_job {"seconds":3} (no result)');
+    expect(out).toContain('⚙ slow_job {"seconds":30} (no result)');
 
     out = await chat.say('/threads', /main/);
     expect(out).toContain(`* ${forkId}`);
@@ -139,7 +188,13 @@ describe('examples/cli-chat', () => {
       const userTexts = main
         .filter((m) => m.role === 'user')
         .map((m) => (m.chunks[0]?.type === 'text' ? m.chunks[0].text : ''));
-      expect(userTexts).toEqual(['hello there', 'slow', 'slow', 'weather Oslo', 'and after that?']);
+      expect(userTexts).toEqual([
+        'hello there',
+        'slow 30',
+        'slow 8',
+        'weather Oslo',
+        'and after that?',
+      ]);
       const steering = main.flatMap((m) => m.chunks).filter((c) => c.type === 'steering');
       expect(steering.map((c) => (c.type === 'steering' ? c.text : ''))).toEqual(['keep it short']);
       const fork = await store.getMessages(forkId);
@@ -147,5 +202,5 @@ describe('examples/cli-chat', () => {
     } finally {
       await store.close();
     }
-  }, 60_000);
+  });
 });

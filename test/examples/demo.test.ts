@@ -1,17 +1,27 @@
-// `npm run demo`, as a newcomer runs it: offline, on a fresh SQLite file, in a few seconds.
+// `npm run demo`, as a newcomer runs it: offline, on a fresh SQLite file. (How fast it runs is
+// not asserted here: a busy machine may run it slowly and still be right.)
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createChunkStore } from 'chunklog/store';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, exampleEnv, ROOT, type RunResult, tempDir } from './support.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  EXAMPLE_TIMEOUT_MS,
+  ensureBuilt,
+  exampleEnv,
+  ROOT,
+  type RunResult,
+  tempDir,
+} from './support.js';
+
+// Waits are margins load cannot reach, not measures of speed (see EXAMPLE_TIMEOUT_MS).
+vi.setConfig({ testTimeout: EXAMPLE_TIMEOUT_MS, hookTimeout: EXAMPLE_TIMEOUT_MS });
 
 const temp = tempDir('demo');
 beforeAll(() => ensureBuilt());
 afterAll(() => temp.remove());
 
-function npmRunDemo(env: NodeJS.ProcessEnv): Promise<RunResult & { ms: number }> {
-  const started = Date.now();
+function npmRunDemo(env: NodeJS.ProcessEnv): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn('npm', ['run', '--silent', 'demo'], { cwd: ROOT, env });
     let stdout = '';
@@ -23,7 +33,7 @@ function npmRunDemo(env: NodeJS.ProcessEnv): Promise<RunResult & { ms: number }>
       stderr += data.toString();
     });
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started }));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
@@ -41,10 +51,9 @@ describe('npm run demo', () => {
   it('renders the turn live, then the stored rows page by page and the next model input', async () => {
     // On a fresh clone: the database's folder does not exist yet.
     const db = join(temp.dir, 'not-yet', 'demo.db');
-    const { code, stdout, stderr, ms } = await npmRunDemo(exampleEnv({ CHUNKLOG_DEMO_DB: db }));
+    const { code, stdout, stderr } = await npmRunDemo(exampleEnv({ CHUNKLOG_DEMO_DB: db }));
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(ms).toBeLessThan(15_000);
     expect(stdout).not.toContain('\u001b['); // NO_COLOR: no ANSI codes at all
     expect(existsSync(db)).toBe(true);
 

@@ -3,8 +3,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, expect, it } from 'vitest';
-import { ensureBuilt, exampleEnv, ROOT, tempDir } from './support.js';
+import { beforeAll, expect, it, vi } from 'vitest';
+import { EXAMPLE_TIMEOUT_MS, ensureBuilt, exampleEnv, ROOT, tempDir } from './support.js';
+
+// Waits are margins load cannot reach, not measures of speed (see EXAMPLE_TIMEOUT_MS).
+vi.setConfig({ testTimeout: EXAMPLE_TIMEOUT_MS, hookTimeout: EXAMPLE_TIMEOUT_MS });
 
 beforeAll(() => ensureBuilt());
 
@@ -14,7 +17,7 @@ it('streams the answer, prints the three stored rows and the next model input', 
     const result = spawnSync(
       join(ROOT, 'node_modules/.bin/tsx'),
       [join(ROOT, 'examples/quick-start/main.ts')],
-      { cwd: temp.dir, env: exampleEnv(), encoding: 'utf8', timeout: 30_000 },
+      { cwd: temp.dir, env: exampleEnv(), encoding: 'utf8', timeout: EXAMPLE_TIMEOUT_MS },
     );
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);

@@ -1,14 +1,31 @@
 // examples/scripts: inspect, export and import from the command line, as a user runs them.
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { POSTGRES_URL, postgresAvailable } from '../support/services.js';
-import { ensureBuilt, runExample, tempDir } from './support.js';
+import {
+  EXAMPLE_TIMEOUT_MS,
+  ensureBuilt,
+  exampleEnv,
+  ROOT,
+  runExample,
+  tempDir,
+} from './support.js';
+
+// Waits are margins load cannot reach, not measures of speed (see EXAMPLE_TIMEOUT_MS).
+vi.setConfig({ testTimeout: EXAMPLE_TIMEOUT_MS, hookTimeout: EXAMPLE_TIMEOUT_MS });
 
 const SCRIPT = 'examples/scripts/main.ts';
 const temp = tempDir('scripts');
 
-beforeAll(() => ensureBuilt());
+// The tour seeds .tmp/scripts.db once; the tests below read it (each spawn of Node costs
+// seconds on a busy machine: no more of them than the tests need).
+let tour = '';
+beforeAll(async () => {
+  ensureBuilt();
+  tour = await run('tour');
+});
 afterAll(() => temp.remove());
 
 async function run(...args: string[]) {
@@ -19,8 +36,8 @@ async function run(...args: string[]) {
 }
 
 describe('examples/scripts', () => {
-  it('tours a seeded store: threads, pages, a turn, model messages, export and import twice', async () => {
-    const out = await run('tour');
+  it('tours a seeded store: threads, pages, a turn, model messages, export and import twice', () => {
+    const out = tour;
     expect(out).toContain('plan-example                              13');
     // keyset pages, newest first, each `before` the previous page's oldest seq
     expect(out).toContain('page 1  getChunks({ limit: 5 })  seqs 9–13 of 13, hasMore: true');
@@ -49,7 +66,6 @@ describe('examples/scripts', () => {
   });
 
   it('exports a thread from one SQLite file and imports it into another', async () => {
-    await run('tour'); // writes .tmp/scripts.db
     const file = join(temp.dir, 'thread.jsonl');
     expect(await run('export', '.tmp/scripts.db', 'plan-example', file, '--limit', '4')).toContain(
       `exported 13 rows of plan-example to ${file} (4 page(s))`,
@@ -82,6 +98,22 @@ describe('examples/scripts', () => {
     );
   });
 
+  it('stops quietly when its reader goes away (piped to head)', async () => {
+    const result = spawnSync(
+      'bash',
+      [
+        '-o',
+        'pipefail',
+        '-c',
+        `"${process.execPath}" --import tsx ${SCRIPT} export .tmp/scripts.db plan-example --limit 1 | head -n 2`,
+      ],
+      { cwd: ROOT, env: exampleEnv(), encoding: 'utf8', timeout: EXAMPLE_TIMEOUT_MS },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout.trim().split('\n')).toHaveLength(2);
+  });
+
   it('refuses a file that is not an export, naming it', async () => {
     const result = await runExample(SCRIPT, ['import', join(temp.dir, 'x.db'), 'package.json']);
     expect(result.code).toBe(1);
@@ -96,7 +128,6 @@ describe('examples/scripts', () => {
 
   it('works on PostgreSQL too', async (context) => {
     if (!(await postgresAvailable())) return context.skip();
-    await run('tour');
     const file = join(temp.dir, 'pg.jsonl');
     await run('export', '.tmp/scripts.db', 'plan-example', file);
     const thread = `scripts-test-${process.pid}-${Date.now()}`;

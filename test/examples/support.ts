@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const ROOT: string = resolve(import.meta.dirname, '../..');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
 
 /**
  * Builds `dist/` when it is missing or older than `src/` (`examples/build-if-stale.mjs`, which
@@ -81,7 +80,7 @@ export function runExample(
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`${script} timed out\nstdout:\n${stdout}\nstderr:\n${stderr}`));
-    }, options.timeoutMs ?? 60_000);
+    }, options.timeoutMs ?? EXAMPLE_TIMEOUT_MS);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -90,11 +89,26 @@ export function runExample(
   });
 }
 
-/** Starts `tsx <script> ...args` with pipes. */
+/**
+ * Starts `node --import tsx <script> ...args` with pipes: one process (the tsx command would
+ * start a second), so that a signal sent to it reaches the example itself, and a busy machine
+ * starts one Node.js instead of two.
+ */
 export function spawnExample(
   script: string,
   args: readonly string[] = [],
   env: NodeJS.ProcessEnv = exampleEnv(),
 ): ChildProcess {
-  return spawn(TSX, [script, ...args], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
 }
+
+/**
+ * How long an example test may wait for something that must happen: a margin that load
+ * cannot reach (the suite runs on a busy 2-core machine), never a measure of speed. Give it to
+ * `vi.setConfig` in every example test file.
+ */
+export const EXAMPLE_TIMEOUT_MS = 300_000;

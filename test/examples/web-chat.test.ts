@@ -5,9 +5,19 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CHROMIUM_PATH, chromiumAvailable } from '../support/services.js';
-import { ensureBuilt, exampleEnv, ROOT, spawnExample, tempDir } from './support.js';
+import {
+  EXAMPLE_TIMEOUT_MS,
+  ensureBuilt,
+  exampleEnv,
+  ROOT,
+  spawnExample,
+  tempDir,
+} from './support.js';
+
+// Waits are margins load cannot reach, not measures of speed (see EXAMPLE_TIMEOUT_MS).
+vi.setConfig({ testTimeout: EXAMPLE_TIMEOUT_MS, hookTimeout: EXAMPLE_TIMEOUT_MS });
 
 const LIMIT = 24;
 const temp = tempDir('web-chat');
@@ -47,7 +57,7 @@ beforeAll(async () => {
       '--disable-sync',
     ],
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -82,7 +92,7 @@ async function say(page: Page, text: string): Promise<void> {
 }
 
 /** Waits until the store holds more than `rows` rows, no turn runs, and the window reconciled. */
-async function settled(page: Page, rows: number, timeout = 20_000): Promise<void> {
+async function settled(page: Page, rows: number, timeout = EXAMPLE_TIMEOUT_MS): Promise<void> {
   await page.waitForFunction(
     (before) =>
       Number(document.body.dataset.total) > before &&
@@ -159,7 +169,7 @@ describe.skipIf(!hasChromium)('examples/web-chat in Chromium', () => {
     await expect.poll(() => chunkCount(page)).toBeLessThanOrEqual(LIMIT);
     expect(problems).toEqual([]);
     await page.close();
-  }, 60_000);
+  });
 
   it('shows model output as inert text: no element, no script, no dialog', async () => {
     const { page, problems, dialogs } = await open('xss');
@@ -180,7 +190,7 @@ describe.skipIf(!hasChromium)('examples/web-chat in Chromium', () => {
     expect(dialogs).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();
-  }, 30_000);
+  });
 
   it('renders every chunk kind, steers and queues while the agent works, and looks right', async () => {
     const { page, problems } = await open('showcase', '&limit=200', 1500);
@@ -208,7 +218,7 @@ describe.skipIf(!hasChromium)('examples/web-chat in Chromium', () => {
     await page.click('#queue');
     await page.waitForSelector('.message.user.pending');
     await expect
-      .poll(() => page.textContent('#log'), { timeout: 20_000 })
+      .poll(() => page.textContent('#log'), { timeout: EXAMPLE_TIMEOUT_MS })
       .toContain('You said: “and then say goodbye”');
     await settled(page, before);
     const steering = page.locator('.message.assistant .chunk.steering');

@@ -378,7 +378,7 @@ describe('fallback models', () => {
     const { store, dispose } = await openSqliteStore();
     disposers.push(dispose);
     const a = createScriptedModel(parseScript('text x\nerror 400 Bad request'), { modelId: 'a' });
-    const b = createScriptedModel([], { modelId: 'b' });
+    const b = createScriptedModel([{}], { modelId: 'b' });
     const session = createAgentSession({
       store,
       threadId: 'f3',

@@ -139,7 +139,7 @@ describe('FallbackChain', () => {
 
   it('lets other errors, and the last model’s errors, stand — after the switch that led to it', async () => {
     const a = createScriptedModel(parseScript('error 400'), { modelId: 'a' });
-    const b = createScriptedModel([], { modelId: 'b' });
+    const b = createScriptedModel([{}], { modelId: 'b' });
     expect(await parts(new FallbackChain([a, b], { maxRetries: 0 }))).toContain('error:400');
     expect(b.calls).toHaveLength(0);
     const c = createScriptedModel(parseScript('fail 429'), { modelId: 'c' });
@@ -247,7 +247,7 @@ describe('FallbackChain', () => {
 
   it('stops retrying when the call is aborted', async () => {
     const a = createScriptedModel(parseScript('fail 529'), { modelId: 'a' });
-    const b = createScriptedModel([], { modelId: 'b' });
+    const b = createScriptedModel([{}], { modelId: 'b' });
     const abort = new AbortController();
     setTimeout(() => abort.abort(new Error('stop')), 20);
     const started = Date.now();
@@ -273,7 +273,7 @@ describe('FallbackChain', () => {
       ],
       { modelId: 'c' },
     );
-    const d = createScriptedModel([], { modelId: 'd' });
+    const d = createScriptedModel([{}], { modelId: 'd' });
     const retried = await new FallbackChain([c, d], { maxRetries: 1 }).doGenerate({ prompt: [] });
     expect(retried.content).toEqual([{ type: 'text', text: 'again' }]);
     expect(d.calls).toHaveLength(0);

@@ -74,7 +74,7 @@ describe('createChunkHandlers over a real HTTP server', () => {
   });
 
   it('refuses unauthorized access: 401 without credentials, 403 with the wrong ones', async () => {
-    const { url } = await setup(createScriptedModel([]));
+    const { url } = await setup(createScriptedModel([{}]));
     const requests: Array<[string, RequestInit]> = [
       [`${url}/threads/h1/chunks`, {}],
       [`${url}/threads/h1/events`, {}],
@@ -104,7 +104,7 @@ describe('createChunkHandlers over a real HTTP server', () => {
   });
 
   it('refuses malformed parameters with a 400 naming the parameter', async () => {
-    const { url } = await setup(createScriptedModel([]));
+    const { url } = await setup(createScriptedModel([{}]));
     const get = async (path: string, headers: Record<string, string> = {}) => {
       const response = await fetch(`${url}${path}`, { headers: { ...auth('h1'), ...headers } });
       return { status: response.status, body: await response.json() };

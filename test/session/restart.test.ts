@@ -143,7 +143,7 @@ describe('restart', () => {
       threadId: 'r1',
       model: primaryB,
       fallbackModels: [
-        createScriptedModel([], { provider: 'anthropic.messages', modelId: 'backup' }),
+        createScriptedModel([{}], { provider: 'anthropic.messages', modelId: 'backup' }),
       ],
       tools,
       system: 'You are terse.',

@@ -168,7 +168,7 @@ describe('session (property)', () => {
         // A restarted session sends the same input.
         const restarted = createAgentSession({
           ...options,
-          model: createScriptedModel([]),
+          model: createScriptedModel([{}]),
         } as never);
         expect(JSON.stringify(await restarted.modelMessages('next'))).toBe(
           JSON.stringify(await session.modelMessages('next')),

@@ -98,10 +98,10 @@ describe('notify', () => {
     ).toEqual([['t1', 'system', 'system', { kind: 'notice', text: 'Welcome' }]]);
     expect(second.turnId).toBe('t2');
     expect(recorded.events.map((e) => [e.meta.id, e.event])).toEqual([
-      ['t1:0', { type: 'turn-start', turnId: 't1' }],
+      ['t1:0', { type: 'turn-start', turnId: 't1', role: 'system' }],
       ['t1:1', { type: 'system', kind: 'notice', text: 'Welcome' }],
       ['t1:2', { type: 'turn-end' }],
-      ['t2:0', { type: 'turn-start', turnId: 't2' }],
+      ['t2:0', { type: 'turn-start', turnId: 't2', role: 'system' }],
       ['t2:1', { type: 'system', kind: 'model-changed', text: 'Now using X' }],
       ['t2:2', { type: 'turn-end' }],
     ] satisfies Array<[string, ChunkEvent]>);
@@ -126,7 +126,7 @@ describe('notify', () => {
   it('rejects an unknown kind', async () => {
     const { store, dispose } = await openSqliteStore();
     disposers.push(dispose);
-    const session = createAgentSession({ store, threadId: 'n3', model: createScriptedModel([]) });
+    const session = createAgentSession({ store, threadId: 'n3', model: createScriptedModel([{}]) });
     await expect(session.notify({ kind: 'bogus' as never, text: 'x' })).rejects.toSatisfy(
       (e: unknown) => ChunklogError.hasCode(e, 'invalid-option'),
     );
@@ -289,7 +289,7 @@ describe('the session lifecycle', () => {
   it('validates its options and its inputs', async () => {
     const { store, dispose } = await openSqliteStore();
     disposers.push(dispose);
-    const model = createScriptedModel([]);
+    const model = createScriptedModel([{}]);
     const base = { store, threadId: 't', model } as AgentSessionOptions;
     const cases: Array<[string, Partial<Record<keyof AgentSessionOptions, unknown>>]> = [
       ['store', { store: {} }],

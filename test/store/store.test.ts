@@ -74,11 +74,11 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
       await store.close();
     });
 
-    it('wraps database errors as store-failed with the driver error as cause', async () => {
+    it('wraps database errors with the driver error as cause (a missing table: not-migrated)', async () => {
       const h = harness();
       const store = h.openStore();
       const error = await codeOf(store.appendTurn('t', textDrafts('a', 1)));
-      expect(error.code).toBe('store-failed');
+      expect(error.code).toBe('not-migrated');
       expect(error.threadId).toBe('t');
       expect(error.cause).toBeInstanceOf(Error);
       expect(ChunklogError.isInstance(error.cause)).toBe(false);

@@ -76,11 +76,14 @@ const tools = {
 
 describe('createScriptedModel', () => {
   it('is a v4 language model with configurable ids', () => {
-    const model = createScriptedModel([], { provider: 'anthropic.messages', modelId: 'claude-x' });
+    const model = createScriptedModel([{}], {
+      provider: 'anthropic.messages',
+      modelId: 'claude-x',
+    });
     expect(model.specificationVersion).toBe('v4');
     expect(model.provider).toBe('anthropic.messages');
     expect(model.modelId).toBe('claude-x');
-    const plain = createScriptedModel([]);
+    const plain = createScriptedModel([{}]);
     expect([plain.provider, plain.modelId]).toEqual(['scripted', 'scripted-model']);
   });
 

@@ -42,8 +42,11 @@ describe('testing trust boundaries', () => {
     ] as const) {
       expect(thrown(() => createScriptedModel([], options as never)).option).toBe(option);
     }
-    // A repeating script needs something to repeat.
+    // A model with nothing to answer is refused when it is made, repeating or not.
     expect(thrown(() => createScriptedModel([], { repeat: true })).option).toBe('script');
+    const empty = thrown(() => createScriptedModel([]));
+    expect(empty.option).toBe('script');
+    expect(empty.message).toMatch(/at least one entry/);
   });
 
   it("a function entry's step is checked when it is called", async () => {

@@ -1,10 +1,12 @@
 import { ChunklogError } from '../../errors/index.js';
 import { readOptions } from '../../errors/invalid-option.js';
+import { DEFAULT_MAX_QUEUED_BYTES } from '../sse.js';
 import type { AgentSession } from '../types.js';
 import { checkAccess } from './authorize.js';
 import { cancelRoute } from './cancel-route.js';
 import { chunksRoute } from './chunks-route.js';
-import { eventsRoute } from './events-route.js';
+import { ThreadConnections } from './connection-limit.js';
+import { type EventStreamLimits, eventsRoute } from './events-route.js';
 import { messagesRoute } from './messages-route.js';
 import { noticesRoute } from './notices-route.js';
 import { parseThreadId } from './params.js';
@@ -25,6 +27,9 @@ function positiveInteger(option: string, value: unknown, fallback: number, min =
   return value;
 }
 
+/** The default of `maxConnectionsPerThread`: open event streams of one thread. */
+export const DEFAULT_MAX_CONNECTIONS_PER_THREAD = 100;
+
 const HANDLER_OPTIONS = [
   'store',
   'authorize',
@@ -35,6 +40,8 @@ const HANDLER_OPTIONS = [
   'maxLimit',
   'heartbeatMs',
   'maxBodyBytes',
+  'maxQueuedBytes',
+  'maxConnectionsPerThread',
   'uiMessageStream',
 ] as const;
 
@@ -125,6 +132,21 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
     invalid('defaultLimit', '`defaultLimit` must not exceed `maxLimit`', defaultLimit);
   const heartbeatMs = positiveInteger('heartbeatMs', options.heartbeatMs, 15_000, 0);
   const maxBodyBytes = positiveInteger('maxBodyBytes', options.maxBodyBytes, 65_536);
+  const streamLimits: EventStreamLimits = {
+    heartbeatMs,
+    maxQueuedBytes: positiveInteger(
+      'maxQueuedBytes',
+      options.maxQueuedBytes,
+      DEFAULT_MAX_QUEUED_BYTES,
+    ),
+    connections: new ThreadConnections(
+      positiveInteger(
+        'maxConnectionsPerThread',
+        options.maxConnectionsPerThread,
+        DEFAULT_MAX_CONNECTIONS_PER_THREAD,
+      ),
+    ),
+  };
   const { uiMessageStream } = options;
   if (
     uiMessageStream !== undefined &&
@@ -160,7 +182,7 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
       if (denied) return denied;
       const live = await findSession(threadId);
       if (live === undefined) return noSession();
-      return eventsRoute(request, new URL(request.url), live, heartbeatMs);
+      return eventsRoute(request, new URL(request.url), live, threadId, streamLimits);
     },
     async messages(request, threadId) {
       const denied = await checkAccess(authorize, request, threadId);

@@ -1,7 +1,18 @@
 import { parseEventId } from '../replay-buffer.js';
-import { sessionEventStream } from '../sse.js';
+import { openEventStream } from '../sse.js';
 import type { AgentSession } from '../types.js';
+import type { ThreadConnections } from './connection-limit.js';
 import { badParameter, errorResponse } from './responses.js';
+
+/** How the events route bounds what its clients cost. */
+export interface EventStreamLimits {
+  /** Milliseconds between keep-alive comments. */
+  readonly heartbeatMs: number;
+  /** The bytes of events one client may have waiting before it is dropped. */
+  readonly maxQueuedBytes: number;
+  /** The open streams of each thread. */
+  readonly connections: ThreadConnections;
+}
 
 /**
  * `GET …/threads/:id/events`: server-sent events of the thread's live turn. A reconnecting
@@ -11,15 +22,18 @@ import { badParameter, errorResponse } from './responses.js';
  * @param request - the request (its abort signal ends the stream)
  * @param url - the request's URL
  * @param session - the thread's session
- * @param heartbeatMs - milliseconds between keep-alive comments
- * @returns the event stream (it ends when the session closes), a 400 naming `Last-Event-ID`, or
- *   503 `closed` when the session is already closed
+ * @param threadId - the thread, for its connection count
+ * @param limits - the heartbeat, the queue bound of a client and the connections of a thread
+ * @returns the event stream (it ends when the session closes), a 400 naming `Last-Event-ID`,
+ *   503 `closed` when the session is already closed, or 429 `too-many-connections` when the
+ *   thread has as many open streams as it may
  */
 export function eventsRoute(
   request: Request,
   url: URL,
   session: AgentSession,
-  heartbeatMs: number,
+  threadId: string,
+  limits: EventStreamLimits,
 ): Response {
   if (session.signal?.aborted === true) {
     // A closed session sends nothing more: a non-200 answer also stops an EventSource retrying.
@@ -30,11 +44,25 @@ export function eventsRoute(
   if (lastEventId !== undefined && lastEventId !== '' && parseEventId(lastEventId) === undefined) {
     return badParameter('Last-Event-ID', 'The last event id must look like `<turnId>:<index>`.');
   }
-  const body = sessionEventStream(session, {
-    lastEventId: lastEventId === '' ? undefined : lastEventId,
-    heartbeatMs,
-    signal: request.signal,
-  });
+  const release = limits.connections.acquire(threadId);
+  if (release === undefined) {
+    return errorResponse(
+      429,
+      'too-many-connections',
+      'This thread has as many open event streams as the server allows.',
+      { headers: { 'retry-after': '5' } },
+    );
+  }
+  const body = openEventStream(
+    session,
+    {
+      lastEventId: lastEventId === '' ? undefined : lastEventId,
+      heartbeatMs: limits.heartbeatMs,
+      maxQueuedBytes: limits.maxQueuedBytes,
+      signal: request.signal,
+    },
+    release,
+  );
   return new Response(body, {
     status: 200,
     headers: {

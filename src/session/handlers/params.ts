@@ -1,3 +1,4 @@
+import { isJsonMediaType } from './media-type.js';
 import { badParameter, errorResponse } from './responses.js';
 
 /** A parsed value, or the 400 response that names the bad parameter. */
@@ -80,7 +81,11 @@ export function integerParam(
 
 const unsupportedType = (): { ok: false; response: Response } => ({
   ok: false,
-  response: errorResponse(415, 'unsupported-media-type', 'The body must be application/json.'),
+  response: errorResponse(
+    415,
+    'unsupported-media-type',
+    'The body must be application/json (UTF-8, no other charset).',
+  ),
 });
 
 /**
@@ -91,8 +96,7 @@ const unsupportedType = (): { ok: false; response: Response } => ({
  * @returns the parsed JSON, or a 415, 413 or 400 response
  */
 export async function readJsonBody(request: Request, maxBytes: number): Promise<Parsed<unknown>> {
-  const type = request.headers.get('content-type') ?? '';
-  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type.trim())) return unsupportedType();
+  if (!isJsonMediaType(request.headers.get('content-type'))) return unsupportedType();
   const bytes = await readBytes(request, maxBytes);
   if (!bytes.ok) return bytes;
   try {

@@ -12,7 +12,8 @@ export type HandlerErrorCode =
   | 'unsupported-media-type'
   | 'payload-too-large'
   | 'closed'
-  | 'internal';
+  | 'internal'
+  | 'too-many-connections';
 
 /** The JSON body of an error response: `{ "error": { "code": "invalid-parameter", "parameter": "limit", "message": "…" } }`. */
 export interface HandlerErrorBody {

@@ -80,6 +80,16 @@ export interface ChunkHandlersOptions {
   /** The largest POST body accepted, in bytes. Default 65,536. */
   readonly maxBodyBytes?: number | undefined;
   /**
+   * The bytes of events one SSE client may have waiting (unread) before it is dropped with
+   * `event: dropped` (it reconnects and resumes from its last event id). Default 1 MiB.
+   */
+  readonly maxQueuedBytes?: number | undefined;
+  /**
+   * The most open event streams of one thread; the next `GET …/events` gets a 429
+   * `too-many-connections` until one closes. Default 100.
+   */
+  readonly maxConnectionsPerThread?: number | undefined;
+  /**
    * Answers `POST …/messages` in the AI SDK UI message stream protocol, so that a `useChat`
    * client (its default `DefaultChatTransport`, pointed at this route) sends a message and reads
    * the turn it starts: the body may be the chat transport's (`{ messages }` or `{ message }`;

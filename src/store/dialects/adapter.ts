@@ -39,4 +39,12 @@ export interface StoreDialectAdapter {
   readonly createIndexIfNotExists: boolean;
   /** How many bound parameters one statement may carry. */
   readonly maxParameters: number;
+  /**
+   * A statement run first in every write transaction that makes the server itself end it when a
+   * statement, or the client between two statements, takes longer than the store's
+   * `timeoutMs` (PostgreSQL: `statement_timeout`, `idle_in_transaction_session_timeout`, for
+   * this transaction only), so that a stalled client cannot hold a thread's lock for good.
+   * Undefined where no such setting is scoped to a transaction.
+   */
+  readonly transactionTimeouts?: ((ms: number) => RawBuilder<unknown>) | undefined;
 }

@@ -21,4 +21,6 @@ export const postgresAdapter: StoreDialectAdapter = {
   createTableSuffix: undefined,
   createIndexIfNotExists: true,
   maxParameters: 65_535,
+  transactionTimeouts: (ms) =>
+    sql`select set_config('statement_timeout', ${String(ms)}, true), set_config('idle_in_transaction_session_timeout', ${String(ms)}, true)`,
 };

@@ -2,6 +2,7 @@ import { ChunklogError } from '../../errors/chunklog-error.js';
 import { readOptions } from '../../errors/invalid-option.js';
 import type { ChunkRow, ChunkRowDraft } from '../../schema/chunk-row.js';
 import { parseChunkRowDraft } from '../../schema/parse.js';
+import { firstNonSystem } from '../../schema/system-message.js';
 import { decodeRows, isoOf } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { wrapStoreErrors } from '../store-errors.js';
@@ -52,6 +53,13 @@ export function checkDrafts(drafts: readonly ChunkRowDraft[]): ChunkRowDraft[] {
         });
       }
     }
+    if (draft.role === 'system' && firstNonSystem([draft.type]) !== -1) {
+      throw new ChunklogError(
+        'invalid-row',
+        `Draft ${i} is a ${draft.type} row of role system: a system message holds only system rows.`,
+        { path: [i, 'type'], value: draft.type },
+      );
+    }
     checked.push(draft);
   }
   return checked;
@@ -99,55 +107,59 @@ export function appendTurn(
   // Serialize before the transaction: the lock is held for as short a time as possible.
   const data = checked.map((d) => JSON.stringify(d.data));
   return wrapStoreErrors('appendTurn', threadId, () =>
-    writeTransaction(ctx, async (trx) => {
-      const { statements } = ctx;
-      const now = ctx.now();
-      const oneStatement = ctx.adapter.checkTurnWithLock && turnId !== undefined;
-      let thread: (SelectedThread & { readonly turn_first?: unknown }) | undefined = oneStatement
-        ? (await statements.threadAndTurn.execute(trx, [threadId, turnId, threadId])).rows[0]
-        : (await statements.lockThread.execute(trx, [threadId])).rows[0];
-      // Whether rows of this turn may be stored already (a retry): unknown unless the thread
-      // row was read with the turn check, under a lock taken before the read.
-      let mayHoldTurn = true;
-      if (thread === undefined) {
-        await insertThreadIfAbsent(ctx, trx, {
-          id: threadId,
-          now,
-          nextSeq: 1,
-          metadata: undefined,
-        });
-        // Another writer may have created it (and stored this turn) meanwhile: lock and re-read.
-        thread = (await statements.lockThread.execute(trx, [threadId])).rows[0];
-        if (thread === undefined) throw new Error('the thread row vanished while it was created');
-      } else if (oneStatement && thread.turn_first === null) {
-        mayHoldTurn = false;
-      }
-      if (turnId === undefined) return [];
-      if (mayHoldTurn) {
-        const stored = (await statements.turnRows.execute(trx, [threadId, turnId])).rows;
-        if (stored.length > 0) return decodeRows(threadId, stored, 'throw');
-      }
+    writeTransaction(
+      ctx,
+      async (trx) => {
+        const { statements } = ctx;
+        const now = ctx.now();
+        const oneStatement = ctx.adapter.checkTurnWithLock && turnId !== undefined;
+        let thread: (SelectedThread & { readonly turn_first?: unknown }) | undefined = oneStatement
+          ? (await statements.threadAndTurn.execute(trx, [threadId, turnId, threadId])).rows[0]
+          : (await statements.lockThread.execute(trx, [threadId])).rows[0];
+        // Whether rows of this turn may be stored already (a retry): unknown unless the thread
+        // row was read with the turn check, under a lock taken before the read.
+        let mayHoldTurn = true;
+        if (thread === undefined) {
+          await insertThreadIfAbsent(ctx, trx, {
+            id: threadId,
+            now,
+            nextSeq: 1,
+            metadata: undefined,
+          });
+          // Another writer may have created it (and stored this turn) meanwhile: lock and re-read.
+          thread = (await statements.lockThread.execute(trx, [threadId])).rows[0];
+          if (thread === undefined) throw new Error('the thread row vanished while it was created');
+        } else if (oneStatement && thread.turn_first === null) {
+          mayHoldTurn = false;
+        }
+        if (turnId === undefined) return [];
+        if (mayHoldTurn) {
+          const stored = (await statements.turnRows.execute(trx, [threadId, turnId])).rows;
+          if (stored.length > 0) return decodeRows(threadId, stored, 'throw');
+        }
 
-      // The rows get the given time (an import) or now; the thread's activity is now either way.
-      const rowsAt = stamp ?? now;
-      const first = Number(thread.next_seq);
-      await statements.insertRows(trx, threadId, turnId, first, checked, data, rowsAt);
-      await statements.advanceThread.execute(trx, [first + checked.length, now, threadId]);
+        // The rows get the given time (an import) or now; the thread's activity is now either way.
+        const rowsAt = stamp ?? now;
+        const first = Number(thread.next_seq);
+        await statements.insertRows(trx, threadId, turnId, first, checked, data, rowsAt);
+        await statements.advanceThread.execute(trx, [first + checked.length, now, threadId]);
 
-      const createdAt = isoOf(rowsAt);
-      return checked.map(
-        (d, i) =>
-          ({
-            threadId,
-            seq: first + i,
-            turnId,
-            step: d.step,
-            role: d.role,
-            type: d.type,
-            data: d.data,
-            createdAt,
-          }) as ChunkRow,
-      );
-    }),
+        const createdAt = isoOf(rowsAt);
+        return checked.map(
+          (d, i) =>
+            ({
+              threadId,
+              seq: first + i,
+              turnId,
+              step: d.step,
+              role: d.role,
+              type: d.type,
+              data: d.data,
+              createdAt,
+            }) as ChunkRow,
+        );
+      },
+      { what: 'appendTurn', threadId, idempotent: true },
+    ),
   );
 }

@@ -29,40 +29,44 @@ export function forkThread(
       : checkThreadId(o.newThreadId, 'newThreadId');
   const metadata = checkMetadata(o.metadata);
   return wrapStoreErrors('forkThread', threadId, () =>
-    writeTransaction(ctx, async (trx) => {
-      const source = await selectThread(ctx, trx, threadId, true);
-      if (source === undefined) throw threadNotFound(threadId);
-      if (newId === threadId || (await selectThread(ctx, trx, newId, true)) !== undefined) {
-        throw threadExists(newId);
-      }
-      const copied = Math.min(atSeq, Number(source.next_seq) - 1);
-      const sourceMetadata =
-        source.metadata === null ? undefined : (asJson(source.metadata) as JSONObject);
-      await insertThreadIfAbsent(ctx, trx, {
-        id: newId,
-        now: ctx.now(),
-        nextSeq: copied + 1,
-        metadata: metadata ?? sourceMetadata,
-      });
-      if (copied > 0) {
-        await trx
-          .insertInto(ctx.chunks)
-          .columns(INSERT_COLUMNS)
-          .expression((eb) =>
-            eb
-              .selectFrom(ctx.chunks)
-              .select([
-                sql<string>`cast(${newId} as ${ctx.adapter.idCast})`.as('thread_id'),
-                ...ROW_COLUMNS,
-              ])
-              .where('thread_id', '=', threadId)
-              .where('seq', '<=', copied),
-          )
-          .execute();
-      }
-      const created = await selectThread(ctx, trx, newId, false);
-      if (created === undefined) throw new Error('the forked thread row is missing');
-      return toThread(created);
-    }),
+    writeTransaction(
+      ctx,
+      async (trx) => {
+        const source = await selectThread(ctx, trx, threadId, true);
+        if (source === undefined) throw threadNotFound(threadId);
+        if (newId === threadId || (await selectThread(ctx, trx, newId, true)) !== undefined) {
+          throw threadExists(newId);
+        }
+        const copied = Math.min(atSeq, Number(source.next_seq) - 1);
+        const sourceMetadata =
+          source.metadata === null ? undefined : (asJson(source.metadata) as JSONObject);
+        await insertThreadIfAbsent(ctx, trx, {
+          id: newId,
+          now: ctx.now(),
+          nextSeq: copied + 1,
+          metadata: metadata ?? sourceMetadata,
+        });
+        if (copied > 0) {
+          await trx
+            .insertInto(ctx.chunks)
+            .columns(INSERT_COLUMNS)
+            .expression((eb) =>
+              eb
+                .selectFrom(ctx.chunks)
+                .select([
+                  sql<string>`cast(${newId} as ${ctx.adapter.idCast})`.as('thread_id'),
+                  ...ROW_COLUMNS,
+                ])
+                .where('thread_id', '=', threadId)
+                .where('seq', '<=', copied),
+            )
+            .execute();
+        }
+        const created = await selectThread(ctx, trx, newId, false);
+        if (created === undefined) throw new Error('the forked thread row is missing');
+        return toThread(created);
+      },
+      { what: 'forkThread', threadId },
+    ),
   );
 }

@@ -18,7 +18,7 @@ import { checkLimit, checkSeq, checkThreadId, MAX_SEQ } from '../validate.js';
 export function getChunksAfter(
   ctx: StoreContext,
   threadId: string,
-  options: GetChunksAfterOptions,
+  options?: GetChunksAfterOptions,
 ): Promise<ForwardChunkPage> {
   checkThreadId(threadId);
   const o = readOptions(options, 'getChunksAfter', ['limit', 'afterSeq', 'onCorruptRow']);

@@ -18,7 +18,7 @@ import { checkLimit, checkSeq, checkThreadId, MAX_SEQ } from '../validate.js';
 export function getChunks(
   ctx: StoreContext,
   threadId: string,
-  options: GetChunksOptions,
+  options?: GetChunksOptions,
 ): Promise<ChunkPage> {
   checkThreadId(threadId);
   const o = readOptions(options, 'getChunks', ['limit', 'before', 'onCorruptRow']);

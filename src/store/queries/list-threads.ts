@@ -32,7 +32,7 @@ function decodeCursor(before: unknown): Cursor {
  * `ChunkStore.listThreads`: keyset by last activity, `(updated_at, id) < cursor ORDER BY
  * updated_at DESC, id DESC`, on the `(updated_at, id)` index.
  */
-export function listThreads(ctx: StoreContext, options: ListThreadsOptions): Promise<ThreadPage> {
+export function listThreads(ctx: StoreContext, options?: ListThreadsOptions): Promise<ThreadPage> {
   const o = readOptions(options, 'listThreads', ['limit', 'before']);
   const limit = checkLimit(o.limit);
   const cursor = o.before === undefined ? undefined : decodeCursor(o.before);

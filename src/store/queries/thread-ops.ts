@@ -25,13 +25,17 @@ export function createThread(
   const o = readOptions(options, 'createThread', ['metadata']);
   const metadata: JSONObject | undefined = checkMetadata(o.metadata);
   return wrapStoreErrors('createThread', id, () =>
-    writeTransaction(ctx, async (trx) => {
-      if ((await selectThread(ctx, trx, id, true)) !== undefined) throw threadExists(id);
-      await insertThreadIfAbsent(ctx, trx, { id, now: ctx.now(), nextSeq: 1, metadata });
-      const created = await selectThread(ctx, trx, id, false);
-      if (created === undefined) throw new Error('the new thread row is missing');
-      return toThread(created);
-    }),
+    writeTransaction(
+      ctx,
+      async (trx) => {
+        if ((await selectThread(ctx, trx, id, true)) !== undefined) throw threadExists(id);
+        await insertThreadIfAbsent(ctx, trx, { id, now: ctx.now(), nextSeq: 1, metadata });
+        const created = await selectThread(ctx, trx, id, false);
+        if (created === undefined) throw new Error('the new thread row is missing');
+        return toThread(created);
+      },
+      { what: 'createThread', threadId: id },
+    ),
   );
 }
 
@@ -49,11 +53,15 @@ export function getThread(ctx: StoreContext, threadId: string): Promise<Thread> 
 export function deleteThread(ctx: StoreContext, threadId: string): Promise<boolean> {
   checkThreadId(threadId);
   return wrapStoreErrors('deleteThread', threadId, () =>
-    writeTransaction(ctx, async (trx) => {
-      if ((await selectThread(ctx, trx, threadId, true)) === undefined) return false;
-      await trx.deleteFrom(ctx.chunks).where('thread_id', '=', threadId).execute();
-      await trx.deleteFrom(ctx.threads).where('id', '=', threadId).execute();
-      return true;
-    }),
+    writeTransaction(
+      ctx,
+      async (trx) => {
+        if ((await selectThread(ctx, trx, threadId, true)) === undefined) return false;
+        await trx.deleteFrom(ctx.chunks).where('thread_id', '=', threadId).execute();
+        await trx.deleteFrom(ctx.threads).where('id', '=', threadId).execute();
+        return true;
+      },
+      { what: 'deleteThread', threadId },
+    ),
   );
 }

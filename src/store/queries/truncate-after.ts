@@ -12,22 +12,26 @@ export function truncateAfter(ctx: StoreContext, threadId: string, seq: number):
   checkThreadId(threadId);
   checkSeq(seq, 'seq', 0);
   return wrapStoreErrors('truncateAfter', threadId, () =>
-    writeTransaction(ctx, async (trx) => {
-      const thread = await selectThread(ctx, trx, threadId, true);
-      if (thread === undefined) throw threadNotFound(threadId);
-      const last = Number(thread.next_seq) - 1;
-      if (seq >= last) return 0;
-      await trx
-        .deleteFrom(ctx.chunks)
-        .where('thread_id', '=', threadId)
-        .where('seq', '>', seq)
-        .execute();
-      await trx
-        .updateTable(ctx.threads)
-        .set({ next_seq: seq + 1, updated_at: ctx.now() })
-        .where('id', '=', threadId)
-        .execute();
-      return last - seq;
-    }),
+    writeTransaction(
+      ctx,
+      async (trx) => {
+        const thread = await selectThread(ctx, trx, threadId, true);
+        if (thread === undefined) throw threadNotFound(threadId);
+        const last = Number(thread.next_seq) - 1;
+        if (seq >= last) return 0;
+        await trx
+          .deleteFrom(ctx.chunks)
+          .where('thread_id', '=', threadId)
+          .where('seq', '>', seq)
+          .execute();
+        await trx
+          .updateTable(ctx.threads)
+          .set({ next_seq: seq + 1, updated_at: ctx.now() })
+          .where('id', '=', threadId)
+          .execute();
+        return last - seq;
+      },
+      { what: 'truncateAfter', threadId },
+    ),
   );
 }
