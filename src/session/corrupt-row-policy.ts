@@ -1,25 +1,37 @@
+import { keepHistory } from './history.js';
 import type { SessionStore } from './types.js';
 
+/** The reads that take an `onCorruptRow` option, on a `ChunkStore`. */
+const READS: ReadonlySet<PropertyKey> = new Set(['getMessages', 'getRows', 'getChunksAfter']);
+
 /**
- * The session's store, reading history with the session's `onCorruptRow` policy: every other
- * member is the store's own (bound to it), so a store with more methods keeps them.
+ * The session's view of its store: reads use the session's `onCorruptRow` policy, and the
+ * view keeps the thread's history between turns (see `ThreadHistory`). Every other member is
+ * the store's own (bound to it), so a store with more methods keeps them.
  *
  * @param store - the store given to the session
  * @param policy - the session's policy, or undefined to keep the store's
- * @returns the store itself when no policy is given, else a view of it
+ * @returns a view of the store, one per session
  */
 export function withCorruptRowPolicy<S extends SessionStore>(
   store: S,
   policy: 'throw' | 'skip' | undefined,
 ): S {
-  if (policy === undefined) return store;
-  const getMessages: SessionStore['getMessages'] = (threadId, options) =>
-    store.getMessages(threadId, { onCorruptRow: policy, ...options });
-  return new Proxy(store, {
+  const reads = new Map<PropertyKey, unknown>();
+  const view = new Proxy(store, {
     get(target, key) {
-      if (key === 'getMessages') return getMessages;
       const value: unknown = Reflect.get(target, key, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+      if (typeof value !== 'function') return value;
+      if (policy === undefined || !READS.has(key)) return value.bind(target);
+      let read = reads.get(key);
+      if (read === undefined) {
+        read = (threadId: string, options?: object) =>
+          value.call(target, threadId, { onCorruptRow: policy, ...options });
+        reads.set(key, read);
+      }
+      return read;
     },
   });
+  keepHistory(view);
+  return view;
 }

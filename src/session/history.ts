@@ -3,7 +3,23 @@ import { ChunklogError } from '../errors/index.js';
 import { type ChatMessage, messageId } from '../schema/chat-message.js';
 import type { TextChunk } from '../schema/chunk.js';
 import { applyAnthropicCaching, modelMessagesOf } from './pipeline.js';
+import { type HistoryStore, ThreadHistory } from './thread-history.js';
 import type { SessionStore } from './types.js';
+
+/** The histories kept by each session's view of its store, by thread. */
+const kept = new WeakMap<SessionStore, Map<string, ThreadHistory>>();
+/** Which kept history a messages array came from, for its model messages. */
+const sources = new WeakMap<readonly ChatMessage[], ThreadHistory>();
+
+/**
+ * Makes {@link loadHistory} keep the history of the threads read through `store` (a session's
+ * own view of its store) between turns, instead of reading and grouping them whole each time.
+ *
+ * @param store - the session's view of its store
+ */
+export function keepHistory(store: SessionStore): void {
+  if (!kept.has(store)) kept.set(store, new Map());
+}
 
 /**
  * The user's message of a turn, as it will be stored and grouped back: one text chunk at step 0.
@@ -18,7 +34,9 @@ export function userMessage(turnId: string, text: string): ChatMessage {
 }
 
 /**
- * The thread's messages as stored; an unknown thread has none yet.
+ * The thread's messages as stored; an unknown thread has none yet. Through a session's view of
+ * its store (see {@link keepHistory}) the history is kept between calls and only what changed in
+ * the store is read.
  *
  * @param store - the session's store
  * @param threadId - the thread
@@ -28,6 +46,17 @@ export async function loadHistory(
   store: SessionStore,
   threadId: string,
 ): Promise<readonly ChatMessage[]> {
+  const histories = kept.get(store);
+  if (histories !== undefined) {
+    let history = histories.get(threadId);
+    if (history === undefined) {
+      history = new ThreadHistory(store as HistoryStore, threadId);
+      histories.set(threadId, history);
+    }
+    const messages = await history.messages();
+    sources.set(messages, history);
+    return messages;
+  }
   try {
     return await store.getMessages(threadId);
   } catch (error) {
@@ -51,7 +80,15 @@ export function buildModelMessages(
   caching: boolean,
 ): ModelMessage[] {
   // The history comes from the store's validated rows and the user message is ours: no re-check.
-  const messages = modelMessagesOf(user === undefined ? history : [...history, user]);
+  // A kept history has its model messages already; the user's message is converted on its own
+  // (nothing in it depends on another message, nor another message on it).
+  const kept = sources.get(history)?.modelMessagesOf(history);
+  const messages =
+    kept === undefined
+      ? modelMessagesOf(user === undefined ? history : [...history, user])
+      : user === undefined
+        ? [...kept]
+        : kept.concat(modelMessagesOf([user]));
   return caching ? applyAnthropicCaching(messages) : messages;
 }
 

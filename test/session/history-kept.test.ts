@@ -1,0 +1,146 @@
+import { tool } from 'ai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createAgentSession } from '../../src/session/index.js';
+import { createScriptedModel, type ScriptedStep } from '../../src/testing/index.js';
+import { explodeTurn } from '../../src/transforms/explode-turn.js';
+import { openSqliteStore, sequentialIds } from './support.js';
+
+/** Each turn: reasoning with a signature and a tool call, then an answer. */
+const STEPS: ScriptedStep[] = [
+  {
+    parts: [
+      { type: 'reasoning', text: 'Look first.', signature: 'sig' },
+      { type: 'tool-call', toolName: 'read', input: { path: 'a.ts' } },
+    ],
+  },
+  { parts: [{ type: 'text', text: 'It exports f.' }] },
+];
+
+const tools = {
+  read: tool({ inputSchema: z.object({ path: z.string() }), execute: async () => 'export f' }),
+};
+
+type Store = Awaited<ReturnType<typeof openSqliteStore>>['store'];
+
+/** The store, recording which reads the session makes. */
+function counting(store: Store): { store: Store; reads: string[] } {
+  const reads: string[] = [];
+  const view = new Proxy(store, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (key === 'getRows' || key === 'getMessages') reads.push(String(key));
+        if (key === 'getChunksAfter') {
+          reads.push(`after ${(args[1] as { afterSeq: number }).afterSeq}`);
+        }
+        return value.apply(target, args);
+      };
+    },
+  });
+  return { store: view, reads };
+}
+
+describe('the history a session keeps between turns', () => {
+  const disposers: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const dispose of disposers.splice(0)) await dispose();
+  });
+
+  async function setup() {
+    const opened = await openSqliteStore();
+    disposers.push(opened.dispose);
+    const { store, reads } = counting(opened.store);
+    const model = createScriptedModel(STEPS, { repeat: true });
+    const session = createAgentSession({
+      store,
+      threadId: 'kept',
+      model,
+      tools,
+      idGenerator: sequentialIds('w'),
+    });
+    disposers.push(() => session.close());
+    /** The model input a session started now on the same thread would send. */
+    const fresh = async (text: string) => {
+      const other = createAgentSession({ store: opened.store, threadId: 'kept', model, tools });
+      try {
+        return JSON.stringify(await other.modelMessages({ text, turnId: 'n' }));
+      } finally {
+        await other.close();
+      }
+    };
+    const warm = async (text: string) =>
+      JSON.stringify(await session.modelMessages({ text, turnId: 'n' }));
+    return { store: opened.store, reads, model, session, fresh, warm };
+  }
+
+  it('sends what a fresh session sends, reading only the rows each turn added', async () => {
+    const { store: rawStore, reads, model, session, fresh, warm } = await setup();
+    for (let t = 1; t <= 4; t++) {
+      await session.send(`question ${t}`).rows;
+      expect(await warm('next')).toBe(await fresh('next'));
+    }
+    // The first turn read the (empty) thread whole; later ones only what followed the last row read.
+    expect(reads.filter((r) => r === 'getRows' || r === 'getMessages')).toEqual(['getRows']);
+    expect(reads.filter((r) => r.startsWith('after ')).length).toBeGreaterThan(3);
+    // The next turn's prompts equal those of a fresh session running it on a copy of the thread.
+    await rawStore.forkThread('kept', { atSeq: 1_000, newThreadId: 'copy' });
+    const before = model.calls.length;
+    await session.send('question 5').rows;
+    const warmPrompts = model.calls.slice(before).map((c) => JSON.stringify(c.prompt));
+    const freshModel = createScriptedModel(STEPS, { repeat: true });
+    const restarted = createAgentSession({
+      store: rawStore,
+      threadId: 'copy',
+      model: freshModel,
+      tools,
+    });
+    disposers.push(() => restarted.close());
+    await restarted.send('question 5').rows;
+    // The first step's prompt is the rebuilt history (the second adds the new call, whose id
+    // counts the model's calls).
+    expect(warmPrompts).toHaveLength(2);
+    expect(JSON.stringify(freshModel.calls[0]?.prompt)).toBe(warmPrompts[0]);
+    expect(warmPrompts[0]).toContain('question 4');
+  });
+
+  it('notices another writer, a truncate and a fork under its thread id', async () => {
+    const { store, reads, session, fresh, warm } = await setup();
+    await session.send('one').rows;
+    await session.send('two').rows;
+    // Another writer appends a turn between two of the session's turns.
+    await store.appendTurn(
+      'kept',
+      explodeTurn('other', [{ type: 'text', step: 0, text: 'from elsewhere' }], { role: 'user' }),
+    );
+    expect(await warm('next')).toBe(await fresh('next'));
+    expect(await warm('next')).toContain('from elsewhere');
+    await session.send('three').rows;
+    expect(await warm('next')).toBe(await fresh('next'));
+    // A truncate back into the first turn.
+    const rows = await store.getRows('kept');
+    const firstAnswer = rows.find((r) => r.turnId === rows[0]?.turnId && r.type === 'tool_result');
+    await store.truncateAfter('kept', firstAnswer?.seq ?? 1);
+    reads.length = 0;
+    expect(await warm('next')).toBe(await fresh('next'));
+    expect(reads).toContain('getRows');
+    await session.send('four').rows;
+    expect(await warm('next')).toBe(await fresh('next'));
+    // The thread deleted and forked again from another one under the same id.
+    await store.appendTurn(
+      'source',
+      explodeTurn('s1', [{ type: 'text', step: 0, text: 'forked history' }], { role: 'user' }),
+    );
+    await store.deleteThread('kept');
+    await store.forkThread('source', { atSeq: 10, newThreadId: 'kept' });
+    expect(await warm('next')).toBe(await fresh('next'));
+    expect(await warm('next')).toContain('forked history');
+    expect(await warm('next')).not.toContain('four');
+    await session.send('five').rows;
+    expect(await warm('next')).toBe(await fresh('next'));
+    // A deleted thread is an empty history.
+    await store.deleteThread('kept');
+    expect(await warm('next')).toBe(await fresh('next'));
+  });
+});

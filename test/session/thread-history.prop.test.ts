@@ -1,0 +1,224 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ChunklogError } from '../../src/errors/index.js';
+import type { ChunkRow, ChunkRowDraft } from '../../src/schema/chunk-row.js';
+import { modelMessagesOf } from '../../src/session/pipeline.js';
+import { ThreadHistory } from '../../src/session/thread-history.js';
+import { groupRows } from '../../src/transforms/group-rows.js';
+
+/** A thread's rows in memory, with the reads a kept history uses, counting what they return. */
+class MemoryStore {
+  rows: ChunkRow[] = [];
+  exists = true;
+  rowsRead = 0;
+  async appendTurn(): Promise<readonly ChunkRow[]> {
+    return [];
+  }
+  async getMessages() {
+    return groupRows(this.rows);
+  }
+  async getRows(threadId: string): Promise<readonly ChunkRow[]> {
+    if (!this.exists) throw new ChunklogError('thread-not-found', `no ${threadId}`);
+    this.rowsRead += this.rows.length;
+    return this.rows.map((r) => structuredClone(r));
+  }
+  async getChunksAfter(
+    threadId: string,
+    options: { readonly afterSeq: number; readonly limit: number },
+  ) {
+    if (!this.exists) throw new ChunklogError('thread-not-found', `no ${threadId}`);
+    const chunks = this.rows
+      .filter((r) => r.seq > options.afterSeq)
+      .slice(0, options.limit)
+      .map((r) => structuredClone(r));
+    this.rowsRead += chunks.length;
+    const newestSeq = chunks.at(-1)?.seq ?? null;
+    return {
+      chunks,
+      total: this.rows.length,
+      newestSeq,
+      hasMore: newestSeq !== null && newestSeq < this.rows.length,
+    };
+  }
+  /** Appends drafts (of any turn, even an older one) with the next seqs. */
+  add(drafts: readonly ChunkRowDraft[], at: number): void {
+    for (const d of drafts) {
+      this.rows.push({
+        ...d,
+        threadId: 'x',
+        seq: this.rows.length + 1,
+        createdAt: new Date(at).toISOString(),
+      } as ChunkRow);
+    }
+  }
+}
+
+const text = (turnId: string, role: 'user' | 'assistant', t: string, step = 0): ChunkRowDraft => ({
+  turnId,
+  step,
+  role,
+  type: 'text',
+  data: { text: t },
+});
+
+/** The rows of one kind of turn (or part of a turn). */
+const KINDS: Record<string, (turnId: string, older: string | undefined) => ChunkRowDraft[]> = {
+  chat: (id) => [text(id, 'user', `q ${id}`), text(id, 'assistant', `a ${id}`)],
+  tools: (id) => [
+    text(id, 'user', `run ${id}`),
+    {
+      turnId: id,
+      step: 0,
+      role: 'assistant',
+      type: 'thinking',
+      data: { text: 'hmm', providerMetadata: { anthropic: { signature: `s-${id}` } } },
+    },
+    {
+      turnId: id,
+      step: 0,
+      role: 'assistant',
+      type: 'tool_call',
+      data: { id: `c-${id}`, name: 'run', input: { cmd: id }, index: 0 },
+    },
+    {
+      turnId: id,
+      step: 0,
+      role: 'tool',
+      type: 'tool_result',
+      data: { callId: `c-${id}`, name: 'run', result: `out ${id}` },
+    },
+    text(id, 'assistant', 'done', 1),
+  ],
+  // A call left waiting: its result comes in a later turn (an orphan there).
+  waiting: (id) => [
+    text(id, 'user', `ask ${id}`),
+    {
+      turnId: id,
+      step: 0,
+      role: 'assistant',
+      type: 'tool_call',
+      data: { id: `w-${id}`, name: 'ask', input: {}, index: 0 },
+    },
+  ],
+  lateResult: (id, older) => [
+    text(id, 'user', 'go on'),
+    {
+      turnId: id,
+      step: 0,
+      role: 'tool',
+      type: 'tool_result',
+      data: { callId: `w-${older ?? id}`, name: 'ask', result: 'yes' },
+    },
+  ],
+  notice: (id) => [
+    { turnId: id, step: 0, role: 'system', type: 'system', data: { kind: 'notice', text: id } },
+  ],
+  modelChanged: (id) => [
+    text(id, 'user', `q ${id}`),
+    {
+      turnId: id,
+      step: 0,
+      role: 'assistant',
+      type: 'system',
+      data: { kind: 'model-changed', text: 'to b' },
+    },
+    text(id, 'assistant', 'b'),
+  ],
+  // More rows of the newest turn, as a store writing steps as they end would add them.
+  moreOfLast: (id) => [text(id, 'assistant', `more ${id}`, 2)],
+};
+
+type Op =
+  | { readonly op: 'turn'; readonly kind: string }
+  | { readonly op: 'truncate'; readonly keep: number }
+  | { readonly op: 'recreate' }
+  | { readonly op: 'olderTurn' }
+  | { readonly op: 'read' };
+
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc
+      .constantFrom(...Object.keys(KINDS))
+      .map((kind) => ({ op: 'turn' as const, kind })),
+  },
+  { weight: 1, arbitrary: fc.nat({ max: 30 }).map((keep) => ({ op: 'truncate' as const, keep })) },
+  { weight: 1, arbitrary: fc.constant({ op: 'recreate' as const }) },
+  { weight: 1, arbitrary: fc.constant({ op: 'olderTurn' as const }) },
+  { weight: 4, arbitrary: fc.constant({ op: 'read' as const }) },
+);
+
+describe('ThreadHistory', () => {
+  it('kept history and its model input always equal grouping the stored rows afresh', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { maxLength: 40 }), async (ops) => {
+        const store = new MemoryStore();
+        const history = new ThreadHistory(store, 'x');
+        let turns = 0;
+        let clock = Date.UTC(2026, 0, 1);
+        const turnIds: string[] = [];
+        for (const step of [...ops, { op: 'read' } as Op]) {
+          clock += 1000;
+          if (step.op === 'turn') {
+            const last = turnIds.at(-1);
+            const id = step.kind === 'moreOfLast' && last !== undefined ? last : `t${++turns}`;
+            if (id !== last) turnIds.push(id);
+            const waiting = [...turnIds].reverse().find((t) => t !== id);
+            store.add((KINDS[step.kind] as (typeof KINDS)['chat'])(id, waiting), clock);
+          } else if (step.op === 'truncate') {
+            store.rows = store.rows.slice(0, Math.min(step.keep, store.rows.length));
+          } else if (step.op === 'recreate') {
+            store.rows = [];
+            turnIds.length = 0;
+          } else if (step.op === 'olderTurn') {
+            const first = turnIds[0];
+            if (first !== undefined) store.add([text(first, 'assistant', 'late')], clock);
+          } else {
+            const messages = await history.messages();
+            const fresh = groupRows(store.rows);
+            expect(JSON.stringify(messages)).toBe(JSON.stringify(fresh));
+            expect(JSON.stringify(history.modelMessagesOf(messages))).toBe(
+              JSON.stringify(modelMessagesOf(fresh)),
+            );
+          }
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('reads only the rows after the last one it read while the store only grows', async () => {
+    const store = new MemoryStore();
+    const history = new ThreadHistory(store, 'x');
+    for (let t = 1; t <= 20; t++)
+      store.add((KINDS.tools as (typeof KINDS)['chat'])(`t${t}`, undefined), t);
+    await history.messages();
+    expect(store.rowsRead).toBe(100);
+    store.rowsRead = 0;
+    store.add((KINDS.chat as (typeof KINDS)['chat'])('t21', undefined), 21);
+    const messages = await history.messages();
+    // The last row read (to check it is unchanged) and the two new ones.
+    expect(store.rowsRead).toBe(3);
+    expect(messages).toEqual(groupRows(store.rows));
+    store.rowsRead = 0;
+    expect(await history.messages()).toBe(messages);
+    expect(store.rowsRead).toBe(1);
+  });
+
+  it('reads the thread again after a truncate, and finds a deleted thread empty', async () => {
+    const store = new MemoryStore();
+    const history = new ThreadHistory(store, 'x');
+    for (let t = 1; t <= 5; t++)
+      store.add((KINDS.chat as (typeof KINDS)['chat'])(`t${t}`, undefined), t);
+    await history.messages();
+    store.rows = store.rows.slice(0, 6);
+    store.add((KINDS.chat as (typeof KINDS)['chat'])('t9', undefined), 9);
+    store.add((KINDS.chat as (typeof KINDS)['chat'])('t10', undefined), 10);
+    store.rowsRead = 0;
+    expect(await history.messages()).toEqual(groupRows(store.rows));
+    // The check read, then the whole thread.
+    expect(store.rowsRead).toBe(store.rows.length + 1);
+    store.exists = false;
+    expect(await history.messages()).toEqual([]);
+  });
+});
