@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ChunkRowDraft } from '../schema/chunk-row.js';
-import { ROW_COLUMNS, ROW_FORMAT_VERSION, type SelectedRow } from './codec.js';
+import { ROW_COLUMNS, ROW_FORMAT_VERSION, type SelectedRow, type StoredRecord } from './codec.js';
 import type { StoreDialectAdapter } from './dialects/adapter.js';
 import { ARRAY_ROWS_MARK } from './open-sqlite.js';
 import { PreparedQuery } from './prepared.js';
@@ -54,6 +54,8 @@ export interface StoreStatements {
   readonly pageBefore: PreparedQuery<PageRow>;
   /** `[threadId, threadId, after, limit]` → the oldest rows above `after`, ascending. */
   readonly pageAfter: PreparedQuery<PageRow>;
+  /** `[threadId, afterSeq]` → the rows above `afterSeq`, ascending (arrays where possible). */
+  readonly rowsAfter: PreparedQuery<StoredRecord>;
   /** `[threadId, turnId]` → one row (its seq) when the turn is stored, none otherwise. */
   readonly turnExists: PreparedQuery<{ readonly seq: unknown }>;
   /** Inserts a turn's rows with seqs from `first`; `data` holds each draft's serialized data. */
@@ -161,6 +163,16 @@ export function createStatements(
         .where('thread_id', '=', arg<string>(0))
         .where('turn_id', '=', arg<string>(1))
         .limit(1),
+    ),
+    rowsAfter: new PreparedQuery<StoredRecord>(
+      (db, arg) =>
+        db
+          .selectFrom(chunks)
+          .select(ROW_COLUMNS)
+          .where('thread_id', '=', arg<string>(0))
+          .where('seq', '>', arg<number>(1))
+          .orderBy('seq'),
+      arrayRows ? ARRAY_ROWS_MARK : '',
     ),
     pageTail: page('none'),
     pageBefore: page('before'),

@@ -1,6 +1,6 @@
 import { readOptions } from '../../errors/invalid-option.js';
 import type { ChunkRow } from '../../schema/chunk-row.js';
-import { decodeRows, ROW_COLUMNS } from '../codec.js';
+import { decodeRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { corruptRowPolicy } from '../store-options.js';
@@ -19,13 +19,8 @@ export function getRows(
   const afterSeq = Math.min(checkSeq(o.afterSeq ?? 0, 'afterSeq', 0), MAX_SEQ);
   const policy = corruptRowPolicy(o.onCorruptRow, ctx.onCorruptRow);
   return wrapStoreErrors('getRows', threadId, async () => {
-    const records = await ctx.db
-      .selectFrom(ctx.chunks)
-      .select(ROW_COLUMNS)
-      .where('thread_id', '=', threadId)
-      .$if(afterSeq > 0, (qb) => qb.where('seq', '>', afterSeq))
-      .orderBy('seq')
-      .execute();
+    // One prepared keyset read; on the store's own SQLite connection the rows come as arrays.
+    const records = (await ctx.statements.rowsAfter.execute(ctx.db, [threadId, afterSeq])).rows;
     if (records.length === 0 && (await selectThread(ctx, ctx.db, threadId, false)) === undefined) {
       throw threadNotFound(threadId);
     }
