@@ -138,6 +138,6 @@ for (const [type, shape] of Object.entries(SHAPES)) {
  * @returns true when the data can be used as it is
  */
 export function rowDataIsExact(type: ChunkRowType, data: unknown): boolean {
-  const check = CHECKS[type];
+  const check = hasOwn.call(CHECKS, type) ? CHECKS[type] : undefined;
   return check !== undefined && isPlainObject(data) && check(data);
 }

@@ -81,6 +81,12 @@ describe('rowDataIsExact', () => {
     );
   });
 
+  it('has no verdict for a type it does not know (an inherited name included)', () => {
+    for (const type of ['toString', '__proto__', 'constructor', 'bogus']) {
+      expect(rowDataIsExact(type as ChunkRowType, { text: 'x' })).toBe(false);
+    }
+  });
+
   it('accepts exactly what zod accepts unchanged, for the data of every row a turn stores', () => {
     fc.assert(
       fc.property(chunkEventsArb(), (events) => {

@@ -1,0 +1,27 @@
+import type { ChunkRowType } from '../schema/chunk-row.js';
+import { rowDataIsExact } from '../schema/row-data-check.js';
+import type { GroupableRow } from './row-input.js';
+
+const ROLES: ReadonlySet<unknown> = new Set(['user', 'assistant', 'tool', 'system']);
+
+/**
+ * Whether a row is valid as `GroupableRowSchema` defines it, checked by hand (its data by
+ * `rowDataIsExact`): `false` is no verdict, the schema decides then. Extra fields (a live
+ * entry's `id`) are ignored, as grouping ignores them.
+ */
+export function isExactRow(row: unknown): row is GroupableRow {
+  if (typeof row !== 'object' || row === null) return false;
+  const r = row as Record<string, unknown>;
+  const seq = r.seq;
+  return (
+    typeof r.turnId === 'string' &&
+    r.turnId !== '' &&
+    typeof r.step === 'number' &&
+    Number.isSafeInteger(r.step) &&
+    r.step >= 0 &&
+    ROLES.has(r.role) &&
+    (seq === undefined || seq === null || (typeof seq === 'number' && Number.isFinite(seq))) &&
+    typeof r.type === 'string' &&
+    rowDataIsExact(r.type as ChunkRowType, r.data)
+  );
+}
