@@ -90,13 +90,27 @@ export async function compare(options: {
   const base = medians[options.baseline.name] as number;
   const ratios: Record<string, number> = {};
   for (const c of options.contenders) ratios[c.name] = (medians[c.name] as number) / base;
+  // The spread of each contender's ratio over the rounds: each round's time over the baseline's
+  // in the same round (interleaved, so load hits both alike), quartiles.
+  const spreads: Record<string, string> = {};
+  const baseSamples = samples.get(options.baseline.name) as number[];
+  for (const c of options.contenders) {
+    const own = samples.get(c.name) as number[];
+    const perRound = own.map((v, i) => v / (baseSamples[i] as number)).sort((a, b) => a - b);
+    const q = (f: number) =>
+      perRound[Math.min(perRound.length - 1, Math.floor(f * perRound.length))] as number;
+    spreads[c.name] =
+      `spread ${q(0.25).toFixed(2)}–${q(0.75).toFixed(2)}× (quartiles of ${perRound.length} rounds)`;
+  }
 
   console.log(`\n${options.title}`);
   for (const c of all) {
     const per = options.perItem?.[c.name];
     const perText = per ? `  (${format((medians[c.name] as number) / per)} per item)` : '';
     const ratio =
-      c === options.baseline ? 'baseline' : `${(ratios[c.name] as number).toFixed(2)}× baseline`;
+      c === options.baseline
+        ? 'baseline'
+        : `${(ratios[c.name] as number).toFixed(2)}× baseline, ${spreads[c.name]}`;
     console.log(
       `  ${c.name.padEnd(58)} ${format(medians[c.name] as number).padStart(10)}  ${ratio}${perText}`,
     );

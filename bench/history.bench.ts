@@ -1,0 +1,166 @@
+// Model input and the store at speed (issue 15), each figure side by side in one run:
+//   1. a whole session turn on a thread of 5,000 stored turns vs on one of 10 (≤ 1.2×: flat);
+//   2. a cold rebuild (a new process: read the thread, group, toModelMessages) vs the AI SDK's
+//      load (JSON.parse of the thread's UIMessage[]) + convertToModelMessages, at 1,000 and
+//      5,000 realistic turns (≤ 1.0×);
+//   3. the AI SDK persistence comparison, printed as a table: persisting one turn (the AI SDK
+//      guide keeps the chat's whole UIMessage[] as one JSON value), the first screen, and the
+//      next model input, at 10 to 5,000 turns. > 1 means chunklog is faster.
+// A realistic turn: the user's text, ~500 characters of reasoning, two tool calls with
+// ~300-character results, ~800 characters of answer (seven rows).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { convertToModelMessages, type UIMessage } from 'ai';
+import Database from 'better-sqlite3';
+import { modelMessagesOf } from '../src/model-messages/to-model-messages.js';
+import { createAgentSession } from '../src/session/index.js';
+import { createChunkStore } from '../src/store/index.js';
+import { createScriptedModel, type ScriptedStep } from '../src/testing/index.js';
+import { groupRows, groupRowsToMessages } from '../src/transforms/group-rows.js';
+import { toUIMessages } from '../src/ui-messages/index.js';
+import { realisticDrafts, realisticTurn } from './cold-rebuild-shared.js';
+import { type Comparison, compare } from './harness.js';
+
+const quick = process.env.BENCH_QUICK === '1';
+const dir = mkdtempSync(join(tmpdir(), 'chunklog-bench-history-'));
+const file = join(dir, 'history.db');
+const store = createChunkStore({ sqlite: file }, { synchronous: 'normal' });
+await store.migrate();
+// The AI SDK guide's persistence: one row per chat holding its UIMessage[] as JSON.
+const raw = new Database(file, { timeout: 5000 });
+raw.pragma('journal_mode = WAL');
+raw.pragma('synchronous = NORMAL');
+raw.exec('create table if not exists ai_sdk_chats (id text primary key, messages text not null)');
+const saveChat = raw.prepare(
+  'insert into ai_sdk_chats (id, messages) values (?, ?) on conflict (id) do update set messages = excluded.messages',
+);
+const loadChat = raw.prepare('select messages from ai_sdk_chats where id = ?').pluck();
+
+/** A thread of `turns` realistic turns in both stores. */
+async function seed(threadId: string, turns: number): Promise<void> {
+  for (let i = 0; i < turns; i++) await store.appendTurn(threadId, realisticDrafts(i));
+  saveChat.run(threadId, JSON.stringify(toUIMessages(await store.getMessages(threadId))));
+}
+
+const SIZES = quick ? [10, 100, 1000] : [10, 100, 1000, 5000];
+for (const n of SIZES) await seed(`t${n}`, n);
+
+// 1. A whole session turn, flat in the thread's length.
+const step: ScriptedStep = {
+  parts: [
+    { type: 'reasoning', text: 'Checking the cache key. '.repeat(20), signature: 'sig' },
+    { type: 'text', text: 'The cache key changed. '.repeat(30) },
+  ],
+};
+const sessionOn = (threadId: string) => {
+  const session = createAgentSession({
+    store,
+    threadId,
+    model: createScriptedModel([step], { repeat: true }),
+    caching: 'none',
+  });
+  return session;
+};
+const longest = SIZES[SIZES.length - 1] as number;
+const short = sessionOn('t10');
+const long = sessionOn(`t${longest}`);
+// The first turn of each session reads its thread whole (a restart); the figure is the next ones.
+await short.send('warm up').rows;
+await long.send('warm up').rows;
+await compare({
+  title: `session: one turn on a thread of ${longest.toLocaleString('en')} stored turns vs of 10`,
+  baseline: { name: 'session turn, 10 stored turns', run: () => short.send('next?').rows },
+  contenders: [
+    {
+      name: `session turn, ${longest.toLocaleString('en')} stored turns`,
+      run: () => long.send('next?').rows,
+    },
+  ],
+  rounds: 40,
+  warmup: 5,
+  limits: [
+    { contender: `session turn, ${longest.toLocaleString('en')} stored turns`, atMost: 1.2 },
+  ],
+});
+await short.close();
+await long.close();
+
+// 2 and 3: each size, interleaved contenders.
+const coldName = 'chunklog cold rebuild: getMessages + toModelMessages';
+const rows: string[] = [];
+const figure = (c: Comparison, name: string) => 1 / (c.ratios[name] as number);
+let persistTurn = 1_000_000;
+for (const n of SIZES) {
+  const threadId = `t${n}`;
+  const ai = await compare({
+    title: `next model input of a ${n.toLocaleString('en')}-turn thread, from the database (a new process)`,
+    baseline: {
+      name: 'AI SDK: load (JSON.parse UIMessage[]) + convertToModelMessages',
+      run: () =>
+        convertToModelMessages(JSON.parse(loadChat.get(threadId) as string) as UIMessage[]),
+    },
+    contenders: [
+      {
+        name: coldName,
+        run: async () => modelMessagesOf(groupRows(await store.getRows(threadId))),
+      },
+    ],
+    rounds: n >= 1000 ? 15 : 30,
+    limits: n >= 1000 ? [{ contender: coldName, atMost: 1.0 }] : [],
+  });
+  const screen = await compare({
+    title: `first screen of a ${n.toLocaleString('en')}-turn thread`,
+    baseline: {
+      name: 'AI SDK: load whole UIMessage[], keep the last 20',
+      run: () => (JSON.parse(loadChat.get(threadId) as string) as UIMessage[]).slice(-20),
+    },
+    contenders: [
+      {
+        name: 'chunklog: getChunks(limit 50) + groupRowsToMessages',
+        run: async () =>
+          groupRowsToMessages((await store.getChunks(threadId, { limit: 50 })).chunks),
+      },
+    ],
+    rounds: 30,
+  });
+  // Persisting one more turn: the whole chat rewritten, or the turn's rows appended.
+  const uiNow = JSON.parse(loadChat.get(threadId) as string) as UIMessage[];
+  const persist = await compare({
+    title: `persist one turn on a ${n.toLocaleString('en')}-turn thread`,
+    baseline: {
+      name: 'AI SDK guide: save the whole UIMessage[] (stringify + upsert)',
+      prepare: () => {
+        const { user, assistant } = realisticTurn(persistTurn);
+        const [u, a] = toUIMessages([
+          { id: 'u', turnId: 'u', role: 'user', chunks: user },
+          { id: 'a', turnId: 'u', role: 'assistant', chunks: assistant },
+        ]);
+        return [...uiNow, u, a];
+      },
+      run: (messages: UIMessage[]) => saveChat.run(`persist-${threadId}`, JSON.stringify(messages)),
+    },
+    contenders: [
+      {
+        name: 'chunklog: appendTurn (7 rows)',
+        prepare: () => realisticDrafts(persistTurn++),
+        run: (drafts: ReturnType<typeof realisticDrafts>) =>
+          store.appendTurn(`persist-${threadId}`, drafts),
+      },
+    ],
+    rounds: 30,
+  });
+  rows.push(
+    `| ${n.toLocaleString('en').padStart(5)} turns | ${figure(persist, 'chunklog: appendTurn (7 rows)').toFixed(2)}× | ${figure(screen, 'chunklog: getChunks(limit 50) + groupRowsToMessages').toFixed(2)}× | ${figure(ai, coldName).toFixed(2)}× |`,
+  );
+}
+console.log(
+  '\nAI SDK persistence vs chunklog (AI SDK time ÷ chunklog time: > 1 means chunklog is faster)',
+);
+console.log('| thread length | persist one turn | first screen | next model input (cold) |');
+console.log('|---|---|---|---|');
+for (const row of rows) console.log(row);
+
+raw.close();
+await store.close();
+rmSync(dir, { recursive: true, force: true });
