@@ -47,7 +47,10 @@ const SIZES = quick ? [10, 100, 1000] : [10, 100, 1000, 5000];
 for (const n of SIZES) await seed(`t${n}`, n);
 
 // 1. A whole session turn, flat in the thread's length.
+// The input token count is given, so that the scripted model does not serialize the prompt to
+// derive it (a real provider's request body is the AI SDK's and the network's cost, not ours).
 const step: ScriptedStep = {
+  usage: { input: 1000, output: 200 },
   parts: [
     { type: 'reasoning', text: 'Checking the cache key. '.repeat(20), signature: 'sig' },
     { type: 'text', text: 'The cache key changed. '.repeat(30) },
@@ -57,7 +60,7 @@ const sessionOn = (threadId: string) => {
   const session = createAgentSession({
     store,
     threadId,
-    model: createScriptedModel([step], { repeat: true }),
+    model: createScriptedModel([step], { repeat: true, keepCalls: 1 }),
     caching: 'none',
   });
   return session;

@@ -327,11 +327,16 @@ export function createScriptedModel(
     }
     const step: ScriptedStep =
       typeof entry === 'function' ? checkStep(entry(callOptions, index), at) : entry;
+    let promptSize: number | undefined;
     const context = {
       provider,
       modelId,
       callIndex: index,
-      promptSize: JSON.stringify(callOptions.prompt).length,
+      // Serialized only when a step's usage leaves the input tokens to be derived from it.
+      get promptSize(): number {
+        promptSize ??= JSON.stringify(callOptions.prompt).length;
+        return promptSize;
+      },
     };
     if (step.fail) throw scriptedApiError(step.fail, context);
     return { step, actions: stepActions(step, context) };

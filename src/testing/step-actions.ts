@@ -83,11 +83,11 @@ function splitEvery(text: string, size: number): string[] {
 
 function toUsage(
   usage: ScriptedUsage | undefined,
-  promptSize: number,
+  context: { readonly promptSize: number },
   outputChars: number,
   reasoningChars: number,
 ): LanguageModelV4Usage {
-  const input = usage?.input ?? Math.ceil(promptSize / 4);
+  const input = usage?.input ?? Math.ceil(context.promptSize / 4);
   const reasoning = usage?.reasoning ?? Math.ceil(reasoningChars / 4);
   const output = usage?.output ?? Math.ceil(outputChars / 4) + reasoning;
   const cacheRead = usage?.cacheRead;
@@ -254,7 +254,7 @@ export function stepActions(step: ScriptedStep, context: StepContext): StepActio
     part({
       type: 'finish',
       finishReason,
-      usage: toUsage(step.usage, context.promptSize, outputChars, reasoningChars),
+      usage: toUsage(step.usage, context, outputChars, reasoningChars),
     });
   }
   return actions;
