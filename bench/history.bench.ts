@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { convertToModelMessages, type UIMessage } from 'ai';
+import { convertToModelMessages, streamText, type UIMessage } from 'ai';
 import Database from 'better-sqlite3';
 import { modelMessagesOf } from '../src/model-messages/to-model-messages.js';
 import { createAgentSession } from '../src/session/index.js';
@@ -85,6 +85,30 @@ await compare({
   limits: [
     { contender: `session turn, ${longest.toLocaleString('en')} stored turns`, atMost: 1.2 },
   ],
+});
+// Where the rest goes: the AI SDK's own work per call (it validates and converts the whole prompt
+// on every call), measured alone on the same history; the session's share is the difference.
+const longPrompt = await long.modelMessages({ text: 'next?' });
+const bare = createScriptedModel([step], { repeat: true, keepCalls: 1 });
+await compare({
+  title: `session turn vs bare streamText with the same ${longest.toLocaleString('en')}-turn prompt (the AI SDK's own per-call cost)`,
+  baseline: {
+    name: `bare streamText, ${longest.toLocaleString('en')}-turn prompt`,
+    run: async () => {
+      const result = streamText({ model: bare, messages: longPrompt, onError: () => {} });
+      for await (const _part of result.stream) {
+        // consume
+      }
+    },
+  },
+  contenders: [
+    {
+      name: `session turn, ${longest.toLocaleString('en')} stored turns`,
+      run: () => long.send('next?').rows,
+    },
+  ],
+  rounds: 30,
+  warmup: 3,
 });
 await short.close();
 await long.close();
