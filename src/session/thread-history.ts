@@ -86,6 +86,8 @@ export class ThreadHistory {
   #prefixModel: ModelMessage[] | undefined = [];
   /** The model messages of the whole history, built at most once per version of it. */
   #model: ModelMessage[] | undefined;
+  /** The read in progress: reads run one after another, so that none applies rows twice. */
+  #reading: Promise<unknown> = Promise.resolve();
 
   /**
    * @param store - the session's store
@@ -102,7 +104,13 @@ export class ThreadHistory {
    *
    * @returns the messages; the same array while nothing changed
    */
-  async messages(): Promise<readonly ChatMessage[]> {
+  messages(): Promise<readonly ChatMessage[]> {
+    const read = this.#reading.then(() => this.#read());
+    this.#reading = read.catch(() => {});
+    return read;
+  }
+
+  async #read(): Promise<readonly ChatMessage[]> {
     const store = this.#store;
     if (typeof store.getChunksAfter !== 'function') return await readAll(store, this.#threadId);
     if (!this.#loaded) return await this.#rebuild();

@@ -205,6 +205,17 @@ describe('ThreadHistory', () => {
     expect(store.rowsRead).toBe(1);
   });
 
+  it('applies new rows once when reads overlap', async () => {
+    const store = new MemoryStore();
+    const history = new ThreadHistory(store, 'x');
+    store.add((KINDS.chat as (typeof KINDS)['chat'])('t1', undefined), 1);
+    await history.messages();
+    store.add((KINDS.tools as (typeof KINDS)['chat'])('t2', undefined), 2);
+    const [a, b] = await Promise.all([history.messages(), history.messages()]);
+    expect(a).toEqual(groupRows(store.rows));
+    expect(b).toBe(a);
+  });
+
   it('reads the thread again after a truncate, and finds a deleted thread empty', async () => {
     const store = new MemoryStore();
     const history = new ThreadHistory(store, 'x');
