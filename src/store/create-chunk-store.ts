@@ -17,6 +17,7 @@ import { getTurn, hasTurn } from './queries/get-turn.js';
 import { listThreads } from './queries/list-threads.js';
 import { createThread, deleteThread, getThread } from './queries/thread-ops.js';
 import { truncateAfter } from './queries/truncate-after.js';
+import { updateThread } from './queries/update-thread.js';
 import { read } from './read.js';
 import { createStatements } from './statements.js';
 import { wrapStoreErrors } from './store-errors.js';
@@ -206,6 +207,10 @@ export function createChunkStore(
     async listThreads(options) {
       open('listThreads');
       return await read(ctx, 'listThreads', undefined, () => listThreads(ctx, options));
+    },
+    async updateThread(threadId, changes) {
+      open('updateThread');
+      return await updateThread(ctx, threadId, changes);
     },
     async deleteThread(threadId) {
       open('deleteThread');
