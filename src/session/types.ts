@@ -6,6 +6,7 @@ import type { ChunkEvent } from '../schema/chunk-event.js';
 import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
 import type { JSONValue } from '../schema/json.js';
 import type { FinishReason, TokenUsage } from '../schema/usage.js';
+import type { StepUsage, TurnUsage } from '../store/usage-types.js';
 
 /**
  * What a session needs of a store: `appendTurn` to seal a turn and `getMessages` to rebuild the
@@ -22,6 +23,10 @@ export interface SessionStore {
     threadId: string,
     options?: { readonly onCorruptRow?: 'throw' | 'skip' | undefined },
   ): Promise<readonly ChatMessage[]>;
+  /** Stores a turn's step usage after the turn (a `ChunkStore` has it; without it, none is kept). */
+  recordUsage?(threadId: string, turnId: string, steps: readonly StepUsage[]): Promise<void>;
+  /** A turn's stored usage (corrects the token budget's estimate; optional). */
+  getTurnUsage?(threadId: string, turnId: string): Promise<TurnUsage | null>;
 }
 
 /** Prompt caching a session applies to every step: Anthropic's cache breakpoints (`'anthropic'`), or none (`'none'`). */

@@ -214,6 +214,7 @@ export function validateOptions<TOOLS extends ToolSet>(
       caching:
         (caching ?? (providerOf(model).startsWith('anthropic') ? 'anthropic' : 'none')) ===
         'anthropic',
+      now,
     },
     idGenerator,
     now,

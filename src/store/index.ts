@@ -32,4 +32,11 @@ export type {
   ThreadPage,
   UpdateThreadOptions,
 } from './types.js';
+export type {
+  PriceFunction,
+  StepUsage,
+  ThreadUsage,
+  TurnUsage,
+  UsageReadOptions,
+} from './usage-types.js';
 export { DEFAULT_PAGE_LIMIT, MAX_ID_BYTES, MAX_PAGE_LIMIT } from './validate.js';

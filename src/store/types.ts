@@ -4,6 +4,7 @@ import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
 import type { JSONObject } from '../schema/json.js';
 import type { StoreDialectName } from './dialects/adapter.js';
 import type { StoreTableNames } from './tables.js';
+import type { StepUsage, ThreadUsage, TurnUsage, UsageReadOptions } from './usage-types.js';
 
 /** What a reader does with a stored row whose data no longer parses. */
 export type CorruptRowPolicy = 'throw' | 'skip';
@@ -364,6 +365,51 @@ export interface ChunkStore {
    * ```
    */
   forkThread(threadId: string, options: ForkThreadOptions): Promise<Thread>;
+  /**
+   * Records what a turn's model steps used (one row per step; the session does it after each
+   * turn). Steps already recorded for the turn are kept as they were: a retry is safe.
+   *
+   * @param threadId - the thread (it must exist)
+   * @param turnId - the turn the steps belong to
+   * @param steps - the steps' usage
+   * @throws {ChunklogError} `thread-not-found`; `invalid-option` naming a bad step
+   *
+   * @example
+   * ```ts
+   * await store.recordUsage('thread-1', 'turn-7', [
+   *   { step: 0, modelId: 'claude-sonnet-4-5', usage: { inputTokens: 1200, outputTokens: 40 } },
+   * ]);
+   * ```
+   */
+  recordUsage(threadId: string, turnId: string, steps: readonly StepUsage[]): Promise<void>;
+  /**
+   * A turn's recorded usage: its steps and their sum (and `cost`, with a price function), or
+   * null when none is recorded.
+   *
+   * @example
+   * ```ts
+   * const usage = await store.getTurnUsage('thread-1', 'turn-7');
+   * usage?.steps.at(-1)?.usage.inputTokens; // the exact size of the turn's last prompt
+   * ```
+   */
+  getTurnUsage(
+    threadId: string,
+    turnId: string,
+    options?: UsageReadOptions,
+  ): Promise<TurnUsage | null>;
+  /**
+   * A thread's recorded usage, totalled over every step (and priced, with a price function).
+   *
+   * @throws {ChunklogError} `thread-not-found`
+   *
+   * @example
+   * ```ts
+   * const { total, cost } = await store.getThreadUsage('thread-1', {
+   *   price: (modelId, u) => ((u.inputTokens ?? 0) * 3 + (u.outputTokens ?? 0) * 15) / 1e6,
+   * });
+   * ```
+   */
+  getThreadUsage(threadId: string, options?: UsageReadOptions): Promise<ThreadUsage>;
   /**
    * Closes the store; it destroys the Kysely instance only when the store opened it.
    *

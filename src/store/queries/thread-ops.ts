@@ -68,6 +68,11 @@ export function deleteThread(ctx: StoreContext, threadId: string): Promise<boole
       async (trx) => {
         if ((await selectThread(ctx, trx, threadId, true)) === undefined) return false;
         await trx.deleteFrom(ctx.chunks).where('thread_id', '=', threadId).execute();
+        // Also by foreign key; explicit for a SQLite connection without foreign keys on.
+        await trx
+          .deleteFrom(ctx.names.usage as 'usage')
+          .where('thread_id', '=', threadId)
+          .execute();
         await trx.deleteFrom(ctx.threads).where('id', '=', threadId).execute();
         return true;
       },
