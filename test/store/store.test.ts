@@ -95,6 +95,7 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
           chunks: `${other}chunks`,
           migrations: `${other}migrations`,
           migrationLock: `${other}migration_lock`,
+          usage: `${other}usage`,
         },
       });
       await Promise.all([a.migrate(), b.migrate()]);
