@@ -28,6 +28,7 @@ export type {
   SessionLookup,
   UIMessageStreamRouteOptions,
 } from './handlers/types.js';
+export { DEFAULT_COMPACTION_INSTRUCTIONS } from './context-input.js';
 export { parseEventId } from './replay-buffer.js';
 export { formatSse, type SessionEventStreamOptions, sessionEventStream } from './sse.js';
 export { type ToolProgress, toolProgress } from './tool-progress.js';
@@ -41,6 +42,7 @@ export type {
   SendInput,
   SendOptions,
   SessionCaching,
+  SessionCompaction,
   SessionErrorContext,
   SessionListener,
   SessionStore,

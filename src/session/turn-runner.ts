@@ -11,6 +11,7 @@ import type { Chunk } from '../schema/chunk.js';
 import type { JSONValue } from '../schema/json.js';
 import type { FinishReason, TokenUsage } from '../schema/usage.js';
 import type { StepUsage } from '../store/usage-types.js';
+import { budgetedTurnInput, type ContextConfig } from './context-input.js';
 import { FallbackChain } from './fallback.js';
 import { buildModelMessages, cachingPrepareStep, loadHistory, userMessage } from './history.js';
 import type { LiveTurn } from './live-turn.js';
@@ -37,6 +38,8 @@ export interface TurnConfig {
   readonly caching: boolean;
   /** The session's clock (step durations). */
   readonly now?: (() => number) | undefined;
+  /** The token budget and compaction, when the session has a budget. */
+  readonly context?: ContextConfig | undefined;
 }
 
 /** What a turn produced, ready to be sealed. */
@@ -134,7 +137,16 @@ export async function runTurn(
     await ready();
     if (!live.controller.signal.aborted) {
       const history = await loadHistory(config.store, config.threadId);
-      const messages = buildModelMessages(history, user, config.caching);
+      const messages =
+        config.context === undefined
+          ? buildModelMessages(history, user, config.caching)
+          : await budgetedTurnInput(
+              { ...config, context: config.context },
+              history,
+              user,
+              (event) => live.emit(event),
+              live.controller.signal,
+            );
       if (!live.controller.signal.aborted)
         await streamSteps(live, config, messages, events, usageLog);
     }
