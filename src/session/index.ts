@@ -4,6 +4,8 @@
  *
  * @packageDocumentation
  */
+
+export { DEFAULT_COMPACTION_INSTRUCTIONS } from './context-input.js';
 export { createAgentSession } from './create-agent-session.js';
 export {
   describeModelSwitch,
@@ -28,7 +30,6 @@ export type {
   SessionLookup,
   UIMessageStreamRouteOptions,
 } from './handlers/types.js';
-export { DEFAULT_COMPACTION_INSTRUCTIONS } from './context-input.js';
 export { parseEventId } from './replay-buffer.js';
 export { formatSse, type SessionEventStreamOptions, sessionEventStream } from './sse.js';
 export { type ToolProgress, toolProgress } from './tool-progress.js';
