@@ -76,7 +76,7 @@ function checkToolPairs(messages: readonly ModelMessage[]): void {
 }
 
 async function requestBodyOf(
-  model: (fetch: typeof fetch) => LanguageModel,
+  model: (fetchFn: typeof globalThis.fetch) => LanguageModel,
   messages: ModelMessage[],
 ) {
   const bodies: unknown[] = [];
@@ -99,9 +99,10 @@ async function requestBodyOf(
   return bodies[0];
 }
 
-const anthropicModel = (fetch: typeof fetch) =>
-  createAnthropic({ apiKey: 'test', fetch })('claude-sonnet-4-5');
-const openaiModel = (fetch: typeof fetch) => createOpenAI({ apiKey: 'test', fetch })('gpt-5');
+const anthropicModel = (fetchFn: typeof globalThis.fetch) =>
+  createAnthropic({ apiKey: 'test', fetch: fetchFn })('claude-sonnet-4-5');
+const openaiModel = (fetchFn: typeof globalThis.fetch) =>
+  createOpenAI({ apiKey: 'test', fetch: fetchFn })('gpt-5');
 
 describe('planModelInput', () => {
   it('fits the budget by the counter, keeps tool pairs whole and the newest turns, and providers accept it', async () => {
