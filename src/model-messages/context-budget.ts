@@ -138,22 +138,29 @@ function turnsOf(messages: readonly ChatMessage[]): Turn[] {
   return turns;
 }
 
-/** The cut in force: the latest `context-truncated` chunk whose first kept turn is present. */
+/**
+ * The cut in force: the latest `context-truncated` chunk whose first kept turn is present, and
+ * the index of that turn's first message. Scans from the end: a thread under a cut is read only
+ * back to its first kept turn.
+ */
 function cutInForce(
-  turns: readonly Turn[],
-): { start: number; truncation: ContextTruncation } | undefined {
-  for (let t = turns.length - 1; t >= 0; t--) {
-    const messages = (turns[t] as Turn).messages;
-    for (let m = messages.length - 1; m >= 0; m--) {
-      const chunks = (messages[m] as ChatMessage).chunks;
-      for (let c = chunks.length - 1; c >= 0; c--) {
-        const chunk = chunks[c] as Chunk;
-        if (chunk.type !== 'system' || chunk.kind !== 'context-truncated') continue;
-        const truncation = chunk.truncation;
-        if (truncation === undefined) continue;
-        const start = turns.findIndex((turn) => turn.turnId === truncation.firstKeptTurnId);
-        if (start >= 0) return { start, truncation };
+  messages: readonly ChatMessage[],
+): { index: number; truncation: ContextTruncation } | undefined {
+  for (let m = messages.length - 1; m >= 0; m--) {
+    const chunks = (messages[m] as ChatMessage).chunks;
+    for (let c = chunks.length - 1; c >= 0; c--) {
+      const chunk = chunks[c] as Chunk;
+      if (chunk.type !== 'system' || chunk.kind !== 'context-truncated') continue;
+      const truncation = chunk.truncation;
+      if (truncation === undefined) continue;
+      // The first kept turn is this one or an earlier one; its messages are consecutive.
+      let index = -1;
+      for (let k = m; k >= 0; k--) {
+        const turnId = (messages[k] as ChatMessage).turnId;
+        if (turnId === truncation.firstKeptTurnId) index = k;
+        else if (index !== -1) break;
       }
+      if (index !== -1) return { index, truncation };
     }
   }
   return undefined;
@@ -248,12 +255,14 @@ export function planModelInput(
 ): PlannedModelInput {
   const budget = checkBudget(options.budget);
   const { countTokens, maxTokens } = budget;
-  const turns = turnsOf(messages);
-  const inForce = cutInForce(turns);
+  // Only the turns under the cut in force are grouped: a long thread's left-out part is skipped.
+  const inForce = cutInForce(messages);
+  const offset = inForce?.index ?? 0;
+  const turns = turnsOf(offset === 0 ? messages : messages.slice(offset));
   const summary = inForce?.truncation.summary;
-  const start = inForce?.start ?? 0;
   const build = (from: number, withSummary: string | undefined): ModelMessage[] => {
-    const kept = turns.slice(from).flatMap((turn) => turn.messages);
+    const kept =
+      from === 0 && offset === 0 ? messages : turns.slice(from).flatMap((t) => t.messages);
     let input = options.build(kept);
     if (budget.maxToolResultChars !== undefined) {
       input = capToolResults(input, budget.maxToolResultChars);
@@ -261,62 +270,74 @@ export function planModelInput(
     return withSummary === undefined ? input : [summaryMessage(withSummary), ...input];
   };
 
-  const current = build(start, summary);
+  const current = build(0, summary);
   const knownAt =
     options.known === undefined
       ? -1
       : turns.findIndex((turn) => turn.turnId === options.known?.turnId);
   let tokens: number;
-  if (options.known !== undefined && knownAt >= start) {
+  if (options.known !== undefined && knownAt >= 0) {
     // The stored size of the input through the known turn, plus the estimate of what followed.
     const after = turns.slice(knownAt + 1).flatMap((turn) => turn.messages);
     tokens = options.known.tokens + (after.length === 0 ? 0 : countTokens(options.build(after)));
   } else {
     tokens = countTokens(current);
   }
-  const firstKeptTurnId = inForce === undefined ? undefined : turns[start]?.turnId;
+  const firstKeptTurnId = inForce === undefined ? undefined : turns[0]?.turnId;
   if (tokens <= maxTokens) {
     return { messages: current, tokens, firstKeptTurnId, cut: undefined, overBudget: false };
   }
 
   // A new cut. Share the count out by the turns' sizes, and leave out oldest turns to the target.
-  const sending = turns.map(sendsAnything);
   let mustKeep = budget.keepTurns;
   let lastDroppable = turns.length;
   for (let t = turns.length - 1; t >= 0 && mustKeep > 0; t--) {
-    if (sending[t]) mustKeep -= 1;
+    if (sendsAnything(turns[t] as Turn)) mustKeep -= 1;
     lastDroppable = t;
   }
-  const valid = cutPoints(turns, start);
+  const valid = cutPoints(turns, 0);
   const weights = turns.map(turnWeight);
-  let remaining = 0;
-  for (let t = start; t < turns.length; t++) remaining += weights[t] as number;
-  const perWeight = tokens / remaining;
-  const target = budget.cutTo * maxTokens;
-  let cutAt = start;
-  let best = start;
-  for (let k = start + 1; k <= lastDroppable; k++) {
-    remaining -= weights[k - 1] as number;
-    if (!valid[k]) continue;
-    best = k;
-    if (remaining * perWeight <= target) break;
+  const suffix: number[] = new Array(turns.length + 1).fill(0);
+  for (let t = turns.length - 1; t >= 0; t--) {
+    suffix[t] = (suffix[t + 1] as number) + (weights[t] as number);
   }
-  cutAt = best;
-  let input = build(cutAt, undefined);
-  let size = countTokens(input);
-  // The shares are estimates: leave out more while the counter still says it is over.
-  while (size > target && cutAt < lastDroppable) {
-    let next = cutAt + 1;
-    while (next < lastDroppable && !valid[next]) next++;
-    if (!valid[next]) break;
+  const target = budget.cutTo * maxTokens;
+  // The first valid cut after `from` whose share of the count is within the target.
+  const byWeight = (from: number, perWeight: number): number => {
+    let best = from;
+    for (let k = from + 1; k <= lastDroppable; k++) {
+      if (!valid[k]) continue;
+      best = k;
+      if ((suffix[k] as number) * perWeight <= target) break;
+    }
+    return best;
+  };
+  const nextValid = (from: number): number => {
+    for (let k = from + 1; k <= lastDroppable; k++) if (valid[k]) return k;
+    return from;
+  };
+  let cutAt = byWeight(0, tokens / (suffix[0] as number));
+  let input = current;
+  let size = tokens;
+  if (cutAt > 0) {
+    input = build(cutAt, undefined);
+    size = countTokens(input);
+  }
+  // The shares are estimates: while the counter still says it is over, share again by what it
+  // said (a few times), then leave out one more turn at a time.
+  for (let round = 0; size > target && cutAt < lastDroppable; round++) {
+    let next = round < 3 ? byWeight(cutAt, size / (suffix[cutAt] as number)) : nextValid(cutAt);
+    if (next === cutAt) next = nextValid(cutAt);
+    if (next === cutAt) break;
     cutAt = next;
     input = build(cutAt, undefined);
     size = countTokens(input);
   }
-  if (cutAt === start) {
+  if (cutAt === 0) {
     return { messages: current, tokens, firstKeptTurnId, cut: undefined, overBudget: true };
   }
-  const leftOutTurns = turns.slice(0, cutAt).filter((turn) => sendsAnything(turn)).length;
+  const before = turnsOf(messages.slice(0, offset)).filter(sendsAnything).length;
+  const leftOutTurns = before + turns.slice(0, cutAt).filter(sendsAnything).length;
   const firstKept = turns[cutAt] as Turn;
   return {
     messages: input,
