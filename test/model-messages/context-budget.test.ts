@@ -10,8 +10,9 @@ import {
   toolResultCutNote,
 } from '../../src/model-messages/index.js';
 import type { ChatMessage } from '../../src/schema/chat-message.js';
+import type { JSONValue } from '../../src/schema/json.js';
 
-function turn(n: number, answer: string, result?: unknown): ChatMessage[] {
+function turn(n: number, answer: string, result?: JSONValue): ChatMessage[] {
   const turnId = `t${n}`;
   return [
     {
