@@ -5,10 +5,11 @@ import { SYSTEM_KINDS } from '../schema/chunk.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
 import type { StepUsage } from '../store/usage-types.js';
+import { budgetedInput } from './context-input.js';
 import { EventHub } from './event-hub.js';
 import { buildModelMessages, loadHistory, userMessage } from './history.js';
 import { LiveTurn } from './live-turn.js';
-import { explodeChunks } from './pipeline.js';
+import { applyAnthropicCaching, explodeChunks } from './pipeline.js';
 import { ReplayBuffer } from './replay-buffer.js';
 import { isAbortSignal } from './sse.js';
 import { recordTurnUsage } from './step-usage.js';
@@ -292,7 +293,18 @@ class Session implements AgentSession {
     await this.#writes;
     const history = await loadHistory(this.#config.turn.store, this.threadId);
     const user = next === undefined ? undefined : userMessage(next.turnId ?? 'next', next.text);
-    return buildModelMessages(history, user, this.#config.turn.caching);
+    const { context, caching, store } = this.#config.turn;
+    if (context === undefined) return buildModelMessages(history, user, caching);
+    // What the budget would send (a compaction the next turn would run is not run here).
+    const budgeted = await budgetedInput(
+      store,
+      this.threadId,
+      { ...context, compaction: undefined },
+      history,
+      user,
+      new AbortController().signal,
+    );
+    return caching ? applyAnthropicCaching(budgeted.messages) : budgeted.messages;
   }
 
   async idle(): Promise<void> {

@@ -131,6 +131,12 @@ describe('a session under a token budget', () => {
       (e) => e.type === 'system' && (e.data as { kind?: string }).kind === 'context-truncated',
     );
     expect(shown.map((e) => e.seq)).toEqual(sentinels.map((r) => r.seq));
+
+    // session.modelMessages shows what the next call sends: from the last cut's first kept turn.
+    const next = await session.modelMessages('One more');
+    const lastCut = (sentinels.at(-1)?.data as { truncation: ContextTruncation }).truncation;
+    const firstUser = next.find((m) => m.role === 'user');
+    expect(JSON.stringify(firstUser)).toContain(`Question ${lastCut.firstKeptTurnId.slice(1)}:`);
     await session.close();
   });
 
