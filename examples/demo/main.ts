@@ -1,5 +1,6 @@
 // `npm run demo`: one agent turn on an SQLite file, rendered live in the terminal; then the
-// rows it stored, page by page, and the model input rebuilt from them for the next call.
+// rows it stored, page by page, and the model input rebuilt from them for the next call; last,
+// a thread under a small token budget, with the cut it made and its sentinel.
 //
 // Offline by default: a scripted model thinks, answers, calls two tools at once (they run in
 // parallel and stream progress text, with `toolProgress`), hits a rate limit, so the session
@@ -9,6 +10,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createAgentSession } from 'chunklog/session';
 import { createChunkStore } from 'chunklog/store';
+import { createScriptedModel } from 'chunklog/testing';
 import { exitQuietlyOnClosedStdout } from '../shared/closed-pipe.js';
 import { createLiveRenderer } from '../shared/live-render.js';
 import { printModelMessages, printPages } from '../shared/print.js';
@@ -88,4 +90,44 @@ print(
 );
 
 await session.close();
+
+// 6. A long thread under a small token budget: old turns are left out of model input, and the
+// cut is recorded in the log as a `context-truncated` system chunk, where it happened.
+heading('a token budget: a cut and its sentinel');
+const budgetThread = 'demo-budget';
+const talker = createScriptedModel(
+  (call, index) => ({
+    parts: [{ type: 'text', text: `Answer ${index + 1}: ${'some detail '.repeat(30)}` }],
+    usage: { input: Math.ceil(JSON.stringify(call.prompt).length / 4), output: 90 },
+  }),
+  { modelId: 'scripted-talker' },
+);
+const budgeted = createAgentSession({
+  store,
+  threadId: budgetThread,
+  model: talker,
+  contextBudget: { maxTokens: 600, keepTurns: 2 },
+});
+for (let n = 1; n <= 8; n++) {
+  const asked = budgeted.send(`Question ${n}: tell me more.`);
+  for await (const event of asked) {
+    if (event.type === 'system' && event.kind === 'context-truncated') {
+      print(`  ${p.yellow('✂')} turn ${n}: ${event.text}`);
+    }
+  }
+}
+await budgeted.close();
+const sentinels = (await store.getRows(budgetThread)).filter(
+  (row) => row.type === 'system' && (row.data as { kind?: string }).kind === 'context-truncated',
+);
+for (const row of sentinels) {
+  print(p.dim(`  stored at seq ${row.seq} (turn ${row.turnId}): ${JSON.stringify(row.data)}`));
+}
+const spent = await store.getThreadUsage(budgetThread);
+print(
+  p.dim(
+    `  usage stored per step: ${spent.steps} steps, ${spent.total.inputTokens} input and ${spent.total.outputTokens} output tokens`,
+  ),
+);
+
 await store.close();

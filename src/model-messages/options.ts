@@ -1,6 +1,7 @@
 import { ChunklogError } from '../errors/chunklog-error.js';
 import type { ToolCallEntry } from '../schema/chunk.js';
 import type { ToolResultOutput } from './ai-types.js';
+import type { ContextBudget } from './context-budget.js';
 
 /**
  * The text of the error result {@link toModelMessages} gives a tool call that never got a result
@@ -64,6 +65,12 @@ export interface ToModelMessagesOptions {
    * default: a string result as `text`, anything else as `json`.
    */
   readonly toolResultOutput?: ((call: ToolCallEntry) => ToolResultOutput | undefined) | undefined;
+  /**
+   * A token budget: whole oldest turns are left out when the input would exceed it, from the
+   * latest `context-truncated` system chunk in `messages` on (see `planModelInput`, which also
+   * returns the cut to record). Each tool result can be capped with `maxToolResultChars`.
+   */
+  readonly contextBudget?: ContextBudget | undefined;
 }
 
 /** Options after validation, with defaults filled in. */
@@ -81,6 +88,7 @@ const KNOWN = new Set([
   'unansweredToolResult',
   'pendingApprovals',
   'toolResultOutput',
+  'contextBudget',
 ]);
 
 function bad(option: string, message: string, value: unknown): never {

@@ -4,6 +4,7 @@ import { checkChatMessages } from '../schema/check-list.js';
 import type { Chunk, ToolBatchChunk, ToolCallEntry } from '../schema/chunk.js';
 import type { AssistantPart, ToolPart, UserPart } from './ai-types.js';
 import { assistantFilePart, customPart, textPart, userFilePart } from './content-parts.js';
+import { planModelInput } from './context-budget.js';
 import { cutShortSteps, type DeferredResults, deferredResults } from './deferred-results.js';
 import { lateOutcomes, withLateOutcome } from './late-outcomes.js';
 import { type ResolvedOptions, resolveOptions, type ToModelMessagesOptions } from './options.js';
@@ -307,7 +308,11 @@ export function toModelMessages(
   options?: ToModelMessagesOptions,
 ): ModelMessage[] {
   const resolved = resolveOptions(options);
-  return buildModelMessages(checkChatMessages(messages, 'toModelMessages'), resolved);
+  const checked = checkChatMessages(messages, 'toModelMessages');
+  const budget = options?.contextBudget;
+  if (budget === undefined) return buildModelMessages(checked, resolved);
+  return planModelInput(checked, { build: (kept) => buildModelMessages(kept, resolved), budget })
+    .messages;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type SystemKind, SystemKindSchema } from './chunk.js';
+import { type ContextTruncation, ContextTruncationSchema } from './context-truncation.js';
 import {
   type JSONValue,
   JsonValueSchema,
@@ -233,6 +234,8 @@ export interface SystemEvent {
   readonly type: 'system';
   readonly kind: SystemKind;
   readonly text: string;
+  /** On a `context-truncated` event: the cut it records. */
+  readonly truncation?: ContextTruncation | undefined;
 }
 
 /** The JSON wire vocabulary: everything that can happen during a turn. */
@@ -443,7 +446,12 @@ const error = z.object({
   message: z.string(),
   statusCode: z.number().int().optional(),
 });
-const system = z.object({ type: z.literal('system'), kind: SystemKindSchema, text: z.string() });
+const system = z.object({
+  type: z.literal('system'),
+  kind: SystemKindSchema,
+  text: z.string(),
+  truncation: ContextTruncationSchema.optional(),
+});
 
 /** Zod schema of a {@link ChunkEvent}: any event of the wire vocabulary, told apart by `type`. */
 export const ChunkEventSchema: z.ZodType<ChunkEvent> = z.discriminatedUnion('type', [

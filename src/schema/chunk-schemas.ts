@@ -20,12 +20,19 @@ import type {
   ToolCallEntry,
 } from './chunk.js';
 import type { ChunkRowDraft, ChunkRowType } from './chunk-row.js';
+import { ContextTruncationSchema } from './context-truncation.js';
 import { JsonValueSchema, ProviderMetadataSchema } from './json.js';
 import { CitationSchema, SourceSchema } from './source.js';
 
 const metadata = ProviderMetadataSchema.optional();
 const step = z.number().int().nonnegative();
-const systemKinds = ['notice', 'model-changed', 'config-reload', 'cancelled'] as const;
+const systemKinds = [
+  'notice',
+  'model-changed',
+  'config-reload',
+  'cancelled',
+  'context-truncated',
+] as const;
 
 // Compile-time check: the list names every SystemKind.
 const _allSystemKindsListed: [Exclude<SystemKind, (typeof systemKinds)[number]>] extends [never]
@@ -94,7 +101,11 @@ const thinking = {
   modelId: z.string().optional(),
 };
 const error = { message: z.string(), statusCode: z.number().int().optional() };
-const system = { kind: SystemKindSchema, text: z.string() };
+const system = {
+  kind: SystemKindSchema,
+  text: z.string(),
+  truncation: ContextTruncationSchema.optional(),
+};
 const steering = { id: z.string(), text: z.string() };
 const source = { source: SourceSchema };
 const file = {

@@ -1,8 +1,14 @@
+import type { ContextTruncation } from './context-truncation.js';
 import type { JSONValue, ProviderMetadata } from './json.js';
 import type { Citation, Source } from './source.js';
 
 /** The kinds of system notice a turn or thread can record. */
-export type SystemKind = 'notice' | 'model-changed' | 'config-reload' | 'cancelled';
+export type SystemKind =
+  | 'notice'
+  | 'model-changed'
+  | 'config-reload'
+  | 'cancelled'
+  | 'context-truncated';
 
 /** What every chunk has: the zero-based step of the turn it happened in. */
 export interface ChunkBase {
@@ -123,6 +129,8 @@ export interface SystemChunk extends ChunkBase {
   readonly type: 'system';
   readonly kind: SystemKind;
   readonly text: string;
+  /** On a `context-truncated` chunk: the cut it records (see `docs/model-input.md`). */
+  readonly truncation?: ContextTruncation | undefined;
 }
 
 /** A user message that joined the running turn at a step boundary. Stored with role `user`. */

@@ -94,6 +94,7 @@ export {
   type ToolCallRowData,
   type ToolResultRowData,
 } from './chunk-row.js';
+export { type ContextTruncation, ContextTruncationSchema } from './context-truncation.js';
 export {
   findNonJson,
   isJsonValue,

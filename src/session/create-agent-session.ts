@@ -4,12 +4,15 @@ import { invalidOption, readOptions } from '../errors/invalid-option.js';
 import { SYSTEM_KINDS } from '../schema/chunk.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
+import type { StepUsage } from '../store/usage-types.js';
+import { budgetedInput } from './context-input.js';
 import { EventHub } from './event-hub.js';
 import { buildModelMessages, loadHistory, userMessage } from './history.js';
 import { LiveTurn } from './live-turn.js';
-import { explodeChunks } from './pipeline.js';
+import { applyAnthropicCaching, explodeChunks } from './pipeline.js';
 import { ReplayBuffer } from './replay-buffer.js';
 import { isAbortSignal } from './sse.js';
+import { recordTurnUsage } from './step-usage.js';
 import { checkProgressText, notRunning } from './tool-progress.js';
 import { checkCancelReason, TurnHandleImpl } from './turn-handle.js';
 import { TurnQueue } from './turn-queue.js';
@@ -290,7 +293,18 @@ class Session implements AgentSession {
     await this.#writes;
     const history = await loadHistory(this.#config.turn.store, this.threadId);
     const user = next === undefined ? undefined : userMessage(next.turnId ?? 'next', next.text);
-    return buildModelMessages(history, user, this.#config.turn.caching);
+    const { context, caching, store } = this.#config.turn;
+    if (context === undefined) return buildModelMessages(history, user, caching);
+    // What the budget would send (a compaction the next turn would run is not run here).
+    const budgeted = await budgetedInput(
+      store,
+      this.threadId,
+      { ...context, compaction: undefined },
+      history,
+      user,
+      new AbortController().signal,
+    );
+    return caching ? applyAnthropicCaching(budgeted.messages) : budgeted.messages;
   }
 
   async idle(): Promise<void> {
@@ -318,10 +332,20 @@ class Session implements AgentSession {
   }
 
   /** Stores drafts after every write before them; the next turn reads history after it lands. */
-  #write(turnId: string, drafts: readonly ChunkRowDraft[]): Promise<readonly ChunkRow[]> {
-    const write = this.#writes.then(() =>
-      this.#config.turn.store.appendTurn(this.threadId, drafts),
-    );
+  #write(
+    turnId: string,
+    drafts: readonly ChunkRowDraft[],
+    steps: readonly StepUsage[] = [],
+  ): Promise<readonly ChunkRow[]> {
+    const store = this.#config.turn.store;
+    const write = this.#writes.then(async () => {
+      const rows = await store.appendTurn(this.threadId, drafts);
+      // Usage is kept apart from the log: failing to store it does not fail the turn.
+      await recordTurnUsage(store, this.threadId, turnId, steps).catch((error: unknown) =>
+        this.#config.onError(error, { source: 'store', turnId }),
+      );
+      return rows;
+    });
     this.#writes = write.then(
       () => this.#replay.sealed(turnId),
       (error: unknown) => {
@@ -376,7 +400,7 @@ class Session implements AgentSession {
       ...explodeChunks(handle.turnId, outcome.chunks, 'assistant'),
     ];
     try {
-      const rows = await this.#write(handle.turnId, drafts);
+      const rows = await this.#write(handle.turnId, drafts, outcome.steps);
       live.publishEnd();
       handle.settle({
         turnId: handle.turnId,

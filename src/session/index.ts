@@ -4,6 +4,8 @@
  *
  * @packageDocumentation
  */
+
+export { DEFAULT_COMPACTION_INSTRUCTIONS } from './context-input.js';
 export { createAgentSession } from './create-agent-session.js';
 export {
   describeModelSwitch,
@@ -41,6 +43,7 @@ export type {
   SendInput,
   SendOptions,
   SessionCaching,
+  SessionCompaction,
   SessionErrorContext,
   SessionListener,
   SessionStore,

@@ -10,11 +10,14 @@ import {
 import type { Chunk } from '../schema/chunk.js';
 import type { JSONValue } from '../schema/json.js';
 import type { FinishReason, TokenUsage } from '../schema/usage.js';
+import type { StepUsage } from '../store/usage-types.js';
+import { budgetedTurnInput, type ContextConfig } from './context-input.js';
 import { FallbackChain } from './fallback.js';
 import { buildModelMessages, cachingPrepareStep, loadHistory, userMessage } from './history.js';
 import type { LiveTurn } from './live-turn.js';
 import { PartEvents } from './part-events.js';
 import { anthropicCachedSystem, toChunkEvents } from './pipeline.js';
+import { StepUsageLog } from './step-usage.js';
 import { trackTools } from './tool-progress.js';
 import type { SessionStore } from './types.js';
 
@@ -33,6 +36,10 @@ export interface TurnConfig {
   readonly temperature: number | undefined;
   readonly providerOptions: Readonly<Record<string, Record<string, JSONValue>>> | undefined;
   readonly caching: boolean;
+  /** The session's clock (step durations). */
+  readonly now?: (() => number) | undefined;
+  /** The token budget and compaction, when the session has a budget. */
+  readonly context?: ContextConfig | undefined;
 }
 
 /** What a turn produced, ready to be sealed. */
@@ -44,6 +51,8 @@ export interface TurnOutcome {
   readonly chunks: readonly Chunk[];
   readonly finishReason: FinishReason | undefined;
   readonly usage: TokenUsage | undefined;
+  /** Each finished step's usage, model id, finish reason and duration. */
+  readonly steps: readonly StepUsage[];
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
@@ -61,6 +70,7 @@ async function streamSteps(
   config: TurnConfig,
   messages: ModelMessage[],
   events: PartEvents,
+  usageLog: StepUsageLog,
 ): Promise<void> {
   const steering = live.startSteering();
   // With fallbacks, the chain retries each model itself before moving on: the AI SDK's retries
@@ -95,7 +105,11 @@ async function streamSteps(
   });
   for await (const part of result.stream) {
     const mapped = events.map(part);
-    for (let i = 0; i < mapped.length; i++) live.emit(mapped[i] as (typeof mapped)[number]);
+    for (let i = 0; i < mapped.length; i++) {
+      const event = mapped[i] as (typeof mapped)[number];
+      usageLog.observe(event);
+      live.emit(event);
+    }
   }
 }
 
@@ -118,12 +132,23 @@ export async function runTurn(
   live.emit({ type: 'turn-start', turnId: live.turnId });
   const user = userMessage(live.turnId, live.handle.text);
   const events = new PartEvents();
+  const usageLog = new StepUsageLog(config.now ?? Date.now);
   try {
     await ready();
     if (!live.controller.signal.aborted) {
       const history = await loadHistory(config.store, config.threadId);
-      const messages = buildModelMessages(history, user, config.caching);
-      if (!live.controller.signal.aborted) await streamSteps(live, config, messages, events);
+      const messages =
+        config.context === undefined
+          ? buildModelMessages(history, user, config.caching)
+          : await budgetedTurnInput(
+              { ...config, context: config.context },
+              history,
+              user,
+              (event) => live.emit(event),
+              live.controller.signal,
+            );
+      if (!live.controller.signal.aborted)
+        await streamSteps(live, config, messages, events, usageLog);
     }
   } catch (error) {
     // The stream broke (or the history could not be read); an abort is reported below.
@@ -154,5 +179,6 @@ export async function runTurn(
     chunks: live.state.chunks,
     finishReason,
     usage,
+    steps: usageLog.steps,
   };
 }

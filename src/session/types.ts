@@ -1,11 +1,13 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { Instructions, LanguageModel, ModelMessage, StopCondition, ToolSet } from 'ai';
+import type { ContextBudget } from '../model-messages/context-budget.js';
 import type { ChatMessage } from '../schema/chat-message.js';
 import type { SystemKind } from '../schema/chunk.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
 import type { JSONValue } from '../schema/json.js';
 import type { FinishReason, TokenUsage } from '../schema/usage.js';
+import type { StepUsage, TurnUsage } from '../store/usage-types.js';
 
 /**
  * What a session needs of a store: `appendTurn` to seal a turn and `getMessages` to rebuild the
@@ -22,6 +24,12 @@ export interface SessionStore {
     threadId: string,
     options?: { readonly onCorruptRow?: 'throw' | 'skip' | undefined },
   ): Promise<readonly ChatMessage[]>;
+  /** Stores a turn's step usage after the turn (a `ChunkStore` has it; without it, none is kept). */
+  recordUsage?(threadId: string, turnId: string, steps: readonly StepUsage[]): Promise<void>;
+  /** A turn's stored usage (corrects the token budget's estimate; optional). */
+  getTurnUsage?(threadId: string, turnId: string): Promise<TurnUsage | null>;
+  /** A turn's stored rows (gives a cut its first seq; optional). */
+  getTurn?(threadId: string, turnId: string): Promise<readonly ChunkRow[] | null>;
 }
 
 /** Prompt caching a session applies to every step: Anthropic's cache breakpoints (`'anthropic'`), or none (`'none'`). */
@@ -92,6 +100,32 @@ export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
    * `corrupt-row`. Default: the store's own policy (its `onCorruptRow` option).
    */
   readonly onCorruptRow?: 'throw' | 'skip' | undefined;
+  /**
+   * A token budget for model input: when a turn's input would exceed it, whole oldest turns are
+   * left out (down to `cutTo` of it, so cuts come rarely), and the cut is recorded in the turn as
+   * a `context-truncated` system chunk. Corrected by the stored usage of the previous turn.
+   */
+  readonly contextBudget?: ContextBudget | undefined;
+  /**
+   * Summarise the turns a cut leaves out with a model call, and send the summary in their place
+   * (stored in the cut's `context-truncated` chunk). `true` uses the session's model.
+   */
+  readonly compaction?: boolean | SessionCompaction | undefined;
+}
+
+/**
+ * How a session summarises the turns a context cut leaves out.
+ *
+ * @example
+ * ```ts
+ * const compaction: SessionCompaction = { instructions: 'Summarise the decisions made so far.' };
+ * ```
+ */
+export interface SessionCompaction {
+  /** The model that writes the summary. Default: the session's model. */
+  readonly model?: LanguageModel | undefined;
+  /** What the summary is asked for. Default `DEFAULT_COMPACTION_INSTRUCTIONS`. */
+  readonly instructions?: string | undefined;
 }
 
 /** Where a reported error came from, for example `{ source: 'store', turnId: 't1' }`. */

@@ -1,7 +1,9 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { type LanguageModel, type StopCondition, stepCountIs, type ToolSet } from 'ai';
 import { ChunklogError } from '../errors/index.js';
+import { type ContextBudget, planModelInput } from '../model-messages/context-budget.js';
 import { idProblem } from '../store/validate.js';
+import { type ContextConfig, DEFAULT_COMPACTION_INSTRUCTIONS } from './context-input.js';
 import { withCorruptRowPolicy } from './corrupt-row-policy.js';
 import { createTimeOrderedIds } from './ids.js';
 import { whyNotV4Model } from './model-version.js';
@@ -45,7 +47,58 @@ export const SESSION_OPTIONS: readonly (keyof AgentSessionOptions)[] = [
   'replayLimit',
   'onError',
   'onCorruptRow',
+  'contextBudget',
+  'compaction',
 ];
+
+/** The session's context settings; the budget itself is checked by `planModelInput` on use. */
+function contextConfig(
+  budget: unknown,
+  compaction: unknown,
+  model: LanguageModel,
+): ContextConfig | undefined {
+  if (budget === undefined) {
+    if (compaction !== undefined && compaction !== false) {
+      invalid('compaction', '`compaction` needs a `contextBudget`', compaction);
+    }
+    return undefined;
+  }
+  // Refuse a bad budget now rather than at the first turn.
+  planModelInput([], { build: () => [], budget: budget as ContextBudget });
+  if (compaction === undefined || compaction === false) {
+    return { budget: budget as ContextBudget, compaction: undefined };
+  }
+  if (compaction !== true && !isObject(compaction)) {
+    invalid(
+      'compaction',
+      '`compaction` must be true, false or { model?, instructions? }',
+      compaction,
+    );
+  }
+  const c = compaction === true ? {} : (compaction as Record<string, unknown>);
+  for (const key of Object.keys(c)) {
+    if (key !== 'model' && key !== 'instructions') {
+      invalid(`compaction.${key}`, `unknown option \`${key}\``, c[key]);
+    }
+  }
+  if (c.model !== undefined && !isModel(c.model)) {
+    invalid('compaction.model', '`compaction.model` must be a language model', c.model);
+  }
+  if (c.instructions !== undefined && typeof c.instructions !== 'string') {
+    invalid(
+      'compaction.instructions',
+      '`compaction.instructions` must be a string',
+      c.instructions,
+    );
+  }
+  return {
+    budget: budget as ContextBudget,
+    compaction: {
+      model: (c.model as LanguageModel | undefined) ?? model,
+      instructions: (c.instructions as string | undefined) ?? DEFAULT_COMPACTION_INSTRUCTIONS,
+    },
+  };
+}
 
 function invalid(option: string, message: string, value: unknown): never {
   throw new ChunklogError('invalid-option', `createAgentSession: ${message}`, { option, value });
@@ -214,6 +267,8 @@ export function validateOptions<TOOLS extends ToolSet>(
       caching:
         (caching ?? (providerOf(model).startsWith('anthropic') ? 'anthropic' : 'none')) ===
         'anthropic',
+      now,
+      context: contextConfig(options.contextBudget, options.compaction, model),
     },
     idGenerator,
     now,

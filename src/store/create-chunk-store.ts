@@ -17,6 +17,8 @@ import { getTurn, hasTurn } from './queries/get-turn.js';
 import { listThreads } from './queries/list-threads.js';
 import { createThread, deleteThread, getThread } from './queries/thread-ops.js';
 import { truncateAfter } from './queries/truncate-after.js';
+import { updateThread } from './queries/update-thread.js';
+import { getThreadUsage, getTurnUsage, recordUsage } from './queries/usage.js';
 import { read } from './read.js';
 import { createStatements } from './statements.js';
 import { wrapStoreErrors } from './store-errors.js';
@@ -207,6 +209,10 @@ export function createChunkStore(
       open('listThreads');
       return await read(ctx, 'listThreads', undefined, () => listThreads(ctx, options));
     },
+    async updateThread(threadId, changes) {
+      open('updateThread');
+      return await updateThread(ctx, threadId, changes);
+    },
     async deleteThread(threadId) {
       open('deleteThread');
       return await deleteThread(ctx, threadId);
@@ -218,6 +224,22 @@ export function createChunkStore(
     async forkThread(threadId, options) {
       open('forkThread');
       return await forkThread(ctx, threadId, options);
+    },
+    async recordUsage(threadId, turnId, steps) {
+      open('recordUsage');
+      return await recordUsage(ctx, threadId, turnId, steps);
+    },
+    async getTurnUsage(threadId, turnId, options) {
+      open('getTurnUsage');
+      return await read(ctx, 'getTurnUsage', threadId, () =>
+        getTurnUsage(ctx, threadId, turnId, options),
+      );
+    },
+    async getThreadUsage(threadId, options) {
+      open('getThreadUsage');
+      return await read(ctx, 'getThreadUsage', threadId, () =>
+        getThreadUsage(ctx, threadId, options),
+      );
     },
     async close() {
       if (closed) return;

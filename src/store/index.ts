@@ -30,5 +30,13 @@ export type {
   ReadOptions,
   Thread,
   ThreadPage,
+  UpdateThreadOptions,
 } from './types.js';
+export type {
+  PriceFunction,
+  StepUsage,
+  ThreadUsage,
+  TurnUsage,
+  UsageReadOptions,
+} from './usage-types.js';
 export { DEFAULT_PAGE_LIMIT, MAX_ID_BYTES, MAX_PAGE_LIMIT } from './validate.js';

@@ -10,13 +10,18 @@ export interface StoreTableNames {
   readonly migrations: string;
   /** Kysely's migration lock table for the store's migrations. */
   readonly migrationLock: string;
+  /** One row per model step: its token usage, model id, finish reason and duration (migration 0003). */
+  readonly usage: string;
 }
 
 /** Options naming the store's tables: a prefix, and any single name overridden. */
 export interface StoreTableOptions {
   /** Prefix of every table name. Default `chunklog_`. */
   readonly tablePrefix?: string | undefined;
-  /** Explicit table names; each defaults to the prefix plus `threads`, `chunks`, `migrations`, `migration_lock`. */
+  /**
+   * Explicit table names; each defaults to the prefix plus `threads`, `chunks`, `migrations`,
+   * `migration_lock`, `usage`.
+   */
   readonly tables?: Partial<StoreTableNames> | undefined;
 }
 
@@ -35,6 +40,7 @@ export function resolveTableNames(options: StoreTableOptions): StoreTableNames {
     chunks: options.tables?.chunks ?? `${prefix}chunks`,
     migrations: options.tables?.migrations ?? `${prefix}migrations`,
     migrationLock: options.tables?.migrationLock ?? `${prefix}migration_lock`,
+    usage: options.tables?.usage ?? `${prefix}usage`,
   };
   for (const [key, name] of Object.entries(names)) {
     if (typeof name !== 'string' || !identifier.test(name)) {
@@ -48,8 +54,8 @@ export function resolveTableNames(options: StoreTableOptions): StoreTableNames {
       );
     }
   }
-  if (new Set(Object.values(names)).size !== 4) {
-    throw new ChunklogError('invalid-option', 'The store needs four distinct table names.', {
+  if (new Set(Object.values(names)).size !== Object.keys(names).length) {
+    throw new ChunklogError('invalid-option', 'The store needs distinct table names.', {
       option: 'tables',
       value: names,
     });
@@ -64,6 +70,10 @@ export interface ThreadRecord {
   updated_at: number;
   next_seq: number;
   metadata: unknown;
+  /** The owner (resource) id the app gave the thread (migration 0003). */
+  owner_id: string | null;
+  /** The thread's title (migration 0003). */
+  title: string | null;
 }
 
 /** A `chunks` row as the database holds it. */
@@ -79,6 +89,23 @@ export interface ChunkRecord {
   version: number;
 }
 
+/** A `usage` row: one model step of a turn (migration 0003). */
+export interface UsageRecord {
+  thread_id: string;
+  turn_id: string;
+  step: number;
+  model_id: string | null;
+  finish_reason: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  reasoning_tokens: number | null;
+  cache_read_tokens: number | null;
+  cache_write_tokens: number | null;
+  total_tokens: number | null;
+  duration_ms: number | null;
+  created_at: number;
+}
+
 /**
  * The store's tables under fixed logical names. Queries name the real tables through
  * {@link StoreTableNames}, cast to these keys, and never qualify a column with a table name.
@@ -86,4 +113,5 @@ export interface ChunkRecord {
 export type StoreTables = {
   threads: ThreadRecord;
   chunks: ChunkRecord;
+  usage: UsageRecord;
 };

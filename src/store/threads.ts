@@ -8,7 +8,15 @@ import type { StoreTables } from './tables.js';
 import type { Thread } from './types.js';
 
 /** The columns a thread is read with. */
-export const THREAD_COLUMNS = ['id', 'created_at', 'updated_at', 'next_seq', 'metadata'] as const;
+export const THREAD_COLUMNS = [
+  'id',
+  'created_at',
+  'updated_at',
+  'next_seq',
+  'metadata',
+  'owner_id',
+  'title',
+] as const;
 
 /** A thread as selected with {@link THREAD_COLUMNS}. */
 export interface SelectedThread {
@@ -17,20 +25,25 @@ export interface SelectedThread {
   readonly updated_at: unknown;
   readonly next_seq: unknown;
   readonly metadata: unknown;
+  readonly owner_id: unknown;
+  readonly title: unknown;
 }
 
 /** Describes a selected thread row. */
 export function toThread(record: SelectedThread): Thread {
   const metadata = record.metadata === null ? null : asJson(record.metadata);
-  const thread = {
+  const thread: { -readonly [K in keyof Thread]: Thread[K] } = {
     id: asString(record.id),
     createdAt: isoOf(record.created_at),
     updatedAt: isoOf(record.updated_at),
     total: Number(record.next_seq) - 1,
   };
-  return metadata === null || metadata === undefined
-    ? thread
-    : { ...thread, metadata: metadata as JSONObject };
+  if (record.owner_id !== null && record.owner_id !== undefined) {
+    thread.ownerId = asString(record.owner_id);
+  }
+  if (record.title !== null && record.title !== undefined) thread.title = asString(record.title);
+  if (metadata !== null && metadata !== undefined) thread.metadata = metadata as JSONObject;
+  return thread;
 }
 
 const MetadataSchema = z.record(z.string(), JsonValueSchema);
@@ -72,7 +85,14 @@ export async function selectThread(
 export async function insertThreadIfAbsent(
   ctx: StoreContext,
   db: Kysely<StoreTables>,
-  values: { id: string; now: number; nextSeq: number; metadata: JSONObject | undefined },
+  values: {
+    id: string;
+    now: number;
+    nextSeq: number;
+    metadata: JSONObject | undefined;
+    ownerId?: string | null | undefined;
+    title?: string | null | undefined;
+  },
 ): Promise<void> {
   const insert = db.insertInto(ctx.threads).values({
     id: values.id,
@@ -80,6 +100,10 @@ export async function insertThreadIfAbsent(
     updated_at: values.now,
     next_seq: values.nextSeq,
     metadata: values.metadata === undefined ? null : JSON.stringify(values.metadata),
+    ...(values.ownerId === undefined || values.ownerId === null
+      ? {}
+      : { owner_id: values.ownerId }),
+    ...(values.title === undefined || values.title === null ? {} : { title: values.title }),
   });
   await (ctx.adapter.insertIgnore === 'on-conflict-do-nothing'
     ? insert.onConflict((oc) => oc.column('id').doNothing())

@@ -4,6 +4,7 @@ import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
 import type { JSONObject } from '../schema/json.js';
 import type { StoreDialectName } from './dialects/adapter.js';
 import type { StoreTableNames } from './tables.js';
+import type { StepUsage, ThreadUsage, TurnUsage, UsageReadOptions } from './usage-types.js';
 
 /** What a reader does with a stored row whose data no longer parses. */
 export type CorruptRowPolicy = 'throw' | 'skip';
@@ -36,16 +37,44 @@ export interface Thread {
   readonly total: number;
   /** What the application attached to the thread. */
   readonly metadata?: JSONObject | undefined;
+  /** The owner (resource) the thread belongs to: a user, an account, a project. */
+  readonly ownerId?: string | undefined;
+  /** The thread's title. */
+  readonly title?: string | undefined;
 }
 
 /** Options of {@link ChunkStore.createThread}. */
 export interface CreateThreadOptions {
   /** A JSON object kept with the thread. */
   readonly metadata?: JSONObject | undefined;
+  /** The owner (resource) id: 1 to 255 UTF-8 bytes, like a thread id. `listThreads` filters by it. */
+  readonly ownerId?: string | undefined;
+  /** A title: at most 1,000 characters, no NUL. */
+  readonly title?: string | undefined;
+}
+
+/**
+ * Options of {@link ChunkStore.updateThread}: each field given replaces the stored one; `null`
+ * clears it; a field left out stays as it is.
+ *
+ * @example
+ * ```ts
+ * const changes: UpdateThreadOptions = { title: 'Trip to Lisbon', metadata: { pinned: true } };
+ * ```
+ */
+export interface UpdateThreadOptions {
+  /** The new metadata (replaces the whole object), or null to clear it. */
+  readonly metadata?: JSONObject | null | undefined;
+  /** The new owner id, or null to clear it. */
+  readonly ownerId?: string | null | undefined;
+  /** The new title, or null to clear it. */
+  readonly title?: string | null | undefined;
 }
 
 /** Options of {@link ChunkStore.listThreads}. */
 export interface ListThreadsOptions {
+  /** Only the threads of this owner (resource) id. Default: every thread. */
+  readonly ownerId?: string | undefined;
   /** At most this many threads, from 1 to 1,000. Default 50. */
   readonly limit?: number | undefined;
   /** The `nextBefore` of the previous page. Default: the most recently active threads. */
@@ -261,7 +290,7 @@ export interface ChunkStore {
    *
    * @example
    * ```ts
-   * const { id } = await store.createThread(undefined, { metadata: { title: 'New chat' } });
+   * const { id } = await store.createThread(undefined, { ownerId: 'user-7', title: 'New chat' });
    * ```
    */
   createThread(threadId?: string, options?: CreateThreadOptions): Promise<Thread>;
@@ -277,15 +306,31 @@ export interface ChunkStore {
    */
   getThread(threadId: string): Promise<Thread>;
   /**
-   * Threads, most recently active first, by keyset.
+   * Threads, most recently active first, by keyset; with `ownerId`, only that owner's threads
+   * (on the owner index).
    *
    * @example
    * ```ts
-   * const first = await store.listThreads({ limit: 20 });
-   * const next = first.nextBefore ? await store.listThreads({ limit: 20, before: first.nextBefore }) : undefined;
+   * const first = await store.listThreads({ ownerId: 'user-7', limit: 20 });
+   * const next = first.nextBefore
+   *   ? await store.listThreads({ ownerId: 'user-7', limit: 20, before: first.nextBefore })
+   *   : undefined;
    * ```
    */
   listThreads(options?: ListThreadsOptions): Promise<ThreadPage>;
+  /**
+   * Changes a thread's title, owner id or metadata (each given field replaces the stored one;
+   * `null` clears it). Does not count as activity: `updatedAt` stays, so the thread keeps its
+   * place in `listThreads`.
+   *
+   * @throws {ChunklogError} `thread-not-found`; `invalid-option` naming a bad field
+   *
+   * @example
+   * ```ts
+   * const thread = await store.updateThread('thread-1', { title: 'Trip to Lisbon' });
+   * ```
+   */
+  updateThread(threadId: string, changes: UpdateThreadOptions): Promise<Thread>;
   /**
    * Deletes a thread and its rows. Returns whether it existed.
    *
@@ -320,6 +365,51 @@ export interface ChunkStore {
    * ```
    */
   forkThread(threadId: string, options: ForkThreadOptions): Promise<Thread>;
+  /**
+   * Records what a turn's model steps used (one row per step; the session does it after each
+   * turn). Steps already recorded for the turn are kept as they were: a retry is safe.
+   *
+   * @param threadId - the thread (it must exist)
+   * @param turnId - the turn the steps belong to
+   * @param steps - the steps' usage
+   * @throws {ChunklogError} `thread-not-found`; `invalid-option` naming a bad step
+   *
+   * @example
+   * ```ts
+   * await store.recordUsage('thread-1', 'turn-7', [
+   *   { step: 0, modelId: 'claude-sonnet-4-5', usage: { inputTokens: 1200, outputTokens: 40 } },
+   * ]);
+   * ```
+   */
+  recordUsage(threadId: string, turnId: string, steps: readonly StepUsage[]): Promise<void>;
+  /**
+   * A turn's recorded usage: its steps and their sum (and `cost`, with a price function), or
+   * null when none is recorded.
+   *
+   * @example
+   * ```ts
+   * const usage = await store.getTurnUsage('thread-1', 'turn-7');
+   * usage?.steps.at(-1)?.usage.inputTokens; // the exact size of the turn's last prompt
+   * ```
+   */
+  getTurnUsage(
+    threadId: string,
+    turnId: string,
+    options?: UsageReadOptions,
+  ): Promise<TurnUsage | null>;
+  /**
+   * A thread's recorded usage, totalled over every step (and priced, with a price function).
+   *
+   * @throws {ChunklogError} `thread-not-found`
+   *
+   * @example
+   * ```ts
+   * const { total, cost } = await store.getThreadUsage('thread-1', {
+   *   price: (modelId, u) => ((u.inputTokens ?? 0) * 3 + (u.outputTokens ?? 0) * 15) / 1e6,
+   * });
+   * ```
+   */
+  getThreadUsage(threadId: string, options?: UsageReadOptions): Promise<ThreadUsage>;
   /**
    * Closes the store; it destroys the Kysely instance only when the store opened it.
    *

@@ -149,6 +149,7 @@ export function routeSystemEvent(
     step,
     kind: event.kind,
     text: event.text,
+    ...(event.truncation === undefined ? {} : { truncation: event.truncation }),
   });
 
   if (route === 'in-flight-turn') {

@@ -72,7 +72,15 @@ export function dataPartToChunk(
   switch (part.type) {
     case CHUNKLOG_DATA_PARTS.system: {
       const system = parseData(systemData, part.data, location, 'system notice');
-      return { type: 'system', step, kind: system.kind, text: system.text };
+      return system.truncation === undefined
+        ? { type: 'system', step, kind: system.kind, text: system.text }
+        : {
+            type: 'system',
+            step,
+            kind: system.kind,
+            text: system.text,
+            truncation: system.truncation,
+          };
     }
     case CHUNKLOG_DATA_PARTS.error: {
       const error = parseData(errorData, part.data, location, 'error');

@@ -1,4 +1,4 @@
-import type { SystemKind } from '../schema/index.js';
+import type { ContextTruncation, SystemKind } from '../schema/index.js';
 
 /**
  * The names of the data parts chunklog adds to a `UIMessage` for what the AI SDK has no part for.
@@ -49,6 +49,8 @@ export const CHUNKLOG_DATA_PART_PREFIX = 'data-chunklog-';
 export interface ChunklogSystemData {
   readonly kind: SystemKind;
   readonly text: string;
+  /** On a `context-truncated` notice: the cut it records. */
+  readonly truncation?: ContextTruncation | undefined;
 }
 
 /**

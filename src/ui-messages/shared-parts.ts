@@ -63,7 +63,13 @@ export function sharedPart(chunk: SharedPartChunk): AnyUIPart {
         },
       };
     case 'system':
-      return { type: CHUNKLOG_DATA_PARTS.system, data: { kind: chunk.kind, text: chunk.text } };
+      return {
+        type: CHUNKLOG_DATA_PARTS.system,
+        data:
+          chunk.truncation === undefined
+            ? { kind: chunk.kind, text: chunk.text }
+            : { kind: chunk.kind, text: chunk.text, truncation: chunk.truncation },
+      };
     case 'steering':
       return {
         type: 'steering-message',

@@ -62,6 +62,8 @@ describe('createAgentSession checks everything at creation', () => {
       replayLimit: true,
       onError: true,
       onCorruptRow: true,
+      contextBudget: true,
+      compaction: true,
     };
     expect([...SESSION_OPTIONS].sort()).toEqual(Object.keys(every).sort());
   });

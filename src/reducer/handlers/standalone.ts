@@ -55,7 +55,11 @@ export function error(d: TurnStateImpl, e: ChunkEventOf<'error'>): void {
 
 /** `system`: a system notice chunk. */
 export function system(d: TurnStateImpl, e: ChunkEventOf<'system'>): void {
-  d.append({ type: 'system', step: d.step, kind: e.kind, text: e.text });
+  d.append(
+    e.truncation === undefined
+      ? { type: 'system', step: d.step, kind: e.kind, text: e.text }
+      : { type: 'system', step: d.step, kind: e.kind, text: e.text, truncation: e.truncation },
+  );
 }
 
 function fallbackModelOf(e: ChunkEventOf<'custom'>): string | undefined {

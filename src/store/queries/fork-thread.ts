@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { readOptions } from '../../errors/invalid-option.js';
 import type { JSONObject } from '../../schema/json.js';
-import { asJson, ROW_COLUMNS } from '../codec.js';
+import { asJson, asString, ROW_COLUMNS } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { INSERT_COLUMNS } from '../statements.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
@@ -45,6 +45,8 @@ export function forkThread(
           now: ctx.now(),
           nextSeq: copied + 1,
           metadata: metadata ?? sourceMetadata,
+          ownerId: source.owner_id === null ? undefined : asString(source.owner_id),
+          title: source.title === null ? undefined : asString(source.title),
         });
         if (copied > 0) {
           await trx

@@ -2,6 +2,7 @@ import { ChunklogError } from '../../errors/chunklog-error.js';
 import { readOptions } from '../../errors/invalid-option.js';
 import type { StoreContext } from '../context.js';
 import { wrapStoreErrors } from '../store-errors.js';
+import { checkOwnerId } from '../thread-meta.js';
 import { THREAD_COLUMNS, toThread } from '../threads.js';
 import type { ListThreadsOptions, ThreadPage } from '../types.js';
 import { checkLimit } from '../validate.js';
@@ -30,16 +31,19 @@ function decodeCursor(before: unknown): Cursor {
 
 /**
  * `ChunkStore.listThreads`: keyset by last activity, `(updated_at, id) < cursor ORDER BY
- * updated_at DESC, id DESC`, on the `(updated_at, id)` index.
+ * updated_at DESC, id DESC`, on the `(updated_at, id)` index, or with an owner id on the
+ * `(owner_id, updated_at, id)` index.
  */
 export function listThreads(ctx: StoreContext, options?: ListThreadsOptions): Promise<ThreadPage> {
-  const o = readOptions(options, 'listThreads', ['limit', 'before']);
+  const o = readOptions(options, 'listThreads', ['limit', 'before', 'ownerId']);
   const limit = checkLimit(o.limit);
+  const ownerId = o.ownerId === undefined ? undefined : checkOwnerId(o.ownerId);
   const cursor = o.before === undefined ? undefined : decodeCursor(o.before);
   return wrapStoreErrors('listThreads', undefined, async () => {
     const records = await ctx.db
       .selectFrom(ctx.threads)
       .select(THREAD_COLUMNS)
+      .$if(ownerId !== undefined, (qb) => qb.where('owner_id', '=', ownerId as string))
       .$if(cursor !== undefined, (qb) =>
         qb.where((eb) => {
           const { updatedAt, id } = cursor as Cursor;

@@ -3,6 +3,7 @@ import { readOptions } from '../../errors/invalid-option.js';
 import type { JSONObject } from '../../schema/json.js';
 import type { StoreContext } from '../context.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
+import { checkOwnerId, checkTitle } from '../thread-meta.js';
 import { checkMetadata, insertThreadIfAbsent, selectThread, toThread } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import type { CreateThreadOptions, Thread } from '../types.js';
@@ -22,14 +23,23 @@ export function createThread(
   options?: CreateThreadOptions,
 ): Promise<Thread> {
   const id = threadId === undefined ? globalThis.crypto.randomUUID() : checkThreadId(threadId);
-  const o = readOptions(options, 'createThread', ['metadata']);
+  const o = readOptions(options, 'createThread', ['metadata', 'ownerId', 'title']);
   const metadata: JSONObject | undefined = checkMetadata(o.metadata);
+  const ownerId = o.ownerId === undefined ? undefined : checkOwnerId(o.ownerId);
+  const title = o.title === undefined ? undefined : checkTitle(o.title);
   return wrapStoreErrors('createThread', id, () =>
     writeTransaction(
       ctx,
       async (trx) => {
         if ((await selectThread(ctx, trx, id, true)) !== undefined) throw threadExists(id);
-        await insertThreadIfAbsent(ctx, trx, { id, now: ctx.now(), nextSeq: 1, metadata });
+        await insertThreadIfAbsent(ctx, trx, {
+          id,
+          now: ctx.now(),
+          nextSeq: 1,
+          metadata,
+          ownerId,
+          title,
+        });
         const created = await selectThread(ctx, trx, id, false);
         if (created === undefined) throw new Error('the new thread row is missing');
         return toThread(created);
@@ -58,6 +68,11 @@ export function deleteThread(ctx: StoreContext, threadId: string): Promise<boole
       async (trx) => {
         if ((await selectThread(ctx, trx, threadId, true)) === undefined) return false;
         await trx.deleteFrom(ctx.chunks).where('thread_id', '=', threadId).execute();
+        // Also by foreign key; explicit for a SQLite connection without foreign keys on.
+        await trx
+          .deleteFrom(ctx.names.usage as 'usage')
+          .where('thread_id', '=', threadId)
+          .execute();
         await trx.deleteFrom(ctx.threads).where('id', '=', threadId).execute();
         return true;
       },

@@ -1,0 +1,45 @@
+import { readOptions } from '../../errors/invalid-option.js';
+import type { StoreContext } from '../context.js';
+import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
+import { checkClearable, checkOwnerId, checkTitle } from '../thread-meta.js';
+import { checkMetadata, selectThread, toThread } from '../threads.js';
+import { writeTransaction } from '../transaction.js';
+import type { Thread, UpdateThreadOptions } from '../types.js';
+import { checkThreadId } from '../validate.js';
+
+/** `ChunkStore.updateThread`: one UPDATE of the given columns under the thread's lock. */
+export function updateThread(
+  ctx: StoreContext,
+  threadId: string,
+  changes: UpdateThreadOptions,
+): Promise<Thread> {
+  checkThreadId(threadId);
+  const o = readOptions(changes, 'updateThread', ['metadata', 'ownerId', 'title']);
+  const metadata = checkClearable(o.metadata, checkMetadata);
+  const ownerId = checkClearable(o.ownerId, checkOwnerId);
+  const title = checkClearable(o.title, checkTitle);
+  const set = {
+    ...(metadata === undefined
+      ? {}
+      : { metadata: metadata === null ? null : JSON.stringify(metadata) }),
+    ...(ownerId === undefined ? {} : { owner_id: ownerId }),
+    ...(title === undefined ? {} : { title }),
+  };
+  return wrapStoreErrors('updateThread', threadId, () =>
+    writeTransaction(
+      ctx,
+      async (trx) => {
+        if ((await selectThread(ctx, trx, threadId, true)) === undefined) {
+          throw threadNotFound(threadId);
+        }
+        if (Object.keys(set).length > 0) {
+          await trx.updateTable(ctx.threads).set(set).where('id', '=', threadId).execute();
+        }
+        const updated = await selectThread(ctx, trx, threadId, false);
+        if (updated === undefined) throw threadNotFound(threadId);
+        return toThread(updated);
+      },
+      { what: 'updateThread', threadId },
+    ),
+  );
+}

@@ -1,0 +1,190 @@
+// Thread metadata (owner id, title, JSON metadata), listThreads by owner, updateThread, and
+// migration 0003 upgrading a store made by 0.1.0 (its schema built by migration 0001 alone), on
+// an SQLite file, PostgreSQL and MariaDB.
+import { Migrator } from 'kysely/migration';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ChunklogError } from '../../src/errors/index.js';
+import { dialectAdapter } from '../../src/store/dialects/detect.js';
+import { migrationsFor } from '../../src/store/migrations.js';
+import { resolveTableNames } from '../../src/store/tables.js';
+import { textDrafts } from '../../src/testing/index.js';
+import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
+
+const available = await availableDialects();
+const harnesses: DialectHarness[] = [];
+afterAll(async () => {
+  for (const h of harnesses) await h.dispose();
+});
+
+async function errorOf(work: Promise<unknown>): Promise<ChunklogError> {
+  try {
+    await work;
+  } catch (error) {
+    if (ChunklogError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a ChunklogError');
+}
+
+for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
+  describe.skipIf(!available.includes(name))(`thread metadata on ${name}`, () => {
+    const harness = () => {
+      const h = createHarness(name);
+      harnesses.push(h);
+      return h;
+    };
+
+    it('upgrades a 0.1.0 store (migration 0001 only) keeping its threads and rows', async () => {
+      const h = harness();
+      const names = resolveTableNames({ tablePrefix: h.prefix });
+      const ctx = { adapter: dialectAdapter(name), names, jsonAsText: false };
+      const only0001 = new Migrator({
+        db: h.raw,
+        provider: {
+          getMigrations: async () => ({
+            '0001_threads_and_chunks': migrationsFor(ctx)['0001_threads_and_chunks'] as never,
+          }),
+        },
+        migrationTableName: names.migrations,
+        migrationLockTableName: names.migrationLock,
+      });
+      const { error } = await only0001.migrateToLatest();
+      expect(error).toBeUndefined();
+      // What 0.1.0 wrote: a thread with metadata and two rows.
+      await h.raw
+        .insertInto(names.threads)
+        .values({
+          id: 'old',
+          created_at: 1000,
+          updated_at: 2000,
+          next_seq: 3,
+          metadata: JSON.stringify({ tag: 'kept' }),
+        })
+        .execute();
+      for (const seq of [1, 2]) {
+        await h.raw
+          .insertInto(names.chunks)
+          .values({
+            thread_id: 'old',
+            seq,
+            turn_id: 't0',
+            step: 0,
+            role: seq === 1 ? 'user' : 'assistant',
+            type: 'text',
+            data: JSON.stringify({ text: `row ${seq}` }),
+            created_at: 1500,
+            version: 1,
+          })
+          .execute();
+      }
+      const store = h.openStore();
+      // Before the upgrade the new columns are missing: the store says to migrate.
+      expect((await errorOf(store.getThread('old'))).code).toBe('not-migrated');
+      await store.migrate();
+      const thread = await store.getThread('old');
+      expect(thread).toEqual({
+        id: 'old',
+        createdAt: new Date(1000).toISOString(),
+        updatedAt: new Date(2000).toISOString(),
+        total: 2,
+        metadata: { tag: 'kept' },
+      });
+      expect((await store.getRows('old')).map((r) => r.data)).toEqual([
+        { text: 'row 1' },
+        { text: 'row 2' },
+      ]);
+      const updated = await store.updateThread('old', { ownerId: 'alice', title: 'Old chat' });
+      expect(updated).toMatchObject({ ownerId: 'alice', title: 'Old chat', total: 2 });
+      const rows = await store.appendTurn('old', textDrafts('t1', 2));
+      expect(rows.map((r) => r.seq)).toEqual([3, 4]);
+      await store.migrate(); // idempotent
+      await store.close();
+    });
+
+    it('keeps owner, title and metadata; lists an owner’s threads by keyset; updates', async () => {
+      const h = harness();
+      let clock = 10_000;
+      const store = h.openStore({ now: () => clock++ });
+      await store.migrate();
+      const created = await store.createThread('a1', {
+        ownerId: 'alice',
+        title: 'First',
+        metadata: { color: 'red' },
+      });
+      expect(created).toMatchObject({
+        ownerId: 'alice',
+        title: 'First',
+        metadata: { color: 'red' },
+      });
+      for (let i = 2; i <= 7; i++) await store.createThread(`a${i}`, { ownerId: 'alice' });
+      await store.createThread('b1', { ownerId: 'bob' });
+      await store.createThread('none');
+      await store.appendTurn('a3', textDrafts('t', 1)); // a3 is now the most recently active
+
+      const seen: string[] = [];
+      let before: string | undefined;
+      for (;;) {
+        const page = await store.listThreads({ ownerId: 'alice', limit: 2, before });
+        seen.push(...page.threads.map((t) => t.id));
+        for (const t of page.threads) expect(t.ownerId).toBe('alice');
+        if (page.nextBefore === null) break;
+        before = page.nextBefore;
+      }
+      expect(seen).toEqual(['a3', 'a7', 'a6', 'a5', 'a4', 'a2', 'a1']);
+      expect((await store.listThreads({ ownerId: 'bob' })).threads.map((t) => t.id)).toEqual([
+        'b1',
+      ]);
+      expect((await store.listThreads({ ownerId: 'carol' })).threads).toEqual([]);
+      expect((await store.listThreads({ limit: 1000 })).threads).toHaveLength(9);
+
+      const moved = await store.updateThread('a1', {
+        ownerId: 'bob',
+        title: null,
+        metadata: { color: 'blue', tags: ['x'] },
+      });
+      expect(moved.ownerId).toBe('bob');
+      expect(moved.title).toBeUndefined();
+      expect(moved.metadata).toEqual({ color: 'blue', tags: ['x'] });
+      expect(moved.updatedAt).toBe(created.updatedAt); // not activity
+      expect((await store.listThreads({ ownerId: 'bob' })).threads.map((t) => t.id)).toEqual([
+        'b1',
+        'a1',
+      ]);
+      const unchanged = await store.updateThread('a1', {});
+      expect(unchanged).toEqual(moved);
+      const cleared = await store.updateThread('a1', { metadata: null, ownerId: null });
+      expect(cleared.metadata).toBeUndefined();
+      expect(cleared.ownerId).toBeUndefined();
+
+      const fork = await store.forkThread('a2', { atSeq: 0, newThreadId: 'a2-fork' });
+      expect(fork.ownerId).toBe('alice');
+      await store.close();
+    });
+
+    it('refuses a bad owner id, title or metadata, and an unknown thread', async () => {
+      const h = harness();
+      const store = h.openStore();
+      await store.migrate();
+      await store.createThread('x');
+      const bad = [
+        [store.createThread('y', { ownerId: '' }), 'ownerId'],
+        [store.createThread('y', { title: 'a'.repeat(1001) }), 'title'],
+        [store.updateThread('x', { title: 'nul\u0000' }), 'title'],
+        [store.updateThread('x', { ownerId: 7 as never }), 'ownerId'],
+        [store.updateThread('x', { metadata: [] as never }), 'metadata'],
+        [store.updateThread('x', { name: 'x' } as never), 'name'],
+        [store.listThreads({ ownerId: 'x'.repeat(256) }), 'ownerId'],
+      ] as const;
+      for (const [work, option] of bad) {
+        const error = await errorOf(work);
+        expect(error.code).toBe('invalid-option');
+        expect(error.option).toBe(option);
+      }
+      expect((await errorOf(store.updateThread('missing', { title: 'x' }))).code).toBe(
+        'thread-not-found',
+      );
+      expect(await store.getThread('x')).not.toHaveProperty('title');
+      await store.close();
+    });
+  });
+}
