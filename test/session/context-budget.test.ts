@@ -134,7 +134,9 @@ describe('a session under a token budget', () => {
 
     // session.modelMessages shows what the next call sends: from the last cut's first kept turn.
     const next = await session.modelMessages('One more');
-    const lastCut = (sentinels.at(-1)?.data as { truncation: ContextTruncation }).truncation;
+    const lastSentinel = sentinels.at(-1);
+    if (lastSentinel === undefined) throw new Error('no sentinel stored');
+    const lastCut = (lastSentinel.data as { truncation: ContextTruncation }).truncation;
     const firstUser = next.find((m) => m.role === 'user');
     expect(JSON.stringify(firstUser)).toContain(`Question ${lastCut.firstKeptTurnId.slice(1)}:`);
     await session.close();
