@@ -1,19 +1,20 @@
-// What the inspector shows about a thread and a turn beyond its rows. Each fact reads today's
-// store API; the ones the store does not hold yet return undefined, and the pages show "—".
-// MERGE: the `context` track adds a thread owner and title and per-step usage to the store, the
-// `durable` track a turn status: fill in threadOwner, stepUsage and turnStatus from them here.
+// What the inspector shows about a thread and a turn beyond its rows: the thread's title and
+// owner, a turn's status and its usage per step, as the store holds them. A fact the store does
+// not hold returns undefined, and the pages show "—".
 import type { ChunkRow } from '../schema/chunk-row.js';
+import type { TokenUsage } from '../schema/usage.js';
 import type { Thread } from '../store/types.js';
+import type { TurnUsage } from '../store/usage-types.js';
 
-/** The thread's title: `metadata.title` when it is a string. */
+/** The thread's title: its `title`, else `metadata.title` when it is a string (0.1.0 threads). */
 export function threadTitle(thread: Thread): string | undefined {
-  const title = thread.metadata?.title;
+  const title = thread.title ?? thread.metadata?.title;
   return typeof title === 'string' ? title : undefined;
 }
 
-/** The thread's owner: `metadata.owner` (or `userId`) until the store has an owner column. */
+/** The thread's owner: its `ownerId`, else `metadata.owner` or `metadata.userId` (0.1.0 threads). */
 export function threadOwner(thread: Thread): string | undefined {
-  const owner = thread.metadata?.owner ?? thread.metadata?.userId;
+  const owner = thread.ownerId ?? thread.metadata?.owner ?? thread.metadata?.userId;
   return typeof owner === 'string' ? owner : undefined;
 }
 
@@ -26,9 +27,31 @@ export function turnStatus(rows: readonly ChunkRow[]): string | undefined {
   return undefined;
 }
 
-/** Token usage of one step of a turn, when the store holds it. */
-export function stepUsage(_rows: readonly ChunkRow[], _step: number): string | undefined {
-  return undefined;
+const count = new Intl.NumberFormat('en-US');
+
+/** Token counts in a line: `in 1,200 (cached 1,000) · out 40 (reasoning 12)`. */
+export function usageText(usage: TokenUsage): string | undefined {
+  const parts: string[] = [];
+  if (usage.inputTokens !== undefined) {
+    const cached = usage.cacheReadTokens ? ` (cached ${count.format(usage.cacheReadTokens)})` : '';
+    parts.push(`in ${count.format(usage.inputTokens)}${cached}`);
+  }
+  if (usage.outputTokens !== undefined) {
+    const reasoning = usage.reasoningTokens
+      ? ` (reasoning ${count.format(usage.reasoningTokens)})`
+      : '';
+    parts.push(`out ${count.format(usage.outputTokens)}${reasoning}`);
+  }
+  return parts.length === 0 ? undefined : parts.join(' · ');
+}
+
+/** One step's usage, model and duration as the store recorded them: `in 1,200 · out 40 · 1.2 s`. */
+export function stepUsage(usage: TurnUsage | undefined, step: number): string | undefined {
+  const recorded = usage?.steps.find((s) => s.step === step);
+  if (recorded === undefined) return undefined;
+  const parts = [usageText(recorded.usage), recorded.modelId];
+  if (recorded.durationMs !== undefined) parts.push(`${(recorded.durationMs / 1000).toFixed(1)} s`);
+  return parts.filter((p): p is string => p !== undefined && p !== '').join(' · ') || undefined;
 }
 
 /** When the turn was stored (its rows' `createdAt`), as the store holds it. */

@@ -1,5 +1,6 @@
 import { ChunklogError } from '../errors/chunklog-error.js';
 import type { ChunkStore } from '../store/types.js';
+import type { TurnUsage } from '../store/usage-types.js';
 import type { SafeHtml } from './html.js';
 import { errorPage, layout, rowsPage, threadsPage, turnPage } from './pages.js';
 import { INSPECTOR_CSS } from './styles.js';
@@ -31,6 +32,22 @@ function page(status: number, title: string, source: string, body: SafeHtml): Re
 }
 
 /**
+ * A turn's recorded usage. A store not migrated to `0003_usage_and_thread_meta` (the inspector opens stores
+ * read-only and never migrates) has no usage table: the page then shows no usage rather than failing.
+ */
+async function turnUsage(
+  store: Pick<ChunkStore, 'getTurnUsage'>,
+  threadId: string,
+  turnId: string,
+): Promise<TurnUsage | undefined> {
+  try {
+    return (await store.getTurnUsage(threadId, turnId)) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The inspector: a read-only, fetch-style handler over a store's threads, pages of rows and
  * turns. It answers GET (and HEAD) only, and calls only the store's read methods.
  *
@@ -39,7 +56,7 @@ function page(status: number, title: string, source: string, body: SafeHtml): Re
  * @returns the handler
  */
 export function createInspector(
-  store: Pick<ChunkStore, 'listThreads' | 'getThread' | 'getChunks' | 'getTurn'>,
+  store: Pick<ChunkStore, 'listThreads' | 'getThread' | 'getChunks' | 'getTurn' | 'getTurnUsage'>,
   options: InspectorOptions,
 ): (request: Request) => Promise<Response> {
   const threadsPerPage = options.threadsPerPage ?? 50;
@@ -83,7 +100,8 @@ export function createInspector(
               errorPage('No such turn', `Thread ${threadId} has no turn ${turnId}.`),
             );
           }
-          return page(200, `Turn ${turnId}`, source, turnPage(thread, turnId, rows));
+          const usage = await turnUsage(store, threadId, turnId);
+          return page(200, `Turn ${turnId}`, source, turnPage(thread, turnId, rows, usage));
         }
         const raw = url.searchParams.get('before');
         const before = raw !== null && /^\d+$/.test(raw) ? Number(raw) : undefined;

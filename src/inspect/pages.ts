@@ -4,8 +4,9 @@
 import type { ChunkPage } from '../schema/chunk-page.js';
 import type { ChunkRow } from '../schema/chunk-row.js';
 import type { Thread, ThreadPage } from '../store/types.js';
+import type { TurnUsage } from '../store/usage-types.js';
 import { groupRowsToMessages } from '../transforms/group-rows.js';
-import { stepUsage, threadOwner, threadTitle, turnStatus, turnTimes } from './facts.js';
+import { stepUsage, threadOwner, threadTitle, turnStatus, turnTimes, usageText } from './facts.js';
 import { html, pretty, type SafeHtml } from './html.js';
 import { renderChunk } from './render-chunk.js';
 
@@ -86,7 +87,12 @@ export function rowsPage(thread: Thread, page: ChunkPage, before: number | undef
 }
 
 /** One turn: its messages, each assistant message's chunks by step, rendered by kind. */
-export function turnPage(thread: Thread, turnId: string, rows: readonly ChunkRow[]): SafeHtml {
+export function turnPage(
+  thread: Thread,
+  turnId: string,
+  rows: readonly ChunkRow[],
+  usage?: TurnUsage,
+): SafeHtml {
   const messages = groupRowsToMessages(rows);
   const times = turnTimes(rows);
   const steps = [...new Set(rows.map((row) => row.step))].sort((a, b) => a - b);
@@ -95,7 +101,7 @@ export function turnPage(thread: Thread, turnId: string, rows: readonly ChunkRow
     const chunks = message.chunks.map((chunk) => {
       const header =
         message.role === 'assistant' && chunk.step !== step
-          ? html`<div class="step">step ${chunk.step}${stepUsage(rows, chunk.step) ? ` · ${stepUsage(rows, chunk.step)}` : ''}</div>`
+          ? html`<div class="step">step ${chunk.step}${stepUsage(usage, chunk.step) ? ` · ${stepUsage(usage, chunk.step)}` : ''}</div>`
           : '';
       step = chunk.step;
       return html`${header}${renderChunk(chunk)}`;
@@ -107,12 +113,7 @@ export function turnPage(thread: Thread, turnId: string, rows: readonly ChunkRow
 <dl class="facts"><dt>rows</dt><dd>${rows.length} (seqs ${rows[0]?.seq}–${rows.at(-1)?.seq})</dd>
 <dt>steps</dt><dd>${steps.length}</dd><dt>status</dt><dd>${dash(turnStatus(rows))}</dd>
 <dt>stored</dt><dd>${dash(times.first)}${times.last && times.last !== times.first ? ` – ${times.last}` : ''}</dd>
-<dt>usage</dt><dd>${dash(
-    steps
-      .map((s) => stepUsage(rows, s))
-      .filter(Boolean)
-      .join(' · ') || undefined,
-  )}</dd></dl>
+<dt>usage</dt><dd>${dash(usage === undefined ? undefined : usageText(usage.total))}</dd></dl>
 ${body}`;
 }
 

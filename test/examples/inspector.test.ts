@@ -85,8 +85,11 @@ describe('chunklog inspect', () => {
       const showcase = page.locator('table.threads tr', { hasText: 'showcase' });
       expect(await showcase.textContent()).toContain('Trip planning');
       expect(await showcase.textContent()).toContain('ada');
+      const legacy = page.locator('table.threads tr', { hasText: 'legacy' });
+      expect(await legacy.textContent()).toContain('Old notes'); // 0.1.0: title in metadata
+      expect(await legacy.textContent()).toContain('grace');
       await page.click('a[rel=next]');
-      expect(await page.locator('table.threads tbody tr').count()).toBe(57 - 50);
+      expect(await page.locator('table.threads tbody tr').count()).toBe(58 - 50);
 
       // A long thread's rows, newest page first, then older by keyset.
       await page.goto(`${baseUrl}threads/long`);
@@ -104,7 +107,11 @@ describe('chunklog inspect', () => {
       expect(await page.locator('h1').textContent()).toBe('Turn turn-1');
       const facts = (await page.textContent('dl.facts')) ?? '';
       expect(facts).toContain('cancelled'); // the status the rows tell
-      expect(await page.locator('.step').allTextContents()).toEqual(['step 0', 'step 1']);
+      expect(facts).toContain('in 2,600 (cached 1,000) · out 130 (reasoning 12)'); // usage summed
+      expect(await page.locator('.step').allTextContents()).toEqual([
+        'step 0 · in 1,200 (cached 1,000) · out 40 (reasoning 12) · claude-opus-4-1 · 2.3 s',
+        'step 1 · in 1,400 · out 90 · claude-sonnet-4-5',
+      ]);
       expect(await page.locator('details.chunk.thinking').count()).toBe(1);
       expect(await page.locator('.call.done').count()).toBe(1);
       expect(await page.locator('.call.error').count()).toBe(1);

@@ -19,7 +19,7 @@ async function turn(
   ]);
 }
 
-/** Seeds `store` (migrated): threads `showcase`, `long` (240 rows) and `t00`…`t54`. */
+/** Seeds `store` (migrated): threads `showcase` (usage recorded), `legacy` (no rows), `long` (240 rows) and `t00`…`t54`. */
 export async function seedInspectorStore(store: ChunkStore): Promise<void> {
   for (let i = 0; i < 55; i++) {
     await turn(store, `t${String(i).padStart(2, '0')}`, `tt${i}`, `hello ${i}`, [
@@ -31,7 +31,9 @@ export async function seedInspectorStore(store: ChunkStore): Promise<void> {
       { type: 'text', step: 0, text: `answer ${i}` },
     ]);
   }
-  await store.createThread('showcase', { metadata: { title: 'Trip planning', owner: 'ada' } });
+  await store.createThread('showcase', { ownerId: 'ada', title: 'Trip planning' });
+  // A 0.1.0 thread kept its title and owner in metadata: still shown.
+  await store.createThread('legacy', { metadata: { title: 'Old notes', owner: 'grace' } });
   await turn(store, 'showcase', 'turn-1', `Plan a trip ${XSS}`, [
     {
       type: 'thinking',
@@ -71,5 +73,14 @@ export async function seedInspectorStore(store: ChunkStore): Promise<void> {
     { type: 'text', step: 1, text: `Take the train. <script>alert(3)</script>` },
     { type: 'error', step: 1, message: 'Overloaded', statusCode: 529 },
     { type: 'system', step: 1, kind: 'cancelled', text: 'Stopped by the user.' },
+  ]);
+  await store.recordUsage('showcase', 'turn-1', [
+    {
+      step: 0,
+      modelId: 'claude-opus-4-1',
+      usage: { inputTokens: 1200, outputTokens: 40, reasoningTokens: 12, cacheReadTokens: 1000 },
+      durationMs: 2300,
+    },
+    { step: 1, modelId: 'claude-sonnet-4-5', usage: { inputTokens: 1400, outputTokens: 90 } },
   ]);
 }
