@@ -1,5 +1,6 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { Instructions, LanguageModel, ModelMessage, StopCondition, ToolSet } from 'ai';
+import type { Relay } from '../relay/types.js';
 import type { ChatMessage } from '../schema/chat-message.js';
 import type { SystemKind } from '../schema/chunk.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
@@ -92,6 +93,13 @@ export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
    * `corrupt-row`. Default: the store's own policy (its `onCorruptRow` option).
    */
   readonly onCorruptRow?: 'throw' | 'skip' | undefined;
+  /**
+   * Publishes the session's events to a relay and serves the thread's control messages from it
+   * while a turn runs, so that any process can follow the turn and cancel, steer or notify it
+   * (`createRedisRelay`, `createPostgresRelay` from `chunklog/relay`). Default: none (the
+   * session's own replay buffer and subscribers only).
+   */
+  readonly relay?: Relay | undefined;
 }
 
 /** Where a reported error came from, for example `{ source: 'store', turnId: 't1' }`. */

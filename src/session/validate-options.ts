@@ -1,6 +1,8 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { type LanguageModel, type StopCondition, stepCountIs, type ToolSet } from 'ai';
 import { ChunklogError } from '../errors/index.js';
+import { checkRelay } from '../relay/check-relay.js';
+import type { Relay } from '../relay/types.js';
 import { idProblem } from '../store/validate.js';
 import { withCorruptRowPolicy } from './corrupt-row-policy.js';
 import { createTimeOrderedIds } from './ids.js';
@@ -15,6 +17,7 @@ export interface SessionConfig {
   readonly now: () => number;
   readonly replayLimit: number;
   readonly onError: (error: unknown, context: SessionErrorContext) => void;
+  readonly relay: Relay | undefined;
 }
 
 /** The default most steps of a turn. */
@@ -45,6 +48,7 @@ export const SESSION_OPTIONS: readonly (keyof AgentSessionOptions)[] = [
   'replayLimit',
   'onError',
   'onCorruptRow',
+  'relay',
 ];
 
 function invalid(option: string, message: string, value: unknown): never {
@@ -219,5 +223,6 @@ export function validateOptions<TOOLS extends ToolSet>(
     now,
     replayLimit,
     onError,
+    relay: checkRelay(options.relay),
   };
 }
