@@ -8,6 +8,21 @@
  * @packageDocumentation
  */
 export { createInProcessRelay, type InProcessRelayOptions } from './in-process-relay.js';
+export {
+  createPostgresRelay,
+  type PgClientLike,
+  type PgPoolClientLike,
+  type PgPoolLike,
+  type PgResultLike,
+  type PostgresRelay,
+  type PostgresRelayOptions,
+} from './postgres-relay.js';
+export {
+  createRedisRelay,
+  type RedisClientLike,
+  type RedisRelayOptions,
+  type RedisSubscriberLike,
+} from './redis-relay.js';
 export type {
   ControlAnswer,
   ControlHandler,

@@ -105,6 +105,8 @@ class RedisRelay implements Relay, FollowBackend<string> {
   /** Readers waiting for a thread's wake-ups, by channel. */
   readonly #watchers = new Map<string, Set<{ wake: Wake; lost: (error: unknown) => void }>>();
   #closed = false;
+  /** Threads whose events wait for a control subscription to be in place. */
+  readonly #gates = new Map<string, Promise<void>>();
   /** The subscriber connection dropped and has not come back yet. */
   #down = false;
 
@@ -188,6 +190,20 @@ class RedisRelay implements Relay, FollowBackend<string> {
   }
 
   publish(threadId: string, event: ChunkEvent, meta: EventMeta): void {
+    const gate = this.#gates.get(threadId);
+    if (gate === undefined) {
+      this.#send(threadId, event, meta);
+      return;
+    }
+    // The thread's control subscription is on its way: its events wait for it, in order.
+    const next = gate.then(() => this.#send(threadId, event, meta));
+    this.#gates.set(threadId, next);
+    void next.then(() => {
+      if (this.#gates.get(threadId) === next) this.#gates.delete(threadId);
+    });
+  }
+
+  #send(threadId: string, event: ChunkEvent, meta: EventMeta): void {
     const { stream, meta: hash } = this.#keys(threadId);
     this.#redis
       .call(
@@ -306,9 +322,18 @@ class RedisRelay implements Relay, FollowBackend<string> {
   serveControl(threadId: string, handler: ControlHandler): () => void {
     const stop = this.#exchange.serve(threadId, handler);
     const channel = this.#controlChannel(threadId);
-    void this.#subscriber()
+    const subscribed = this.#subscriber()
       .then((sub) => sub.subscribe(channel))
-      .catch((error: unknown) => this.#onError(error, { threadId }));
+      .then(
+        () => {},
+        (error: unknown) => this.#onError(error, { threadId }),
+      );
+    // The turn's events go out once the process listens for its control (none is missed).
+    const gate = (this.#gates.get(threadId) ?? Promise.resolve()).then(() => subscribed);
+    this.#gates.set(threadId, gate);
+    void gate.then(() => {
+      if (this.#gates.get(threadId) === gate) this.#gates.delete(threadId);
+    });
     return () => {
       stop();
       if (!this.#exchange.serves(threadId)) {
