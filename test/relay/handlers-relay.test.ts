@@ -70,12 +70,14 @@ describe('handlers on a relay', () => {
     const events = await b.fetch(new Request('http://x/threads/th/events'));
     expect(events.status).toBe(200);
     // Read it as a client does, from now on.
-    const reader = (events.body as ReadableStream<Uint8Array>)
-      .pipeThrough(new TextDecoderStream())
-      .getReader();
+    const reader = (events.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
     const sse = (async () => {
       let text = '';
-      while (!text.includes('"type":"turn-end"')) text += (await reader.read()).value ?? '';
+      while (!text.includes('"type":"turn-end"')) {
+        const { value } = await reader.read();
+        text += decoder.decode(value, { stream: true });
+      }
       await reader.cancel();
       return text;
     })();
@@ -122,11 +124,8 @@ describe('handlers on a relay', () => {
     abort.abort();
     await response.body?.cancel();
     release();
-    const stream = await a.fetch(new Request('http://x/threads/th/stream'));
-    if (stream.status === 200) await stream.text();
-    let page = await store.getChunks('th', { limit: 50 });
-    while (!page.chunks.some((c) => c.type === 'text'))
-      page = await store.getChunks('th', { limit: 50 });
+    await session.idle();
+    const page = await store.getChunks('th', { limit: 50 });
     expect(page.chunks.map((c) => c.type)).toContain('tool_result');
     expect(JSON.stringify(page.chunks)).toContain('Done waiting.');
   });
