@@ -8,6 +8,7 @@ const config: Options = {
     'session/index': 'src/session/index.ts',
     'testing/index': 'src/testing/index.ts',
     'react/index': 'src/react/index.ts',
+    'relay/index': 'src/relay/index.ts',
     cli: 'src/cli.ts',
   },
   format: ['esm'],

@@ -45,7 +45,9 @@ export type ChunklogErrorCode =
   /** The store's tables are missing or out of date: `migrate()` was never run on this database. */
   | 'not-migrated'
   /** A thread client's request (`chunklog/react`) got an error answer; `value.status` is the HTTP status. */
-  | 'request-failed';
+  | 'request-failed'
+  /** A relay (`chunklog/relay`: Redis, PostgreSQL) could not be reached; resume from the last event id later. */
+  | 'relay-unavailable';
 
 /** Structured facts about a failure; every field is optional and JSON-safe. */
 export interface ChunklogErrorDetails {

@@ -1,6 +1,7 @@
 import type { ModelMessage, ToolSet } from 'ai';
 import { ChunklogError } from '../errors/index.js';
 import { invalidOption, readOptions } from '../errors/invalid-option.js';
+import { attachRelay } from '../relay/attach-session.js';
 import { SYSTEM_KINDS } from '../schema/chunk.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
@@ -87,6 +88,7 @@ class Session implements AgentSession {
   readonly #slotWaiters: Array<() => void> = [];
   #closed = false;
   readonly #closedController = new AbortController();
+  #detachRelay: (() => void) | undefined;
   readonly #sink = (event: ChunkEvent, meta: EventMeta): void => {
     this.#replay.push(event, meta);
     this.#hub.publish(event, meta);
@@ -100,6 +102,8 @@ class Session implements AgentSession {
     );
     this.#replay = new ReplayBuffer(config.replayLimit);
     this.#queue = new TurnQueue((handle) => this.#run(handle));
+    if (config.relay !== undefined)
+      this.#detachRelay = attachRelay(this, config.relay, config.onError);
   }
 
   get runningTurnId(): string | undefined {
@@ -323,6 +327,7 @@ class Session implements AgentSession {
       this.#live?.cancel('Session closed');
     }
     await this.idle();
+    this.#detachRelay?.();
     // After the last turn's `turn-end` went out: event streams end now (a second call is a no-op).
     this.#closedController.abort(
       new ChunklogError('closed', `The session of thread ${this.threadId} is closed`, {

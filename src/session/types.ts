@@ -1,6 +1,7 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { Instructions, LanguageModel, ModelMessage, StopCondition, ToolSet } from 'ai';
 import type { ContextBudget } from '../model-messages/context-budget.js';
+import type { Relay } from '../relay/types.js';
 import type { ChatMessage } from '../schema/chat-message.js';
 import type { SystemKind } from '../schema/chunk.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
@@ -100,6 +101,13 @@ export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
    * `corrupt-row`. Default: the store's own policy (its `onCorruptRow` option).
    */
   readonly onCorruptRow?: 'throw' | 'skip' | undefined;
+  /**
+   * Publishes the session's events to a relay and serves the thread's control messages from it
+   * while a turn runs, so that any process can follow the turn and cancel, steer or notify it
+   * (`createRedisRelay`, `createPostgresRelay` from `chunklog/relay`). Default: none (the
+   * session's own replay buffer and subscribers only).
+   */
+  readonly relay?: Relay | undefined;
   /**
    * A token budget for model input: when a turn's input would exceed it, whole oldest turns are
    * left out (down to `cutTo` of it, so cuts come rarely), and the cut is recorded in the turn as

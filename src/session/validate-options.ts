@@ -2,6 +2,8 @@ import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { type LanguageModel, type StopCondition, stepCountIs, type ToolSet } from 'ai';
 import { ChunklogError } from '../errors/index.js';
 import { type ContextBudget, planModelInput } from '../model-messages/context-budget.js';
+import { checkRelay } from '../relay/check-relay.js';
+import type { Relay } from '../relay/types.js';
 import { idProblem } from '../store/validate.js';
 import { type ContextConfig, DEFAULT_COMPACTION_INSTRUCTIONS } from './context-input.js';
 import { withCorruptRowPolicy } from './corrupt-row-policy.js';
@@ -17,6 +19,7 @@ export interface SessionConfig {
   readonly now: () => number;
   readonly replayLimit: number;
   readonly onError: (error: unknown, context: SessionErrorContext) => void;
+  readonly relay: Relay | undefined;
 }
 
 /** The default most steps of a turn. */
@@ -49,6 +52,7 @@ export const SESSION_OPTIONS: readonly (keyof AgentSessionOptions)[] = [
   'onCorruptRow',
   'contextBudget',
   'compaction',
+  'relay',
 ];
 
 /** The session's context settings; the budget itself is checked by `planModelInput` on use. */
@@ -274,5 +278,6 @@ export function validateOptions<TOOLS extends ToolSet>(
     now,
     replayLimit,
     onError,
+    relay: checkRelay(options.relay),
   };
 }

@@ -64,6 +64,7 @@ describe('createAgentSession checks everything at creation', () => {
       onCorruptRow: true,
       contextBudget: true,
       compaction: true,
+      relay: true,
     };
     expect([...SESSION_OPTIONS].sort()).toEqual(Object.keys(every).sort());
   });

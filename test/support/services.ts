@@ -60,3 +60,11 @@ export function npmRegistryAvailable(): boolean {
     return unavailable('The npm registry', 'npm ping');
   }
 }
+
+/** Redis used by the relay suite (`chunklog/relay`). */
+export const REDIS_URL: string = process.env.CHUNKLOG_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Whether Redis answers at {@link REDIS_URL}. */
+export async function redisAvailable(): Promise<boolean> {
+  return (await canConnect(REDIS_URL)) || unavailable('Redis', REDIS_URL);
+}

@@ -1,3 +1,4 @@
+import { cancelViaRelay, type RemoteControl } from '../../relay/remote-control.js';
 import type { AgentSession } from '../types.js';
 import { readOptionalJsonObject, turnIdProblem } from './params.js';
 import { badParameter, errorResponse, json } from './responses.js';
@@ -19,8 +20,9 @@ const MAX_REASON_LENGTH = 500;
  */
 export async function cancelRoute(
   request: Request,
-  session: AgentSession,
+  session: AgentSession | undefined,
   maxBodyBytes: number,
+  remote?: RemoteControl | undefined,
 ): Promise<Response> {
   const body = await readOptionalJsonObject(request, maxBodyBytes);
   if (!body.ok) return body.response;
@@ -36,8 +38,16 @@ export async function cancelRoute(
   }
   const problem = turnIdProblem(turnId);
   if (problem !== undefined) return badParameter('turnId', problem);
-  const running = session.runningTurnId;
-  if (running === undefined || (turnId !== undefined && turnId !== running)) {
+  const running = session?.runningTurnId;
+  if (running === undefined && remote !== undefined) {
+    // Not here: the process that runs the thread's turn answers (or says none runs).
+    return cancelViaRelay(remote, reason as string | undefined, turnId as string | undefined);
+  }
+  if (
+    session === undefined ||
+    running === undefined ||
+    (turnId !== undefined && turnId !== running)
+  ) {
     return notRunning(turnId);
   }
   // Synchronous from the check on: the turn checked is the turn cancelled.

@@ -1,5 +1,7 @@
 import { ChunklogError } from '../../errors/index.js';
 import { readOptions } from '../../errors/invalid-option.js';
+import { checkRelay } from '../../relay/check-relay.js';
+import { relayEventsRoute, relayUiStreamRoute } from '../../relay/relay-routes.js';
 import { DEFAULT_MAX_QUEUED_BYTES } from '../sse.js';
 import type { AgentSession } from '../types.js';
 import { checkAccess } from './authorize.js';
@@ -43,6 +45,7 @@ const HANDLER_OPTIONS = [
   'maxQueuedBytes',
   'maxConnectionsPerThread',
   'uiMessageStream',
+  'relay',
 ] as const;
 
 const route = /^\/threads\/([^/]+)\/(chunks|events|messages|cancel|notices|stream)\/?$/;
@@ -147,6 +150,8 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
       ),
     ),
   };
+  const relay = checkRelay(options.relay, 'createChunkHandlers');
+  const remote = (threadId: string) => (relay === undefined ? undefined : { relay, threadId });
   const { uiMessageStream } = options;
   if (
     uiMessageStream !== undefined &&
@@ -180,6 +185,9 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
     async events(request, threadId) {
       const denied = await checkAccess(authorize, request, threadId);
       if (denied) return denied;
+      if (relay !== undefined) {
+        return relayEventsRoute(request, new URL(request.url), relay, threadId, streamLimits);
+      }
       const live = await findSession(threadId);
       if (live === undefined) return noSession();
       return eventsRoute(request, new URL(request.url), live, threadId, streamLimits);
@@ -188,25 +196,25 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
       const denied = await checkAccess(authorize, request, threadId);
       if (denied) return denied;
       const live = await findSession(threadId);
-      if (live === undefined) return noSession();
+      if (live === undefined && relay === undefined) return noSession();
       if (uiMessageStream === undefined || uiMessageStream === false) {
-        return messagesRoute(request, live, maxBodyBytes);
+        return messagesRoute(request, live, maxBodyBytes, remote(threadId));
       }
-      return uiMessagesRoute(request, live, maxBodyBytes, streamOptions ?? {});
+      return uiMessagesRoute(request, live, maxBodyBytes, streamOptions ?? {}, remote(threadId));
     },
     async cancel(request, threadId) {
       const denied = await checkAccess(authorize, request, threadId);
       if (denied) return denied;
       const live = await findSession(threadId);
-      if (live === undefined) return noSession();
-      return cancelRoute(request, live, maxBodyBytes);
+      if (live === undefined && relay === undefined) return noSession();
+      return cancelRoute(request, live, maxBodyBytes, remote(threadId));
     },
     async notices(request, threadId) {
       const denied = await checkAccess(authorize, request, threadId);
       if (denied) return denied;
       const live = await findSession(threadId);
-      if (live === undefined) return noSession();
-      return noticesRoute(request, live, maxBodyBytes);
+      if (live === undefined && relay === undefined) return noSession();
+      return noticesRoute(request, live, maxBodyBytes, remote(threadId));
     },
     async stream(request, threadId) {
       if (uiMessageStream === undefined || uiMessageStream === false) {
@@ -214,6 +222,9 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
       }
       const denied = await checkAccess(authorize, request, threadId);
       if (denied) return denied;
+      if (relay !== undefined) {
+        return relayUiStreamRoute(request, relay, threadId, streamOptions ?? {});
+      }
       const live = await findSession(threadId);
       if (live === undefined) return noSession();
       return uiStreamRoute(live, streamOptions ?? {});

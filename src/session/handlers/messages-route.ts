@@ -1,3 +1,4 @@
+import { noSessionHere, type RemoteControl, steerViaRelay } from '../../relay/remote-control.js';
 import type { AgentSession } from '../types.js';
 import { readJsonObject, turnIdProblem } from './params.js';
 import { badParameter, json, sessionFailure } from './responses.js';
@@ -15,11 +16,35 @@ import { badParameter, json, sessionFailure } from './responses.js';
  */
 export async function messagesRoute(
   request: Request,
-  session: AgentSession,
+  session: AgentSession | undefined,
   maxBodyBytes: number,
+  remote?: RemoteControl | undefined,
 ): Promise<Response> {
   const body = await readJsonObject(request, maxBodyBytes);
-  return body.ok ? answerMessage(body.value, session) : body.response;
+  if (!body.ok) return body.response;
+  const steered = await steerElsewhere(body.value, session, remote);
+  if (steered !== undefined) return steered;
+  return session === undefined ? noSessionHere() : answerMessage(body.value, session);
+}
+
+/**
+ * A valid steering message while no turn runs on this process: the turn running on another
+ * process takes it (through the relay).
+ *
+ * @returns the answer, or undefined when this process answers (a turn runs here, no turn runs
+ *   anywhere, no relay, or the body is not a valid steer)
+ */
+export async function steerElsewhere(
+  input: Record<string, unknown>,
+  session: AgentSession | undefined,
+  remote: RemoteControl | undefined,
+): Promise<Response | undefined> {
+  const { text, mode, turnId } = input;
+  if (remote === undefined || mode !== 'steer' || session?.runningTurnId !== undefined) {
+    return undefined;
+  }
+  if (typeof text !== 'string' || text.trim() === '' || turnId !== undefined) return undefined;
+  return steerViaRelay(remote, text);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { noSessionHere, noticeViaRelay, type RemoteControl } from '../../relay/remote-control.js';
 import type { SystemKind } from '../../schema/chunk.js';
 import type { AgentSession } from '../types.js';
 import { readJsonObject } from './params.js';
@@ -24,8 +25,9 @@ const CLIENT_KINDS: readonly SystemKind[] = ['notice', 'config-reload'];
  */
 export async function noticesRoute(
   request: Request,
-  session: AgentSession,
+  session: AgentSession | undefined,
   maxBodyBytes: number,
+  remote?: RemoteControl | undefined,
 ): Promise<Response> {
   const body = await readJsonObject(request, maxBodyBytes);
   if (!body.ok) return body.response;
@@ -36,6 +38,12 @@ export async function noticesRoute(
   if (!CLIENT_KINDS.includes(kind as SystemKind)) {
     return badParameter('kind', `\`kind\` must be one of ${CLIENT_KINDS.join(', ')}.`);
   }
+  if (remote !== undefined && session?.runningTurnId === undefined) {
+    // A turn running on another process takes it; with none running, this process records it.
+    const routed = await noticeViaRelay(remote, kind as SystemKind, text);
+    if (routed !== undefined) return routed;
+  }
+  if (session === undefined) return noSessionHere();
   try {
     const result = await session.notify({ kind: kind as SystemKind, text });
     return json(202, { routed: result.routed, turnId: result.turnId });

@@ -13,7 +13,8 @@ export type HandlerErrorCode =
   | 'payload-too-large'
   | 'closed'
   | 'internal'
-  | 'too-many-connections';
+  | 'too-many-connections'
+  | 'relay-unavailable';
 
 /** The JSON body of an error response: `{ "error": { "code": "invalid-parameter", "parameter": "limit", "message": "…" } }`. */
 export interface HandlerErrorBody {

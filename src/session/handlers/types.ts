@@ -1,3 +1,4 @@
+import type { Relay } from '../../relay/types.js';
 import type { ChunkPage } from '../../schema/chunk-page.js';
 import type { ToUIMessageStreamResponseOptions } from '../../ui-messages/index.js';
 import type { AgentSession } from '../types.js';
@@ -97,6 +98,14 @@ export interface ChunkHandlersOptions {
    * (see `toUIMessageStreamResponse`). `true`, or the stream's options. Steering stays JSON.
    */
   readonly uiMessageStream?: boolean | UIMessageStreamRouteOptions | undefined;
+  /**
+   * Reads live events and reaches running turns through a relay, so that any instance serves
+   * any thread: `…/events` and `…/stream` read the relay (no session needed on this instance),
+   * and cancel, steering and notices go to the process that runs the turn when it is not this
+   * one. Give the sessions the same relay (`createAgentSession({ relay })`). Default: none (the
+   * local session only).
+   */
+  readonly relay?: Relay | undefined;
 }
 
 /** How {@link ChunkHandlersOptions.uiMessageStream} sends the stream. */

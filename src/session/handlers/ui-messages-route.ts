@@ -1,10 +1,11 @@
+import { noSessionHere, type RemoteControl } from '../../relay/remote-control.js';
 import {
   type ToUIMessageStreamResponseOptions,
   toUIMessageStreamResponse,
 } from '../../ui-messages/index.js';
 import type { AgentSession } from '../types.js';
 import { readChatRequest } from './chat-request.js';
-import { answerMessage } from './messages-route.js';
+import { answerMessage, steerElsewhere } from './messages-route.js';
 import { readJsonObject } from './params.js';
 import { badParameter, sessionFailure } from './responses.js';
 
@@ -22,13 +23,17 @@ import { badParameter, sessionFailure } from './responses.js';
  */
 export async function uiMessagesRoute(
   request: Request,
-  session: AgentSession,
+  session: AgentSession | undefined,
   maxBodyBytes: number,
   options: ToUIMessageStreamResponseOptions,
+  remote?: RemoteControl | undefined,
 ): Promise<Response> {
   const body = await readJsonObject(request, maxBodyBytes);
   if (!body.ok) return body.response;
   const input = body.value;
+  const steered = await steerElsewhere(input, session, remote);
+  if (steered !== undefined) return steered;
+  if (session === undefined) return noSessionHere();
   if (input.mode !== undefined && input.mode !== 'send') {
     // Steering (or a bad mode) is not a turn of its own: the JSON route answers it.
     return answerMessage(input, session);

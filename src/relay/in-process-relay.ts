@@ -1,0 +1,146 @@
+import { ChunklogError } from '../errors/index.js';
+import type { ChunkEvent } from '../schema/chunk-event.js';
+import { EventHub } from '../session/event-hub.js';
+import { ReplayBuffer } from '../session/replay-buffer.js';
+import type { EventMeta } from '../session/types.js';
+import type {
+  ControlAnswer,
+  ControlHandler,
+  ControlMessage,
+  Relay,
+  RelayFollowOptions,
+  RelayRead,
+} from './types.js';
+import { aborted, Wake } from './wake.js';
+
+/** Options of {@link createInProcessRelay}, for example `{ replayLimit: 20_000 }`. */
+export interface InProcessRelayOptions {
+  /** How many events of one turn are kept for readers that resume. Default 10,000. */
+  readonly replayLimit?: number | undefined;
+}
+
+/** One thread's live state: the session's replay buffer and event hub, per thread. */
+class ThreadChannel {
+  readonly buffer: ReplayBuffer;
+  readonly hub = new EventHub(() => {});
+  running: string | undefined;
+  control: ControlHandler | undefined;
+
+  constructor(limit: number) {
+    this.buffer = new ReplayBuffer(limit);
+  }
+}
+
+class InProcessRelay implements Relay {
+  readonly #threads = new Map<string, ThreadChannel>();
+  readonly #limit: number;
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  #thread(threadId: string): ThreadChannel {
+    let thread = this.#threads.get(threadId);
+    if (thread === undefined) {
+      thread = new ThreadChannel(this.#limit);
+      this.#threads.set(threadId, thread);
+    }
+    return thread;
+  }
+
+  publish(threadId: string, event: ChunkEvent, meta: EventMeta): void {
+    const thread = this.#thread(threadId);
+    if (event.type === 'turn-start') {
+      thread.buffer.begin(meta.turnId);
+      thread.running = meta.turnId;
+    }
+    thread.buffer.push(event, meta);
+    if (event.type === 'turn-end') {
+      // A published `turn-end` means the turn is stored.
+      thread.buffer.sealed(meta.turnId);
+      if (thread.running === meta.turnId) thread.running = undefined;
+    }
+    thread.hub.publish(event, meta);
+  }
+
+  async *follow(threadId: string, options: RelayFollowOptions = {}): AsyncGenerator<RelayRead> {
+    const thread = this.#thread(threadId);
+    const wake = new Wake();
+    let cursor =
+      options.lastEventId == null || options.lastEventId === '' ? undefined : options.lastEventId;
+    // Without an id, the first live event tells where the reader stands once it was sealed.
+    let first: { event: ChunkEvent; meta: EventMeta } | undefined;
+    const unsubscribe = thread.hub.subscribe((event, meta) => {
+      if (cursor === undefined && first === undefined) first = { event, meta };
+      wake.notify();
+    });
+    const stop = aborted(options.signal);
+    try {
+      while (options.signal?.aborted !== true) {
+        const replay = thread.buffer.since(cursor);
+        if (replay.gap) yield { type: 'gap' };
+        let events = replay.events;
+        if (events.length === 0 && cursor === undefined && first !== undefined) events = [first];
+        for (const { event, meta } of events) {
+          cursor = meta.id;
+          yield { type: 'event', event, meta };
+        }
+        if (events.length === 0) await Promise.race([wake.wait(), stop.promise]);
+      }
+    } finally {
+      unsubscribe();
+      stop.off();
+    }
+  }
+
+  async runningTurn(threadId: string): Promise<string | undefined> {
+    return this.#threads.get(threadId)?.running;
+  }
+
+  async control(threadId: string, message: ControlMessage): Promise<ControlAnswer> {
+    const handler = this.#threads.get(threadId)?.control;
+    return handler === undefined ? { type: 'not-running' } : handler(message);
+  }
+
+  serveControl(threadId: string, handler: ControlHandler): () => void {
+    const thread = this.#thread(threadId);
+    thread.control = handler;
+    return () => {
+      if (thread.control === handler) thread.control = undefined;
+    };
+  }
+
+  async close(): Promise<void> {
+    this.#threads.clear();
+  }
+}
+
+/**
+ * The relay of a single process: each thread's events in a replay buffer and fanned out to the
+ * readers of this process; control messages go straight to the serving session. It is what a
+ * session does on its own, shared by the sessions and handlers of one process.
+ *
+ * @param options - how many events of a turn are kept
+ * @returns the relay
+ *
+ * @example
+ * ```ts
+ * import { createInProcessRelay } from 'chunklog/relay';
+ *
+ * const relay = createInProcessRelay();
+ * ```
+ */
+export function createInProcessRelay(options: InProcessRelayOptions = {}): Relay {
+  const limit = options.replayLimit ?? 10_000;
+  if (!Number.isSafeInteger(limit) || limit < 1) {
+    throw new ChunklogError(
+      'invalid-option',
+      'createInProcessRelay: `replayLimit` must be an integer ≥ 1',
+      {
+        option: 'replayLimit',
+        value: limit,
+      },
+    );
+  }
+  return new InProcessRelay(limit);
+}

@@ -1,0 +1,468 @@
+import { ChunklogError } from '../errors/index.js';
+import type { ChunkEvent } from '../schema/chunk-event.js';
+import type { EventMeta } from '../session/types.js';
+import { ControlExchange, type ControlReply, type ControlRequest } from './control-exchange.js';
+import {
+  type FollowBackend,
+  followStored,
+  type StartPoint,
+  type StoredEntry,
+  unavailable,
+} from './remote-follow.js';
+import type {
+  ControlAnswer,
+  ControlHandler,
+  ControlMessage,
+  Relay,
+  RelayFollowOptions,
+  RelayRead,
+} from './types.js';
+import type { Wake } from './wake.js';
+
+/** A query result of `pg`. */
+export interface PgResultLike {
+  // biome-ignore lint/suspicious/noExplicitAny: rows of any shape
+  readonly rows: any[];
+}
+
+/** The part of a `pg` client the relay uses. */
+export interface PgClientLike {
+  query(text: string, values?: unknown[]): Promise<PgResultLike>;
+}
+
+/** A client of a `pg` pool, held by the relay for `LISTEN`. */
+export interface PgPoolClientLike extends PgClientLike {
+  on(
+    event: 'notification',
+    listener: (message: { channel: string; payload?: string | undefined }) => void,
+  ): unknown;
+  on(event: 'error' | 'end', listener: (error?: unknown) => void): unknown;
+  release(error?: Error | boolean): void;
+}
+
+/** The part of a `pg` pool the relay uses (`new pg.Pool(...)`). */
+export interface PgPoolLike extends PgClientLike {
+  connect(): Promise<PgPoolClientLike>;
+}
+
+/** Options of {@link createPostgresRelay}, for example `{ pool: new pg.Pool({ connectionString }) }`. */
+export interface PostgresRelayOptions {
+  /** A `pg` pool; the relay holds one of its connections for `LISTEN`. */
+  readonly pool: PgPoolLike;
+  /** The relay's table, and the prefix of its channels. Default `'chunklog_relay'`. */
+  readonly table?: string | undefined;
+  /** How long a control request waits for the running process's answer. Default 5,000 ms. */
+  readonly controlTimeoutMs?: number | undefined;
+  /** Told about every publish that failed (the turn goes on; readers see a gap). */
+  readonly onError?: ((error: unknown, context: { readonly threadId: string }) => void) | undefined;
+}
+
+/** A {@link Relay} on PostgreSQL, with the call that creates its table. */
+export interface PostgresRelay extends Relay {
+  /** Creates the relay's table and indexes when they are missing (run once, at startup). */
+  migrate(): Promise<void>;
+}
+
+/** The largest `NOTIFY` payload PostgreSQL takes is 8,000 bytes; control messages must fit. */
+const MAX_PAYLOAD = 7_900;
+
+interface Pending {
+  readonly event: ChunkEvent;
+  readonly meta: EventMeta;
+}
+
+/** A thread's publisher: one batch in flight at a time, so rows commit in publish order. */
+interface ThreadPublisher {
+  queue: Pending[];
+  busy: boolean;
+  /** The running turn and its number. */
+  turn: { readonly turnId: string; readonly ord: number } | undefined;
+}
+
+class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
+  readonly #pool: PgPoolLike;
+  readonly #table: string;
+  readonly #wakeChannel: string;
+  readonly #controlChannel: string;
+  readonly #replyChannel: string;
+  readonly #onError: NonNullable<PostgresRelayOptions['onError']>;
+  readonly #exchange: ControlExchange;
+  readonly #publishers = new Map<string, ThreadPublisher>();
+  readonly #watchers = new Map<string, Set<{ wake: Wake; lost: (error: unknown) => void }>>();
+  #listener: Promise<PgPoolClientLike> | undefined;
+  #closed = false;
+
+  constructor(options: PostgresRelayOptions, table: string, timeoutMs: number) {
+    this.#pool = options.pool;
+    this.#table = table;
+    this.#wakeChannel = `${table}_wake`;
+    this.#controlChannel = `${table}_control`;
+    this.#replyChannel = `${table}_reply`;
+    this.#onError = options.onError ?? (() => {});
+    this.#exchange = new ControlExchange(timeoutMs);
+  }
+
+  async migrate(): Promise<void> {
+    const t = this.#table;
+    await this.#pool.query(`CREATE TABLE IF NOT EXISTS ${t} (
+      pos bigserial PRIMARY KEY,
+      thread_id text NOT NULL,
+      ord bigint NOT NULL,
+      idx integer NOT NULL,
+      turn_id text NOT NULL,
+      ended boolean NOT NULL,
+      event text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    await this.#pool.query(`CREATE INDEX IF NOT EXISTS ${t}_thread ON ${t} (thread_id, pos)`);
+    await this.#pool.query(
+      `CREATE INDEX IF NOT EXISTS ${t}_turn ON ${t} (thread_id, turn_id, idx)`,
+    );
+  }
+
+  /** The connection that listens; (re)connected on demand after it dropped. */
+  #listen(): Promise<PgPoolClientLike> {
+    if (this.#closed)
+      return Promise.reject(new ChunklogError('closed', 'The PostgreSQL relay is closed'));
+    if (this.#listener !== undefined) return this.#listener;
+    const listener = (async () => {
+      const client = await this.#pool.connect();
+      let gone = false;
+      const drop = (error?: unknown) => {
+        if (gone) return;
+        gone = true;
+        if (this.#listener === listener) this.#listener = undefined;
+        const lost = new ChunklogError(
+          'relay-unavailable',
+          'The PostgreSQL relay lost its connection',
+          {
+            cause: error,
+          },
+        );
+        for (const watchers of this.#watchers.values()) for (const w of watchers) w.lost(lost);
+        try {
+          client.release(true);
+        } catch {
+          // already released
+        }
+      };
+      client.on('error', drop);
+      client.on('end', drop);
+      client.on('notification', (message) =>
+        this.#notification(message.channel, message.payload ?? ''),
+      );
+      try {
+        await client.query(
+          `LISTEN ${this.#wakeChannel}; LISTEN ${this.#controlChannel}; LISTEN ${this.#replyChannel}`,
+        );
+      } catch (error) {
+        drop(error);
+        throw error;
+      }
+      return client;
+    })();
+    this.#listener = listener;
+    listener.catch(() => {
+      if (this.#listener === listener) this.#listener = undefined;
+    });
+    return listener;
+  }
+
+  #notification(channel: string, payload: string): void {
+    if (channel === this.#wakeChannel) {
+      for (const w of this.#watchers.get(payload) ?? []) w.wake.notify();
+    } else if (channel === this.#replyChannel) {
+      this.#exchange.replied(JSON.parse(payload) as ControlReply);
+    } else if (channel === this.#controlChannel) {
+      const request = JSON.parse(payload) as ControlRequest;
+      if (!this.#exchange.serves(request.threadId)) return;
+      void this.#exchange
+        .answer(request)
+        .then(async (reply) => {
+          if (reply === undefined) return;
+          await this.#pool.query('SELECT pg_notify($1, $2)', [
+            this.#replyChannel,
+            JSON.stringify(reply),
+          ]);
+        })
+        .catch((error: unknown) => this.#onError(error, { threadId: request.threadId }));
+    }
+  }
+
+  publish(threadId: string, event: ChunkEvent, meta: EventMeta): void {
+    let publisher = this.#publishers.get(threadId);
+    if (publisher === undefined) {
+      publisher = { queue: [], busy: false, turn: undefined };
+      this.#publishers.set(threadId, publisher);
+    }
+    publisher.queue.push({ event, meta });
+    if (!publisher.busy) void this.#flush(threadId, publisher);
+  }
+
+  /** Writes what waits, one batch per statement, until nothing waits. */
+  async #flush(threadId: string, publisher: ThreadPublisher): Promise<void> {
+    publisher.busy = true;
+    try {
+      while (publisher.queue.length > 0) {
+        const batch = publisher.queue.splice(0);
+        try {
+          await this.#write(threadId, publisher, batch);
+        } catch (error) {
+          this.#onError(error, { threadId });
+        }
+      }
+    } finally {
+      publisher.busy = false;
+      if (publisher.queue.length === 0 && publisher.turn === undefined)
+        this.#publishers.delete(threadId);
+    }
+  }
+
+  async #write(
+    threadId: string,
+    publisher: ThreadPublisher,
+    batch: readonly Pending[],
+  ): Promise<void> {
+    const ords: number[] = [];
+    const idxs: number[] = [];
+    const turns: string[] = [];
+    const ends: boolean[] = [];
+    const events: string[] = [];
+    let prune: number | undefined;
+    for (const { event, meta } of batch) {
+      if (meta.index === 0) {
+        // A turn that starts is served from here (the session serves its control before its
+        // first event): listen before the turn is visible, so no control message is missed.
+        await this.#listen().catch(() => {});
+        if (ords.length > 0) {
+          // A turn number is read after the rows before it landed.
+          await this.#insert(threadId, ords, idxs, turns, ends, events, undefined);
+          ords.length = idxs.length = turns.length = ends.length = events.length = 0;
+        }
+        const result = await this.#pool.query(
+          `SELECT coalesce(max(ord), 0) + 1 AS ord FROM ${this.#table} WHERE thread_id = $1`,
+          [threadId],
+        );
+        publisher.turn = { turnId: meta.turnId, ord: Number(result.rows[0].ord) };
+      }
+      const turn = publisher.turn;
+      if (turn === undefined || turn.turnId !== meta.turnId) continue; // its start was lost
+      ords.push(turn.ord);
+      idxs.push(meta.index);
+      turns.push(meta.turnId);
+      ends.push(event.type === 'turn-end');
+      events.push(JSON.stringify(event));
+      if (event.type === 'turn-end') {
+        prune = turn.ord;
+        publisher.turn = undefined;
+      }
+    }
+    if (ords.length > 0) await this.#insert(threadId, ords, idxs, turns, ends, events, prune);
+  }
+
+  async #insert(
+    threadId: string,
+    ords: number[],
+    idxs: number[],
+    turns: string[],
+    ends: boolean[],
+    events: string[],
+    prune: number | undefined,
+  ): Promise<void> {
+    const t = this.#table;
+    // One statement: the rows, the wake-up (sent at commit) and, after a turn-end, the pruning of
+    // the turns before it.
+    await this.#pool.query(
+      `WITH rows AS (
+         INSERT INTO ${t} (thread_id, ord, idx, turn_id, ended, event)
+         SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::text[], $5::boolean[], $6::text[])
+         RETURNING 1
+       ), pruned AS (
+         DELETE FROM ${t} WHERE thread_id = $1 AND ord < $7 RETURNING 1
+       )
+       SELECT pg_notify($8, $1), (SELECT count(*) FROM rows), (SELECT count(*) FROM pruned)`,
+      [threadId, ords, idxs, turns, ends, events, prune ?? 0, this.#wakeChannel],
+    );
+  }
+
+  follow(threadId: string, options: RelayFollowOptions = {}): AsyncIterable<RelayRead> {
+    return followStored(this, 'PostgreSQL', threadId, options);
+  }
+
+  async watch(threadId: string, wake: Wake, lost: (error: unknown) => void): Promise<() => void> {
+    await this.#listen();
+    let watchers = this.#watchers.get(threadId);
+    if (watchers === undefined) {
+      watchers = new Set();
+      this.#watchers.set(threadId, watchers);
+    }
+    const watcher = { wake, lost };
+    watchers.add(watcher);
+    const set = watchers;
+    return () => {
+      set.delete(watcher);
+      if (set.size === 0 && this.#watchers.get(threadId) === set) this.#watchers.delete(threadId);
+    };
+  }
+
+  async locate(
+    threadId: string,
+    seen: { turnId: string; index: number } | undefined,
+  ): Promise<StartPoint<number>> {
+    const t = this.#table;
+    if (seen !== undefined) {
+      const found = await this.#pool.query(
+        `SELECT pos, ord FROM ${t} WHERE thread_id = $1 AND turn_id = $2 AND idx = $3`,
+        [threadId, seen.turnId, seen.index],
+      );
+      const row = found.rows[0];
+      if (row !== undefined) {
+        return {
+          position: Number(row.pos),
+          ord: Number(row.ord),
+          index: seen.index,
+          ended: undefined,
+          gap: false,
+        };
+      }
+    }
+    const sealed = await this.#pool.query(
+      `SELECT pos, ord FROM ${t} WHERE thread_id = $1 AND ended ORDER BY pos DESC LIMIT 1`,
+      [threadId],
+    );
+    const row = sealed.rows[0];
+    return {
+      position: row === undefined ? 0 : Number(row.pos),
+      ord: row === undefined ? 0 : Number(row.ord),
+      index: 0,
+      ended: true,
+      gap: seen !== undefined,
+    };
+  }
+
+  async read(threadId: string, position: number, count: number): Promise<StoredEntry<number>[]> {
+    const result = await this.#pool.query(
+      `SELECT pos, ord, idx, turn_id, event FROM ${this.#table}
+       WHERE thread_id = $1 AND pos > $2 ORDER BY pos LIMIT $3`,
+      [threadId, position, count],
+    );
+    return result.rows.map((row) => ({
+      position: Number(row.pos),
+      ord: Number(row.ord),
+      index: Number(row.idx),
+      turnId: String(row.turn_id),
+      json: String(row.event),
+    }));
+  }
+
+  async runningTurn(threadId: string): Promise<string | undefined> {
+    try {
+      const result = await this.#pool.query(
+        `SELECT turn_id, ended FROM ${this.#table} WHERE thread_id = $1 ORDER BY pos DESC LIMIT 1`,
+        [threadId],
+      );
+      const row = result.rows[0];
+      return row === undefined || row.ended === true ? undefined : String(row.turn_id);
+    } catch (error) {
+      throw unavailable('PostgreSQL', error);
+    }
+  }
+
+  async control(threadId: string, message: ControlMessage): Promise<ControlAnswer> {
+    // No turn runs (no process would answer): say so without waiting.
+    if ((await this.runningTurn(threadId)) === undefined) return { type: 'not-running' };
+    try {
+      await this.#listen();
+      const { request, answer } = this.#exchange.request(threadId, message);
+      const payload = JSON.stringify(request);
+      if (new TextEncoder().encode(payload).length > MAX_PAYLOAD) {
+        this.#exchange.abandon(request.id);
+        throw new ChunklogError(
+          'invalid-option',
+          `The control message is too large for PostgreSQL's NOTIFY (at most ${MAX_PAYLOAD} bytes)`,
+          { option: 'text' },
+        );
+      }
+      await this.#pool.query('SELECT pg_notify($1, $2)', [this.#controlChannel, payload]);
+      return await answer;
+    } catch (error) {
+      if (ChunklogError.hasCode(error, 'invalid-option')) throw error;
+      throw unavailable('PostgreSQL', error);
+    }
+  }
+
+  serveControl(threadId: string, handler: ControlHandler): () => void {
+    const stop = this.#exchange.serve(threadId, handler);
+    void this.#listen().catch((error: unknown) => this.#onError(error, { threadId }));
+    return stop;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#exchange.close();
+    const listener = this.#listener;
+    this.#listener = undefined;
+    if (listener !== undefined) {
+      const client = await listener.catch(() => undefined);
+      try {
+        client?.release(true);
+      } catch {
+        // already released
+      }
+    }
+  }
+}
+
+/**
+ * A relay on PostgreSQL (with the `pg` client), for apps that run nothing else: each event is a
+ * row of the relay's own table (created by `migrate()`, apart from the store's migrations),
+ * written in batches in publish order; `NOTIFY` wakes the readers, who read the rows after the
+ * last they saw. Control messages travel by `NOTIFY` to the process that runs the turn, which
+ * answers the same way. A turn's `turn-end` deletes the turns before it.
+ *
+ * @param options - the pool, the table, the control timeout
+ * @returns the relay, with `migrate()`
+ *
+ * @example
+ * ```ts
+ * import pg from 'pg';
+ * import { createPostgresRelay } from 'chunklog/relay';
+ *
+ * const relay = createPostgresRelay({ pool: new pg.Pool({ connectionString: process.env.DATABASE_URL }) });
+ * await relay.migrate();
+ * ```
+ */
+export function createPostgresRelay(options: PostgresRelayOptions): PostgresRelay {
+  const where = 'createPostgresRelay';
+  if (
+    typeof options !== 'object' ||
+    options === null ||
+    typeof options.pool?.query !== 'function' ||
+    typeof options.pool.connect !== 'function'
+  ) {
+    throw new ChunklogError('invalid-option', `${where}: \`pool\` must be a pg Pool`, {
+      option: 'pool',
+      value: options?.pool,
+    });
+  }
+  const table = options.table ?? 'chunklog_relay';
+  if (typeof table !== 'string' || !/^[a-z_][a-z0-9_]{0,40}$/.test(table)) {
+    throw new ChunklogError(
+      'invalid-option',
+      `${where}: \`table\` must be a lower-case SQL name of at most 41 characters`,
+      { option: 'table', value: table },
+    );
+  }
+  const timeout = options.controlTimeoutMs ?? 5000;
+  if (!Number.isSafeInteger(timeout) || timeout < 1) {
+    throw new ChunklogError(
+      'invalid-option',
+      `${where}: \`controlTimeoutMs\` must be an integer ≥ 1`,
+      {
+        option: 'controlTimeoutMs',
+        value: timeout,
+      },
+    );
+  }
+  return new PostgresRelayImpl(options, table, timeout);
+}

@@ -1,0 +1,407 @@
+import { ChunklogError } from '../errors/index.js';
+import type { ChunkEvent } from '../schema/chunk-event.js';
+import type { EventMeta } from '../session/types.js';
+import { ControlExchange, type ControlReply, type ControlRequest } from './control-exchange.js';
+import {
+  type FollowBackend,
+  followStored,
+  type StoredEntry,
+  unavailable,
+} from './remote-follow.js';
+import type {
+  ControlAnswer,
+  ControlHandler,
+  ControlMessage,
+  Relay,
+  RelayFollowOptions,
+  RelayRead,
+} from './types.js';
+import type { Wake } from './wake.js';
+
+/**
+ * The part of an `ioredis` client the Redis relay uses (typed structurally: `ioredis` is an
+ * optional peer, imported only by the app).
+ */
+export interface RedisClientLike {
+  /** Sends any command (`ioredis`'s `call`). */
+  call(command: string, ...args: Array<string | number>): Promise<unknown>;
+  /** A new connection with the same options (for the relay's subscriptions). */
+  duplicate(): RedisSubscriberLike;
+}
+
+/** The part of an `ioredis` connection the relay subscribes with. */
+export interface RedisSubscriberLike {
+  subscribe(...channels: string[]): Promise<unknown>;
+  unsubscribe(...channels: string[]): Promise<unknown>;
+  on(event: 'message', listener: (channel: string, message: string) => void): unknown;
+  on(event: 'close' | 'ready', listener: () => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  disconnect(): void;
+}
+
+/** Options of {@link createRedisRelay}, for example `{ redis: new Redis(url) }`. */
+export interface RedisRelayOptions {
+  /** An `ioredis` client (`new Redis(url)`); the relay duplicates it once for subscriptions. */
+  readonly redis: RedisClientLike;
+  /** The prefix of the relay's keys and channels. Default `'chunklog'`. */
+  readonly prefix?: string | undefined;
+  /** How long a control request waits for the running process's answer. Default 5,000 ms. */
+  readonly controlTimeoutMs?: number | undefined;
+  /** How long a thread's events are kept after its last turn started or ended. Default one day. */
+  readonly ttlMs?: number | undefined;
+  /** Told about every publish that failed (the turn goes on; readers see a gap). */
+  readonly onError?: ((error: unknown, context: { readonly threadId: string }) => void) | undefined;
+}
+
+// One event: turn numbers come from the thread's hash (a turn-start takes the next), the stream
+// id is `<turn number>-<event index>`, a turn-end prunes the turns before it, and the wake-up is
+// published with it, all in one step.
+const PUBLISH_SCRIPT = `
+local stream, meta = KEYS[1], KEYS[2]
+local turnId, index, json, kind, ttl, channel = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local ord
+if index == 0 then
+  ord = redis.call('HINCRBY', meta, '#ord', 1)
+  redis.call('HSET', meta, 't:' .. turnId, ord, '#running', turnId)
+else
+  ord = tonumber(redis.call('HGET', meta, 't:' .. turnId))
+  if not ord then return 0 end
+end
+local id = ord .. '-' .. index
+redis.call('XADD', stream, id, 'e', json, 't', turnId)
+if kind == 'end' then
+  if redis.call('HGET', meta, '#running') == turnId then redis.call('HDEL', meta, '#running') end
+  redis.call('HSET', meta, '#sealed', ord)
+  redis.call('XTRIM', stream, 'MINID', ord .. '-0')
+  local all = redis.call('HGETALL', meta)
+  for i = 1, #all, 2 do
+    local f = all[i]
+    if string.sub(f, 1, 2) == 't:' and tonumber(all[i + 1]) < ord then redis.call('HDEL', meta, f) end
+  end
+end
+if index == 0 or kind == 'end' then
+  redis.call('PEXPIRE', stream, ttl)
+  redis.call('PEXPIRE', meta, ttl)
+end
+redis.call('PUBLISH', channel, id)
+return 1
+`;
+
+const MAX_SEQ = '18446744073709551615';
+
+function parseStreamId(id: string): { ord: number; index: number } {
+  const dash = id.indexOf('-');
+  return { ord: Number(id.slice(0, dash)), index: Number(id.slice(dash + 1)) };
+}
+
+class RedisRelay implements Relay, FollowBackend<string> {
+  readonly #redis: RedisClientLike;
+  readonly #prefix: string;
+  readonly #ttlMs: number;
+  readonly #onError: NonNullable<RedisRelayOptions['onError']>;
+  readonly #exchange: ControlExchange;
+  #sub: RedisSubscriberLike | undefined;
+  #ready: Promise<void> | undefined;
+  /** Readers waiting for a thread's wake-ups, by channel. */
+  readonly #watchers = new Map<string, Set<{ wake: Wake; lost: (error: unknown) => void }>>();
+  #closed = false;
+  /** Threads whose events wait for a control subscription to be in place. */
+  readonly #gates = new Map<string, Promise<void>>();
+  /** The subscriber connection dropped and has not come back yet. */
+  #down = false;
+
+  constructor(options: RedisRelayOptions, controlTimeoutMs: number) {
+    this.#redis = options.redis;
+    this.#prefix = options.prefix ?? 'chunklog';
+    this.#ttlMs = options.ttlMs ?? 86_400_000;
+    this.#onError = options.onError ?? (() => {});
+    this.#exchange = new ControlExchange(controlTimeoutMs);
+  }
+
+  #keys(threadId: string): { stream: string; meta: string } {
+    const base = `${this.#prefix}:{${threadId}}`;
+    return { stream: `${base}:events`, meta: `${base}:meta` };
+  }
+  #wakeChannel(threadId: string): string {
+    return `${this.#prefix}:wake:${threadId}`;
+  }
+  #controlChannel(threadId: string): string {
+    return `${this.#prefix}:control:${threadId}`;
+  }
+  get #replyChannel(): string {
+    return `${this.#prefix}:reply:${this.#exchange.instance}`;
+  }
+
+  /** The subscriber connection, subscribed to this process's reply channel. */
+  #subscriber(): Promise<RedisSubscriberLike> {
+    if (this.#closed)
+      return Promise.reject(new ChunklogError('closed', 'The Redis relay is closed'));
+    if (this.#sub === undefined) {
+      const sub = this.#redis.duplicate();
+      this.#sub = sub;
+      sub.on('error', () => {
+        // reported through `close`: a dropped connection fails the readers
+      });
+      sub.on('ready', () => {
+        this.#down = false;
+      });
+      sub.on('close', () => {
+        this.#down = true;
+        const error = new ChunklogError('relay-unavailable', 'The Redis relay lost its connection');
+        for (const watchers of this.#watchers.values()) for (const w of watchers) w.lost(error);
+      });
+      sub.on('message', (channel, message) => this.#message(channel, message));
+      this.#ready = sub.subscribe(this.#replyChannel).then(() => {});
+    }
+    const sub = this.#sub;
+    if (this.#down) {
+      // Not connected now: fail at once rather than wait in the client's offline queue.
+      return Promise.reject(
+        new ChunklogError('relay-unavailable', 'The Redis relay is not connected'),
+      );
+    }
+    return (this.#ready as Promise<void>).then(() => sub);
+  }
+
+  #message(channel: string, message: string): void {
+    const watchers = this.#watchers.get(channel);
+    if (watchers !== undefined) {
+      for (const w of watchers) w.wake.notify();
+      return;
+    }
+    if (channel === this.#replyChannel) {
+      this.#exchange.replied(JSON.parse(message) as ControlReply);
+      return;
+    }
+    if (channel.startsWith(`${this.#prefix}:control:`)) {
+      const request = JSON.parse(message) as ControlRequest;
+      void this.#exchange
+        .answer(request)
+        .then(async (reply) => {
+          if (reply === undefined) return;
+          await this.#redis.call(
+            'PUBLISH',
+            `${this.#prefix}:reply:${reply.to}`,
+            JSON.stringify(reply),
+          );
+        })
+        .catch((error: unknown) => this.#onError(error, { threadId: request.threadId }));
+    }
+  }
+
+  publish(threadId: string, event: ChunkEvent, meta: EventMeta): void {
+    const gate = this.#gates.get(threadId);
+    if (gate === undefined) {
+      this.#send(threadId, event, meta);
+      return;
+    }
+    // The thread's control subscription is on its way: its events wait for it, in order.
+    const next = gate.then(() => this.#send(threadId, event, meta));
+    this.#gates.set(threadId, next);
+    void next.then(() => {
+      if (this.#gates.get(threadId) === next) this.#gates.delete(threadId);
+    });
+  }
+
+  #send(threadId: string, event: ChunkEvent, meta: EventMeta): void {
+    const { stream, meta: hash } = this.#keys(threadId);
+    this.#redis
+      .call(
+        'EVAL',
+        PUBLISH_SCRIPT,
+        2,
+        stream,
+        hash,
+        meta.turnId,
+        meta.index,
+        JSON.stringify(event),
+        event.type === 'turn-end' ? 'end' : '',
+        this.#ttlMs,
+        this.#wakeChannel(threadId),
+      )
+      .catch((error: unknown) => this.#onError(error, { threadId }));
+  }
+
+  follow(threadId: string, options: RelayFollowOptions = {}): AsyncIterable<RelayRead> {
+    return followStored(this, 'Redis', threadId, options);
+  }
+
+  async watch(threadId: string, wake: Wake, lost: (error: unknown) => void): Promise<() => void> {
+    const sub = await this.#subscriber();
+    const channel = this.#wakeChannel(threadId);
+    let watchers = this.#watchers.get(channel);
+    const watcher = { wake, lost };
+    if (watchers === undefined) {
+      watchers = new Set();
+      this.#watchers.set(channel, watchers);
+      watchers.add(watcher);
+      await sub.subscribe(channel);
+    } else {
+      watchers.add(watcher);
+    }
+    const set = watchers;
+    return () => {
+      set.delete(watcher);
+      if (set.size === 0 && this.#watchers.get(channel) === set) {
+        this.#watchers.delete(channel);
+        void sub.unsubscribe(channel).catch(() => {});
+      }
+    };
+  }
+
+  async locate(threadId: string, seen: { turnId: string; index: number } | undefined) {
+    const { meta } = this.#keys(threadId);
+    const [ord, sealed] = (await this.#redis.call(
+      'HMGET',
+      meta,
+      seen === undefined ? '#none' : `t:${seen.turnId}`,
+      '#sealed',
+    )) as [string | null, string | null];
+    if (seen !== undefined && ord !== null) {
+      return {
+        position: `(${ord}-${seen.index}`,
+        ord: Number(ord),
+        index: seen.index,
+        ended: undefined,
+        gap: false,
+      };
+    }
+    const last = sealed === null ? 0 : Number(sealed);
+    return {
+      position: `(${last}-${MAX_SEQ}`,
+      ord: last,
+      index: 0,
+      ended: true,
+      gap: seen !== undefined,
+    };
+  }
+
+  async read(threadId: string, position: string, count: number): Promise<StoredEntry<string>[]> {
+    const { stream } = this.#keys(threadId);
+    const rows = (await this.#redis.call('XRANGE', stream, position, '+', 'COUNT', count)) as Array<
+      [string, string[]]
+    >;
+    return rows.map(([id, fields]) => {
+      const { ord, index } = parseStreamId(id);
+      let json = '';
+      let turnId = '';
+      for (let i = 0; i < fields.length; i += 2) {
+        if (fields[i] === 'e') json = fields[i + 1] as string;
+        else if (fields[i] === 't') turnId = fields[i + 1] as string;
+      }
+      return { position: `(${id}`, ord, index, turnId, json };
+    });
+  }
+
+  async runningTurn(threadId: string): Promise<string | undefined> {
+    try {
+      const running = (await this.#redis.call('HGET', this.#keys(threadId).meta, '#running')) as
+        | string
+        | null;
+      return running ?? undefined;
+    } catch (error) {
+      throw unavailable('Redis', error);
+    }
+  }
+
+  async control(threadId: string, message: ControlMessage): Promise<ControlAnswer> {
+    try {
+      await this.#subscriber();
+      const { request, answer } = this.#exchange.request(threadId, message);
+      const listeners = Number(
+        await this.#redis.call('PUBLISH', this.#controlChannel(threadId), JSON.stringify(request)),
+      );
+      // Only the process that runs the thread's turn listens: nobody means no turn runs.
+      if (listeners === 0) this.#exchange.abandon(request.id);
+      return await answer;
+    } catch (error) {
+      throw unavailable('Redis', error);
+    }
+  }
+
+  serveControl(threadId: string, handler: ControlHandler): () => void {
+    const stop = this.#exchange.serve(threadId, handler);
+    const channel = this.#controlChannel(threadId);
+    const subscribed = this.#subscriber()
+      .then((sub) => sub.subscribe(channel))
+      .then(
+        () => {},
+        (error: unknown) => this.#onError(error, { threadId }),
+      );
+    // The turn's events go out once the process listens for its control (none is missed).
+    const gate = (this.#gates.get(threadId) ?? Promise.resolve()).then(() => subscribed);
+    this.#gates.set(threadId, gate);
+    void gate.then(() => {
+      if (this.#gates.get(threadId) === gate) this.#gates.delete(threadId);
+    });
+    return () => {
+      stop();
+      if (!this.#exchange.serves(threadId)) {
+        void this.#sub?.unsubscribe(channel).catch(() => {});
+      }
+    };
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#exchange.close();
+    this.#sub?.disconnect();
+    this.#sub = undefined;
+  }
+}
+
+/**
+ * A relay on Redis (with the `ioredis` client): each thread's events go into a Redis stream
+ * whose ids are `<turn number>-<event index>`, so a reader resumes from any event id with one
+ * range read; a pub/sub message wakes the readers; control messages travel by pub/sub to the
+ * process that runs the turn (it alone listens while its turn runs) and its answer comes back
+ * the same way. A turn's `turn-end` prunes the turns before it; a thread's keys expire after
+ * `ttlMs` without a turn.
+ *
+ * @param options - the client, the key prefix, the control timeout
+ * @returns the relay
+ *
+ * @example
+ * ```ts
+ * import { Redis } from 'ioredis';
+ * import { createRedisRelay } from 'chunklog/relay';
+ *
+ * const relay = createRedisRelay({ redis: new Redis('redis://127.0.0.1:6379') });
+ * ```
+ */
+export function createRedisRelay(options: RedisRelayOptions): Relay {
+  const where = 'createRedisRelay';
+  if (
+    typeof options !== 'object' ||
+    options === null ||
+    typeof options.redis?.call !== 'function' ||
+    typeof options.redis.duplicate !== 'function'
+  ) {
+    throw new ChunklogError('invalid-option', `${where}: \`redis\` must be an ioredis client`, {
+      option: 'redis',
+      value: options?.redis,
+    });
+  }
+  const timeout = options.controlTimeoutMs ?? 5000;
+  for (const [option, value] of [
+    ['controlTimeoutMs', timeout],
+    ['ttlMs', options.ttlMs ?? 1],
+  ] as const) {
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw new ChunklogError('invalid-option', `${where}: \`${option}\` must be an integer ≥ 1`, {
+        option,
+        value,
+      });
+    }
+  }
+  if (
+    options.prefix !== undefined &&
+    (typeof options.prefix !== 'string' || options.prefix === '')
+  ) {
+    throw new ChunklogError('invalid-option', `${where}: \`prefix\` must be a non-empty string`, {
+      option: 'prefix',
+      value: options.prefix,
+    });
+  }
+  return new RedisRelay(options, timeout);
+}

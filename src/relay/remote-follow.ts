@@ -1,0 +1,134 @@
+import { ChunklogError } from '../errors/index.js';
+import type { ChunkEvent } from '../schema/chunk-event.js';
+import { parseEventId } from '../session/replay-buffer.js';
+import type { RelayFollowOptions, RelayRead } from './types.js';
+import { aborted, Wake } from './wake.js';
+
+/** One stored event of a thread, as a remote relay keeps it. */
+export interface StoredEntry<P> {
+  /** Where it is in the thread's log (a stream id, a row number). */
+  readonly position: P;
+  /** The turn's number in the thread (1, 2, …): turns follow each other without holes. */
+  readonly ord: number;
+  readonly index: number;
+  readonly turnId: string;
+  /** The event, as JSON. */
+  readonly json: string;
+}
+
+/** Where a reader starts: after `position`, having seen event `index` of turn `ord`. */
+export interface StartPoint<P> {
+  readonly position: P;
+  /** The last turn seen and its last index; `ended` when it is known to be over. */
+  readonly ord: number;
+  readonly index: number;
+  readonly ended: boolean | undefined;
+  /** Whether events the reader asked for are gone (an unknown or pruned turn). */
+  readonly gap: boolean;
+}
+
+/** What a remote relay's storage offers the shared reader. */
+export interface FollowBackend<P> {
+  /** Subscribes to wake-ups of the thread; `lost` is called when the connection drops. */
+  watch(threadId: string, wake: Wake, lost: (error: unknown) => void): Promise<() => void>;
+  /** Where to start for a reader that saw `seen` (or nothing). */
+  locate(
+    threadId: string,
+    seen: { turnId: string; index: number } | undefined,
+  ): Promise<StartPoint<P>>;
+  /** Up to `count` entries after `position`, in order. */
+  read(threadId: string, position: P, count: number): Promise<readonly StoredEntry<P>[]>;
+}
+
+const READ_BATCH = 512;
+
+/** The error a reader ends with when the relay cannot be reached. */
+export function unavailable(what: string, cause: unknown): ChunklogError {
+  if (ChunklogError.hasCode(cause, 'relay-unavailable')) return cause;
+  return new ChunklogError(
+    'relay-unavailable',
+    `The ${what} relay could not be reached; resume from the last event id once it is back`,
+    { cause },
+  );
+}
+
+/**
+ * Reads a thread's events from a remote relay's storage: from where the reader stands, then each
+ * batch a wake-up announces. It checks that the events follow each other (the next index of the
+ * turn, or the start of the next turn after an end) and reports a gap otherwise.
+ *
+ * @param backend - the storage
+ * @param what - the relay's name for errors
+ * @param threadId - the thread
+ * @param options - where to resume, and when to stop
+ */
+export async function* followStored<P>(
+  backend: FollowBackend<P>,
+  what: string,
+  threadId: string,
+  options: RelayFollowOptions,
+): AsyncGenerator<RelayRead> {
+  const wake = new Wake();
+  let failure: unknown;
+  let failed: (() => void) | undefined;
+  const lost = new Promise<void>((resolve) => {
+    failed = resolve;
+  });
+  const stop = aborted(options.signal);
+  const stopped = (): boolean => options.signal?.aborted === true;
+  let unwatch: (() => void) | undefined;
+  try {
+    try {
+      unwatch = await backend.watch(threadId, wake, (error) => {
+        failure = error;
+        failed?.();
+      });
+    } catch (error) {
+      throw unavailable(what, error);
+    }
+    const id = options.lastEventId;
+    const seen = id == null || id === '' ? undefined : parseEventId(id);
+    let start: StartPoint<P>;
+    try {
+      start = await backend.locate(threadId, seen);
+    } catch (error) {
+      throw unavailable(what, error);
+    }
+    if (start.gap || (seen === undefined && id != null && id !== '')) yield { type: 'gap' };
+    let position = start.position;
+    let ord = start.ord;
+    let index = start.index;
+    let ended = start.ended;
+    while (!stopped()) {
+      if (failure !== undefined) throw unavailable(what, failure);
+      let entries: readonly StoredEntry<P>[];
+      try {
+        entries = await backend.read(threadId, position, READ_BATCH);
+      } catch (error) {
+        throw unavailable(what, error);
+      }
+      for (const entry of entries) {
+        const follows =
+          entry.ord === ord
+            ? entry.index === index + 1
+            : entry.index === 0 && entry.ord === ord + 1 && ended !== false;
+        if (!follows) yield { type: 'gap' };
+        const event = JSON.parse(entry.json) as ChunkEvent;
+        position = entry.position;
+        ord = entry.ord;
+        index = entry.index;
+        ended = event.type === 'turn-end';
+        yield {
+          type: 'event',
+          event,
+          meta: { id: `${entry.turnId}:${entry.index}`, turnId: entry.turnId, index: entry.index },
+        };
+        if (stopped()) return;
+      }
+      if (entries.length < READ_BATCH) await Promise.race([wake.wait(), stop.promise, lost]);
+    }
+  } finally {
+    stop.off();
+    unwatch?.();
+  }
+}

@@ -1,0 +1,110 @@
+import type { SystemKind } from '../schema/chunk.js';
+import type { ChunkEvent } from '../schema/chunk-event.js';
+import type { EventMeta } from '../session/types.js';
+
+/**
+ * What a reader of a relay gets: the next event of the thread (with its id `turnId:index`), or
+ * word that some events it asked for are gone (the client reloads the thread from the store and
+ * goes on with the events that follow).
+ *
+ * @example
+ * ```ts
+ * // assumes: relay
+ * for await (const read of relay.follow('thread-1', { lastEventId: 't1:41' })) {
+ *   if (read.type === 'gap') console.log('reload from the store');
+ *   else console.log(read.meta.id, read.event.type);
+ * }
+ * ```
+ */
+export type RelayRead =
+  | { readonly type: 'event'; readonly event: ChunkEvent; readonly meta: EventMeta }
+  | { readonly type: 'gap' };
+
+/** Options of {@link Relay.follow}, for example `{ lastEventId: 't1:41', signal }`. */
+export interface RelayFollowOptions {
+  /** The id of the last event the reader saw (`Last-Event-ID`); none: the turns not stored yet. */
+  readonly lastEventId?: string | null | undefined;
+  /** Aborting it ends the iteration. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * A control message for the turn running on a thread, from any process to the one that runs it.
+ *
+ * @example
+ * ```ts
+ * const stop: ControlMessage = { type: 'cancel', reason: 'Stop pressed' };
+ * ```
+ */
+export type ControlMessage =
+  | {
+      readonly type: 'cancel';
+      /** Cancel only this turn (otherwise: the running one). */
+      readonly turnId?: string | undefined;
+      readonly reason?: string | undefined;
+    }
+  | { readonly type: 'steer'; readonly text: string }
+  | { readonly type: 'notice'; readonly kind: SystemKind; readonly text: string };
+
+/**
+ * The answer of the process that runs the turn to a {@link ControlMessage}: the same facts the
+ * handlers answer with on that process (`202 { turnId }` for a cancel, `{ steeringId }` for a
+ * steer, `{ routed, turnId }` for a notice), or `not-running` when no turn (or not the one named)
+ * runs on the thread.
+ *
+ * @example
+ * ```ts
+ * const answer: ControlAnswer = { type: 'cancelled', turnId: 't1' };
+ * ```
+ */
+export type ControlAnswer =
+  | { readonly type: 'cancelled'; readonly turnId: string }
+  | { readonly type: 'steered'; readonly steeringId: string; readonly turnId: string }
+  | { readonly type: 'noticed'; readonly turnId: string }
+  | { readonly type: 'not-running' };
+
+/** Answers the control messages of one thread: the session that runs its turn. */
+export type ControlHandler = (message: ControlMessage) => Promise<ControlAnswer>;
+
+/**
+ * Carries a thread's live events and control messages between processes. The process that runs a
+ * turn publishes each event (in order, with its id `turnId:index`) and serves the control of the
+ * thread while the turn runs; any process follows the events from any id and sends control
+ * messages. A relay never takes the running turn down: a failed publish is reported to its
+ * `onError` and readers see a gap.
+ *
+ * Implementations: {@link createInProcessRelay} (one process), `createRedisRelay` and
+ * `createPostgresRelay` (several) from `chunklog/relay`.
+ *
+ * @example
+ * ```ts
+ * // assumes: relay
+ * relay.publish('thread-1', { type: 'turn-start', turnId: 't1' }, { id: 't1:0', turnId: 't1', index: 0 });
+ * const answer = await relay.control('thread-1', { type: 'cancel' });
+ * ```
+ */
+export interface Relay {
+  /**
+   * Publishes an event of a running turn. Returns at once; the events of a thread reach readers
+   * in the order they were published. A turn's `turn-end` means it is stored: what is older than
+   * it may be pruned.
+   */
+  publish(threadId: string, event: ChunkEvent, meta: EventMeta): void;
+  /**
+   * The thread's events after `lastEventId` (without one: those of the turns not stored yet),
+   * then each new one as it is published, until `signal` aborts. Throws a `ChunklogError` with
+   * code `relay-unavailable` when the relay cannot be reached (resume later with the last id).
+   */
+  follow(threadId: string, options?: RelayFollowOptions): AsyncIterable<RelayRead>;
+  /** The turn that runs on the thread (on any process), or undefined. */
+  runningTurn(threadId: string): Promise<string | undefined>;
+  /** Sends a control message to the process that runs the thread's turn and returns its answer. */
+  control(threadId: string, message: ControlMessage): Promise<ControlAnswer>;
+  /**
+   * Serves the thread's control messages with `handler` (the running process calls it when its
+   * turn starts). Returns the function that stops serving.
+   */
+  serveControl(threadId: string, handler: ControlHandler): () => void;
+  /** Releases the relay's connections (the clients given to it are the caller's to close). */
+  close(): Promise<void>;
+}

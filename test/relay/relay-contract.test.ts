@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Relay, RelayRead } from '../../src/relay/index.js';
+import type { ChunkEvent } from '../../src/schema/chunk-event.js';
+import { inProcessKind, postgresKind, type RelayKind, redisKind } from './relay-factories.js';
+
+const kinds = [inProcessKind(), await redisKind(), await postgresKind()].filter(
+  (k) => process.env.ONLY === undefined || k.name === process.env.ONLY,
+);
+
+/** A turn of `deltas` text deltas, as a session numbers it. */
+function turn(turnId: string, deltas: number): ChunkEvent[] {
+  return [
+    { type: 'turn-start', turnId },
+    { type: 'text-start', id: 'a' },
+    ...Array.from(
+      { length: deltas },
+      (_, i): ChunkEvent => ({ type: 'text-delta', id: 'a', text: `${i} ` }),
+    ),
+    { type: 'text-end', id: 'a' },
+    { type: 'turn-end', finishReason: 'stop' },
+  ];
+}
+
+function publishTurn(
+  relay: Relay,
+  threadId: string,
+  turnId: string,
+  events: readonly ChunkEvent[],
+  from = 0,
+  to = events.length,
+): void {
+  for (let index = from; index < to; index++) {
+    relay.publish(threadId, events[index] as ChunkEvent, {
+      id: `${turnId}:${index}`,
+      turnId,
+      index,
+    });
+  }
+}
+
+/** Reads until `count` reads arrived (or a `turn-end` of `untilTurn`). */
+async function take(
+  relay: Relay,
+  threadId: string,
+  lastEventId: string | undefined,
+  until: (reads: RelayRead[]) => boolean,
+): Promise<RelayRead[]> {
+  const stop = new AbortController();
+  const reads: RelayRead[] = [];
+  for await (const read of relay.follow(threadId, { lastEventId, signal: stop.signal })) {
+    reads.push(read);
+    if (process.env.DBG) process.stderr.write(`${JSON.stringify(read)}\n`);
+    if (until(reads)) break;
+  }
+  stop.abort();
+  return reads;
+}
+
+const endOf = (turnId: string) => (reads: RelayRead[]) => {
+  const last = reads.at(-1);
+  return last?.type === 'event' && last.meta.turnId === turnId && last.event.type === 'turn-end';
+};
+const ids = (reads: RelayRead[]) => reads.map((r) => (r.type === 'gap' ? 'gap' : r.meta.id));
+
+describe.each(kinds)('the $name relay', (kind: RelayKind) => {
+  let writer: Relay;
+  let reader: Relay;
+  beforeAll(async () => {
+    if (!kind.available) return;
+    writer = await kind.open();
+    reader = await kind.open();
+  });
+  afterAll(() => kind.close());
+
+  it.skipIf(!kind.available)(
+    'a reader on another process gets the running turn from its start, then each event live',
+    async () => {
+      const thread = `live-${Math.random()}`;
+      const events = turn('t1', 20);
+      publishTurn(writer, thread, 't1', events, 0, 5);
+      // The rest is published once the reader has the first five (a stored turn is not replayed).
+      const reads = await take(reader, thread, undefined, (r) => {
+        if (r.length === 5) publishTurn(writer, thread, 't1', events, 5);
+        return endOf('t1')(r);
+      });
+      expect(ids(reads)).toEqual(events.map((_, i) => `t1:${i}`));
+      expect(reads.map((r) => (r.type === 'event' ? r.event : undefined))).toEqual(events);
+    },
+  );
+
+  it.skipIf(!kind.available)(
+    'resumes after every event id with nothing missed and nothing twice, across turns',
+    async () => {
+      const thread = `resume-${Math.random()}`;
+      const first = turn('r1', 6);
+      const second = turn('r2', 3);
+      publishTurn(writer, thread, 'r1', first);
+      publishTurn(writer, thread, 'r2', second, 0, 2);
+      await take(reader, thread, undefined, (reads) => ids(reads).at(-1) === 'r2:1');
+      await expect(reader.runningTurn(thread)).resolves.toBe('r2');
+      for (let i = 0; i < first.length; i++) {
+        const reads = await take(reader, thread, `r1:${i}`, (r) => ids(r).at(-1) === 'r2:1');
+        // r1 is stored and r2 runs: a remote relay keeps r1 until r2 ends; the in-process relay
+        // (as a session's own buffer) keeps a stored turn only until the next begins.
+        expect(ids(reads)).toEqual(
+          kind.name === 'in-process' && i < first.length - 1
+            ? ['gap', 'r2:0', 'r2:1']
+            : [...first.slice(i + 1).map((_, k) => `r1:${i + 1 + k}`), 'r2:0', 'r2:1'],
+        );
+      }
+      publishTurn(writer, thread, 'r2', second, 2);
+      const rest = await take(reader, thread, 'r2:1', endOf('r2'));
+      expect(ids(rest)).toEqual(second.slice(2).map((_, k) => `r2:${2 + k}`));
+      // The turn-end landed with the last event read: nothing runs now.
+      await expect(reader.runningTurn(thread)).resolves.toBeUndefined();
+    },
+  );
+
+  it.skipIf(!kind.available)(
+    'says gap for an unknown or pruned turn, then goes on with the turns not stored',
+    async () => {
+      const thread = `gap-${Math.random()}`;
+      publishTurn(writer, thread, 'g1', turn('g1', 2));
+      publishTurn(writer, thread, 'g2', turn('g2', 2));
+      const third = turn('g3', 2);
+      publishTurn(writer, thread, 'g3', third, 0, 2);
+      await take(reader, thread, undefined, (r) => ids(r).at(-1) === 'g3:1');
+      for (const id of ['nope:3', 'g1:1']) {
+        const reads = await take(reader, thread, id, (r) => ids(r).at(-1) === 'g3:1');
+        expect(ids(reads)).toEqual(['gap', 'g3:0', 'g3:1']);
+      }
+      // g2 is the latest stored turn: its last event resumes cleanly.
+      const clean = await take(reader, thread, 'g2:5', (r) => ids(r).at(-1) === 'g3:1');
+      expect(ids(clean)).toEqual(['g3:0', 'g3:1']);
+      publishTurn(writer, thread, 'g3', third, 2);
+    },
+  );
+
+  it.skipIf(!kind.available)(
+    'sends control to the process that serves the thread and returns its answer',
+    async () => {
+      const thread = `control-${Math.random()}`;
+      await expect(reader.control(thread, { type: 'cancel' })).resolves.toEqual({
+        type: 'not-running',
+      });
+      publishTurn(writer, thread, 'c1', turn('c1', 1), 0, 2);
+      const received: unknown[] = [];
+      const stop = writer.serveControl(thread, async (message) => {
+        received.push(message);
+        return { type: 'cancelled', turnId: 'c1' };
+      });
+      // A fresh subscription may take a moment to be in place on a remote relay: ask until served.
+      let answer = await reader.control(thread, { type: 'cancel', reason: 'stop' });
+      while (answer.type === 'not-running')
+        answer = await reader.control(thread, { type: 'cancel', reason: 'stop' });
+      expect(answer).toEqual({ type: 'cancelled', turnId: 'c1' });
+      expect(received.at(-1)).toEqual({ type: 'cancel', reason: 'stop' });
+      stop();
+      publishTurn(writer, thread, 'c1', turn('c1', 1), 2);
+      await take(reader, thread, 'c1:1', endOf('c1'));
+      await expect(reader.control(thread, { type: 'steer', text: 'x' })).resolves.toEqual({
+        type: 'not-running',
+      });
+    },
+  );
+});
