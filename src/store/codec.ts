@@ -67,19 +67,15 @@ export const ROW_COLUMNS = [
  */
 export type StoredRecord = SelectedRow | readonly unknown[];
 
-/** A row as an object, whichever way the driver gave it. */
-function recordOf(record: StoredRecord): SelectedRow {
-  if (!Array.isArray(record)) return record as SelectedRow;
-  return {
-    seq: record[0],
-    turn_id: record[1],
-    step: record[2],
-    role: record[3],
-    type: record[4],
-    data: record[5],
-    created_at: record[6],
-    version: record[7],
-  };
+/**
+ * A row as an array in {@link ROW_COLUMNS} order, whichever way the driver gave it: the decoder
+ * reads arrays, so rows read as arrays (the store's own SQLite connection) are decoded without
+ * another object per row.
+ */
+function arrayOf(record: StoredRecord): readonly unknown[] {
+  if (Array.isArray(record)) return record;
+  const r = record as SelectedRow;
+  return [r.seq, r.turn_id, r.step, r.role, r.type, r.data, r.created_at, r.version];
 }
 
 /** A row as selected with {@link ROW_COLUMNS}. */
@@ -97,69 +93,63 @@ export interface SelectedRow {
 const hasOwn = Object.prototype.hasOwnProperty;
 const ROLES: ReadonlySet<string> = new Set<ChunkRole>(['user', 'assistant', 'tool', 'system']);
 
-/** Why a row is corrupt, or undefined with the decoded row. */
-interface Decoded {
-  row?: ChunkRow;
-  problem?: string;
-  cause?: unknown;
+/** Why a row is corrupt (made only for corrupt rows: a valid row is decoded without one). */
+class Problem {
+  constructor(
+    readonly problem: string,
+    readonly cause?: unknown,
+  ) {}
 }
 
-function decodeRecord(threadId: string, seq: number, record: SelectedRow): Decoded {
-  if (Number(record.version) !== ROW_FORMAT_VERSION) {
-    return {
-      problem: `it has format version ${String(record.version)}, this chunklog reads ${ROW_FORMAT_VERSION}`,
-    };
+/** The decoded row, or why it is corrupt. `record` is in {@link ROW_COLUMNS} order. */
+function decodeRecord(
+  threadId: string,
+  seq: number,
+  record: readonly unknown[],
+): ChunkRow | Problem {
+  if (Number(record[7]) !== ROW_FORMAT_VERSION) {
+    return new Problem(
+      `it has format version ${String(record[7])}, this chunklog reads ${ROW_FORMAT_VERSION}`,
+    );
   }
-  const type = asString(record.type);
+  const type = asString(record[4]);
   if (!hasOwn.call(RowDataSchemas, type))
-    return { problem: `unknown type ${JSON.stringify(type)}` };
-  const role = asString(record.role);
-  if (!ROLES.has(role)) return { problem: `unknown role ${JSON.stringify(role)}` };
-  const step = Number(record.step);
+    return new Problem(`unknown type ${JSON.stringify(type)}`);
+  const role = asString(record[3]);
+  if (!ROLES.has(role)) return new Problem(`unknown role ${JSON.stringify(role)}`);
+  const step = Number(record[2]);
   if (!Number.isInteger(step) || step < 0) {
-    return { problem: `its step ${String(record.step)} is not a step` };
+    return new Problem(`its step ${String(record[2])} is not a step`);
   }
   let raw: unknown;
   try {
-    raw = asJson(record.data);
+    raw = asJson(record[5]);
   } catch (error) {
-    return { problem: 'its data is not JSON', cause: error };
+    return new Problem('its data is not JSON', error);
   }
   // The common rows are checked by hand; zod decides the rest and words the problem.
-  if (rowDataIsExact(type as ChunkRowType, raw)) {
-    return {
-      row: {
-        threadId,
-        seq,
-        turnId: asString(record.turn_id),
-        step,
-        role,
-        type,
-        data: raw,
-        createdAt: '',
-      } as ChunkRow,
-    };
-  }
-  const data = RowDataSchemas[type as ChunkRowType].safeParse(raw);
-  if (!data.success) {
-    const issue = data.error.issues[0];
-    return {
-      problem: `its ${type} data does not parse (${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'})`,
-      cause: data.error,
-    };
+  let data: unknown = raw;
+  if (!rowDataIsExact(type as ChunkRowType, raw)) {
+    const parsed = RowDataSchemas[type as ChunkRowType].safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return new Problem(
+        `its ${type} data does not parse (${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'})`,
+        parsed.error,
+      );
+    }
+    data = parsed.data;
   }
   return {
-    row: {
-      threadId,
-      seq,
-      turnId: asString(record.turn_id),
-      step,
-      role,
-      type,
-      data: data.data,
-      createdAt: '',
-    } as ChunkRow,
-  };
+    threadId,
+    seq,
+    turnId: asString(record[1]),
+    step,
+    role,
+    type,
+    data,
+    createdAt: '',
+  } as ChunkRow;
 }
 
 /**
@@ -171,12 +161,12 @@ function decodeRecord(threadId: string, seq: number, record: SelectedRow): Decod
  */
 function decodeRow(
   threadId: string,
-  record: SelectedRow,
+  record: readonly unknown[],
   policy: CorruptRowPolicy,
 ): ChunkRow | undefined {
-  const seq = Number(record.seq);
+  const seq = Number(record[0]);
   const decoded = decodeRecord(threadId, seq, record);
-  if (decoded.row !== undefined) return decoded.row;
+  if (!(decoded instanceof Problem)) return decoded;
   return corrupt(threadId, seq, decoded, policy);
 }
 
@@ -184,7 +174,7 @@ function decodeRow(
 function corrupt(
   threadId: string,
   seq: number,
-  decoded: Decoded,
+  decoded: Problem,
   policy: CorruptRowPolicy,
 ): undefined {
   if (policy === 'skip') return undefined;
@@ -206,17 +196,18 @@ export function decodeRows(
   let lastMillis: unknown;
   let lastIso = '';
   for (const stored of records) {
-    const record = recordOf(stored);
+    const record = arrayOf(stored);
     const row = decodeRow(threadId, record, policy);
     if (row === undefined) continue;
-    if (record.created_at !== lastMillis) {
-      const iso = storedIso(record.created_at);
+    const createdAt = record[6];
+    if (createdAt !== lastMillis) {
+      const iso = storedIso(createdAt);
       if (iso === undefined) {
-        const problem = `its created_at ${previewValue(record.created_at)} is not a time`;
-        corrupt(threadId, row.seq, { problem }, policy);
+        const problem = `its created_at ${previewValue(createdAt)} is not a time`;
+        corrupt(threadId, row.seq, new Problem(problem), policy);
         continue;
       }
-      lastMillis = record.created_at;
+      lastMillis = createdAt;
       lastIso = iso;
     }
     (row as { createdAt: string }).createdAt = lastIso;

@@ -22,6 +22,12 @@ export interface StoreContext {
   readonly statements: StoreStatements;
   /** How long one operation may take, in milliseconds, before it fails with `store-timeout`. */
   readonly timeoutMs: number;
+  /**
+   * On the SQLite connection the store opened itself (busy timeout 0 after opening): how long a
+   * write waits for SQLite's write lock, in milliseconds (`busyTimeoutMs`). Undefined on a
+   * user's connection, whose busy timeout is set to 0 around each `BEGIN` and restored.
+   */
+  readonly ownSqliteBusyMs?: number;
   /** Settles when the store is ready to run queries (the `pg` client guard installed). */
   readonly ready: Promise<unknown>;
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { ChunklogError } from '../errors/chunklog-error.js';
 import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
 import { groupRows } from '../transforms/group-rows.js';
@@ -145,6 +145,7 @@ export function createChunkStore(
     now: checked.now,
     statements: createStatements(adapter, threads, chunks, owned !== undefined),
     timeoutMs: checked.timeoutMs,
+    ...(owned === undefined ? {} : { ownSqliteBusyMs: checked.sqlite.busyTimeoutMs ?? 5000 }),
     // A connection that drops under a checked-out pg client must not kill the process.
     ready: adapter.name === 'postgres' ? guardPostgresClients() : Promise.resolve(),
   };
@@ -160,9 +161,20 @@ export function createChunkStore(
     async migrate() {
       open('migrate');
       await ctx.ready;
-      return await wrapStoreErrors('migrate', undefined, () =>
-        runMigrations(db as Kysely<unknown>, { adapter, names, jsonAsText: ctx.jsonAsText }),
-      );
+      return await wrapStoreErrors('migrate', undefined, async () => {
+        const busyMs = ctx.ownSqliteBusyMs;
+        // Migrations wait for the lock in SQLite's busy handler, as when the file was opened.
+        if (busyMs !== undefined) await sql.raw(`pragma busy_timeout = ${busyMs}`).execute(db);
+        try {
+          await runMigrations(db as Kysely<unknown>, {
+            adapter,
+            names,
+            jsonAsText: ctx.jsonAsText,
+          });
+        } finally {
+          if (busyMs !== undefined) await sql.raw('pragma busy_timeout = 0').execute(db);
+        }
+      });
     },
     async appendTurn(threadId: string, drafts: readonly ChunkRowDraft[], options) {
       open('appendTurn');

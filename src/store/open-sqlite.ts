@@ -96,6 +96,10 @@ export function openSqlite(path: string, options: SqliteOpenOptions = {}): Kysel
         if (path !== ':memory:' && path !== '') db.pragma('journal_mode = WAL');
         db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
         db.pragma('foreign_keys = ON');
+        // From here on, nothing waits in SQLite's (synchronous) busy handler: the store's writes
+        // wait for the lock asynchronously in `BEGIN IMMEDIATE` (transaction.ts), with no pragma
+        // per transaction, and WAL readers do not wait for a writer.
+        db.pragma('busy_timeout = 0');
         return withStatementCache(db, options.statementCacheSize ?? 256);
       },
     }),

@@ -151,6 +151,11 @@ async function beginImmediate(
   conn: Kysely<StoreTables>,
   deadline: Deadline,
 ): Promise<void> {
+  if (ctx.ownSqliteBusyMs !== undefined) {
+    // The store's own connection runs with busy timeout 0 already: no pragma per transaction.
+    await beginRetrying(conn, deadline, Math.max(ctx.ownSqliteBusyMs, SQLITE_LOCK_WAIT_MS));
+    return;
+  }
   // The connection's own busy timeout, read once per store: it is restored after the BEGIN.
   let previous = busyTimeouts.get(ctx);
   if (previous === undefined) {
@@ -162,19 +167,31 @@ async function beginImmediate(
   }
   await conn.executeQuery(NO_BUSY_TIMEOUT);
   try {
-    const lockDeadline = Date.now() + Math.max(previous, SQLITE_LOCK_WAIT_MS);
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await conn.executeQuery(BEGIN_IMMEDIATE);
-        return;
-      } catch (error) {
-        const code = (error as { code?: unknown } | null)?.code;
-        if (code !== 'SQLITE_BUSY' || Date.now() >= lockDeadline || deadline.expired) throw error;
-        await sleep(1 + Math.random() * Math.min(50, 2 ** attempt));
-      }
-    }
+    await beginRetrying(conn, deadline, Math.max(previous, SQLITE_LOCK_WAIT_MS));
   } finally {
     await conn.executeQuery(restoreBusyTimeout(previous));
+  }
+}
+
+/**
+ * `BEGIN IMMEDIATE` on a connection whose busy timeout is 0, retried with asynchronous, jittered
+ * sleeps while the database is busy, for up to `waitMs`.
+ */
+async function beginRetrying(
+  conn: Kysely<StoreTables>,
+  deadline: Deadline,
+  waitMs: number,
+): Promise<void> {
+  const lockDeadline = Date.now() + waitMs;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await conn.executeQuery(BEGIN_IMMEDIATE);
+      return;
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (code !== 'SQLITE_BUSY' || Date.now() >= lockDeadline || deadline.expired) throw error;
+      await sleep(1 + Math.random() * Math.min(50, 2 ** attempt));
+    }
   }
 }
 
