@@ -19,7 +19,7 @@ const STORE_OPTIONS = [
   'statementCacheSize',
 ] as const;
 
-const TABLE_KEYS = ['threads', 'chunks', 'migrations', 'migrationLock'] as const;
+const TABLE_KEYS = ['threads', 'chunks', 'migrations', 'migrationLock', 'turns', 'leases'] as const;
 const DIALECTS: readonly StoreDialectName[] = ['sqlite', 'postgres', 'mysql'];
 
 /** The options of `createChunkStore`, checked. */

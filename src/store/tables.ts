@@ -10,13 +10,20 @@ export interface StoreTableNames {
   readonly migrations: string;
   /** Kysely's migration lock table for the store's migrations. */
   readonly migrationLock: string;
+  /** One row per turn stored since migration `0002`: its status, first seq and writer. */
+  readonly turns: string;
+  /** One row per thread whose lease was ever taken: the holder, when it expires, the fencing token. */
+  readonly leases: string;
 }
 
 /** Options naming the store's tables: a prefix, and any single name overridden. */
 export interface StoreTableOptions {
   /** Prefix of every table name. Default `chunklog_`. */
   readonly tablePrefix?: string | undefined;
-  /** Explicit table names; each defaults to the prefix plus `threads`, `chunks`, `migrations`, `migration_lock`. */
+  /**
+   * Explicit table names; each defaults to the prefix plus `threads`, `chunks`, `migrations`,
+   * `migration_lock`, `turns`, `leases`.
+   */
   readonly tables?: Partial<StoreTableNames> | undefined;
 }
 
@@ -35,6 +42,8 @@ export function resolveTableNames(options: StoreTableOptions): StoreTableNames {
     chunks: options.tables?.chunks ?? `${prefix}chunks`,
     migrations: options.tables?.migrations ?? `${prefix}migrations`,
     migrationLock: options.tables?.migrationLock ?? `${prefix}migration_lock`,
+    turns: options.tables?.turns ?? `${prefix}turns`,
+    leases: options.tables?.leases ?? `${prefix}leases`,
   };
   for (const [key, name] of Object.entries(names)) {
     if (typeof name !== 'string' || !identifier.test(name)) {
@@ -48,8 +57,8 @@ export function resolveTableNames(options: StoreTableOptions): StoreTableNames {
       );
     }
   }
-  if (new Set(Object.values(names)).size !== 4) {
-    throw new ChunklogError('invalid-option', 'The store needs four distinct table names.', {
+  if (new Set(Object.values(names)).size !== Object.keys(names).length) {
+    throw new ChunklogError('invalid-option', 'The store needs distinct table names.', {
       option: 'tables',
       value: names,
     });
@@ -79,6 +88,32 @@ export interface ChunkRecord {
   version: number;
 }
 
+/** A `turns` row (migration `0002`): a turn's status and where its rows are. */
+export interface TurnRecord {
+  thread_id: string;
+  turn_id: string;
+  /** `running`, `completed`, `failed`, `cancelled` or `interrupted`. */
+  status: string;
+  /** The seq of the turn's first row. */
+  first_seq: number;
+  /** The seq after the turn's last row: where its next step goes while it runs. */
+  next_seq: number;
+  created_at: number;
+  updated_at: number;
+  /** The lease holder that began the turn, when it was begun under a lease. */
+  holder: string | null;
+}
+
+/** A `leases` row (migration `0002`): who may write a thread's turns, until when. */
+export interface LeaseRecord {
+  thread_id: string;
+  holder: string;
+  /** Milliseconds since the epoch, on the store's clock; 0 when released. */
+  expires_at: number;
+  /** The fencing token: one more every time the lease changes hands. */
+  token: number;
+}
+
 /**
  * The store's tables under fixed logical names. Queries name the real tables through
  * {@link StoreTableNames}, cast to these keys, and never qualify a column with a table name.
@@ -86,4 +121,6 @@ export interface ChunkRecord {
 export type StoreTables = {
   threads: ThreadRecord;
   chunks: ChunkRecord;
+  turns: TurnRecord;
+  leases: LeaseRecord;
 };

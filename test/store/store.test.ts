@@ -95,6 +95,8 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
           chunks: `${other}chunks`,
           migrations: `${other}migrations`,
           migrationLock: `${other}migration_lock`,
+          turns: `${other}turns`,
+          leases: `${other}leases`,
         },
       });
       await Promise.all([a.migrate(), b.migrate()]);
@@ -104,7 +106,14 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
       expect((await b.getRows('same')).map((r) => r.turnId)).toEqual(['b']);
       expect(b.tables.chunks).toBe(`${other}chunks`);
       await b.close();
-      for (const table of ['chunks', 'threads', 'migrations', 'migration_lock']) {
+      for (const table of [
+        'turns',
+        'leases',
+        'chunks',
+        'threads',
+        'migrations',
+        'migration_lock',
+      ]) {
         await sql`drop table ${sql.table(`${other}${table}`)}`.execute(h.raw);
       }
       await a.close();

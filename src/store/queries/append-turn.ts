@@ -10,6 +10,7 @@ import { insertThreadIfAbsent, type SelectedThread } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import type { AppendTurnOptions } from '../types.js';
 import { checkThreadId, idProblem } from '../validate.js';
+import { checkEndedStatus, recordSealedStatus } from './turn-status-row.js';
 
 /**
  * Validates a turn's drafts before anything is written: each against its schema, one turn id
@@ -100,7 +101,8 @@ export function appendTurn(
   options?: AppendTurnOptions,
 ): Promise<ChunkRow[]> {
   checkThreadId(threadId);
-  const o = readOptions(options, 'appendTurn', ['createdAt']);
+  const o = readOptions(options, 'appendTurn', ['createdAt', 'status']);
+  const status = o.status === undefined ? undefined : checkEndedStatus(o.status, 'status');
   const stamp = checkCreatedAt(o.createdAt);
   const checked = checkDrafts(drafts);
   const turnId = checked[0]?.turnId;
@@ -143,6 +145,10 @@ export function appendTurn(
         const first = Number(thread.next_seq);
         await statements.insertRows(trx, threadId, turnId, first, checked, data, rowsAt);
         await statements.advanceThread.execute(trx, [first + checked.length, now, threadId]);
+        if (status !== undefined) {
+          const next = first + checked.length;
+          await recordSealedStatus(ctx, trx, { threadId, turnId, first, next, now }, status);
+        }
 
         const createdAt = isoOf(rowsAt);
         return checked.map(
