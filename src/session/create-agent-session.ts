@@ -4,6 +4,7 @@ import { invalidOption, readOptions } from '../errors/invalid-option.js';
 import { SYSTEM_KINDS } from '../schema/chunk.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
+import { stepWriterFor } from './durable-turn.js';
 import { EventHub } from './event-hub.js';
 import { buildModelMessages, loadHistory, userMessage } from './history.js';
 import { LiveTurn } from './live-turn.js';
@@ -318,10 +319,25 @@ class Session implements AgentSession {
   }
 
   /** Stores drafts after every write before them; the next turn reads history after it lands. */
-  #write(turnId: string, drafts: readonly ChunkRowDraft[]): Promise<readonly ChunkRow[]> {
-    const write = this.#writes.then(() =>
-      this.#config.turn.store.appendTurn(this.threadId, drafts),
+  #write(
+    turnId: string,
+    drafts: readonly ChunkRowDraft[],
+    status?: 'completed' | 'failed' | 'cancelled',
+  ): Promise<readonly ChunkRow[]> {
+    const store = this.#config.turn.store;
+    return this.#chainWrite(turnId, () =>
+      status === undefined || status === 'completed'
+        ? store.appendTurn(this.threadId, drafts)
+        : store.appendTurn(this.threadId, drafts, { status }),
     );
+  }
+
+  /** Runs a turn's write after every write before it; the next turn reads history after it lands. */
+  #chainWrite(
+    turnId: string,
+    work: () => Promise<readonly ChunkRow[]>,
+  ): Promise<readonly ChunkRow[]> {
+    const write = this.#writes.then(work);
     this.#writes = write.then(
       () => this.#replay.sealed(turnId),
       (error: unknown) => {
@@ -361,12 +377,23 @@ class Session implements AgentSession {
 
   async #runInSlot(handle: TurnHandleImpl): Promise<void> {
     handle.status = 'running';
-    const live = new LiveTurn(handle, this.#sink);
+    const durable = stepWriterFor(this.#config, handle, (error) => {
+      this.#config.onError(error, { source: 'store', turnId: handle.turnId });
+      if (ChunklogError.hasCode(error, 'lease-lost')) live.cancel('The thread lease was lost');
+    });
+    const live: LiveTurn = new LiveTurn(
+      handle,
+      durable === undefined ? this.#sink : durable.sink(this.#sink, () => live.state.chunks),
+    );
     this.#live = live;
     this.#replay.begin(handle.turnId);
     let outcome: Awaited<ReturnType<typeof runTurn>>;
     try {
-      outcome = await runTurn(live, this.#config.turn, () => this.#writes);
+      outcome = await runTurn(
+        live,
+        this.#config.turn,
+        durable === undefined ? () => this.#writes : () => durable.begin(this.#writes),
+      );
     } finally {
       this.#live = undefined;
     }
@@ -376,7 +403,12 @@ class Session implements AgentSession {
       ...explodeChunks(handle.turnId, outcome.chunks, 'assistant'),
     ];
     try {
-      const rows = await this.#write(handle.turnId, drafts);
+      const rows =
+        durable === undefined
+          ? await this.#write(handle.turnId, drafts, outcome.outcome)
+          : await this.#chainWrite(handle.turnId, () =>
+              durable.finish(outcome.chunks, outcome.outcome, drafts),
+            );
       live.publishEnd();
       handle.settle({
         turnId: handle.turnId,

@@ -121,7 +121,10 @@ export async function runTurn(
   try {
     await ready();
     if (!live.controller.signal.aborted) {
-      const history = await loadHistory(config.store, config.threadId);
+      // The turn's own stored rows (its user message, with step durability) are not history.
+      const history = (await loadHistory(config.store, config.threadId)).filter(
+        (message) => message.turnId !== live.turnId,
+      );
       const messages = buildModelMessages(history, user, config.caching);
       if (!live.controller.signal.aborted) await streamSteps(live, config, messages, events);
     }

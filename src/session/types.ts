@@ -6,6 +6,7 @@ import type { ChunkEvent } from '../schema/chunk-event.js';
 import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
 import type { JSONValue } from '../schema/json.js';
 import type { FinishReason, TokenUsage } from '../schema/usage.js';
+import type { SessionDurability } from './durable-turn.js';
 
 /**
  * What a session needs of a store: `appendTurn` to seal a turn and `getMessages` to rebuild the
@@ -17,7 +18,11 @@ import type { FinishReason, TokenUsage } from '../schema/usage.js';
  * ```
  */
 export interface SessionStore {
-  appendTurn(threadId: string, drafts: readonly ChunkRowDraft[]): Promise<readonly ChunkRow[]>;
+  appendTurn(
+    threadId: string,
+    drafts: readonly ChunkRowDraft[],
+    options?: { readonly status?: 'completed' | 'failed' | 'cancelled' | undefined },
+  ): Promise<readonly ChunkRow[]>;
   getMessages(
     threadId: string,
     options?: { readonly onCorruptRow?: 'throw' | 'skip' | undefined },
@@ -92,6 +97,13 @@ export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
    * `corrupt-row`. Default: the store's own policy (its `onCorruptRow` option).
    */
   readonly onCorruptRow?: 'throw' | 'skip' | undefined;
+  /**
+   * When a turn's rows are stored. `'turn'` (default): in one transaction when the turn ends —
+   * the fewest writes. `'step'`: the user's message when the turn starts (status `running`) and
+   * each step's rows when the step ends, one transaction each, so a crash loses at most the step
+   * in progress; the store must have `beginTurn` and `appendSteps` (every `ChunkStore` does).
+   */
+  readonly durability?: SessionDurability | undefined;
 }
 
 /** Where a reported error came from, for example `{ source: 'store', turnId: 't1' }`. */

@@ -3,6 +3,7 @@ import { type LanguageModel, type StopCondition, stepCountIs, type ToolSet } fro
 import { ChunklogError } from '../errors/index.js';
 import { idProblem } from '../store/validate.js';
 import { withCorruptRowPolicy } from './corrupt-row-policy.js';
+import { isStepDurableStore, type SessionDurability } from './durable-turn.js';
 import { createTimeOrderedIds } from './ids.js';
 import { whyNotV4Model } from './model-version.js';
 import type { TurnConfig } from './turn-runner.js';
@@ -15,6 +16,8 @@ export interface SessionConfig {
   readonly now: () => number;
   readonly replayLimit: number;
   readonly onError: (error: unknown, context: SessionErrorContext) => void;
+  /** When turns are stored (`durability`). */
+  readonly durability: SessionDurability;
 }
 
 /** The default most steps of a turn. */
@@ -45,6 +48,7 @@ export const SESSION_OPTIONS: readonly (keyof AgentSessionOptions)[] = [
   'replayLimit',
   'onError',
   'onCorruptRow',
+  'durability',
 ];
 
 function invalid(option: string, message: string, value: unknown): never {
@@ -198,7 +202,19 @@ export function validateOptions<TOOLS extends ToolSet>(
   if (onCorruptRow !== undefined && onCorruptRow !== 'throw' && onCorruptRow !== 'skip') {
     invalid('onCorruptRow', "`onCorruptRow` must be 'throw' or 'skip'", onCorruptRow);
   }
+  const durability = options.durability ?? 'turn';
+  if (durability !== 'turn' && durability !== 'step') {
+    invalid('durability', "`durability` must be 'turn' or 'step'", durability);
+  }
+  if (durability === 'step' && !isStepDurableStore(store)) {
+    invalid(
+      'store',
+      "with `durability: 'step'`, `store` must have `beginTurn` and `appendSteps` (a ChunkStore)",
+      store,
+    );
+  }
   return {
+    durability,
     turn: {
       threadId: threadId as string,
       store: withCorruptRowPolicy(store, onCorruptRow),

@@ -62,6 +62,7 @@ describe('createAgentSession checks everything at creation', () => {
       replayLimit: true,
       onError: true,
       onCorruptRow: true,
+      durability: true,
     };
     expect([...SESSION_OPTIONS].sort()).toEqual(Object.keys(every).sort());
   });
