@@ -25,7 +25,13 @@ import { CitationSchema, SourceSchema } from './source.js';
 
 const metadata = ProviderMetadataSchema.optional();
 const step = z.number().int().nonnegative();
-const systemKinds = ['notice', 'model-changed', 'config-reload', 'cancelled'] as const;
+const systemKinds = [
+  'notice',
+  'model-changed',
+  'config-reload',
+  'cancelled',
+  'interrupted',
+] as const;
 
 // Compile-time check: the list names every SystemKind.
 const _allSystemKindsListed: [Exclude<SystemKind, (typeof systemKinds)[number]>] extends [never]

@@ -2,7 +2,7 @@ import type { JSONValue, ProviderMetadata } from './json.js';
 import type { Citation, Source } from './source.js';
 
 /** The kinds of system notice a turn or thread can record. */
-export type SystemKind = 'notice' | 'model-changed' | 'config-reload' | 'cancelled';
+export type SystemKind = 'notice' | 'model-changed' | 'config-reload' | 'cancelled' | 'interrupted';
 
 /** What every chunk has: the zero-based step of the turn it happened in. */
 export interface ChunkBase {

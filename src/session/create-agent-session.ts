@@ -4,14 +4,17 @@ import { invalidOption, readOptions } from '../errors/invalid-option.js';
 import { SYSTEM_KINDS } from '../schema/chunk.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
+import type { LeaseFence } from '../store/turn-types.js';
 import { stepWriterFor } from './durable-turn.js';
 import { EventHub } from './event-hub.js';
 import { buildModelMessages, loadHistory, userMessage } from './history.js';
+import type { HeldLease } from './lease.js';
 import { LiveTurn } from './live-turn.js';
 import { explodeChunks } from './pipeline.js';
 import { ReplayBuffer } from './replay-buffer.js';
 import { isAbortSignal } from './sse.js';
 import { checkProgressText, notRunning } from './tool-progress.js';
+import { isCancelledWait, TurnGuard } from './turn-guard.js';
 import { checkCancelReason, TurnHandleImpl } from './turn-handle.js';
 import { TurnQueue } from './turn-queue.js';
 import { runTurn } from './turn-runner.js';
@@ -85,6 +88,8 @@ class Session implements AgentSession {
   readonly #slotWaiters: Array<() => void> = [];
   #closed = false;
   readonly #closedController = new AbortController();
+  /** The lease, the interrupted-turn recovery and the existing-turn check before each turn. */
+  readonly #guard: TurnGuard;
   readonly #sink = (event: ChunkEvent, meta: EventMeta): void => {
     this.#replay.push(event, meta);
     this.#hub.publish(event, meta);
@@ -98,6 +103,7 @@ class Session implements AgentSession {
     );
     this.#replay = new ReplayBuffer(config.replayLimit);
     this.#queue = new TurnQueue((handle) => this.#run(handle));
+    this.#guard = new TurnGuard(config, this.#closedController.signal);
   }
 
   get runningTurnId(): string | undefined {
@@ -133,7 +139,20 @@ class Session implements AgentSession {
     if (signal !== undefined && !isAbortSignal(signal)) {
       invalidOption('send', 'signal', '`signal` must be an AbortSignal', signal);
     }
+    if (turnId !== undefined) {
+      // The same turn id sent again while it runs or waits here: join it.
+      const same = this.#pendingTurn(turnId);
+      if (same !== undefined) return same;
+      this.#guard.markExplicit(turnId);
+    }
     return this.#enqueue(text, turnId ?? this.#newId(), signal, false);
+  }
+
+  /** The running or queued turn of this id, if any. */
+  #pendingTurn(turnId: string): TurnHandleImpl | undefined {
+    const running = this.#queue.running;
+    if (running?.turnId === turnId && running.status !== 'done') return running;
+    return this.#queue.find((handle) => handle.turnId === turnId);
   }
 
   #newId(): string {
@@ -168,6 +187,7 @@ class Session implements AgentSession {
 
   #cancelTurn(handle: TurnHandleImpl, reason: string | undefined): void {
     if (this.#queue.remove(handle)) this.#drop(handle);
+    else if (this.#guard.cancelWaiting(handle)) return;
     else if (this.#live?.handle === handle) this.#live.cancel(reason);
   }
 
@@ -308,6 +328,7 @@ class Session implements AgentSession {
       this.#closed = true;
       for (const handle of this.#queue.close()) this.#drop(handle);
       this.#live?.cancel('Session closed');
+      this.#guard.close();
     }
     await this.idle();
     // After the last turn's `turn-end` went out: event streams end now (a second call is a no-op).
@@ -323,12 +344,17 @@ class Session implements AgentSession {
     turnId: string,
     drafts: readonly ChunkRowDraft[],
     status?: 'completed' | 'failed' | 'cancelled',
+    fence?: LeaseFence,
   ): Promise<readonly ChunkRow[]> {
     const store = this.#config.turn.store;
+    const options = {
+      ...(status === undefined || status === 'completed' ? {} : { status }),
+      ...(fence === undefined ? {} : { fence }),
+    };
     return this.#chainWrite(turnId, () =>
-      status === undefined || status === 'completed'
+      Object.keys(options).length === 0
         ? store.appendTurn(this.threadId, drafts)
-        : store.appendTurn(this.threadId, drafts, { status }),
+        : store.appendTurn(this.threadId, drafts, options),
     );
   }
 
@@ -376,8 +402,34 @@ class Session implements AgentSession {
   }
 
   async #runInSlot(handle: TurnHandleImpl): Promise<void> {
+    let held: HeldLease | undefined;
+    try {
+      const checked = await this.#guard.beforeTurn(handle, (error) => {
+        this.#config.onError(error, { source: 'store', turnId: handle.turnId });
+        if (this.#live?.handle === handle) this.#live.cancel('The thread lease was lost');
+      });
+      held = checked.held;
+      if (checked.stored !== undefined) {
+        // A retried turn id: the stored turn is the answer; the model is not called again.
+        await held?.release();
+        handle.settle({ turnId: handle.turnId, ...checked.stored });
+        return;
+      }
+    } catch (error) {
+      if (isCancelledWait(error)) this.#drop(handle);
+      else handle.fail(error);
+      return;
+    }
+    try {
+      await this.#runHeld(handle, held?.fence);
+    } finally {
+      await held?.release();
+    }
+  }
+
+  async #runHeld(handle: TurnHandleImpl, fence: LeaseFence | undefined): Promise<void> {
     handle.status = 'running';
-    const durable = stepWriterFor(this.#config, handle, (error) => {
+    const durable = stepWriterFor(this.#config, handle, fence, (error) => {
       this.#config.onError(error, { source: 'store', turnId: handle.turnId });
       if (ChunklogError.hasCode(error, 'lease-lost')) live.cancel('The thread lease was lost');
     });
@@ -405,7 +457,7 @@ class Session implements AgentSession {
     try {
       const rows =
         durable === undefined
-          ? await this.#write(handle.turnId, drafts, outcome.outcome)
+          ? await this.#write(handle.turnId, drafts, outcome.outcome, fence)
           : await this.#chainWrite(handle.turnId, () =>
               durable.finish(outcome.chunks, outcome.outcome, drafts),
             );

@@ -186,18 +186,20 @@ export interface DurableTurn {
  *
  * @param config - the session's configuration
  * @param handle - the turn
+ * @param fence - the session's lease, when it holds one
  * @param onError - told of a failed step write (the session reports it, and cancels the turn
  *   when the lease was lost)
  */
 export function stepWriterFor(
   config: SessionConfig,
   handle: { readonly turnId: string; readonly text: string },
+  fence: LeaseFence | undefined,
   onError: (error: unknown) => void,
 ): DurableTurn | undefined {
   if (config.durability !== 'step') return undefined;
   const store = config.turn.store as StepDurableStore;
   const threadId = config.turn.threadId;
-  const writer = new StepWriter(store, threadId, handle.turnId, undefined, onError);
+  const writer = new StepWriter(store, threadId, handle.turnId, fence, onError);
   let beginError: unknown;
   return {
     sink: (base, chunks) => (event, meta) => {
@@ -217,9 +219,10 @@ export function stepWriterFor(
     async finish(chunks, outcome, wholeTurn) {
       if (writer.begun) return await writer.finish(chunks, statusOfOutcome(outcome));
       if (ChunklogError.hasCode(beginError, 'turn-exists')) throw beginError;
-      return outcome === 'completed'
-        ? await store.appendTurn(threadId, wholeTurn)
-        : await store.appendTurn(threadId, wholeTurn, { status: outcome });
+      return await store.appendTurn(threadId, wholeTurn, {
+        ...(outcome === 'completed' ? {} : { status: outcome }),
+        ...(fence === undefined ? {} : { fence }),
+      });
     },
   };
 }

@@ -7,6 +7,8 @@ import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
 import type { JSONValue } from '../schema/json.js';
 import type { FinishReason, TokenUsage } from '../schema/usage.js';
 import type { SessionDurability } from './durable-turn.js';
+import type { SessionLeaseOptions } from './lease.js';
+import type { ExistingTurnPolicy } from './turn-guard.js';
 
 /**
  * What a session needs of a store: `appendTurn` to seal a turn and `getMessages` to rebuild the
@@ -21,7 +23,10 @@ export interface SessionStore {
   appendTurn(
     threadId: string,
     drafts: readonly ChunkRowDraft[],
-    options?: { readonly status?: 'completed' | 'failed' | 'cancelled' | undefined },
+    options?: {
+      readonly status?: 'completed' | 'failed' | 'cancelled' | undefined;
+      readonly fence?: { readonly holder: string; readonly token: number } | undefined;
+    },
   ): Promise<readonly ChunkRow[]>;
   getMessages(
     threadId: string,
@@ -104,6 +109,22 @@ export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
    * in progress; the store must have `beginTurn` and `appendSteps` (every `ChunkStore` does).
    */
   readonly durability?: SessionDurability | undefined;
+  /**
+   * Hold the thread's lease in the store while a turn runs, so that one process at a time runs
+   * the thread's turns (see {@link SessionLeaseOptions}: `ttlMs`, `holder`, `onBusy`); every
+   * write of the turn is fenced with it. `true` takes the defaults. Default: no lease (one
+   * writer per thread is then the application's business). With a lease, a turn another
+   * holder left `running` (it died) is closed before the next turn runs (see `recovery`).
+   */
+  readonly lease?: SessionLeaseOptions | boolean | undefined;
+  /**
+   * What `send` does with a turn id the thread already holds (a client retrying a POST): the
+   * model is never called again. A turn of that id running or queued in this session is joined
+   * (`send` returns its handle). Stored already: `'return'` (default) settles the new handle
+   * with the stored turn's rows and outcome (`interrupted` reads as `failed`), without events;
+   * `'error'` fails it with `turn-exists` — as does a turn `running` in another process.
+   */
+  readonly onExistingTurn?: ExistingTurnPolicy | undefined;
 }
 
 /** Where a reported error came from, for example `{ source: 'store', turnId: 't1' }`. */

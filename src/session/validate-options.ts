@@ -5,7 +5,9 @@ import { idProblem } from '../store/validate.js';
 import { withCorruptRowPolicy } from './corrupt-row-policy.js';
 import { isStepDurableStore, type SessionDurability } from './durable-turn.js';
 import { createTimeOrderedIds } from './ids.js';
+import { checkLeaseOption, type LeaseConfig } from './lease.js';
 import { whyNotV4Model } from './model-version.js';
+import type { ExistingTurnPolicy } from './turn-guard.js';
 import type { TurnConfig } from './turn-runner.js';
 import type { AgentSessionOptions, SessionErrorContext } from './types.js';
 
@@ -18,6 +20,10 @@ export interface SessionConfig {
   readonly onError: (error: unknown, context: SessionErrorContext) => void;
   /** When turns are stored (`durability`). */
   readonly durability: SessionDurability;
+  /** The thread lease (`lease`), or undefined for none. */
+  readonly lease: LeaseConfig | undefined;
+  /** What `send` does with a turn id stored already (`onExistingTurn`). */
+  readonly onExistingTurn: ExistingTurnPolicy;
 }
 
 /** The default most steps of a turn. */
@@ -49,6 +55,8 @@ export const SESSION_OPTIONS: readonly (keyof AgentSessionOptions)[] = [
   'onError',
   'onCorruptRow',
   'durability',
+  'lease',
+  'onExistingTurn',
 ];
 
 function invalid(option: string, message: string, value: unknown): never {
@@ -213,8 +221,15 @@ export function validateOptions<TOOLS extends ToolSet>(
       store,
     );
   }
+  const lease = checkLeaseOption(options.lease, store);
+  const onExistingTurn = options.onExistingTurn ?? 'return';
+  if (onExistingTurn !== 'return' && onExistingTurn !== 'error') {
+    invalid('onExistingTurn', "`onExistingTurn` must be 'return' or 'error'", onExistingTurn);
+  }
   return {
+    onExistingTurn,
     durability,
+    lease,
     turn: {
       threadId: threadId as string,
       store: withCorruptRowPolicy(store, onCorruptRow),

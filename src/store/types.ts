@@ -5,7 +5,7 @@ import type { JSONObject } from '../schema/json.js';
 import type { TurnStatus } from '../schema/turn-status.js';
 import type { StoreDialectName } from './dialects/adapter.js';
 import type { StoreTableNames } from './tables.js';
-import type { ChunkStoreTurns, EndedTurnStatus } from './turn-types.js';
+import type { ChunkStoreTurns, EndedTurnStatus, LeaseFence } from './turn-types.js';
 
 /** What a reader does with a stored row whose data no longer parses. */
 export type CorruptRowPolicy = 'throw' | 'skip';
@@ -136,6 +136,8 @@ export interface AppendTurnOptions {
    * `'interrupted'` make the turn read so in pages and messages. Default `'completed'`.
    */
   readonly status?: EndedTurnStatus | undefined;
+  /** Write only while this lease holds (fencing); otherwise `lease-lost` and nothing is written. */
+  readonly fence?: LeaseFence | undefined;
 }
 
 /** Options of {@link ChunkStore.getRows}. */

@@ -63,6 +63,8 @@ describe('createAgentSession checks everything at creation', () => {
       onError: true,
       onCorruptRow: true,
       durability: true,
+      lease: true,
+      onExistingTurn: true,
     };
     expect([...SESSION_OPTIONS].sort()).toEqual(Object.keys(every).sort());
   });

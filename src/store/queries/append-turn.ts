@@ -10,6 +10,7 @@ import { insertThreadIfAbsent, type SelectedThread } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import type { AppendTurnOptions } from '../types.js';
 import { checkThreadId, idProblem } from '../validate.js';
+import { checkFenceOption, requireFence } from './leases.js';
 import { checkEndedStatus, recordSealedStatus } from './turn-status-row.js';
 
 /**
@@ -101,7 +102,8 @@ export function appendTurn(
   options?: AppendTurnOptions,
 ): Promise<ChunkRow[]> {
   checkThreadId(threadId);
-  const o = readOptions(options, 'appendTurn', ['createdAt', 'status']);
+  const o = readOptions(options, 'appendTurn', ['createdAt', 'status', 'fence']);
+  const fence = checkFenceOption(o.fence);
   const status = o.status === undefined ? undefined : checkEndedStatus(o.status, 'status');
   const stamp = checkCreatedAt(o.createdAt);
   const checked = checkDrafts(drafts);
@@ -134,6 +136,7 @@ export function appendTurn(
         } else if (oneStatement && thread.turn_first === null) {
           mayHoldTurn = false;
         }
+        if (fence !== undefined) await requireFence(ctx, trx, threadId, fence, now);
         if (turnId === undefined) return [];
         if (mayHoldTurn) {
           const stored = (await statements.turnRows.execute(trx, [threadId, turnId])).rows;
