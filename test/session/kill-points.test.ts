@@ -86,6 +86,13 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
       const points = reference.messages.find((m) => m.type === 'done')?.points as number;
       expect(points).toBeGreaterThanOrEqual(10);
       const whole = await store.getRows('reference');
+      // Where the turn's writes end, in rows (0: nothing stored yet).
+      const boundaries = [0];
+      for (const m of reference.messages) {
+        if (m.type === 'written')
+          boundaries.push((boundaries.at(-1) as number) + (m.rows as number));
+      }
+      expect(boundaries.at(-1)).toBe(whole.length);
       expect(await store.getTurnInfo('reference', 'turn-1')).toMatchObject({ status: 'completed' });
 
       const killAts = Array.from({ length: points }, (_, k) => k);
@@ -97,16 +104,26 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
         const stopped = run.messages.find((m) => m.type === 'point');
         expect(stopped?.point).toBe(k);
         names.add(stopped?.name as string);
-        const written = run.messages
+        // Writes the parent heard of landed; the one in flight at the kill may have too.
+        const acknowledged = run.messages
           .filter((m) => m.type === 'written')
           .reduce((n, m) => n + (m.rows as number), 0);
-        const stored = written === 0 ? [] : await store.getRows(threadId);
-        // Exactly the rows of the writes that ended before the kill: a prefix of the whole turn.
+        const stored = (await store.hasTurn(threadId, 'turn-1'))
+          ? await store.getRows(threadId)
+          : [];
+        const written = stored.length;
+        expect(written, `point ${k}`).toBeGreaterThanOrEqual(acknowledged);
+        // Exactly the rows of writes that ended: the whole turn cut at a write's end.
+        expect(boundaries, `point ${k} (${stopped?.name})`).toContain(written);
         expect(stored.map(content), `point ${k} (${stopped?.name})`).toEqual(
           whole.slice(0, written).map(content),
         );
-        if (written === 0) {
-          expect(await store.hasTurn(threadId, 'turn-1')).toBe(false);
+        if (written === 0) return;
+        if (written === whole.length) {
+          // Killed after the last write: the turn is complete.
+          expect(await store.getTurnInfo(threadId, 'turn-1')).toMatchObject({
+            status: 'completed',
+          });
           return;
         }
         expect(await store.getTurnInfo(threadId, 'turn-1')).toMatchObject({ status: 'running' });
@@ -146,7 +163,7 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
               Array.isArray(m.content) ? m.content : [],
             )
             .filter((p) => p.type === type)
-            .map((p) => (p as { toolCallId: string }).toolCallId)
+            .map((p) => (p as unknown as { toolCallId: string }).toolCallId)
             .sort();
         expect(ids('tool-result')).toEqual(ids('tool-call'));
       });
