@@ -51,9 +51,9 @@ export function statusOfOutcome(outcome: 'completed' | 'failed' | 'cancelled'): 
  * Writes one turn step by step (`durability: 'step'`): {@link StepWriter.begin} stores the user's
  * message and the turn's `running` status; {@link StepWriter.stepEnded} queues the chunks folded
  * since the last write (the step that just ended) as one `appendSteps`; {@link StepWriter.finish}
- * writes what is left and the turn's final status. Writes run one after another, in order; a
- * failed step write is reported and its chunks go with the next write, so nothing is skipped and
- * the turn's rows stay in the order of its chunks.
+ * writes what is left and the turn's final status. Writes run one after another, in order; after
+ * a failed step write (reported) the later step writes wait, and the final write stores every
+ * chunk from the failed one on, so nothing is skipped and the rows stay in the order of the chunks.
  */
 export class StepWriter {
   readonly #store: StepDurableStore;
@@ -72,7 +72,7 @@ export class StepWriter {
    * @param threadId - the thread
    * @param turnId - the turn
    * @param fence - the lease the writes are fenced with, when the session holds one
-   * @param onError - told of a step write that failed (its chunks are retried with the next write)
+   * @param onError - told of a step write that failed (its chunks go with the final write)
    */
   constructor(
     store: StepDurableStore,
