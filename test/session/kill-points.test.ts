@@ -95,9 +95,13 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
       expect(boundaries.at(-1)).toBe(whole.length);
       expect(await store.getTurnInfo('reference', 'turn-1')).toMatchObject({ status: 'completed' });
 
-      const killAts = Array.from({ length: points }, (_, k) => k);
+      // Every point on SQLite; on the servers ten or more spread over the turn (each kill is a
+      // process start, slow on a loaded machine).
+      const every = name === 'sqlite' ? 1 : 2;
+      const killAts = Array.from({ length: points }, (_, k) => k).filter((k) => k % every === 0);
+      expect(killAts.length).toBeGreaterThanOrEqual(10);
       const names = new Set<string>();
-      await inBatches(killAts, 3, async (k) => {
+      await inBatches(killAts, 4, async (k) => {
         const threadId = `kill-${k}`;
         const run = await runWorker(harness, threadId, k);
         expect(run.exit, `point ${k}`).toBe('SIGKILL');
@@ -119,14 +123,13 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
           whole.slice(0, written).map(content),
         );
         if (written === 0) return;
-        if (written === whole.length) {
-          // Killed after the last write: the turn is complete.
-          expect(await store.getTurnInfo(threadId, 'turn-1')).toMatchObject({
-            status: 'completed',
-          });
+        const info = await store.getTurnInfo(threadId, 'turn-1');
+        if (info?.status === 'completed') {
+          // Killed after the write that ended the turn: it is whole.
+          expect(written).toBe(whole.length);
           return;
         }
-        expect(await store.getTurnInfo(threadId, 'turn-1')).toMatchObject({ status: 'running' });
+        expect(info).toMatchObject({ status: 'running' });
 
         // A new session, once the dead worker's lease expired (the store's clock, moved on).
         const later = harness.openStore({ now: () => Date.now() + 7_200_000 });
