@@ -15,6 +15,12 @@ interface Job {
   readonly threadId: string;
   /** The pause point to stop at; -1 runs the turn to its end. */
   readonly killAt: number;
+  /**
+   * Instead of the 5-step turn: send this many one-step turns (ids `${writer}-${i}`), each
+   * reporting how many user messages its model input held.
+   */
+  readonly turns?: number;
+  readonly writer?: string;
 }
 
 /** The scripted 5-step turn. */
@@ -93,24 +99,64 @@ if (process.argv[2] !== undefined && process.send !== undefined) {
       return [`${dir}/a.ts`];
     },
   });
-  try {
-    const session = createAgentSession({
-      store: wrapped,
-      threadId: job.threadId,
-      model: durableScript(),
-      tools: { read_file: readFile, list_files: listFiles },
-      idGenerator: () => 'turn-1',
-      durability: 'step',
-      lease: { ttlMs: 3_600_000, holder: `worker-${process.pid}` },
+  if (job.turns !== undefined) {
+    const writer = job.writer ?? 'w';
+    const model = createScriptedModel(
+      Array.from({ length: job.turns }, (_, i) => ({
+        parts: [{ type: 'text' as const, text: `${writer} answer ${i}` }],
+      })),
+    );
+    const doStream = model.doStream.bind(model);
+    const counting = Object.assign(Object.create(model) as typeof model, {
+      doStream: async (options: Parameters<typeof doStream>[0]) => {
+        const users = options.prompt.filter((m) => m.role === 'user').length;
+        await send({ type: 'prompt', users });
+        return doStream(options);
+      },
     });
-    await session.send('What do the files export?').rows;
-    await session.close();
-    await send({ type: 'done', points: point });
-  } catch (error) {
-    await send({ type: 'error', message: error instanceof Error ? error.stack : String(error) });
-    process.exitCode = 1;
-  } finally {
-    await store.close();
-  }
+    try {
+      let i = 0;
+      const session = createAgentSession({
+        store,
+        threadId: job.threadId,
+        model: counting,
+        idGenerator: () => `${writer}-${i++}`,
+        durability: 'step',
+        lease: { ttlMs: 60_000, holder: `${writer}-${process.pid}` },
+      });
+      for (let t = 0; t < job.turns; t++) {
+        const turn = session.send(`${writer} question ${t}`);
+        await turn.rows;
+        await send({ type: 'turn', turnId: turn.turnId });
+      }
+      await session.close();
+      await send({ type: 'done', points: 0 });
+    } catch (error) {
+      await send({ type: 'error', message: error instanceof Error ? error.stack : String(error) });
+      process.exitCode = 1;
+    } finally {
+      await store.close();
+    }
+    process.disconnect?.();
+  } else
+    try {
+      const session = createAgentSession({
+        store: wrapped,
+        threadId: job.threadId,
+        model: durableScript(),
+        tools: { read_file: readFile, list_files: listFiles },
+        idGenerator: () => 'turn-1',
+        durability: 'step',
+        lease: { ttlMs: 3_600_000, holder: `worker-${process.pid}` },
+      });
+      await session.send('What do the files export?').rows;
+      await session.close();
+      await send({ type: 'done', points: point });
+    } catch (error) {
+      await send({ type: 'error', message: error instanceof Error ? error.stack : String(error) });
+      process.exitCode = 1;
+    } finally {
+      await store.close();
+    }
   process.disconnect?.();
 }
