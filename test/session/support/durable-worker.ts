@@ -137,7 +137,6 @@ if (process.argv[2] !== undefined && process.send !== undefined) {
     } finally {
       await store.close();
     }
-    process.disconnect?.();
   } else
     try {
       const session = createAgentSession({
