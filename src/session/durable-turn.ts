@@ -164,7 +164,7 @@ export class StepWriter {
 
 /** The session's glue for a turn under `durability: 'step'` (see {@link stepWriterFor}). */
 export interface DurableTurn {
-  /** The turn's event sink: the session's, plus a step write at each `step-finish`. */
+  /** The turn's event sink: the session's, plus a write of each ended step's rows. */
   sink(base: EventSink, chunks: () => readonly Chunk[]): EventSink;
   /** Runs after the writes before the turn: stores its user message and `running` status. */
   begin(writesBefore: Promise<unknown>): Promise<void>;
@@ -202,9 +202,19 @@ export function stepWriterFor(
   const writer = new StepWriter(store, threadId, handle.turnId, fence, onError);
   let beginError: unknown;
   return {
-    sink: (base, chunks) => (event, meta) => {
-      base(event, meta);
-      if (event.type === 'step-finish') writer.stepEnded(chunks());
+    sink: (base, chunks) => {
+      // A step's rows are written when the next step starts (at once: the AI SDK starts it as
+      // soon as the step's tools returned), and the last step's with the turn's status: one
+      // transaction fewer per turn than a write at every `step-finish`, and no later.
+      let stepEnded = false;
+      return (event, meta) => {
+        base(event, meta);
+        if (event.type === 'step-finish') stepEnded = true;
+        else if (event.type === 'step-start' && stepEnded) {
+          stepEnded = false;
+          writer.stepEnded(chunks());
+        }
+      };
     },
     async begin(writesBefore) {
       await writesBefore;
