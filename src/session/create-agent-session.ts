@@ -403,6 +403,10 @@ class Session implements AgentSession {
 
   async #runInSlot(handle: TurnHandleImpl): Promise<void> {
     let held: HeldLease | undefined;
+    if (!this.#guard.needed(handle.turnId)) {
+      await this.#runHeld(handle, undefined);
+      return;
+    }
     try {
       const checked = await this.#guard.beforeTurn(handle, (error) => {
         this.#config.onError(error, { source: 'store', turnId: handle.turnId });

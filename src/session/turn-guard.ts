@@ -45,6 +45,14 @@ export class TurnGuard {
     this.#closed = closed;
   }
 
+  /**
+   * Whether the turn needs {@link TurnGuard.beforeTurn}: with a lease, or a turn id the caller
+   * chose. Otherwise the turn starts at once (synchronously), as without the guard.
+   */
+  needed(turnId: string): boolean {
+    return this.#config.lease !== undefined || this.#explicit.has(turnId);
+  }
+
   /** The caller chose this turn id: check the store for it before running the turn. */
   markExplicit(turnId: string): void {
     this.#explicit.add(turnId);
