@@ -47,7 +47,21 @@ export type ChunklogErrorCode =
   /** A thread client's request (`chunklog/react`) got an error answer; `value.status` is the HTTP status. */
   | 'request-failed'
   /** A relay (`chunklog/relay`: Redis, PostgreSQL) could not be reached; resume from the last event id later. */
-  | 'relay-unavailable';
+  | 'relay-unavailable'
+  /**
+   * A turn id that the thread already holds was begun again (`ChunkStore.beginTurn`, or a
+   * session's `send` with `onExistingTurn: 'error'`); `value` is the stored turn's status.
+   */
+  | 'turn-exists'
+  /** Another holder's lease on the thread is live (a session's `send` with `lease.onBusy: 'error'`). */
+  | 'thread-busy'
+  /**
+   * A write under a lease was refused: the lease expired and was taken over (fencing), so the
+   * writer must stop writing to the thread.
+   */
+  | 'lease-lost'
+  /** Steps were appended to a turn that is not `running` in the store (it ended, or never began). */
+  | 'turn-not-running';
 
 /** Structured facts about a failure; every field is optional and JSON-safe. */
 export interface ChunklogErrorDetails {

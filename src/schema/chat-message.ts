@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type Chunk, ChunkSchema } from './chunk.js';
+import { type TurnStatus, TurnStatusSchema } from './turn-status.js';
 
 /** The role of a {@link ChatMessage}. Tool rows join their turn's assistant message. */
 export type ChatRole = 'user' | 'assistant' | 'system';
@@ -17,6 +18,12 @@ export interface ChatMessage {
   readonly turnId: string;
   readonly role: ChatRole;
   readonly chunks: readonly Chunk[];
+  /**
+   * The status of the message's turn when it is not `completed` (`ChunkStore.getMessages` sets
+   * it): `running` for the stored part of a turn still being written, `failed`, `cancelled` or
+   * `interrupted`.
+   */
+  readonly status?: TurnStatus | undefined;
 }
 
 /** Zod schema of a {@link ChatRole}. */
@@ -28,6 +35,7 @@ export const ChatMessageSchema: z.ZodType<ChatMessage> = z.object({
   turnId: z.string().min(1),
   role: ChatRoleSchema,
   chunks: z.array(ChunkSchema),
+  status: TurnStatusSchema.optional(),
 });
 
 /**

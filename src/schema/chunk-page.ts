@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type ChunkRow, ChunkRowSchema } from './chunk-row.js';
 import { parseWith } from './parse.js';
+import { type TurnStatus, TurnStatusSchema } from './turn-status.js';
 
 /**
  * One page of a thread's log, as `ChunkStore.getChunks` returns it and as a window's `loadPage`
@@ -20,6 +21,12 @@ export interface ChunkPage {
   readonly oldestSeq: number | null;
   /** Whether rows older than this page exist. */
   readonly hasMore: boolean;
+  /**
+   * The status of each turn of the page that is not `completed`, by turn id (a store with
+   * migration `0002` sets it; a turn it does not name is completed). A `running` turn's rows are
+   * the steps stored so far: more will follow, and its live events cover them.
+   */
+  readonly turnStatus?: Readonly<Record<string, TurnStatus>> | undefined;
 }
 
 const seqOf = z.number().int().positive();
@@ -40,6 +47,7 @@ export const ChunkPageSchema: z.ZodType<ChunkPage> = z
     total: z.number().int().nonnegative(),
     oldestSeq: seqOf.nullable(),
     hasMore: z.boolean(),
+    turnStatus: z.record(z.string(), TurnStatusSchema).optional(),
   })
   .check((ctx) => {
     const { chunks, oldestSeq } = ctx.value;

@@ -31,6 +31,7 @@ const systemKinds = [
   'model-changed',
   'config-reload',
   'cancelled',
+  'interrupted',
   'context-truncated',
 ] as const;
 

@@ -8,6 +8,7 @@ export type SystemKind =
   | 'model-changed'
   | 'config-reload'
   | 'cancelled'
+  | 'interrupted'
   | 'context-truncated';
 
 /** What every chunk has: the zero-based step of the turn it happened in. */

@@ -126,6 +126,7 @@ export {
   SourceSchema,
   type UrlSource,
 } from './source.js';
+export { TURN_STATUSES, type TurnStatus, TurnStatusSchema } from './turn-status.js';
 export {
   type AiSdkFinishReason,
   type FinishReason,

@@ -5,16 +5,20 @@ import { attachRelay } from '../relay/attach-session.js';
 import { SYSTEM_KINDS } from '../schema/chunk.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
+import type { LeaseFence } from '../store/turn-types.js';
 import type { StepUsage } from '../store/usage-types.js';
 import { budgetedInput } from './context-input.js';
+import { stepWriterFor } from './durable-turn.js';
 import { EventHub } from './event-hub.js';
 import { buildModelMessages, loadHistory, userMessage } from './history.js';
+import type { HeldLease } from './lease.js';
 import { LiveTurn } from './live-turn.js';
 import { applyAnthropicCaching, explodeChunks } from './pipeline.js';
 import { ReplayBuffer } from './replay-buffer.js';
 import { isAbortSignal } from './sse.js';
 import { recordTurnUsage } from './step-usage.js';
 import { checkProgressText, notRunning } from './tool-progress.js';
+import { isCancelledWait, TurnGuard } from './turn-guard.js';
 import { checkCancelReason, TurnHandleImpl } from './turn-handle.js';
 import { TurnQueue } from './turn-queue.js';
 import { runTurn } from './turn-runner.js';
@@ -89,6 +93,8 @@ class Session implements AgentSession {
   #closed = false;
   readonly #closedController = new AbortController();
   #detachRelay: (() => void) | undefined;
+  /** The lease, the interrupted-turn recovery and the existing-turn check before each turn. */
+  readonly #guard: TurnGuard;
   readonly #sink = (event: ChunkEvent, meta: EventMeta): void => {
     this.#replay.push(event, meta);
     this.#hub.publish(event, meta);
@@ -104,6 +110,7 @@ class Session implements AgentSession {
     this.#queue = new TurnQueue((handle) => this.#run(handle));
     if (config.relay !== undefined)
       this.#detachRelay = attachRelay(this, config.relay, config.onError);
+    this.#guard = new TurnGuard(config, this.#closedController.signal);
   }
 
   get runningTurnId(): string | undefined {
@@ -139,7 +146,20 @@ class Session implements AgentSession {
     if (signal !== undefined && !isAbortSignal(signal)) {
       invalidOption('send', 'signal', '`signal` must be an AbortSignal', signal);
     }
+    if (turnId !== undefined) {
+      // The same turn id sent again while it runs or waits here: join it.
+      const same = this.#pendingTurn(turnId);
+      if (same !== undefined) return same;
+      this.#guard.markExplicit(turnId);
+    }
     return this.#enqueue(text, turnId ?? this.#newId(), signal, false);
+  }
+
+  /** The running or queued turn of this id, if any. */
+  #pendingTurn(turnId: string): TurnHandleImpl | undefined {
+    const running = this.#queue.running;
+    if (running?.turnId === turnId && running.status !== 'done') return running;
+    return this.#queue.find((handle) => handle.turnId === turnId);
   }
 
   #newId(): string {
@@ -174,6 +194,7 @@ class Session implements AgentSession {
 
   #cancelTurn(handle: TurnHandleImpl, reason: string | undefined): void {
     if (this.#queue.remove(handle)) this.#drop(handle);
+    else if (this.#guard.cancelWaiting(handle)) return;
     else if (this.#live?.handle === handle) this.#live.cancel(reason);
   }
 
@@ -325,6 +346,7 @@ class Session implements AgentSession {
       this.#closed = true;
       for (const handle of this.#queue.close()) this.#drop(handle);
       this.#live?.cancel('Session closed');
+      this.#guard.close();
     }
     await this.idle();
     this.#detachRelay?.();
@@ -341,10 +363,33 @@ class Session implements AgentSession {
     turnId: string,
     drafts: readonly ChunkRowDraft[],
     steps: readonly StepUsage[] = [],
+    status?: 'completed' | 'failed' | 'cancelled',
+    fence?: LeaseFence,
+  ): Promise<readonly ChunkRow[]> {
+    const store = this.#config.turn.store;
+    const options = {
+      ...(status === undefined || status === 'completed' ? {} : { status }),
+      ...(fence === undefined ? {} : { fence }),
+    };
+    return this.#chainWrite(turnId, steps, () =>
+      Object.keys(options).length === 0
+        ? store.appendTurn(this.threadId, drafts)
+        : store.appendTurn(this.threadId, drafts, options),
+    );
+  }
+
+  /**
+   * Runs a turn's write after every write before it (the next turn reads history after it
+   * lands), then stores the turn's usage.
+   */
+  #chainWrite(
+    turnId: string,
+    steps: readonly StepUsage[],
+    work: () => Promise<readonly ChunkRow[]>,
   ): Promise<readonly ChunkRow[]> {
     const store = this.#config.turn.store;
     const write = this.#writes.then(async () => {
-      const rows = await store.appendTurn(this.threadId, drafts);
+      const rows = await work();
       // Usage is kept apart from the log: failing to store it does not fail the turn.
       await recordTurnUsage(store, this.threadId, turnId, steps).catch((error: unknown) =>
         this.#config.onError(error, { source: 'store', turnId }),
@@ -389,13 +434,54 @@ class Session implements AgentSession {
   }
 
   async #runInSlot(handle: TurnHandleImpl): Promise<void> {
+    let held: HeldLease | undefined;
+    if (!this.#guard.needed(handle.turnId)) {
+      await this.#runHeld(handle, undefined);
+      return;
+    }
+    try {
+      const checked = await this.#guard.beforeTurn(handle, (error) => {
+        this.#config.onError(error, { source: 'store', turnId: handle.turnId });
+        if (this.#live?.handle === handle) this.#live.cancel('The thread lease was lost');
+      });
+      held = checked.held;
+      if (checked.stored !== undefined) {
+        // A retried turn id: the stored turn is the answer; the model is not called again.
+        await held?.release();
+        handle.settle({ turnId: handle.turnId, ...checked.stored });
+        return;
+      }
+    } catch (error) {
+      if (isCancelledWait(error)) this.#drop(handle);
+      else handle.fail(error);
+      return;
+    }
+    try {
+      await this.#runHeld(handle, held?.fence);
+    } finally {
+      await held?.release();
+    }
+  }
+
+  async #runHeld(handle: TurnHandleImpl, fence: LeaseFence | undefined): Promise<void> {
     handle.status = 'running';
-    const live = new LiveTurn(handle, this.#sink);
+    const durable = stepWriterFor(this.#config, handle, fence, (error) => {
+      this.#config.onError(error, { source: 'store', turnId: handle.turnId });
+      if (ChunklogError.hasCode(error, 'lease-lost')) live.cancel('The thread lease was lost');
+    });
+    const live: LiveTurn = new LiveTurn(
+      handle,
+      durable === undefined ? this.#sink : durable.sink(this.#sink, () => live.state.chunks),
+    );
     this.#live = live;
     this.#replay.begin(handle.turnId);
     let outcome: Awaited<ReturnType<typeof runTurn>>;
     try {
-      outcome = await runTurn(live, this.#config.turn, () => this.#writes);
+      outcome = await runTurn(
+        live,
+        this.#config.turn,
+        durable === undefined ? () => this.#writes : () => durable.begin(this.#writes),
+      );
     } finally {
       this.#live = undefined;
     }
@@ -405,7 +491,12 @@ class Session implements AgentSession {
       ...explodeChunks(handle.turnId, outcome.chunks, 'assistant'),
     ];
     try {
-      const rows = await this.#write(handle.turnId, drafts, outcome.steps);
+      const rows =
+        durable === undefined
+          ? await this.#write(handle.turnId, drafts, outcome.steps, outcome.outcome, fence)
+          : await this.#chainWrite(handle.turnId, outcome.steps, () =>
+              durable.finish(outcome.chunks, outcome.outcome, drafts),
+            );
       live.publishEnd();
       handle.settle({
         turnId: handle.turnId,

@@ -7,6 +7,7 @@
 
 export { DEFAULT_COMPACTION_INSTRUCTIONS } from './context-input.js';
 export { createAgentSession } from './create-agent-session.js';
+export type { SessionDurability, StepDurableStore } from './durable-turn.js';
 export {
   describeModelSwitch,
   type FallbackReason,
@@ -30,9 +31,16 @@ export type {
   SessionLookup,
   UIMessageStreamRouteOptions,
 } from './handlers/types.js';
+export type { LeaseStore, SessionLeaseOptions } from './lease.js';
+export {
+  type CloseInterruptedOptions,
+  closeInterruptedTurns,
+  type RecoveryStore,
+} from './recovery.js';
 export { parseEventId } from './replay-buffer.js';
 export { formatSse, type SessionEventStreamOptions, sessionEventStream } from './sse.js';
 export { type ToolProgress, toolProgress } from './tool-progress.js';
+export type { ExistingTurnPolicy } from './turn-guard.js';
 export type {
   AgentSession,
   AgentSessionOptions,

@@ -36,6 +36,11 @@ export class TurnQueue<T> {
     this.#pump();
   }
 
+  /** The first waiting item that matches, if any. */
+  find(match: (item: T) => boolean): T | undefined {
+    return this.#waiting.find(match);
+  }
+
   /** Takes a waiting item out; false when it is not waiting (running, done or unknown). */
   remove(item: T): boolean {
     const at = this.#waiting.indexOf(item);

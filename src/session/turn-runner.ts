@@ -136,7 +136,12 @@ export async function runTurn(
   try {
     await ready();
     if (!live.controller.signal.aborted) {
-      const history = await loadHistory(config.store, config.threadId);
+      // The turn's own stored rows (its user message, with step durability) are not history. The
+      // kept history is passed on as it is when it holds none of them (its model messages are kept).
+      const loaded = await loadHistory(config.store, config.threadId);
+      const history = loaded.some((message) => message.turnId === live.turnId)
+        ? loaded.filter((message) => message.turnId !== live.turnId)
+        : loaded;
       const messages =
         config.context === undefined
           ? buildModelMessages(history, user, config.caching)

@@ -9,6 +9,9 @@ import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
 import type { JSONValue } from '../schema/json.js';
 import type { FinishReason, TokenUsage } from '../schema/usage.js';
 import type { StepUsage, TurnUsage } from '../store/usage-types.js';
+import type { SessionDurability } from './durable-turn.js';
+import type { SessionLeaseOptions } from './lease.js';
+import type { ExistingTurnPolicy } from './turn-guard.js';
 
 /**
  * What a session needs of a store: `appendTurn` to seal a turn and `getMessages` to rebuild the
@@ -20,7 +23,14 @@ import type { StepUsage, TurnUsage } from '../store/usage-types.js';
  * ```
  */
 export interface SessionStore {
-  appendTurn(threadId: string, drafts: readonly ChunkRowDraft[]): Promise<readonly ChunkRow[]>;
+  appendTurn(
+    threadId: string,
+    drafts: readonly ChunkRowDraft[],
+    options?: {
+      readonly status?: 'completed' | 'failed' | 'cancelled' | undefined;
+      readonly fence?: { readonly holder: string; readonly token: number } | undefined;
+    },
+  ): Promise<readonly ChunkRow[]>;
   getMessages(
     threadId: string,
     options?: { readonly onCorruptRow?: 'throw' | 'skip' | undefined },
@@ -101,6 +111,29 @@ export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
    * `corrupt-row`. Default: the store's own policy (its `onCorruptRow` option).
    */
   readonly onCorruptRow?: 'throw' | 'skip' | undefined;
+  /**
+   * When a turn's rows are stored. `'turn'` (default): in one transaction when the turn ends —
+   * the fewest writes. `'step'`: the user's message when the turn starts (status `running`) and
+   * each step's rows when the step ends, one transaction each, so a crash loses at most the step
+   * in progress; the store must have `beginTurn` and `appendSteps` (every `ChunkStore` does).
+   */
+  readonly durability?: SessionDurability | undefined;
+  /**
+   * Hold the thread's lease in the store while a turn runs, so that one process at a time runs
+   * the thread's turns (see {@link SessionLeaseOptions}: `ttlMs`, `holder`, `onBusy`); every
+   * write of the turn is fenced with it. `true` takes the defaults. Default: no lease (one
+   * writer per thread is then the application's business). With a lease, a turn another
+   * holder left `running` (it died) is closed before the next turn runs (see `recovery`).
+   */
+  readonly lease?: SessionLeaseOptions | boolean | undefined;
+  /**
+   * What `send` does with a turn id the thread already holds (a client retrying a POST): the
+   * model is never called again. A turn of that id running or queued in this session is joined
+   * (`send` returns its handle). Stored already: `'return'` (default) settles the new handle
+   * with the stored turn's rows and outcome (`interrupted` reads as `failed`), without events;
+   * `'error'` fails it with `turn-exists` — as does a turn `running` in another process.
+   */
+  readonly onExistingTurn?: ExistingTurnPolicy | undefined;
   /**
    * Publishes the session's events to a relay and serves the thread's control messages from it
    * while a turn runs, so that any process can follow the turn and cancel, steer or notify it

@@ -7,8 +7,11 @@ import type { Relay } from '../relay/types.js';
 import { idProblem } from '../store/validate.js';
 import { type ContextConfig, DEFAULT_COMPACTION_INSTRUCTIONS } from './context-input.js';
 import { withCorruptRowPolicy } from './corrupt-row-policy.js';
+import { isStepDurableStore, type SessionDurability } from './durable-turn.js';
 import { createTimeOrderedIds } from './ids.js';
+import { checkLeaseOption, type LeaseConfig } from './lease.js';
 import { whyNotV4Model } from './model-version.js';
+import type { ExistingTurnPolicy } from './turn-guard.js';
 import type { TurnConfig } from './turn-runner.js';
 import type { AgentSessionOptions, SessionErrorContext } from './types.js';
 
@@ -20,6 +23,12 @@ export interface SessionConfig {
   readonly replayLimit: number;
   readonly onError: (error: unknown, context: SessionErrorContext) => void;
   readonly relay: Relay | undefined;
+  /** When turns are stored (`durability`). */
+  readonly durability: SessionDurability;
+  /** The thread lease (`lease`), or undefined for none. */
+  readonly lease: LeaseConfig | undefined;
+  /** What `send` does with a turn id stored already (`onExistingTurn`). */
+  readonly onExistingTurn: ExistingTurnPolicy;
 }
 
 /** The default most steps of a turn. */
@@ -53,6 +62,9 @@ export const SESSION_OPTIONS: readonly (keyof AgentSessionOptions)[] = [
   'contextBudget',
   'compaction',
   'relay',
+  'durability',
+  'lease',
+  'onExistingTurn',
 ];
 
 /** The session's context settings; the budget itself is checked by `planModelInput` on use. */
@@ -255,7 +267,26 @@ export function validateOptions<TOOLS extends ToolSet>(
   if (onCorruptRow !== undefined && onCorruptRow !== 'throw' && onCorruptRow !== 'skip') {
     invalid('onCorruptRow', "`onCorruptRow` must be 'throw' or 'skip'", onCorruptRow);
   }
+  const durability = options.durability ?? 'turn';
+  if (durability !== 'turn' && durability !== 'step') {
+    invalid('durability', "`durability` must be 'turn' or 'step'", durability);
+  }
+  if (durability === 'step' && !isStepDurableStore(store)) {
+    invalid(
+      'store',
+      "with `durability: 'step'`, `store` must have `beginTurn` and `appendSteps` (a ChunkStore)",
+      store,
+    );
+  }
+  const lease = checkLeaseOption(options.lease, store);
+  const onExistingTurn = options.onExistingTurn ?? 'return';
+  if (onExistingTurn !== 'return' && onExistingTurn !== 'error') {
+    invalid('onExistingTurn', "`onExistingTurn` must be 'return' or 'error'", onExistingTurn);
+  }
   return {
+    onExistingTurn,
+    durability,
+    lease,
     turn: {
       threadId: threadId as string,
       store: withCorruptRowPolicy(store, onCorruptRow),

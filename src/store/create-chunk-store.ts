@@ -1,7 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { ChunklogError } from '../errors/chunklog-error.js';
-import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
-import { groupRows } from '../transforms/group-rows.js';
+import type { ChunkRowDraft } from '../schema/chunk-row.js';
 import type { StoreContext } from './context.js';
 import type { StoreDialectName } from './dialects/adapter.js';
 import { resolveDialect } from './dialects/detect.js';
@@ -14,9 +13,11 @@ import { getChunks } from './queries/get-chunks.js';
 import { getChunksAfter } from './queries/get-chunks-after.js';
 import { getRows } from './queries/get-rows.js';
 import { getTurn, hasTurn } from './queries/get-turn.js';
+import { acquireLease, getLease, releaseLease, renewLease } from './queries/leases.js';
 import { listThreads } from './queries/list-threads.js';
 import { createThread, deleteThread, getThread } from './queries/thread-ops.js';
 import { truncateAfter } from './queries/truncate-after.js';
+import { appendSteps, beginTurn, getTurnInfo, listTurns, setTurnStatus } from './queries/turns.js';
 import { updateThread } from './queries/update-thread.js';
 import { getThreadUsage, getTurnUsage, recordUsage } from './queries/usage.js';
 import { read } from './read.js';
@@ -24,6 +25,7 @@ import { createStatements } from './statements.js';
 import { wrapStoreErrors } from './store-errors.js';
 import { checkStoreOptions, dialectName } from './store-options.js';
 import { resolveTableNames, type StoreTableOptions, type StoreTables } from './tables.js';
+import { messagesWithStatus, withTurnStatus } from './turn-status-reads.js';
 import type { ChunkStore, CorruptRowPolicy } from './types.js';
 
 /** Where the store keeps its data: a SQLite file it opens itself, or your Kysely instance. */
@@ -182,12 +184,14 @@ export function createChunkStore(
     },
     async getChunks(threadId, options) {
       open('getChunks');
-      return await read(ctx, 'getChunks', threadId, () => getChunks(ctx, threadId, options));
+      return await read(ctx, 'getChunks', threadId, async () =>
+        withTurnStatus(ctx, threadId, await getChunks(ctx, threadId, options)),
+      );
     },
     async getChunksAfter(threadId, options) {
       open('getChunksAfter');
-      return await read(ctx, 'getChunksAfter', threadId, () =>
-        getChunksAfter(ctx, threadId, options),
+      return await read(ctx, 'getChunksAfter', threadId, async () =>
+        withTurnStatus(ctx, threadId, await getChunksAfter(ctx, threadId, options)),
       );
     },
     async getRows(threadId, options) {
@@ -204,10 +208,9 @@ export function createChunkStore(
     },
     async getMessages(threadId, options) {
       open('getMessages');
-      const rows: ChunkRow[] = await read(ctx, 'getMessages', threadId, () =>
-        getRows(ctx, threadId, options),
+      return await read(ctx, 'getMessages', threadId, async () =>
+        messagesWithStatus(ctx, threadId, await getRows(ctx, threadId, options)),
       );
-      return groupRows(rows);
     },
     async createThread(threadId, options) {
       open('createThread');
@@ -252,6 +255,42 @@ export function createChunkStore(
       return await read(ctx, 'getThreadUsage', threadId, () =>
         getThreadUsage(ctx, threadId, options),
       );
+    },
+    async beginTurn(threadId, drafts, options) {
+      open('beginTurn');
+      return await beginTurn(ctx, threadId, drafts, options);
+    },
+    async appendSteps(threadId, turnId, drafts, options) {
+      open('appendSteps');
+      return await appendSteps(ctx, threadId, turnId, drafts, options);
+    },
+    async setTurnStatus(threadId, turnId, status, options) {
+      open('setTurnStatus');
+      return await setTurnStatus(ctx, threadId, turnId, status, options);
+    },
+    async getTurnInfo(threadId, turnId) {
+      open('getTurnInfo');
+      return await read(ctx, 'getTurnInfo', threadId, () => getTurnInfo(ctx, threadId, turnId));
+    },
+    async listTurns(threadId, options) {
+      open('listTurns');
+      return await read(ctx, 'listTurns', threadId, () => listTurns(ctx, threadId, options));
+    },
+    async acquireLease(threadId, holder, options) {
+      open('acquireLease');
+      return await acquireLease(ctx, threadId, holder, options);
+    },
+    async renewLease(threadId, fence, options) {
+      open('renewLease');
+      return await renewLease(ctx, threadId, fence, options);
+    },
+    async releaseLease(threadId, fence) {
+      open('releaseLease');
+      return await releaseLease(ctx, threadId, fence);
+    },
+    async getLease(threadId) {
+      open('getLease');
+      return await read(ctx, 'getLease', threadId, () => getLease(ctx, threadId));
     },
     async close() {
       if (closed) return;

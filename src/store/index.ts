@@ -15,6 +15,22 @@ export type { StoreDialectName } from './dialects/adapter.js';
 export { type StoreMigrationOptions, storeMigrations } from './migrations.js';
 export type { SqliteOpenOptions } from './open-sqlite.js';
 export type { StoreTableNames, StoreTableOptions } from './tables.js';
+export {
+  type AcquireLeaseResult,
+  type AppendStepsOptions,
+  type BeginTurnOptions,
+  type BeginTurnResult,
+  type ChunkStoreTurns,
+  type EndedTurnStatus,
+  type Lease,
+  type LeaseFence,
+  type LeaseOptions,
+  type ListTurnsOptions,
+  type SetTurnStatusOptions,
+  TURN_STATUSES,
+  type TurnInfo,
+  type TurnStatus,
+} from './turn-types.js';
 export type {
   AppendTurnOptions,
   ChunkPage,

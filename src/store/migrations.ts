@@ -3,6 +3,7 @@ import { type Migration, Migrator } from 'kysely/migration';
 import { invalidOption, readOptions } from '../errors/invalid-option.js';
 import type { StoreDialectAdapter, StoreDialectName } from './dialects/adapter.js';
 import { dialectAdapter } from './dialects/detect.js';
+import { turnsAndLeases } from './migrations/0002-turns-and-leases.js';
 import { usageAndThreadMetaMigration } from './migrations/0003-usage-and-thread-meta.js';
 import { dialectName, jsonColumns } from './store-options.js';
 import { resolveTableNames, type StoreTableNames, type StoreTableOptions } from './tables.js';
@@ -40,6 +41,9 @@ export interface MigrationContext {
  *   chunks table (thread id, seq, turn id, step, role, type, data, created at, format version;
  *   primary key thread id + seq; an index (thread id, turn id, seq) for turn lookups), plus an
  *   index on thread activity.
+ * - `0002_turns_and_leases`: the turns table (status `running`, `completed`, `failed`,
+ *   `cancelled` or `interrupted`, first and next seq, timestamps, holder) and the thread leases
+ *   (holder, expiry, fencing token). Turns stored before it read as `completed`.
  * - `0003_usage_and_thread_meta`: the threads' owner id and title (an index on owner id and
  *   activity), and the usage table (one row per model step: tokens, model id, finish reason,
  *   duration).
@@ -135,6 +139,7 @@ export function migrationsFor(ctx: MigrationContext): Record<string, Migration> 
         await db.schema.dropTable(names.threads).ifExists().execute();
       },
     },
+    '0002_turns_and_leases': turnsAndLeases(ctx),
     '0003_usage_and_thread_meta': usageAndThreadMetaMigration(ctx),
   };
 }

@@ -19,7 +19,15 @@ const STORE_OPTIONS = [
   'statementCacheSize',
 ] as const;
 
-const TABLE_KEYS = ['threads', 'chunks', 'migrations', 'migrationLock', 'usage'] as const;
+const TABLE_KEYS = [
+  'threads',
+  'chunks',
+  'migrations',
+  'migrationLock',
+  'turns',
+  'leases',
+  'usage',
+] as const;
 const DIALECTS: readonly StoreDialectName[] = ['sqlite', 'postgres', 'mysql'];
 
 /** The options of `createChunkStore`, checked. */

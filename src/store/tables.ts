@@ -10,6 +10,10 @@ export interface StoreTableNames {
   readonly migrations: string;
   /** Kysely's migration lock table for the store's migrations. */
   readonly migrationLock: string;
+  /** One row per turn stored since migration `0002`: its status, first seq and writer. */
+  readonly turns: string;
+  /** One row per thread whose lease was ever taken: the holder, when it expires, the fencing token. */
+  readonly leases: string;
   /** One row per model step: its token usage, model id, finish reason and duration (migration 0003). */
   readonly usage: string;
 }
@@ -20,7 +24,7 @@ export interface StoreTableOptions {
   readonly tablePrefix?: string | undefined;
   /**
    * Explicit table names; each defaults to the prefix plus `threads`, `chunks`, `migrations`,
-   * `migration_lock`, `usage`.
+   * `migration_lock`, `turns`, `leases`, `usage`.
    */
   readonly tables?: Partial<StoreTableNames> | undefined;
 }
@@ -40,6 +44,8 @@ export function resolveTableNames(options: StoreTableOptions): StoreTableNames {
     chunks: options.tables?.chunks ?? `${prefix}chunks`,
     migrations: options.tables?.migrations ?? `${prefix}migrations`,
     migrationLock: options.tables?.migrationLock ?? `${prefix}migration_lock`,
+    turns: options.tables?.turns ?? `${prefix}turns`,
+    leases: options.tables?.leases ?? `${prefix}leases`,
     usage: options.tables?.usage ?? `${prefix}usage`,
   };
   for (const [key, name] of Object.entries(names)) {
@@ -89,6 +95,32 @@ export interface ChunkRecord {
   version: number;
 }
 
+/** A `turns` row (migration `0002`): a turn's status and where its rows are. */
+export interface TurnRecord {
+  thread_id: string;
+  turn_id: string;
+  /** `running`, `completed`, `failed`, `cancelled` or `interrupted`. */
+  status: string;
+  /** The seq of the turn's first row. */
+  first_seq: number;
+  /** The seq after the turn's last row: where its next step goes while it runs. */
+  next_seq: number;
+  created_at: number;
+  updated_at: number;
+  /** The lease holder that began the turn, when it was begun under a lease. */
+  holder: string | null;
+}
+
+/** A `leases` row (migration `0002`): who may write a thread's turns, until when. */
+export interface LeaseRecord {
+  thread_id: string;
+  holder: string;
+  /** Milliseconds since the epoch, on the store's clock; 0 when released. */
+  expires_at: number;
+  /** The fencing token: one more every time the lease changes hands. */
+  token: number;
+}
+
 /** A `usage` row: one model step of a turn (migration 0003). */
 export interface UsageRecord {
   thread_id: string;
@@ -113,5 +145,7 @@ export interface UsageRecord {
 export type StoreTables = {
   threads: ThreadRecord;
   chunks: ChunkRecord;
+  turns: TurnRecord;
+  leases: LeaseRecord;
   usage: UsageRecord;
 };

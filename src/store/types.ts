@@ -2,8 +2,10 @@ import type { ChatMessage } from '../schema/chat-message.js';
 import type { ChunkPage } from '../schema/chunk-page.js';
 import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
 import type { JSONObject } from '../schema/json.js';
+import type { TurnStatus } from '../schema/turn-status.js';
 import type { StoreDialectName } from './dialects/adapter.js';
 import type { StoreTableNames } from './tables.js';
+import type { ChunkStoreTurns, EndedTurnStatus, LeaseFence } from './turn-types.js';
 import type { StepUsage, ThreadUsage, TurnUsage, UsageReadOptions } from './usage-types.js';
 
 /** What a reader does with a stored row whose data no longer parses. */
@@ -137,6 +139,8 @@ export interface ForwardChunkPage {
   readonly newestSeq: number | null;
   /** Whether rows newer than this page exist. */
   readonly hasMore: boolean;
+  /** The status of each turn of the page that is not `completed` (see `ChunkPage.turnStatus`). */
+  readonly turnStatus?: Readonly<Record<string, TurnStatus>> | undefined;
 }
 
 /**
@@ -156,6 +160,13 @@ export interface AppendTurnOptions {
    * thread, and the thread's `updatedAt` is still the time of the append.
    */
   readonly createdAt?: string | Date | undefined;
+  /**
+   * The turn's status, stored with its rows (migration `0002`): `'failed'`, `'cancelled'` or
+   * `'interrupted'` make the turn read so in pages and messages. Default `'completed'`.
+   */
+  readonly status?: EndedTurnStatus | undefined;
+  /** Write only while this lease holds (fencing); otherwise `lease-lost` and nothing is written. */
+  readonly fence?: LeaseFence | undefined;
 }
 
 /** Options of {@link ChunkStore.getRows}. */
@@ -168,7 +179,7 @@ export interface GetRowsOptions extends ReadOptions {
  * A thread's chunk log in a database: per-turn transactional writes with dense per-thread seqs,
  * keyset pages, and thread management. Created by `createChunkStore`.
  */
-export interface ChunkStore {
+export interface ChunkStore extends ChunkStoreTurns {
   /** The dialect the store speaks. */
   readonly dialect: StoreDialectName;
   /** The store's table names. */

@@ -61,6 +61,41 @@ export function mergeOlderPage(state: WindowState, page: ChunkPage): WindowState
   return { ...next, sealed: next.sealed.withOlderPage(page) };
 }
 
+/**
+ * The tail without the stored part of a turn the window follows live: a turn the page says is
+ * `running` whose live segment is still open. Its newest rows are the steps stored so far, and
+ * its live events hold them and everything after: showing both would show them twice, and
+ * replacing the live turn by its rows would drop its events to come. So its rows — the page's
+ * last ones, as a thread's running turn is its newest — are left out (with the thread's `total`)
+ * until the turn is over and stored whole.
+ *
+ * @param state - the state
+ * @param page - the validated tail
+ * @returns the page to merge
+ */
+export function withoutLiveRunningTurns(state: WindowState, page: ChunkPage): ChunkPage {
+  const status = page.turnStatus;
+  if (status === undefined) return page;
+  const live = new Set<string>();
+  for (const segment of state.segments) {
+    if (segment.kind !== 'turn' || segment.closed || segment.provisional) continue;
+    if (status[segment.turnId] === 'running') live.add(segment.turnId);
+  }
+  if (live.size === 0) return page;
+  let end = page.chunks.length;
+  while (end > 0 && live.has((page.chunks[end - 1] as ChunkRow).turnId)) end--;
+  if (end === page.chunks.length) return page;
+  const chunks = page.chunks.slice(0, end);
+  const withheld = page.chunks.length - end;
+  const oldestSeq = chunks[0]?.seq ?? null;
+  return {
+    chunks,
+    total: page.total - withheld,
+    oldestSeq,
+    hasMore: oldestSeq === null ? (page.chunks[0] as ChunkRow).seq > 1 : page.hasMore,
+  };
+}
+
 /** What {@link mergeTail} did. */
 export interface TailMerge {
   readonly state: WindowState;
@@ -76,17 +111,18 @@ export interface TailMerge {
  * ended turns stay live and are returned as `waiting`. Turns that started since stay.
  *
  * @param state - the state
- * @param page - the validated tail
+ * @param fetched - the validated tail
  * @param ended - keys of the turns that were over when the tail was requested
  * @param giveUp - replace the ended turns the tail does not hold too
  * @returns the new state and the turns still waiting for their rows
  */
 export function mergeTail(
   state: WindowState,
-  page: ChunkPage,
+  fetched: ChunkPage,
   ended: ReadonlySet<number>,
   giveUp: boolean,
 ): TailMerge {
+  const page = withoutLiveRunningTurns(state, fetched);
   const stored = turnIdsOf(page.chunks);
   let latestStored = -1;
   for (const segment of state.segments) {
@@ -109,5 +145,10 @@ export function mergeTail(
     (neverStored ? replaced : waiting).add(segment.key);
   }
   const next = dropStoredSegments(state, stored, replaced);
-  return { state: { ...next, sealed: next.sealed.withTail(page) }, waiting };
+  // A tail that held only the live running turn's rows: the rows held stay as they are.
+  const sealed =
+    page.chunks.length === 0 && fetched.chunks.length > 0
+      ? next.sealed
+      : next.sealed.withTail(page);
+  return { state: { ...next, sealed }, waiting };
 }

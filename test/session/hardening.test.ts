@@ -65,6 +65,9 @@ describe('createAgentSession checks everything at creation', () => {
       contextBudget: true,
       compaction: true,
       relay: true,
+      durability: true,
+      lease: true,
+      onExistingTurn: true,
     };
     expect([...SESSION_OPTIONS].sort()).toEqual(Object.keys(every).sort());
   });

@@ -96,6 +96,8 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
           migrations: `${other}migrations`,
           migrationLock: `${other}migration_lock`,
           usage: `${other}usage`,
+          turns: `${other}turns`,
+          leases: `${other}leases`,
         },
       });
       await Promise.all([a.migrate(), b.migrate()]);
@@ -105,7 +107,15 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
       expect((await b.getRows('same')).map((r) => r.turnId)).toEqual(['b']);
       expect(b.tables.chunks).toBe(`${other}chunks`);
       await b.close();
-      for (const table of ['usage', 'chunks', 'threads', 'migrations', 'migration_lock']) {
+      for (const table of [
+        'usage',
+        'turns',
+        'leases',
+        'chunks',
+        'threads',
+        'migrations',
+        'migration_lock',
+      ]) {
         await sql`drop table ${sql.table(`${other}${table}`)}`.execute(h.raw);
       }
       await a.close();

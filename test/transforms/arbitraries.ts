@@ -48,6 +48,7 @@ const systemKind: fc.Arbitrary<SystemKind> = fc.constantFrom(
   'model-changed',
   'config-reload',
   'cancelled',
+  'interrupted',
 );
 
 /** A tool call entry with the given id. */

@@ -22,7 +22,12 @@ test("chunklog's data parts are typed in an app's message", () => {
   const part = message.parts[0];
   if (part !== undefined && part.type === 'data-chunklog-system') {
     expectTypeOf(part.data.kind).toEqualTypeOf<
-      'notice' | 'model-changed' | 'config-reload' | 'cancelled' | 'context-truncated'
+      | 'notice'
+      | 'model-changed'
+      | 'config-reload'
+      | 'cancelled'
+      | 'interrupted'
+      | 'context-truncated'
     >();
   }
   if (part !== undefined && isChunklogSystemPart(part)) {

@@ -10,6 +10,8 @@ import { insertThreadIfAbsent, type SelectedThread } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import type { AppendTurnOptions } from '../types.js';
 import { checkThreadId, idProblem } from '../validate.js';
+import { checkFenceOption, requireFence } from './leases.js';
+import { checkEndedStatus, recordSealedStatus } from './turn-status-row.js';
 
 /**
  * Validates a turn's drafts before anything is written: each against its schema, one turn id
@@ -100,7 +102,9 @@ export function appendTurn(
   options?: AppendTurnOptions,
 ): Promise<ChunkRow[]> {
   checkThreadId(threadId);
-  const o = readOptions(options, 'appendTurn', ['createdAt']);
+  const o = readOptions(options, 'appendTurn', ['createdAt', 'status', 'fence']);
+  const fence = checkFenceOption(o.fence);
+  const status = o.status === undefined ? undefined : checkEndedStatus(o.status, 'status');
   const stamp = checkCreatedAt(o.createdAt);
   const checked = checkDrafts(drafts);
   const turnId = checked[0]?.turnId;
@@ -132,6 +136,7 @@ export function appendTurn(
         } else if (oneStatement && thread.turn_first === null) {
           mayHoldTurn = false;
         }
+        if (fence !== undefined) await requireFence(ctx, trx, threadId, fence, now);
         if (turnId === undefined) return [];
         if (mayHoldTurn) {
           const stored = (await statements.turnRows.execute(trx, [threadId, turnId])).rows;
@@ -143,6 +148,10 @@ export function appendTurn(
         const first = Number(thread.next_seq);
         await statements.insertRows(trx, threadId, turnId, first, checked, data, rowsAt);
         await statements.advanceThread.execute(trx, [first + checked.length, now, threadId]);
+        if (status !== undefined) {
+          const next = first + checked.length;
+          await recordSealedStatus(ctx, trx, { threadId, turnId, first, next, now }, status);
+        }
 
         const createdAt = isoOf(rowsAt);
         return checked.map(

@@ -104,7 +104,15 @@ export function createHarness(name: DialectName): DialectHarness {
     raw,
     openStore: (options) => openStoreFromSpec(spec, options),
     async dispose() {
-      for (const table of ['usage', 'chunks', 'threads', 'migrations', 'migration_lock']) {
+      for (const table of [
+        'usage',
+        'turns',
+        'leases',
+        'chunks',
+        'threads',
+        'migrations',
+        'migration_lock',
+      ]) {
         await sql`drop table if exists ${sql.table(`${prefix}${table}`)}`.execute(raw);
       }
       await raw.destroy();

@@ -1,0 +1,223 @@
+import { ChunklogError } from '../errors/chunklog-error.js';
+import type { AcquireLeaseResult, LeaseFence, LeaseOptions } from '../store/turn-types.js';
+
+/**
+ * The thread lease of a session (`lease` option): while a turn runs, the session holds the
+ * thread's lease in the store, so that one process at a time writes the thread's turns.
+ *
+ * @example
+ * ```ts
+ * const lease: SessionLeaseOptions = { ttlMs: 30_000, onBusy: 'wait' };
+ * ```
+ */
+export interface SessionLeaseOptions {
+  /**
+   * How long the lease lasts without renewal, in milliseconds of the store's clock (its `now`).
+   * The session renews it every third of that while a turn runs; a holder that died loses it
+   * after at most this long. Default 30,000.
+   */
+  readonly ttlMs?: number | undefined;
+  /** This session's holder id (1 to 255 characters). Default: a random UUID. */
+  readonly holder?: string | undefined;
+  /**
+   * What a turn does when another live holder has the lease: `'wait'` (default) until it is
+   * released or expires, or `'error'`: the turn fails at once with `thread-busy`, the model not
+   * called and nothing stored.
+   */
+  readonly onBusy?: 'wait' | 'error' | undefined;
+}
+
+/** The store methods a session lease needs (every `ChunkStore` has them). */
+export interface LeaseStore {
+  acquireLease(
+    threadId: string,
+    holder: string,
+    options: LeaseOptions,
+  ): Promise<AcquireLeaseResult>;
+  renewLease(threadId: string, fence: LeaseFence, options: LeaseOptions): Promise<boolean>;
+  releaseLease(threadId: string, fence: LeaseFence): Promise<boolean>;
+}
+
+/** The checked lease options. */
+export interface LeaseConfig {
+  readonly ttlMs: number;
+  readonly holder: string;
+  readonly onBusy: 'wait' | 'error';
+}
+
+/** The default lease duration: 30 s. */
+export const DEFAULT_LEASE_TTL_MS = 30_000;
+
+/** Whether a store can hold thread leases. */
+export function isLeaseStore(store: unknown): store is LeaseStore {
+  const s = store as Partial<LeaseStore> | null;
+  return (
+    typeof s?.acquireLease === 'function' &&
+    typeof s.renewLease === 'function' &&
+    typeof s.releaseLease === 'function'
+  );
+}
+
+/**
+ * Checks the `lease` option.
+ *
+ * @returns the lease configuration, or undefined for none
+ * @throws {ChunklogError} `invalid-option`, naming the option
+ */
+export function checkLeaseOption(value: unknown, store: unknown): LeaseConfig | undefined {
+  if (value === undefined || value === false) return undefined;
+  const invalid = (option: string, message: string, v: unknown): never => {
+    throw new ChunklogError('invalid-option', `createAgentSession: ${message}`, {
+      option,
+      value: v,
+    });
+  };
+  const o = (value === true ? {} : value) as SessionLeaseOptions;
+  if (typeof o !== 'object' || o === null) invalid('lease', '`lease` must be an object', value);
+  for (const key of Object.keys(o)) {
+    if (!['ttlMs', 'holder', 'onBusy'].includes(key)) {
+      invalid(
+        `lease.${key}`,
+        `unknown option \`lease.${key}\``,
+        (o as Record<string, unknown>)[key],
+      );
+    }
+  }
+  const ttlMs = o.ttlMs ?? DEFAULT_LEASE_TTL_MS;
+  if (!Number.isSafeInteger(ttlMs) || ttlMs < 3 || ttlMs > 86_400_000) {
+    invalid('lease.ttlMs', '`lease.ttlMs` must be an integer from 3 to 86,400,000', ttlMs);
+  }
+  const holder = o.holder ?? globalThis.crypto.randomUUID();
+  if (typeof holder !== 'string' || holder.length === 0 || holder.length > 255) {
+    invalid('lease.holder', '`lease.holder` must be a string of 1 to 255 characters', holder);
+  }
+  const onBusy = o.onBusy ?? 'wait';
+  if (onBusy !== 'wait' && onBusy !== 'error') {
+    invalid('lease.onBusy', "`lease.onBusy` must be 'wait' or 'error'", onBusy);
+  }
+  if (!isLeaseStore(store)) {
+    invalid('store', 'with `lease`, `store` must have the lease methods (a ChunkStore)', store);
+  }
+  return { ttlMs, holder, onBusy };
+}
+
+/** How long a waiting turn sleeps between two attempts at a busy lease, at most, in milliseconds. */
+const MAX_WAIT_STEP_MS = 250;
+
+/**
+ * A held lease: renewed in the background until {@link HeldLease.release}; `onLost` is called
+ * once if a renewal finds it lost.
+ */
+export class HeldLease {
+  readonly fence: LeaseFence;
+  /** Whether the lease was taken over from a holder whose lease had expired. */
+  readonly tookOver: boolean;
+  readonly #store: LeaseStore;
+  readonly #threadId: string;
+  readonly #config: LeaseConfig;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #renewing: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    store: LeaseStore,
+    threadId: string,
+    config: LeaseConfig,
+    result: AcquireLeaseResult,
+    onLost: (error: ChunklogError) => void,
+  ) {
+    this.#store = store;
+    this.#threadId = threadId;
+    this.#config = config;
+    this.fence = { holder: result.lease.holder, token: result.lease.token };
+    this.tookOver = result.tookOver;
+    let lost = false;
+    const renew = () => {
+      this.#renewing = this.#store
+        .renewLease(this.#threadId, this.fence, { ttlMs: this.#config.ttlMs })
+        .then(
+          (held) => {
+            if (held || lost) return;
+            lost = true;
+            this.#stop();
+            onLost(leaseLost(this.#threadId, this.fence));
+          },
+          () => {
+            // A failed renewal is tried again at the next tick; the writes are fenced anyway.
+          },
+        );
+    };
+    this.#timer = setInterval(renew, Math.max(1, Math.floor(config.ttlMs / 3)));
+    (this.#timer as { unref?: () => void }).unref?.();
+  }
+
+  #stop(): void {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** Stops renewing and gives the lease up (best effort: it expires anyway). */
+  async release(): Promise<void> {
+    this.#stop();
+    await this.#renewing;
+    await this.#store.releaseLease(this.#threadId, this.fence).catch(() => false);
+  }
+}
+
+function leaseLost(threadId: string, fence: LeaseFence): ChunklogError {
+  return new ChunklogError(
+    'lease-lost',
+    `The session's lease on thread ${JSON.stringify(threadId)} (${fence.holder}, token ${fence.token}) was lost: it expired and another holder took it.`,
+    { threadId },
+  );
+}
+
+/**
+ * The `thread-busy` error.
+ *
+ * @param threadId - the thread
+ * @param holder - the live holder
+ */
+export function threadBusy(threadId: string, holder: string): ChunklogError {
+  return new ChunklogError(
+    'thread-busy',
+    `Thread ${JSON.stringify(threadId)} is busy: ${JSON.stringify(holder)} holds its lease and runs a turn there. The model was not called and nothing was stored.`,
+    { threadId, value: holder },
+  );
+}
+
+/**
+ * Takes the thread's lease for a turn: at once when it is free or expired; when another live
+ * holder has it, waits (`onBusy: 'wait'`, until `signal` aborts) or fails with `thread-busy`.
+ *
+ * @returns the held lease, renewed until released
+ * @throws {ChunklogError} `thread-busy`; `aborted` when `signal` aborts while waiting; the store's errors
+ */
+export async function takeLease(
+  store: LeaseStore,
+  threadId: string,
+  config: LeaseConfig,
+  signal: AbortSignal,
+  onLost: (error: ChunklogError) => void,
+): Promise<HeldLease> {
+  for (let attempt = 0; ; attempt++) {
+    const result = await store.acquireLease(threadId, config.holder, { ttlMs: config.ttlMs });
+    if (result.acquired) return new HeldLease(store, threadId, config, result, onLost);
+    if (config.onBusy === 'error') throw threadBusy(threadId, result.lease.holder);
+    if (signal.aborted) {
+      throw new ChunklogError(
+        'aborted',
+        `Waiting for the lease of thread ${threadId} was cancelled.`,
+      );
+    }
+    const delay = Math.min(MAX_WAIT_STEP_MS, config.ttlMs / 4, 5 * 2 ** attempt);
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, delay * (0.5 + Math.random() / 2));
+      function done() {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      }
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+}

@@ -1,0 +1,120 @@
+import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
+import type {
+  AppendStepsOptions,
+  LeaseFence,
+  ListTurnsOptions,
+  TurnInfo,
+} from '../store/turn-types.js';
+
+/** The store methods recovery needs (every `ChunkStore` has them). */
+export interface RecoveryStore {
+  listTurns(threadId: string, options?: ListTurnsOptions): Promise<TurnInfo[]>;
+  getTurn(threadId: string, turnId: string): Promise<ChunkRow[] | null>;
+  appendSteps(
+    threadId: string,
+    turnId: string,
+    drafts: readonly ChunkRowDraft[],
+    options?: AppendStepsOptions,
+  ): Promise<ChunkRow[]>;
+}
+
+/** Whether a store can close interrupted turns. */
+export function isRecoveryStore(store: unknown): store is RecoveryStore {
+  const s = store as Partial<RecoveryStore> | null;
+  return (
+    typeof s?.listTurns === 'function' &&
+    typeof s.getTurn === 'function' &&
+    typeof s.appendSteps === 'function'
+  );
+}
+
+/** Options of {@link closeInterruptedTurns}. */
+export interface CloseInterruptedOptions {
+  /** Close only while this lease holds (the session's own, after it took the lease over). */
+  readonly fence?: LeaseFence | undefined;
+}
+
+/** The text of the `interrupted` system chunk that closes a turn. */
+export const INTERRUPTED_TEXT =
+  'The turn was interrupted: its writer stopped before the turn ended. The steps above are the ones it finished.';
+
+/** The error result given to a tool call the interrupted turn never answered. */
+export const INTERRUPTED_TOOL_RESULT = 'The turn was interrupted before this tool call returned.';
+
+/**
+ * The rows that close an interrupted turn honestly: an error result for every tool call without
+ * one (so the next model input has no orphan call), then an `interrupted` system chunk.
+ *
+ * @param turnId - the turn
+ * @param rows - its stored rows
+ * @returns the rows to append
+ */
+export function interruptedRows(turnId: string, rows: readonly ChunkRow[]): ChunkRowDraft[] {
+  const answered = new Set<string>();
+  for (const row of rows) if (row.type === 'tool_result') answered.add(row.data.callId);
+  const drafts: ChunkRowDraft[] = [];
+  let lastStep = 0;
+  for (const row of rows) {
+    lastStep = Math.max(lastStep, row.step);
+    if (row.type !== 'tool_call' || answered.has(row.data.id) || row.data.providerExecuted)
+      continue;
+    drafts.push({
+      turnId,
+      step: row.step,
+      role: 'tool',
+      type: 'tool_result',
+      data: {
+        callId: row.data.id,
+        name: row.data.name,
+        result: INTERRUPTED_TOOL_RESULT,
+        isError: true,
+      },
+    });
+  }
+  drafts.push({
+    turnId,
+    step: lastStep,
+    role: 'assistant',
+    type: 'system',
+    data: { kind: 'interrupted', text: INTERRUPTED_TEXT },
+  });
+  return drafts;
+}
+
+/**
+ * Finds the thread's turns left `running` and closes each with the `close` policy: error results
+ * for its unanswered tool calls and an `interrupted` system chunk, status `interrupted`. The
+ * user's message and every finished step stay as stored. Call it only when no live writer works
+ * on the thread: a session with `lease` calls it itself after taking the lease; without leases,
+ * after the writer is known dead (a restart of the only worker).
+ *
+ * @param store - the store
+ * @param threadId - the thread
+ * @param options - `fence`: the lease to write under
+ * @returns the turns it closed, as they were found
+ * @throws {ChunklogError} `lease-lost`; `store-failed`
+ *
+ * @example
+ * ```ts
+ * // assumes: store, threadId
+ * import { closeInterruptedTurns } from 'chunklog/session';
+ *
+ * const closed = await closeInterruptedTurns(store, threadId);
+ * for (const turn of closed) console.log('closed', turn.turnId, 'from seq', turn.firstSeq);
+ * ```
+ */
+export async function closeInterruptedTurns(
+  store: RecoveryStore,
+  threadId: string,
+  options: CloseInterruptedOptions = {},
+): Promise<TurnInfo[]> {
+  const running = await store.listTurns(threadId, { status: 'running' });
+  for (const turn of running) {
+    const rows = (await store.getTurn(threadId, turn.turnId)) ?? [];
+    await store.appendSteps(threadId, turn.turnId, interruptedRows(turn.turnId, rows), {
+      status: 'interrupted',
+      ...(options.fence === undefined ? {} : { fence: options.fence }),
+    });
+  }
+  return running;
+}

@@ -1,0 +1,374 @@
+import type { Kysely } from 'kysely';
+import { ChunklogError } from '../../errors/chunklog-error.js';
+import { readOptions } from '../../errors/invalid-option.js';
+import type { ChunkRow, ChunkRowDraft } from '../../schema/chunk-row.js';
+import { type TurnStatus, TurnStatusSchema } from '../../schema/turn-status.js';
+import { asString, decodeRows, isoOf } from '../codec.js';
+import type { StoreContext } from '../context.js';
+import { wrapStoreErrors } from '../store-errors.js';
+import type { StoreTables } from '../tables.js';
+import { insertThreadIfAbsent, type SelectedThread } from '../threads.js';
+import { writeTransaction } from '../transaction.js';
+import type {
+  AppendStepsOptions,
+  BeginTurnOptions,
+  BeginTurnResult,
+  EndedTurnStatus,
+  ListTurnsOptions,
+  SetTurnStatusOptions,
+  TurnInfo,
+} from '../turn-types.js';
+import { checkThreadId, checkTurnId } from '../validate.js';
+import { checkDrafts } from './append-turn.js';
+import { checkFenceOption, requireFence } from './leases.js';
+import { checkEndedStatus } from './turn-status-row.js';
+
+/** A `turns` row as selected. */
+interface SelectedTurn {
+  readonly thread_id: unknown;
+  readonly turn_id: unknown;
+  readonly status: unknown;
+  readonly first_seq: unknown;
+  readonly next_seq: unknown;
+  readonly created_at: unknown;
+  readonly updated_at: unknown;
+  readonly holder: unknown;
+}
+
+const TURN_COLUMNS = [
+  'thread_id',
+  'turn_id',
+  'status',
+  'first_seq',
+  'next_seq',
+  'created_at',
+  'updated_at',
+  'holder',
+] as const;
+
+function toTurnInfo(record: SelectedTurn): TurnInfo {
+  const parsed = TurnStatusSchema.safeParse(asString(record.status));
+  return {
+    threadId: asString(record.thread_id),
+    turnId: asString(record.turn_id),
+    status: parsed.success ? parsed.data : 'completed',
+    firstSeq: Number(record.first_seq),
+    nextSeq: Number(record.next_seq),
+    startedAt: isoOf(record.created_at),
+    updatedAt: isoOf(record.updated_at),
+    holder: record.holder === null || record.holder === undefined ? null : asString(record.holder),
+  };
+}
+
+async function selectTurn(
+  ctx: StoreContext,
+  db: Kysely<StoreTables>,
+  threadId: string,
+  turnId: string,
+): Promise<SelectedTurn | undefined> {
+  return await db
+    .selectFrom(ctx.names.turns as 'turns')
+    .select(TURN_COLUMNS)
+    .where('thread_id', '=', threadId)
+    .where('turn_id', '=', turnId)
+    .executeTakeFirst();
+}
+
+function rowsOf(
+  threadId: string,
+  turnId: string,
+  first: number,
+  drafts: readonly ChunkRowDraft[],
+  at: number,
+): ChunkRow[] {
+  const createdAt = isoOf(at);
+  return drafts.map(
+    (d, i) =>
+      ({
+        threadId,
+        seq: first + i,
+        turnId,
+        step: d.step,
+        role: d.role,
+        type: d.type,
+        data: d.data,
+        createdAt,
+      }) as ChunkRow,
+  );
+}
+
+/** `ChunkStore.beginTurn`: see there. */
+export function beginTurn(
+  ctx: StoreContext,
+  threadId: string,
+  drafts: readonly ChunkRowDraft[],
+  options?: BeginTurnOptions,
+): Promise<BeginTurnResult> {
+  checkThreadId(threadId);
+  const o = readOptions(options, 'beginTurn', ['fence']);
+  const fence = checkFenceOption(o.fence);
+  const checked = checkDrafts(drafts);
+  const turnId = checked[0]?.turnId;
+  if (turnId === undefined) {
+    throw new ChunklogError(
+      'invalid-row',
+      "beginTurn needs the turn's first rows (the user's message).",
+      { value: drafts },
+    );
+  }
+  const data = checked.map((d) => JSON.stringify(d.data));
+  return wrapStoreErrors('beginTurn', threadId, () =>
+    writeTransaction(
+      ctx,
+      async (trx): Promise<BeginTurnResult> => {
+        const now = ctx.now();
+        let thread: SelectedThread | undefined = (
+          await ctx.statements.lockThread.execute(trx, [threadId])
+        ).rows[0];
+        if (thread === undefined) {
+          await insertThreadIfAbsent(ctx, trx, {
+            id: threadId,
+            now,
+            nextSeq: 1,
+            metadata: undefined,
+          });
+          thread = (await ctx.statements.lockThread.execute(trx, [threadId])).rows[0];
+          if (thread === undefined) throw new Error('the thread row vanished while it was created');
+        }
+        if (fence !== undefined) await requireFence(ctx, trx, threadId, fence, now);
+        const existing = await selectTurn(ctx, trx, threadId, turnId);
+        const stored = (await ctx.statements.turnRows.execute(trx, [threadId, turnId])).rows;
+        if (existing !== undefined || stored.length > 0) {
+          return {
+            created: false,
+            status: existing === undefined ? 'completed' : toTurnInfo(existing).status,
+            rows: decodeRows(threadId, stored, 'throw'),
+          };
+        }
+        const first = Number(thread.next_seq);
+        const next = first + checked.length;
+        await ctx.statements.insertRows(trx, threadId, turnId, first, checked, data, now);
+        await trx
+          .insertInto(ctx.names.turns as 'turns')
+          .values({
+            thread_id: threadId,
+            turn_id: turnId,
+            status: 'running',
+            first_seq: first,
+            next_seq: next,
+            created_at: now,
+            updated_at: now,
+            holder: fence?.holder ?? null,
+          })
+          .execute();
+        await ctx.statements.advanceThread.execute(trx, [next, now, threadId]);
+        return {
+          created: true,
+          status: 'running',
+          rows: rowsOf(threadId, turnId, first, checked, now),
+        };
+      },
+      { what: 'beginTurn', threadId },
+    ),
+  );
+}
+
+function notRunning(threadId: string, turnId: string, why: string): ChunklogError {
+  return new ChunklogError(
+    'turn-not-running',
+    `Turn ${JSON.stringify(turnId)} of thread ${JSON.stringify(threadId)} is not running: ${why}.`,
+    { threadId, value: turnId },
+  );
+}
+
+/**
+ * Writes rows to a running turn, right after its rows so far, and maybe ends it: the body of
+ * `appendSteps` and `setTurnStatus`.
+ */
+function writeSteps(
+  ctx: StoreContext,
+  what: string,
+  threadId: string,
+  turnId: string,
+  checked: readonly ChunkRowDraft[],
+  status: EndedTurnStatus | undefined,
+  fence: ReturnType<typeof checkFenceOption>,
+): Promise<{ rows: ChunkRow[]; info: TurnInfo }> {
+  const data = checked.map((d) => JSON.stringify(d.data));
+  return wrapStoreErrors(what, threadId, () =>
+    writeTransaction(
+      ctx,
+      async (trx) => {
+        const now = ctx.now();
+        const thread = (await ctx.statements.lockThread.execute(trx, [threadId])).rows[0];
+        if (thread === undefined) throw notRunning(threadId, turnId, 'the thread does not exist');
+        if (fence !== undefined) await requireFence(ctx, trx, threadId, fence, now);
+        const turn = await selectTurn(ctx, trx, threadId, turnId);
+        if (turn === undefined) throw notRunning(threadId, turnId, 'it was never begun');
+        const info = toTurnInfo(turn);
+        if (info.status !== 'running') throw notRunning(threadId, turnId, `it is ${info.status}`);
+        const first = Number(thread.next_seq);
+        if (checked.length > 0 && first !== info.nextSeq) {
+          throw notRunning(
+            threadId,
+            turnId,
+            `rows of another turn were stored after its rows (seq ${info.nextSeq} onwards), so its rows would no longer be contiguous; was the thread written without its lease?`,
+          );
+        }
+        const next = first + checked.length;
+        if (checked.length > 0) {
+          await ctx.statements.insertRows(trx, threadId, turnId, first, checked, data, now);
+          await ctx.statements.advanceThread.execute(trx, [next, now, threadId]);
+        }
+        const ended = status ?? 'running';
+        await trx
+          .updateTable(ctx.names.turns as 'turns')
+          .set({ next_seq: next, status: ended, updated_at: now })
+          .where('thread_id', '=', threadId)
+          .where('turn_id', '=', turnId)
+          .execute();
+        return {
+          rows: rowsOf(threadId, turnId, first, checked, now),
+          info: { ...info, status: ended, nextSeq: next, updatedAt: isoOf(now) } as TurnInfo,
+        };
+      },
+      { what, threadId },
+    ),
+  );
+}
+
+/** `ChunkStore.appendSteps`: see there. */
+export async function appendSteps(
+  ctx: StoreContext,
+  threadId: string,
+  turnId: string,
+  drafts: readonly ChunkRowDraft[],
+  options?: AppendStepsOptions,
+): Promise<ChunkRow[]> {
+  checkThreadId(threadId);
+  checkTurnId(turnId);
+  const o = readOptions(options, 'appendSteps', ['status', 'fence']);
+  const status = o.status === undefined ? undefined : checkEndedStatus(o.status, 'status');
+  const fence = checkFenceOption(o.fence);
+  const checked = checkDrafts(drafts);
+  const other = checked.findIndex((d) => d.turnId !== turnId);
+  if (other !== -1) {
+    throw new ChunklogError(
+      'invalid-row',
+      `Draft ${other} belongs to turn ${JSON.stringify(checked[other]?.turnId)}, not ${JSON.stringify(turnId)}.`,
+      { path: [other, 'turnId'], value: checked[other]?.turnId },
+    );
+  }
+  return (await writeSteps(ctx, 'appendSteps', threadId, turnId, checked, status, fence)).rows;
+}
+
+/** `ChunkStore.setTurnStatus`: see there. */
+export async function setTurnStatus(
+  ctx: StoreContext,
+  threadId: string,
+  turnId: string,
+  status: EndedTurnStatus,
+  options?: SetTurnStatusOptions,
+): Promise<TurnInfo> {
+  checkThreadId(threadId);
+  checkTurnId(turnId);
+  const ended = checkEndedStatus(status, 'status');
+  const o = readOptions(options, 'setTurnStatus', ['fence']);
+  const fence = checkFenceOption(o.fence);
+  return (await writeSteps(ctx, 'setTurnStatus', threadId, turnId, [], ended, fence)).info;
+}
+
+/** `ChunkStore.getTurnInfo`: see there. */
+export function getTurnInfo(
+  ctx: StoreContext,
+  threadId: string,
+  turnId: string,
+): Promise<TurnInfo | null> {
+  checkThreadId(threadId);
+  checkTurnId(turnId);
+  return wrapStoreErrors('getTurnInfo', threadId, async () => {
+    const turn = await selectTurn(ctx, ctx.db, threadId, turnId);
+    if (turn !== undefined) return toTurnInfo(turn);
+    // A turn sealed by appendTurn without a status (or before migration 0002): completed.
+    const span = await ctx.db
+      .selectFrom(ctx.chunks)
+      .select((eb) => [
+        eb.fn.min('seq').as('first_seq'),
+        eb.fn.max('seq').as('last_seq'),
+        eb.fn.min('created_at').as('created_at'),
+        eb.fn.max('created_at').as('updated_at'),
+      ])
+      .where('thread_id', '=', threadId)
+      .where('turn_id', '=', turnId)
+      .executeTakeFirst();
+    if (span === undefined || span.first_seq === null || span.first_seq === undefined) return null;
+    return {
+      threadId,
+      turnId,
+      status: 'completed',
+      firstSeq: Number(span.first_seq),
+      nextSeq: Number(span.last_seq) + 1,
+      startedAt: isoOf(span.created_at),
+      updatedAt: isoOf(span.updated_at),
+      holder: null,
+    };
+  });
+}
+
+/** `ChunkStore.listTurns`: see there. */
+export function listTurns(
+  ctx: StoreContext,
+  threadId: string,
+  options?: ListTurnsOptions,
+): Promise<TurnInfo[]> {
+  checkThreadId(threadId);
+  const o = readOptions(options, 'listTurns', ['status']);
+  let status: TurnStatus | undefined;
+  if (o.status !== undefined) {
+    const parsed = TurnStatusSchema.safeParse(o.status);
+    if (!parsed.success) {
+      throw new ChunklogError('invalid-option', 'listTurns: `status` must be a turn status.', {
+        option: 'status',
+        value: o.status,
+      });
+    }
+    status = parsed.data;
+  }
+  return wrapStoreErrors('listTurns', threadId, async () => {
+    const records = await ctx.db
+      .selectFrom(ctx.names.turns as 'turns')
+      .select(TURN_COLUMNS)
+      .where('thread_id', '=', threadId)
+      .$if(status !== undefined, (qb) => qb.where('status', '=', status as string))
+      .orderBy('first_seq')
+      .execute();
+    return records.map(toTurnInfo);
+  });
+}
+
+/**
+ * The status of each turn of a seq range that is not `completed`, by turn id: the turns a page's
+ * reader must tell apart (a running turn's stored part, a failed or cancelled turn). One query on
+ * the turns table's primary key prefix.
+ */
+export async function openTurnsIn(
+  ctx: StoreContext,
+  threadId: string,
+  oldestSeq: number,
+  newestSeq: number,
+): Promise<Record<string, TurnStatus>> {
+  const records = await ctx.db
+    .selectFrom(ctx.names.turns as 'turns')
+    .select(['turn_id', 'status'])
+    .where('thread_id', '=', threadId)
+    .where('status', '<>', 'completed')
+    .where('first_seq', '<=', newestSeq)
+    .where('next_seq', '>', oldestSeq)
+    .execute();
+  const statuses: Record<string, TurnStatus> = {};
+  for (const record of records) {
+    const parsed = TurnStatusSchema.safeParse(asString(record.status));
+    if (parsed.success) statuses[asString(record.turn_id)] = parsed.data;
+  }
+  return statuses;
+}

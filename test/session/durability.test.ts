@@ -1,0 +1,139 @@
+// Step durability: with `durability: 'step'` the user's message is stored when the turn starts
+// and each step's rows when the step ends; the stored turn equals the one `'turn'` stores.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAgentSession } from '../../src/session/index.js';
+import { createScriptedModel } from '../../src/testing/index.js';
+import { listFiles, readFile, slowTool } from './fixtures.js';
+import { openSqliteStore, plainRows, sequentialIds } from './support.js';
+
+function script() {
+  return createScriptedModel([
+    {
+      parts: [
+        { type: 'reasoning', text: 'Two files to read.', signature: 'sig-A' },
+        { type: 'text', text: 'Let me look.' },
+        { type: 'tool-call', toolName: 'read_file', input: { path: 'a.ts' } },
+        { type: 'tool-call', toolName: 'list_files', input: { dir: '.' } },
+      ],
+    },
+    { parts: [{ type: 'tool-call', toolName: 'slow', input: { ms: 1 } }] },
+    { parts: [{ type: 'text', text: 'Both export one function.' }] },
+    { parts: [{ type: 'text', text: 'Yes.' }] },
+  ]);
+}
+
+const disposers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const dispose of disposers.splice(0)) await dispose();
+});
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe("durability: 'step'", () => {
+  it('stores the user message at the start and each step as it ends; the turn equals a sealed one', async () => {
+    const opened = await openSqliteStore();
+    disposers.push(opened.dispose);
+    const { store } = opened;
+    const slow = slowTool();
+    const session = createAgentSession({
+      store,
+      threadId: 'step',
+      model: script(),
+      tools: { read_file: readFile, list_files: listFiles, slow: slow.tool },
+      idGenerator: sequentialIds(),
+      durability: 'step',
+    });
+    const turn = session.send('What do a.ts and b.ts export?');
+    await slow.started;
+    // Step 0 ended (its tool results in), step 1 waits in its tool: user message + step 0 stored.
+    const during = await until(
+      () => store.getRows('step'),
+      (rows) => rows.some((r) => r.role === 'tool'),
+    );
+    expect(during[0]).toMatchObject({ seq: 1, role: 'user', step: 0 });
+    expect(during.every((r) => r.step === 0 && r.turnId === 't1')).toBe(true);
+    expect(during.map((r) => r.seq)).toEqual(during.map((_, i) => i + 1));
+    expect(await store.getTurnInfo('step', 't1')).toMatchObject({ status: 'running' });
+    expect((await store.getChunks('step')).turnStatus).toEqual({ t1: 'running' });
+    const messages = await store.getMessages('step');
+    expect(messages.every((m) => m.status === 'running')).toBe(true);
+    slow.release('done');
+    const rows = await turn.rows;
+    expect((await turn.result).outcome).toBe('completed');
+    expect(await store.getTurnInfo('step', 't1')).toMatchObject({ status: 'completed' });
+    const stored = await store.getRows('step');
+    expect(plainRows(rows)).toEqual(plainRows(stored));
+    expect(stored.map((r) => r.seq)).toEqual(stored.map((_, i) => i + 1));
+
+    // The same turn with `'turn'` durability stores the same rows.
+    const other = await openSqliteStore();
+    disposers.push(other.dispose);
+    const slow2 = slowTool();
+    const sealed = createAgentSession({
+      store: other.store,
+      threadId: 'step',
+      model: script(),
+      tools: { read_file: readFile, list_files: listFiles, slow: slow2.tool },
+      idGenerator: sequentialIds(),
+    });
+    const turn2 = sealed.send('What do a.ts and b.ts export?');
+    await slow2.started;
+    expect(await other.store.hasTurn('step', 't1')).toBe(false);
+    slow2.release('done');
+    await turn2.rows;
+    expect(plainRows(await other.store.getRows('step'))).toEqual(plainRows(stored));
+    // And the next turn's model input is the same.
+    expect(await session.modelMessages('next')).toEqual(await sealed.modelMessages('next'));
+    await session.close();
+    await sealed.close();
+  });
+
+  it('stores a cancelled turn, its rows so far and its cancelled chunk, with its status', async () => {
+    const opened = await openSqliteStore();
+    disposers.push(opened.dispose);
+    const { store } = opened;
+    const slow = slowTool();
+    const session = createAgentSession({
+      store,
+      threadId: 'cancel',
+      model: script(),
+      tools: { read_file: readFile, list_files: listFiles, slow: slow.tool },
+      idGenerator: sequentialIds(),
+      durability: 'step',
+    });
+    const turn = session.send('Go');
+    await slow.started;
+    session.cancel('Stop');
+    expect((await turn.result).outcome).toBe('cancelled');
+    expect(await store.getTurnInfo('cancel', 't1')).toMatchObject({ status: 'cancelled' });
+    const rows = await store.getRows('cancel');
+    expect(rows.at(-1)).toMatchObject({ type: 'system' });
+    expect(rows.map((r) => r.seq)).toEqual(rows.map((_, i) => i + 1));
+    await session.close();
+  });
+
+  it("refuses `durability: 'step'` with a store that cannot write steps", () => {
+    expect(() =>
+      createAgentSession({
+        store: { appendTurn: async () => [], getMessages: async () => [] },
+        threadId: 't',
+        model: script(),
+        durability: 'step',
+      }),
+    ).toThrow(/beginTurn/);
+    expect(() =>
+      createAgentSession({
+        store: { appendTurn: async () => [], getMessages: async () => [] },
+        threadId: 't',
+        model: script(),
+        durability: 'steps' as never,
+      }),
+    ).toThrow(/durability/);
+  });
+});

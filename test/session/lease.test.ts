@@ -1,0 +1,216 @@
+// One writer per thread across processes: the session's lease (two stores over one SQLite file
+// stand for two processes), takeover with an injected store clock, fencing of the old holder,
+// recovery of its interrupted turn, and a turn id sent again.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ChunklogError } from '../../src/errors/index.js';
+import { toModelMessages } from '../../src/model-messages/index.js';
+import { closeInterruptedTurns, createAgentSession } from '../../src/session/index.js';
+import { type ChunkStore, createChunkStore } from '../../src/store/index.js';
+import { createScriptedModel } from '../../src/testing/index.js';
+import { readFile, slowTool } from './fixtures.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function twoStores(clock: { now: number }): Promise<[ChunkStore, ChunkStore]> {
+  const dir = mkdtempSync(join(tmpdir(), 'chunklog-lease-'));
+  const file = join(dir, 'thread.db');
+  const a = createChunkStore({ sqlite: file }, { now: () => clock.now });
+  const b = createChunkStore({ sqlite: file }, { now: () => clock.now });
+  await a.migrate();
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  cleanups.push(() => a.close());
+  cleanups.push(() => b.close());
+  return [a, b];
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ChunklogError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (ChunklogError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a rejection');
+}
+
+/** Counts the calls of models that must not be called. */
+let unexpectedCalls = 0;
+afterEach(() => {
+  expect(unexpectedCalls).toBe(0);
+  unexpectedCalls = 0;
+});
+
+/** A model that must not be called: a call is counted (and fails the test). */
+function neverCalled() {
+  const model = createScriptedModel([{ parts: [{ type: 'text', text: 'SHOULD NOT RUN' }] }]);
+  const doStream = model.doStream.bind(model);
+  return Object.assign(Object.create(model) as typeof model, {
+    doStream: (options: Parameters<typeof doStream>[0]) => {
+      unexpectedCalls++;
+      return doStream(options);
+    },
+  });
+}
+
+const HOUR = 3_600_000;
+
+describe('the session lease', () => {
+  it('refuses a busy thread, takes an expired lease over, closes the dead turn, and fences the old holder', async () => {
+    const clock = { now: 1_000_000 };
+    const [storeA, storeB] = await twoStores(clock);
+    const slow = slowTool();
+    const a = createAgentSession({
+      store: storeA,
+      threadId: 'shared',
+      model: createScriptedModel([
+        {
+          parts: [
+            { type: 'text', text: 'Reading.' },
+            { type: 'tool-call', toolName: 'read_file', input: { path: 'a.ts' } },
+          ],
+        },
+        { parts: [{ type: 'tool-call', toolName: 'slow', input: { ms: 1 } }] },
+        { parts: [{ type: 'text', text: 'never stored' }] },
+      ]),
+      tools: { read_file: readFile, slow: slow.tool },
+      idGenerator: () => 'a1',
+      durability: 'step',
+      lease: { ttlMs: HOUR, holder: 'process-a' },
+    });
+    const turnA = a.send('first');
+    await slow.started;
+    // B while A's lease is live: thread-busy, the model not called, nothing stored.
+    const busy = createAgentSession({
+      store: storeB,
+      threadId: 'shared',
+      model: neverCalled(),
+      idGenerator: () => 'b0',
+      lease: { ttlMs: HOUR, holder: 'process-b', onBusy: 'error' },
+    });
+    const refused = await rejection(busy.send('second').result);
+    expect(refused.code).toBe('thread-busy');
+    expect(await storeB.hasTurn('shared', 'b0')).toBe(false);
+    await busy.close();
+
+    // A stalls past its lease (the store's clock jumps): B takes it over.
+    clock.now += HOUR + 1;
+    const b = createAgentSession({
+      store: storeB,
+      threadId: 'shared',
+      model: createScriptedModel([{ parts: [{ type: 'text', text: 'B answers.' }] }]),
+      idGenerator: () => 'b1',
+      durability: 'step',
+      lease: { ttlMs: HOUR, holder: 'process-b', onBusy: 'error' },
+    });
+    await b.send('second').rows;
+    expect(await storeB.getTurnInfo('shared', 'a1')).toMatchObject({ status: 'interrupted' });
+    expect(await storeB.getTurnInfo('shared', 'b1')).toMatchObject({ status: 'completed' });
+    const before = await storeB.getRows('shared');
+
+    // A comes back: its writes are refused, it stores nothing more.
+    slow.release('late');
+    const failed = await rejection(turnA.rows);
+    expect(failed.code).toBe('lease-lost');
+    const after = await storeB.getRows('shared');
+    expect(after).toEqual(before);
+    expect(after.map((r) => r.seq)).toEqual(after.map((_, i) => i + 1));
+    // A's turn: its user message, its finished step 0, an error result for the call it never
+    // answered, the interrupted marker; then B's turn, contiguous.
+    const aRows = after.filter((r) => r.turnId === 'a1');
+    expect(aRows[0]).toMatchObject({ role: 'user', data: { text: 'first' } });
+    expect(aRows.at(-1)).toMatchObject({ type: 'system', data: { kind: 'interrupted' } });
+    expect(after.findIndex((r) => r.turnId === 'b1')).toBe(aRows.length);
+    // The next model input has no orphan call.
+    const messages = toModelMessages(await storeB.getMessages('shared'));
+    const calls = messages.flatMap((m) =>
+      Array.isArray(m.content) ? m.content.filter((p) => p.type === 'tool-call') : [],
+    );
+    const results = messages.flatMap((m) =>
+      Array.isArray(m.content) ? m.content.filter((p) => p.type === 'tool-result') : [],
+    );
+    expect(results.map((r) => (r as { toolCallId: string }).toolCallId).sort()).toEqual(
+      calls.map((c) => (c as { toolCallId: string }).toolCallId).sort(),
+    );
+    await a.close();
+    await b.close();
+  });
+
+  it('waits for a live holder by default, and runs after it releases', async () => {
+    const clock = { now: 5_000 };
+    const [storeA, storeB] = await twoStores(clock);
+    const slow = slowTool();
+    const a = createAgentSession({
+      store: storeA,
+      threadId: 'w',
+      model: createScriptedModel([
+        { parts: [{ type: 'tool-call', toolName: 'slow', input: { ms: 1 } }] },
+        { parts: [{ type: 'text', text: 'A done.' }] },
+      ]),
+      tools: { slow: slow.tool },
+      idGenerator: () => 'a1',
+      lease: { ttlMs: HOUR },
+    });
+    const b = createAgentSession({
+      store: storeB,
+      threadId: 'w',
+      model: createScriptedModel([{ parts: [{ type: 'text', text: 'B done.' }] }]),
+      idGenerator: () => 'b1',
+      lease: { ttlMs: HOUR },
+    });
+    const turnA = a.send('one');
+    await slow.started;
+    const turnB = b.send('two');
+    slow.release('ok');
+    await turnA.rows;
+    await turnB.rows;
+    const rows = await storeA.getRows('w');
+    const order = rows.map((r) => r.turnId);
+    expect(order.indexOf('b1')).toBe(order.lastIndexOf('a1') + 1);
+    await a.close();
+    await b.close();
+  });
+
+  it('never runs a stored turn id again: returns the stored turn, or turn-exists', async () => {
+    const clock = { now: 1 };
+    const [store] = await twoStores(clock);
+    const first = createAgentSession({
+      store,
+      threadId: 'r',
+      model: createScriptedModel([{ parts: [{ type: 'text', text: 'Once.' }] }]),
+    });
+    const rows = await first.send({ text: 'hi', turnId: 'client-1' }).rows;
+    await first.close();
+    const retry = createAgentSession({ store, threadId: 'r', model: neverCalled() });
+    const again = retry.send({ text: 'hi', turnId: 'client-1' });
+    expect(await again.result).toMatchObject({ outcome: 'completed', rows });
+    const strict = createAgentSession({
+      store,
+      threadId: 'r',
+      model: neverCalled(),
+      onExistingTurn: 'error',
+    });
+    expect((await rejection(strict.send({ text: 'hi', turnId: 'client-1' }).result)).code).toBe(
+      'turn-exists',
+    );
+    expect((await store.getThread('r')).total).toBe(rows.length);
+    await retry.close();
+    await strict.close();
+  });
+
+  it('closes an interrupted turn by an explicit call', async () => {
+    const clock = { now: 1 };
+    const [store] = await twoStores(clock);
+    await store.beginTurn('x', [
+      { turnId: 'dead', step: 0, role: 'user', type: 'text', data: { text: 'q' } },
+    ]);
+    expect((await closeInterruptedTurns(store, 'x')).map((t) => t.turnId)).toEqual(['dead']);
+    expect(await store.getTurnInfo('x', 'dead')).toMatchObject({ status: 'interrupted' });
+    expect(await closeInterruptedTurns(store, 'x')).toEqual([]);
+  });
+});

@@ -1,0 +1,161 @@
+// A session process for the kill-point tests: runs one 5-step turn (thinking, parallel tool calls,
+// text) with `durability: 'step'` and a lease, and stops dead at pause point `killAt` (telling
+// its parent over IPC, which then SIGKILLs it). Points: before and after each store write, and
+// inside each tool's execute.
+//   argv[2]: JSON { spec: HarnessSpec, threadId, killAt }
+import { tool } from 'ai';
+import { z } from 'zod';
+import { createAgentSession } from '../../../src/session/index.js';
+import type { ChunkStore } from '../../../src/store/index.js';
+import { createScriptedModel } from '../../../src/testing/index.js';
+import { type HarnessSpec, openStoreFromSpec } from '../../store/support/dialects.js';
+
+interface Job {
+  readonly spec: HarnessSpec;
+  readonly threadId: string;
+  /** The pause point to stop at; -1 runs the turn to its end. */
+  readonly killAt: number;
+  /**
+   * Instead of the 5-step turn: send this many one-step turns (ids `${writer}-${i}`), each
+   * reporting how many user messages its model input held.
+   */
+  readonly turns?: number;
+  readonly writer?: string;
+}
+
+/** The scripted 5-step turn. */
+export function durableScript() {
+  return createScriptedModel([
+    {
+      parts: [
+        { type: 'reasoning', text: 'Two files to read.', signature: 'sig-A' },
+        { type: 'text', text: 'Let me look.' },
+        { type: 'tool-call', toolName: 'read_file', input: { path: 'a.ts' } },
+        { type: 'tool-call', toolName: 'read_file', input: { path: 'b.ts' } },
+      ],
+    },
+    {
+      parts: [
+        { type: 'reasoning', text: 'Now the list.', signature: 'sig-B' },
+        { type: 'tool-call', toolName: 'list_files', input: { dir: '.' } },
+      ],
+    },
+    { parts: [{ type: 'tool-call', toolName: 'read_file', input: { path: 'c.ts' } }] },
+    {
+      parts: [
+        { type: 'text', text: 'Almost.' },
+        { type: 'tool-call', toolName: 'list_files', input: { dir: 'src' } },
+      ],
+    },
+    { parts: [{ type: 'text', text: 'All three export one function.' }] },
+  ]);
+}
+
+const send = (message: unknown) =>
+  new Promise<void>((resolve) => {
+    if (process.send) process.send(message, () => resolve());
+    else resolve();
+  });
+
+if (process.argv[2] !== undefined && process.send !== undefined) {
+  const job = JSON.parse(process.argv[2]) as Job;
+  const store = openStoreFromSpec(job.spec);
+  let point = 0;
+  /** A pause point: at `killAt`, tells the parent and waits for the kill. */
+  const pause = async (name: string) => {
+    const here = point++;
+    if (here !== job.killAt) return;
+    await send({ type: 'point', point: here, name });
+    await new Promise(() => {});
+  };
+  const wrapped: ChunkStore = Object.create(store);
+  wrapped.beginTurn = async (...args) => {
+    await pause('before beginTurn');
+    const result = await store.beginTurn(...args);
+    await send({ type: 'written', rows: result.rows.length });
+    await pause('after beginTurn');
+    return result;
+  };
+  wrapped.appendSteps = async (...args) => {
+    await pause(`before appendSteps (${args[2].length} rows)`);
+    const rows = await store.appendSteps(...args);
+    await send({ type: 'written', rows: rows.length });
+    await pause('after appendSteps');
+    return rows;
+  };
+  const readFile = tool({
+    description: 'Read a file',
+    inputSchema: z.object({ path: z.string() }),
+    execute: async ({ path }) => {
+      await pause(`in read_file ${path}`);
+      return `// ${path}\nexport function f() {}`;
+    },
+  });
+  const listFiles = tool({
+    description: 'List files',
+    inputSchema: z.object({ dir: z.string() }),
+    execute: async ({ dir }) => {
+      await pause(`in list_files ${dir}`);
+      return [`${dir}/a.ts`];
+    },
+  });
+  if (job.turns !== undefined) {
+    const writer = job.writer ?? 'w';
+    const model = createScriptedModel(
+      Array.from({ length: job.turns }, (_, i) => ({
+        parts: [{ type: 'text' as const, text: `${writer} answer ${i}` }],
+      })),
+    );
+    const doStream = model.doStream.bind(model);
+    const counting = Object.assign(Object.create(model) as typeof model, {
+      doStream: async (options: Parameters<typeof doStream>[0]) => {
+        const users = options.prompt.filter((m) => m.role === 'user').length;
+        await send({ type: 'prompt', users });
+        return doStream(options);
+      },
+    });
+    try {
+      let i = 0;
+      const session = createAgentSession({
+        store,
+        threadId: job.threadId,
+        model: counting,
+        idGenerator: () => `${writer}-${i++}`,
+        durability: 'step',
+        lease: { ttlMs: 60_000, holder: `${writer}-${process.pid}` },
+      });
+      for (let t = 0; t < job.turns; t++) {
+        const turn = session.send(`${writer} question ${t}`);
+        await turn.rows;
+        await send({ type: 'turn', turnId: turn.turnId });
+      }
+      await session.close();
+      await send({ type: 'done', points: 0 });
+    } catch (error) {
+      await send({ type: 'error', message: error instanceof Error ? error.stack : String(error) });
+      process.exitCode = 1;
+    } finally {
+      await store.close();
+    }
+  } else
+    try {
+      const session = createAgentSession({
+        store: wrapped,
+        threadId: job.threadId,
+        model: durableScript(),
+        tools: { read_file: readFile, list_files: listFiles },
+        idGenerator: () => 'turn-1',
+        durability: 'step',
+        lease: { ttlMs: 3_600_000, holder: `worker-${process.pid}` },
+      });
+      await session.send('What do the files export?').rows;
+      await session.close();
+      await send({ type: 'done', points: point });
+    } catch (error) {
+      await send({ type: 'error', message: error instanceof Error ? error.stack : String(error) });
+      process.exitCode = 1;
+    } finally {
+      await store.close();
+    }
+  process.disconnect?.();
+}
