@@ -3,11 +3,11 @@
 // an SQLite file, PostgreSQL and MariaDB.
 import { Migrator } from 'kysely/migration';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ChunklogError } from '../../src/errors/index.js';
 import { dialectAdapter } from '../../src/store/dialects/detect.js';
 import { migrationsFor } from '../../src/store/migrations.js';
 import { resolveTableNames } from '../../src/store/tables.js';
 import { textDrafts } from '../../src/testing/index.js';
+import { rejected as errorOf } from '../support/chunklog-error.js';
 import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
 
 const available = await availableDialects();
@@ -15,16 +15,6 @@ const harnesses: DialectHarness[] = [];
 afterAll(async () => {
   for (const h of harnesses) await h.dispose();
 });
-
-async function errorOf(work: Promise<unknown>): Promise<ChunklogError> {
-  try {
-    await work;
-  } catch (error) {
-    if (ChunklogError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a ChunklogError');
-}
 
 for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
   describe.skipIf(!available.includes(name))(`thread metadata on ${name}`, () => {

@@ -2,10 +2,10 @@
 // step, the thread lease and its fencing — on the SQLite file, PostgreSQL and MariaDB.
 import { Migrator } from 'kysely/migration';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ChunklogError } from '../../src/errors/index.js';
 import type { ChunkRowDraft } from '../../src/schema/chunk-row.js';
 import { storeMigrations } from '../../src/store/index.js';
 import { textDrafts } from '../../src/testing/index.js';
+import { rejected as errorOf } from '../support/chunklog-error.js';
 import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
 
 const available = await availableDialects();
@@ -13,16 +13,6 @@ const harnesses: DialectHarness[] = [];
 afterAll(async () => {
   for (const h of harnesses) await h.dispose();
 });
-
-async function errorOf(work: Promise<unknown>): Promise<ChunklogError> {
-  try {
-    await work;
-  } catch (error) {
-    if (ChunklogError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a ChunklogError');
-}
 
 function user(turnId: string, text: string): ChunkRowDraft[] {
   return [{ turnId, step: 0, role: 'user', type: 'text', data: { text } }];
@@ -55,8 +45,28 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
       });
       const { error } = await migrator.migrateToLatest();
       expect(error).toBeUndefined();
+      // What 0.1.0 wrote (its columns only): a thread and a sealed turn of two rows.
+      await h.raw
+        .insertInto(`${h.prefix}threads`)
+        .values({ id: 'old', created_at: 1000, updated_at: 1000, next_seq: 3, metadata: null })
+        .execute();
+      for (const seq of [1, 2]) {
+        await h.raw
+          .insertInto(`${h.prefix}chunks`)
+          .values({
+            thread_id: 'old',
+            seq,
+            turn_id: 'a',
+            step: 0,
+            role: seq === 1 ? 'user' : 'assistant',
+            type: 'text',
+            data: JSON.stringify({ text: `row ${seq}` }),
+            created_at: 1000,
+            version: 1,
+          })
+          .execute();
+      }
       const store = h.openStore();
-      await store.appendTurn('old', textDrafts('a', 2));
       await store.migrate();
       await store.migrate();
       expect(await store.getTurnInfo('old', 'a')).toMatchObject({

@@ -1,9 +1,9 @@
 // Usage per step: recorded with a turn, read back with it, totalled per thread, priced by the
 // app's function; retries keep the first record; bad input is refused.
 import { afterAll, describe, expect, it } from 'vitest';
-import { ChunklogError } from '../../src/errors/index.js';
 import type { StepUsage } from '../../src/store/index.js';
 import { textDrafts } from '../../src/testing/index.js';
+import { rejected as errorOf } from '../support/chunklog-error.js';
 import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
 
 const available = await availableDialects();
@@ -11,16 +11,6 @@ const harnesses: DialectHarness[] = [];
 afterAll(async () => {
   for (const h of harnesses) await h.dispose();
 });
-
-async function errorOf(work: Promise<unknown>): Promise<ChunklogError> {
-  try {
-    await work;
-  } catch (error) {
-    if (ChunklogError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a ChunklogError');
-}
 
 const turnA: StepUsage[] = [
   {
