@@ -3,6 +3,7 @@
 // not hold returns undefined, and the pages show "—".
 import type { ChunkRow } from '../schema/chunk-row.js';
 import type { TokenUsage } from '../schema/usage.js';
+import type { TurnInfo } from '../store/turn-types.js';
 import type { Thread } from '../store/types.js';
 import type { TurnUsage } from '../store/usage-types.js';
 
@@ -18,13 +19,26 @@ export function threadOwner(thread: Thread): string | undefined {
   return typeof owner === 'string' ? owner : undefined;
 }
 
-/** The turn's status (`running`, `completed`, `failed`, `cancelled`, `interrupted`), when stored. */
-export function turnStatus(rows: readonly ChunkRow[]): string | undefined {
-  // Until the store records it: a cancelled or failed turn says so in its rows.
+/**
+ * The turn's status (`running`, `completed`, `failed`, `cancelled`, `interrupted`): the one the
+ * store recorded, else what its rows tell (a turn sealed before migration 0002 has no status row,
+ * and reads as completed).
+ */
+export function turnStatus(rows: readonly ChunkRow[], info?: TurnInfo): string | undefined {
+  if (info !== undefined && info.status !== 'completed') return info.status;
   if (rows.some((row) => row.type === 'system' && row.data.kind === 'cancelled'))
     return 'cancelled';
   if (rows.some((row) => row.type === 'error')) return 'failed';
-  return undefined;
+  return info?.status;
+}
+
+/** When the turn was stored (its rows' `createdAt`), as the store holds it. */
+export function turnTimes(rows: readonly ChunkRow[]): {
+  first?: string | undefined;
+  last?: string | undefined;
+} {
+  const times = rows.map((row) => row.createdAt).filter((t): t is string => t !== undefined);
+  return { first: times[0], last: times.at(-1) };
 }
 
 const count = new Intl.NumberFormat('en-US');
@@ -52,13 +66,4 @@ export function stepUsage(usage: TurnUsage | undefined, step: number): string | 
   const parts = [usageText(recorded.usage), recorded.modelId];
   if (recorded.durationMs !== undefined) parts.push(`${(recorded.durationMs / 1000).toFixed(1)} s`);
   return parts.filter((p): p is string => p !== undefined && p !== '').join(' · ') || undefined;
-}
-
-/** When the turn was stored (its rows' `createdAt`), as the store holds it. */
-export function turnTimes(rows: readonly ChunkRow[]): {
-  first?: string | undefined;
-  last?: string | undefined;
-} {
-  const times = rows.map((row) => row.createdAt).filter((t): t is string => t !== undefined);
-  return { first: times[0], last: times.at(-1) };
 }

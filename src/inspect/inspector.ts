@@ -1,4 +1,5 @@
 import { ChunklogError } from '../errors/chunklog-error.js';
+import type { TurnInfo } from '../store/turn-types.js';
 import type { ChunkStore } from '../store/types.js';
 import type { TurnUsage } from '../store/usage-types.js';
 import type { SafeHtml } from './html.js';
@@ -47,6 +48,19 @@ async function turnUsage(
   }
 }
 
+/** A turn's recorded status, or undefined when the store cannot say (not migrated to 0002). */
+async function turnInfo(
+  store: Pick<ChunkStore, 'getTurnInfo'>,
+  threadId: string,
+  turnId: string,
+): Promise<TurnInfo | undefined> {
+  try {
+    return (await store.getTurnInfo(threadId, turnId)) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The inspector: a read-only, fetch-style handler over a store's threads, pages of rows and
  * turns. It answers GET (and HEAD) only, and calls only the store's read methods.
@@ -56,7 +70,10 @@ async function turnUsage(
  * @returns the handler
  */
 export function createInspector(
-  store: Pick<ChunkStore, 'listThreads' | 'getThread' | 'getChunks' | 'getTurn' | 'getTurnUsage'>,
+  store: Pick<
+    ChunkStore,
+    'listThreads' | 'getThread' | 'getChunks' | 'getTurn' | 'getTurnUsage' | 'getTurnInfo'
+  >,
   options: InspectorOptions,
 ): (request: Request) => Promise<Response> {
   const threadsPerPage = options.threadsPerPage ?? 50;
@@ -101,7 +118,8 @@ export function createInspector(
             );
           }
           const usage = await turnUsage(store, threadId, turnId);
-          return page(200, `Turn ${turnId}`, source, turnPage(thread, turnId, rows, usage));
+          const info = await turnInfo(store, threadId, turnId);
+          return page(200, `Turn ${turnId}`, source, turnPage(thread, turnId, rows, usage, info));
         }
         const raw = url.searchParams.get('before');
         const before = raw !== null && /^\d+$/.test(raw) ? Number(raw) : undefined;

@@ -3,6 +3,7 @@
 
 import type { ChunkPage } from '../schema/chunk-page.js';
 import type { ChunkRow } from '../schema/chunk-row.js';
+import type { TurnInfo } from '../store/turn-types.js';
 import type { Thread, ThreadPage } from '../store/types.js';
 import type { TurnUsage } from '../store/usage-types.js';
 import { groupRowsToMessages } from '../transforms/group-rows.js';
@@ -92,6 +93,7 @@ export function turnPage(
   turnId: string,
   rows: readonly ChunkRow[],
   usage?: TurnUsage,
+  info?: TurnInfo,
 ): SafeHtml {
   const messages = groupRowsToMessages(rows);
   const times = turnTimes(rows);
@@ -111,7 +113,7 @@ export function turnPage(
   return html`<p class="crumbs"><a href="${threadHref(thread.id)}">← thread ${thread.id}</a></p>
 <h1>Turn <code>${turnId}</code></h1>
 <dl class="facts"><dt>rows</dt><dd>${rows.length} (seqs ${rows[0]?.seq}–${rows.at(-1)?.seq})</dd>
-<dt>steps</dt><dd>${steps.length}</dd><dt>status</dt><dd>${dash(turnStatus(rows))}</dd>
+<dt>steps</dt><dd>${steps.length}</dd><dt>status</dt><dd>${dash(turnStatus(rows, info))}</dd>
 <dt>stored</dt><dd>${dash(times.first)}${times.last && times.last !== times.first ? ` – ${times.last}` : ''}</dd>
 <dt>usage</dt><dd>${dash(usage === undefined ? undefined : usageText(usage.total))}</dd></dl>
 ${body}`;

@@ -106,7 +106,7 @@ describe('chunklog inspect', () => {
       await page.click('table.rows a >> nth=0');
       expect(await page.locator('h1').textContent()).toBe('Turn turn-1');
       const facts = (await page.textContent('dl.facts')) ?? '';
-      expect(facts).toContain('cancelled'); // the status the rows tell
+      expect(facts).toContain('failed'); // the status the store recorded, over what the rows tell
       expect(facts).toContain('in 2,600 (cached 1,000) · out 130 (reasoning 12)'); // usage summed
       expect(await page.locator('.step').allTextContents()).toEqual([
         'step 0 · in 1,200 (cached 1,000) · out 40 (reasoning 12) · claude-opus-4-1 · 2.3 s',
