@@ -159,7 +159,16 @@ async function cleanup(): Promise<void> {
   if (values.keep) {
     print(`tables kept: ${prefix}*`);
   } else {
-    for (const table of ['chunks', 'threads', 'migrations', 'migration_lock', 'jobs']) {
+    for (const table of [
+      'usage',
+      'turns',
+      'leases',
+      'chunks',
+      'threads',
+      'migrations',
+      'migration_lock',
+      'jobs',
+    ]) {
       await sql`drop table if exists ${sql.table(`${prefix}${table}`)} cascade`.execute(db);
     }
   }

@@ -7,6 +7,11 @@ import type { ToolPart, ToolResultOutput } from './ai-types.js';
  * @param kept - characters kept
  * @param total - characters of the whole result
  * @returns the note
+ *
+ * @example
+ * ```ts
+ * toolResultCutNote(4000, 120000); // '\n[chunklog: tool result cut to 4000 of 120000 characters …]'
+ * ```
  */
 export function toolResultCutNote(kept: number, total: number): string {
   return `\n[chunklog: tool result cut to ${kept} of ${total} characters for model input; the full result is stored]`;

@@ -353,6 +353,12 @@ export function planModelInput(
  *
  * @param cut - the cut
  * @returns a sentence a person can read in the log
+ *
+ * @example
+ * ```ts
+ * describeCut({ firstKeptTurnId: 't40', firstKeptSeq: 301, leftOutTurns: 39, maxTokens: 8000, keptTokens: 3900 });
+ * // 'Context cut: 39 earlier turns left out of model input; it starts at turn t40 (from seq 301), …'
+ * ```
  */
 export function describeCut(cut: ContextTruncation): string {
   const turns = cut.leftOutTurns === 1 ? '1 earlier turn' : `${cut.leftOutTurns} earlier turns`;

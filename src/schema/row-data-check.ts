@@ -3,6 +3,7 @@
 // row types a thread is made of; anything else (an unknown key zod would strip, a source or a
 // file row, a value it is unsure of) goes to zod, which decides and words the error.
 import type { ChunkRowType } from './chunk-row.js';
+import { SYSTEM_KINDS } from './chunk-schemas.js';
 import { isJsonValue } from './json.js';
 
 type Check = (data: Record<string, unknown>) => boolean;
@@ -35,13 +36,9 @@ function isMetadata(v: unknown): boolean {
   return true;
 }
 
-const SYSTEM_KINDS: ReadonlySet<unknown> = new Set([
-  'notice',
-  'model-changed',
-  'config-reload',
-  'cancelled',
-]);
-const isSystemKind = (v: unknown) => SYSTEM_KINDS.has(v);
+// Every kind the schema knows (a system row with a `truncation` record is left to zod).
+const SYSTEM_KIND_SET: ReadonlySet<unknown> = new Set(SYSTEM_KINDS);
+const isSystemKind = (v: unknown) => SYSTEM_KIND_SET.has(v);
 
 function isApproval(v: unknown): boolean {
   return isPlainObject(v) && fields(APPROVAL, v);
