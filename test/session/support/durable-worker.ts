@@ -66,6 +66,9 @@ if (process.argv[2] !== undefined && process.send !== undefined) {
     const here = point++;
     if (here !== job.killAt) return;
     await send({ type: 'point', point: here, name });
+    // Wait for the kill. A pending promise alone does not keep a process alive (Node 22 exits
+    // with code 13, an unsettled top-level await, once nothing else is pending): a timer does.
+    setInterval(() => {}, 60_000);
     await new Promise(() => {});
   };
   const wrapped: ChunkStore = Object.create(store);
