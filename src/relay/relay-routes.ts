@@ -1,7 +1,9 @@
 import type { ChunkEvent } from '../schema/chunk-event.js';
-import type { EventStreamLimits } from '../session/handlers/events-route.js';
-import { badParameter, errorResponse } from '../session/handlers/responses.js';
-import { parseEventId } from '../session/replay-buffer.js';
+import {
+  type EventStreamLimits,
+  eventStreamResponse,
+  openingOf,
+} from '../session/handlers/events-route.js';
 import {
   type ToUIMessageStreamResponseOptions,
   toUIMessageStreamResponse,
@@ -23,39 +25,20 @@ export function relayEventsRoute(
   threadId: string,
   limits: EventStreamLimits,
 ): Response {
-  const lastEventId =
-    request.headers.get('last-event-id') ?? url.searchParams.get('lastEventId') ?? undefined;
-  if (lastEventId !== undefined && lastEventId !== '' && parseEventId(lastEventId) === undefined) {
-    return badParameter('Last-Event-ID', 'The last event id must look like `<turnId>:<index>`.');
-  }
-  const release = limits.connections.acquire(threadId);
-  if (release === undefined) {
-    return errorResponse(
-      429,
-      'too-many-connections',
-      'This thread has as many open event streams as the server allows.',
-      { headers: { 'retry-after': '5' } },
-    );
-  }
+  const opening = openingOf(request, url, threadId, limits);
+  if (opening instanceof Response) return opening;
+  const { lastEventId, release } = opening;
   const body = relayEventStream(
     relay,
     threadId,
     {
-      lastEventId: lastEventId === '' ? undefined : lastEventId,
+      lastEventId,
       heartbeatMs: limits.heartbeatMs,
       signal: request.signal,
     },
     release,
   );
-  return new Response(body, {
-    status: 200,
-    headers: {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    },
-  });
+  return eventStreamResponse(body);
 }
 
 /**

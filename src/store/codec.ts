@@ -2,6 +2,7 @@ import { ChunklogError } from '../errors/chunklog-error.js';
 import {
   type ChunkRole,
   type ChunkRow,
+  type ChunkRowDraft,
   type ChunkRowType,
   RowDataSchemas,
 } from '../schema/chunk-row.js';
@@ -214,4 +215,28 @@ export function decodeRows(
     rows.push(row);
   }
   return rows;
+}
+
+/** The rows a write returns: its drafts at seqs from `first`, stored at `at` (ms). */
+export function storedRows(
+  threadId: string,
+  turnId: string,
+  first: number,
+  drafts: readonly ChunkRowDraft[],
+  at: number,
+): ChunkRow[] {
+  const createdAt = isoOf(at);
+  return drafts.map(
+    (d, i) =>
+      ({
+        threadId,
+        seq: first + i,
+        turnId,
+        step: d.step,
+        role: d.role,
+        type: d.type,
+        data: d.data,
+        createdAt,
+      }) as ChunkRow,
+  );
 }

@@ -14,6 +14,56 @@ export interface EventStreamLimits {
   readonly connections: ThreadConnections;
 }
 
+/** What an events stream starts from: the client's last event id, and its connection slot. */
+export interface EventStreamOpening {
+  /** The last event the client saw (`Last-Event-ID` or `?lastEventId=`), undefined for none. */
+  readonly lastEventId: string | undefined;
+  /** Gives the thread's connection slot back. */
+  readonly release: () => void;
+}
+
+/**
+ * Checks an events request before its stream opens: its `Last-Event-ID`, and the thread's
+ * connection cap (the session's events route and the relay's share it).
+ *
+ * @returns the opening, or the 400 naming `Last-Event-ID` / the 429 `too-many-connections` answer
+ */
+export function openingOf(
+  request: Request,
+  url: URL,
+  threadId: string,
+  limits: EventStreamLimits,
+): EventStreamOpening | Response {
+  const lastEventId =
+    request.headers.get('last-event-id') ?? url.searchParams.get('lastEventId') ?? undefined;
+  if (lastEventId !== undefined && lastEventId !== '' && parseEventId(lastEventId) === undefined) {
+    return badParameter('Last-Event-ID', 'The last event id must look like `<turnId>:<index>`.');
+  }
+  const release = limits.connections.acquire(threadId);
+  if (release === undefined) {
+    return errorResponse(
+      429,
+      'too-many-connections',
+      'This thread has as many open event streams as the server allows.',
+      { headers: { 'retry-after': '5' } },
+    );
+  }
+  return { lastEventId: lastEventId === '' ? undefined : lastEventId, release };
+}
+
+/** The 200 answer that carries an event stream, with the headers proxies need to pass it on. */
+export function eventStreamResponse(body: ReadableStream<Uint8Array>): Response {
+  return new Response(body, {
+    status: 200,
+    headers: {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    },
+  });
+}
+
 /**
  * `GET …/threads/:id/events`: server-sent events of the thread's live turn. A reconnecting
  * client sends `Last-Event-ID` (an `EventSource` does so itself; `?lastEventId=` works too) and
@@ -39,37 +89,18 @@ export function eventsRoute(
     // A closed session sends nothing more: a non-200 answer also stops an EventSource retrying.
     return errorResponse(503, 'closed', 'The session of this thread is closed.');
   }
-  const lastEventId =
-    request.headers.get('last-event-id') ?? url.searchParams.get('lastEventId') ?? undefined;
-  if (lastEventId !== undefined && lastEventId !== '' && parseEventId(lastEventId) === undefined) {
-    return badParameter('Last-Event-ID', 'The last event id must look like `<turnId>:<index>`.');
-  }
-  const release = limits.connections.acquire(threadId);
-  if (release === undefined) {
-    return errorResponse(
-      429,
-      'too-many-connections',
-      'This thread has as many open event streams as the server allows.',
-      { headers: { 'retry-after': '5' } },
-    );
-  }
+  const opening = openingOf(request, url, threadId, limits);
+  if (opening instanceof Response) return opening;
+  const { lastEventId, release } = opening;
   const body = openEventStream(
     session,
     {
-      lastEventId: lastEventId === '' ? undefined : lastEventId,
+      lastEventId,
       heartbeatMs: limits.heartbeatMs,
       maxQueuedBytes: limits.maxQueuedBytes,
       signal: request.signal,
     },
     release,
   );
-  return new Response(body, {
-    status: 200,
-    headers: {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    },
-  });
+  return eventStreamResponse(body);
 }

@@ -3,7 +3,7 @@ import { readOptions } from '../../errors/invalid-option.js';
 import type { ChunkRow, ChunkRowDraft } from '../../schema/chunk-row.js';
 import { parseChunkRowDraft } from '../../schema/parse.js';
 import { firstNonSystem } from '../../schema/system-message.js';
-import { decodeRows, isoOf } from '../codec.js';
+import { decodeRows, storedRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { wrapStoreErrors } from '../store-errors.js';
 import { insertThreadIfAbsent, type SelectedThread } from '../threads.js';
@@ -153,20 +153,7 @@ export function appendTurn(
           await recordSealedStatus(ctx, trx, { threadId, turnId, first, next, now }, status);
         }
 
-        const createdAt = isoOf(rowsAt);
-        return checked.map(
-          (d, i) =>
-            ({
-              threadId,
-              seq: first + i,
-              turnId,
-              step: d.step,
-              role: d.role,
-              type: d.type,
-              data: d.data,
-              createdAt,
-            }) as ChunkRow,
-        );
+        return storedRows(threadId, turnId, first, checked, rowsAt);
       },
       { what: 'appendTurn', threadId, idempotent: true },
     ),

@@ -3,7 +3,7 @@ import { ChunklogError } from '../../errors/chunklog-error.js';
 import { readOptions } from '../../errors/invalid-option.js';
 import type { ChunkRow, ChunkRowDraft } from '../../schema/chunk-row.js';
 import { type TurnStatus, TurnStatusSchema } from '../../schema/turn-status.js';
-import { asString, decodeRows, isoOf } from '../codec.js';
+import { asString, decodeRows, isoOf, storedRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { wrapStoreErrors } from '../store-errors.js';
 import type { StoreTables } from '../tables.js';
@@ -74,29 +74,6 @@ async function selectTurn(
     .executeTakeFirst();
 }
 
-function rowsOf(
-  threadId: string,
-  turnId: string,
-  first: number,
-  drafts: readonly ChunkRowDraft[],
-  at: number,
-): ChunkRow[] {
-  const createdAt = isoOf(at);
-  return drafts.map(
-    (d, i) =>
-      ({
-        threadId,
-        seq: first + i,
-        turnId,
-        step: d.step,
-        role: d.role,
-        type: d.type,
-        data: d.data,
-        createdAt,
-      }) as ChunkRow,
-  );
-}
-
 /** `ChunkStore.beginTurn`: see there. */
 export function beginTurn(
   ctx: StoreContext,
@@ -165,7 +142,7 @@ export function beginTurn(
         return {
           created: true,
           status: 'running',
-          rows: rowsOf(threadId, turnId, first, checked, now),
+          rows: storedRows(threadId, turnId, first, checked, now),
         };
       },
       { what: 'beginTurn', threadId },
@@ -228,7 +205,7 @@ function writeSteps(
           .where('turn_id', '=', turnId)
           .execute();
         return {
-          rows: rowsOf(threadId, turnId, first, checked, now),
+          rows: storedRows(threadId, turnId, first, checked, now),
           info: { ...info, status: ended, nextSeq: next, updatedAt: isoOf(now) } as TurnInfo,
         };
       },
