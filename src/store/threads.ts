@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { ChunklogError } from '../errors/chunklog-error.js';
 import { type JSONObject, JsonValueSchema } from '../schema/json.js';
-import { asJson, asString, isoOf } from './codec.js';
+import { previewValue } from '../schema/parse.js';
+import { asJson, asString, storedIso } from './codec.js';
 import type { StoreContext } from './context.js';
 import type { StoreTables } from './tables.js';
 import type { Thread } from './types.js';
@@ -29,21 +30,76 @@ export interface SelectedThread {
   readonly title: unknown;
 }
 
-/** Describes a selected thread row. */
+/** The `corrupt-row` error for a thread row whose `column` holds what no thread can have. */
+function corruptThread(
+  threadId: string,
+  column: string,
+  value: unknown,
+  cause?: unknown,
+): ChunklogError {
+  return new ChunklogError(
+    'corrupt-row',
+    `The row of thread ${JSON.stringify(threadId)} is corrupt: ${column} ${previewValue(value)} is not ${THREAD_COLUMN_MEANING[column]}.`,
+    { threadId, cause },
+  );
+}
+
+const THREAD_COLUMN_MEANING: Readonly<Record<string, string>> = {
+  created_at: 'a time',
+  updated_at: 'a time',
+  next_seq: 'a seq (an integer of at least 1)',
+  metadata: 'a JSON object',
+  owner_id: 'a string',
+  title: 'a string',
+};
+
+/** A stored timestamp column as ISO 8601; `corrupt-row` when it holds no time. */
+function threadTime(threadId: string, column: string, value: unknown): string {
+  const iso = storedIso(value);
+  if (iso === undefined) throw corruptThread(threadId, column, value);
+  return iso;
+}
+
+/**
+ * Describes a selected thread row, checking what it reads back: a timestamp that is no time, a
+ * `next_seq` that is no seq or metadata that is not a JSON object is a `corrupt-row` naming the
+ * thread (thread rows have no skip policy: a thread is one row, not part of a page of chunks).
+ *
+ * @throws {ChunklogError} `corrupt-row`
+ */
 export function toThread(record: SelectedThread): Thread {
-  const metadata = record.metadata === null ? null : asJson(record.metadata);
+  const id = asString(record.id);
+  const nextSeq = Number(record.next_seq);
+  if (record.next_seq === null || !Number.isSafeInteger(nextSeq) || nextSeq < 1) {
+    throw corruptThread(id, 'next_seq', record.next_seq);
+  }
   const thread: { -readonly [K in keyof Thread]: Thread[K] } = {
-    id: asString(record.id),
-    createdAt: isoOf(record.created_at),
-    updatedAt: isoOf(record.updated_at),
-    total: Number(record.next_seq) - 1,
+    id,
+    createdAt: threadTime(id, 'created_at', record.created_at),
+    updatedAt: threadTime(id, 'updated_at', record.updated_at),
+    total: nextSeq - 1,
   };
   if (record.owner_id !== null && record.owner_id !== undefined) {
     thread.ownerId = asString(record.owner_id);
   }
   if (record.title !== null && record.title !== undefined) thread.title = asString(record.title);
-  if (metadata !== null && metadata !== undefined) thread.metadata = metadata as JSONObject;
+  if (record.metadata !== null && record.metadata !== undefined) {
+    thread.metadata = threadMetadata(id, record.metadata);
+  }
   return thread;
+}
+
+/** The stored metadata column as a JSON object; `corrupt-row` when it is not one. */
+function threadMetadata(threadId: string, stored: unknown): JSONObject {
+  let parsed: unknown;
+  try {
+    parsed = asJson(stored instanceof Uint8Array ? asString(stored) : stored);
+  } catch (error) {
+    throw corruptThread(threadId, 'metadata', stored, error);
+  }
+  const result = MetadataSchema.safeParse(parsed);
+  if (!result.success) throw corruptThread(threadId, 'metadata', stored, result.error);
+  return result.data as JSONObject;
 }
 
 const MetadataSchema = z.record(z.string(), JsonValueSchema);

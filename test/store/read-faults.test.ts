@@ -59,6 +59,55 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
       await store.close();
     });
 
+    it('reports a thread row holding no time, no seq or no metadata object as a corrupt row naming the thread', async () => {
+      const h = harness();
+      const store = h.openStore();
+      await store.migrate();
+      await store.createThread('bad', { metadata: { a: 1 } });
+      await store.appendTurn('bad', textDrafts('a', 2));
+      await store.createThread('fine');
+      const threads = sql.table(`${h.prefix}threads`);
+      const corruptions = [
+        [
+          sql`update ${threads} set created_at = ${9e15} where id = 'bad'`,
+          /created_at "?9000000000000000"? is not a time/,
+        ],
+        [
+          sql`update ${threads} set updated_at = ${-9e15} where id = 'bad'`,
+          /updated_at "?-9000000000000000"? is not a time/,
+        ],
+        [sql`update ${threads} set next_seq = 0 where id = 'bad'`, /next_seq "?0"? is not a seq/],
+        [
+          sql`update ${threads} set metadata = ${'[1]'} where id = 'bad'`,
+          /metadata .* is not a JSON object/,
+        ],
+      ] as const;
+      for (const [corrupt, message] of corruptions) {
+        const before = await sql<
+          Record<string, unknown>
+        >`select * from ${threads} where id = 'bad'`.execute(h.raw);
+        await corrupt.execute(h.raw);
+        for (const read of [() => store.getThread('bad'), () => store.listThreads({ limit: 10 })]) {
+          const error = await rejected(read());
+          expect(error.code).toBe('corrupt-row');
+          expect(error.threadId).toBe('bad');
+          expect(error.message).toMatch(message);
+        }
+        // Only that thread is unreadable, and repairing the row repairs the reads.
+        expect((await store.getThread('fine')).total).toBe(0);
+        const row = before.rows[0] as Record<string, unknown>;
+        await sql`update ${threads} set created_at = ${row.created_at}, updated_at = ${row.updated_at}, next_seq = ${row.next_seq}, metadata = ${typeof row.metadata === 'string' || row.metadata === null ? row.metadata : JSON.stringify(row.metadata)} where id = 'bad'`.execute(
+          h.raw,
+        );
+        expect(await store.getThread('bad')).toMatchObject({
+          id: 'bad',
+          total: 2,
+          metadata: { a: 1 },
+        });
+      }
+      await store.close();
+    });
+
     it('says that migrate() is missing on a database it was never run on', async () => {
       const h = harness();
       const store = h.openStore();
