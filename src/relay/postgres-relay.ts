@@ -327,10 +327,22 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
       }
     }
     const sealed = await this.#pool.query(
-      `SELECT pos, ord FROM ${t} WHERE thread_id = $1 AND ended ORDER BY pos DESC LIMIT 1`,
+      `SELECT e.pos, e.ord, (SELECT min(f.pos) FROM ${t} f WHERE f.thread_id = $1 AND f.ord = e.ord) AS first
+       FROM ${t} e WHERE e.thread_id = $1 AND e.ended ORDER BY e.pos DESC LIMIT 1`,
       [threadId],
     );
     const row = sealed.rows[0];
+    if (seen === undefined && row !== undefined) {
+      // Without an id: from the start of the latest stored turn (kept until the next one ends),
+      // so that a reader that comes just as it is stored still gets it.
+      return {
+        position: Number(row.first) - 1,
+        ord: Number(row.ord) - 1,
+        index: 0,
+        ended: true,
+        gap: false,
+      };
+    }
     return {
       position: row === undefined ? 0 : Number(row.pos),
       ord: row === undefined ? 0 : Number(row.ord),
