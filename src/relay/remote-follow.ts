@@ -123,6 +123,11 @@ export async function* followStored<P>(
         throw unavailable(what, error);
       }
       for (const entry of entries) {
+        if (entry.ord === ord && entry.index <= index) {
+          // Written twice (a write retried after its answer was lost): seen already.
+          position = entry.position;
+          continue;
+        }
         const follows =
           entry.ord === ord
             ? entry.index === index + 1
