@@ -19,6 +19,7 @@ import {
   createInProcessRelay,
   createPostgresRelay,
   createRedisRelay,
+  type PostgresRelay,
   type Relay,
 } from '../src/relay/index.js';
 import type { ChunkEvent } from '../src/schema/chunk-event.js';
@@ -167,10 +168,13 @@ if (postgresUp) {
     const table = `relay_bench_${unique()}`;
     const pools = [0, 1].map(() => new pg.Pool({ connectionString: POSTGRES_URL, max: 4 }));
     for (const p of pools) p.on('error', () => {});
-    const relays = pools.map((pool) => createPostgresRelay({ pool, table }));
-    await (relays[0] as ReturnType<typeof createPostgresRelay>).migrate();
+    const relays: [PostgresRelay, PostgresRelay] = [
+      createPostgresRelay({ pool: pools[0] as pg.Pool, table }),
+      createPostgresRelay({ pool: pools[1] as pg.Pool, table }),
+    ];
+    await relays[0].migrate();
     return {
-      relays: relays as [Relay, Relay],
+      relays,
       close: async () => {
         for (const r of relays) await r.close();
         await pools[0]?.query(`DROP TABLE IF EXISTS ${table}`);

@@ -32,9 +32,8 @@ interface Frame {
 
 /** The frames of an SSE response, until `until` says stop (or the stream ends). */
 async function readFrames(response: Response, until: (frame: Frame) => boolean): Promise<Frame[]> {
-  const reader = (response.body as ReadableStream<Uint8Array>)
-    .pipeThrough(new TextDecoderStream())
-    .getReader();
+  if (response.body === null) throw new Error('no body');
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   const frames: Frame[] = [];
   let buffer = '';
   try {
