@@ -74,6 +74,17 @@ const MAX_WAITING = 100_000;
 /** The pauses before writing again after a failed write. */
 const RETRY_MS = [50, 100, 250, 500, 1000, 2000];
 
+/**
+ * Whether a failed write is worth writing again: the database was out of reach (no SQLSTATE:
+ * a socket error, a connection that ended), or answered with a connection exception (08…), an
+ * operator intervention (57P…, a restart) or too many connections (53300).
+ */
+function retryable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return true;
+  return code.startsWith('08') || code.startsWith('57P') || code === '53300';
+}
+
 interface Pending {
   readonly event: ChunkEvent;
   readonly meta: EventMeta;
@@ -225,6 +236,7 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
           failures = 0;
         } catch (error) {
           this.#onError(error, { threadId });
+          if (!retryable(error)) continue; // the statement itself failed: dropped, readers see a gap
           publisher.turn = landed.turn;
           publisher.queue.unshift(...batch.slice(landed.count));
           const over = publisher.queue.length - MAX_WAITING;
