@@ -172,7 +172,7 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
       );
       try {
         await client.query(
-          `LISTEN ${this.#wakeChannel}; LISTEN ${this.#controlChannel}; LISTEN ${this.#replyChannel}`,
+          `SET synchronous_commit = off; LISTEN ${this.#wakeChannel}; LISTEN ${this.#controlChannel}; LISTEN ${this.#replyChannel}`,
         );
       } catch (error) {
         drop(error);
@@ -316,8 +316,10 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
   ): Promise<void> {
     const t = this.#table;
     // One statement: the rows, the wake-up (sent at commit) and, after a turn-end, the pruning of
-    // the turns before it.
-    await this.#pool.query(
+    // the turns before it. On the relay's own connection, whose commits do not wait for the
+    // disk (the rows are transient: the store has the turn).
+    const client = await this.#listen();
+    await client.query(
       `WITH rows AS (
          INSERT INTO ${t} (thread_id, ord, idx, turn_id, ended, event)
          SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::text[], $5::boolean[], $6::text[])
