@@ -151,3 +151,21 @@ export async function compare(options: {
 export function allComparisons(): readonly Comparison[] {
   return results;
 }
+
+/**
+ * Records a figure measured outside {@link compare} (an absolute latency, for example) with its
+ * verdicts, for the summary and `BENCH_STRICT=1`.
+ */
+export function record(
+  title: string,
+  verdicts: ReadonlyArray<{ ok: boolean; text: string }>,
+): void {
+  for (const v of verdicts) console.log(v.text);
+  results.push({
+    title,
+    baseline: '',
+    medians: {},
+    ratios: {},
+    verdicts: verdicts.map((v) => ({ limit: { contender: title }, ok: v.ok, text: v.text })),
+  });
+}

@@ -77,7 +77,9 @@ class InProcessRelay implements Relay {
     const stop = aborted(options.signal);
     try {
       while (options.signal?.aborted !== true) {
-        const replay = thread.buffer.since(cursor);
+        // Without an id: from the latest turn kept, even stored (a reader that comes just as it
+        // is stored still gets it).
+        const replay = cursor === undefined ? thread.buffer.latest() : thread.buffer.since(cursor);
         if (replay.gap) yield { type: 'gap' };
         let events = replay.events;
         if (events.length === 0 && cursor === undefined && first !== undefined) events = [first];

@@ -53,7 +53,10 @@ export interface PostgresRelayOptions {
   readonly table?: string | undefined;
   /** How long a control request waits for the running process's answer. Default 5,000 ms. */
   readonly controlTimeoutMs?: number | undefined;
-  /** Told about every publish that failed (the turn goes on; readers see a gap). */
+  /**
+   * Told about every write that failed (the turn goes on; the events are written again, in
+   * order, once the database answers).
+   */
   readonly onError?: ((error: unknown, context: { readonly threadId: string }) => void) | undefined;
 }
 
@@ -65,6 +68,22 @@ export interface PostgresRelay extends Relay {
 
 /** The largest `NOTIFY` payload PostgreSQL takes is 8,000 bytes; control messages must fit. */
 const MAX_PAYLOAD = 7_900;
+
+/** How many events of a thread wait at most for a database that is away. */
+const MAX_WAITING = 100_000;
+/** The pauses before writing again after a failed write. */
+const RETRY_MS = [50, 100, 250, 500, 1000, 2000];
+
+/**
+ * Whether a failed write is worth writing again: the database was out of reach (no SQLSTATE:
+ * a socket error, a connection that ended), or answered with a connection exception (08…), an
+ * operator intervention (57P…, a restart) or too many connections (53300).
+ */
+function retryable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !/^[0-9A-Z]{5}$/.test(code)) return true;
+  return code.startsWith('08') || code.startsWith('57P') || code === '53300';
+}
 
 interface Pending {
   readonly event: ChunkEvent;
@@ -153,7 +172,7 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
       );
       try {
         await client.query(
-          `LISTEN ${this.#wakeChannel}; LISTEN ${this.#controlChannel}; LISTEN ${this.#replyChannel}`,
+          `SET synchronous_commit = off; LISTEN ${this.#wakeChannel}; LISTEN ${this.#controlChannel}; LISTEN ${this.#replyChannel}`,
         );
       } catch (error) {
         drop(error);
@@ -199,16 +218,31 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
     if (!publisher.busy) void this.#flush(threadId, publisher);
   }
 
-  /** Writes what waits, one batch per statement, until nothing waits. */
+  /**
+   * Writes what waits, one batch per statement, until nothing waits. A batch that fails (the
+   * database is away) is reported and written again, after a pause, from its first event that did
+   * not land: readers get the events of an outage once it is over, in order. At most
+   * `MAX_WAITING` events of a thread wait; beyond, the oldest are dropped (readers see a gap).
+   */
   async #flush(threadId: string, publisher: ThreadPublisher): Promise<void> {
     publisher.busy = true;
+    let failures = 0;
     try {
-      while (publisher.queue.length > 0) {
+      while (publisher.queue.length > 0 && !this.#closed) {
         const batch = publisher.queue.splice(0);
+        const landed = { count: 0, turn: publisher.turn };
         try {
-          await this.#write(threadId, publisher, batch);
+          await this.#write(threadId, publisher, batch, landed);
+          failures = 0;
         } catch (error) {
           this.#onError(error, { threadId });
+          if (!retryable(error)) continue; // the statement itself failed: dropped, readers see a gap
+          publisher.turn = landed.turn;
+          publisher.queue.unshift(...batch.slice(landed.count));
+          const over = publisher.queue.length - MAX_WAITING;
+          if (over > 0) publisher.queue.splice(0, over);
+          const pause = RETRY_MS[Math.min(failures++, RETRY_MS.length - 1)] as number;
+          await new Promise((resolve) => setTimeout(resolve, pause));
         }
       }
     } finally {
@@ -218,10 +252,15 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
     }
   }
 
+  /**
+   * Writes a batch; `landed` follows how many of its events are in the table and the running
+   * turn after them (where a retry starts).
+   */
   async #write(
     threadId: string,
     publisher: ThreadPublisher,
     batch: readonly Pending[],
+    landed: { count: number; turn: ThreadPublisher['turn'] },
   ): Promise<void> {
     const ords: number[] = [];
     const idxs: number[] = [];
@@ -229,16 +268,20 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
     const ends: boolean[] = [];
     const events: string[] = [];
     let prune: number | undefined;
-    for (const { event, meta } of batch) {
+    for (let k = 0; k < batch.length; k++) {
+      const { event, meta } = batch[k] as Pending;
       if (meta.index === 0) {
         // A turn that starts is served from here (the session serves its control before its
         // first event): listen before the turn is visible, so no control message is missed.
         await this.#listen().catch(() => {});
         if (ords.length > 0) {
           // A turn number is read after the rows before it landed.
-          await this.#insert(threadId, ords, idxs, turns, ends, events, undefined);
+          await this.#insert(threadId, ords, idxs, turns, ends, events, prune);
           ords.length = idxs.length = turns.length = ends.length = events.length = 0;
+          prune = undefined;
         }
+        landed.count = k;
+        landed.turn = publisher.turn;
         const result = await this.#pool.query(
           `SELECT coalesce(max(ord), 0) + 1 AS ord FROM ${this.#table} WHERE thread_id = $1`,
           [threadId],
@@ -258,6 +301,8 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
       }
     }
     if (ords.length > 0) await this.#insert(threadId, ords, idxs, turns, ends, events, prune);
+    landed.count = batch.length;
+    landed.turn = publisher.turn;
   }
 
   async #insert(
@@ -271,8 +316,10 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
   ): Promise<void> {
     const t = this.#table;
     // One statement: the rows, the wake-up (sent at commit) and, after a turn-end, the pruning of
-    // the turns before it.
-    await this.#pool.query(
+    // the turns before it. On the relay's own connection, whose commits do not wait for the
+    // disk (the rows are transient: the store has the turn).
+    const client = await this.#listen();
+    await client.query(
       `WITH rows AS (
          INSERT INTO ${t} (thread_id, ord, idx, turn_id, ended, event)
          SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::text[], $5::boolean[], $6::text[])
@@ -327,10 +374,22 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
       }
     }
     const sealed = await this.#pool.query(
-      `SELECT pos, ord FROM ${t} WHERE thread_id = $1 AND ended ORDER BY pos DESC LIMIT 1`,
+      `SELECT e.pos, e.ord, (SELECT min(f.pos) FROM ${t} f WHERE f.thread_id = $1 AND f.ord = e.ord) AS first
+       FROM ${t} e WHERE e.thread_id = $1 AND e.ended ORDER BY e.pos DESC LIMIT 1`,
       [threadId],
     );
     const row = sealed.rows[0];
+    if (seen === undefined && row !== undefined) {
+      // Without an id: from the start of the latest stored turn (kept until the next one ends),
+      // so that a reader that comes just as it is stored still gets it.
+      return {
+        position: Number(row.first) - 1,
+        ord: Number(row.ord) - 1,
+        index: 0,
+        ended: true,
+        gap: false,
+      };
+    }
     return {
       position: row === undefined ? 0 : Number(row.pos),
       ord: row === undefined ? 0 : Number(row.ord),

@@ -267,6 +267,11 @@ class RedisRelay implements Relay, FollowBackend<string> {
       };
     }
     const last = sealed === null ? 0 : Number(sealed);
+    if (seen === undefined && last > 0) {
+      // Without an id: from the start of the latest stored turn (kept until the next one ends),
+      // so that a reader that comes just as it is stored still gets it.
+      return { position: `${last}-0`, ord: last - 1, index: 0, ended: true, gap: false };
+    }
     return {
       position: `(${last}-${MAX_SEQ}`,
       ord: last,

@@ -74,23 +74,38 @@ export async function* followStored<P>(
   const lost = new Promise<void>((resolve) => {
     failed = resolve;
   });
+  // A read in flight when the connection drops may wait in the client's offline queue: the
+  // reader fails at once instead.
+  const orLost = <T>(read: Promise<T>): Promise<T> =>
+    Promise.race([
+      read,
+      lost.then((): never => {
+        throw failure;
+      }),
+    ]);
   const stop = aborted(options.signal);
   const stopped = (): boolean => options.signal?.aborted === true;
   let unwatch: (() => void) | undefined;
   try {
+    const watching = backend.watch(threadId, wake, (error) => {
+      failure = error;
+      failed?.();
+    });
     try {
-      unwatch = await backend.watch(threadId, wake, (error) => {
-        failure = error;
-        failed?.();
-      });
+      unwatch = await orLost(watching);
     } catch (error) {
+      // A subscription still on its way when the connection dropped: undone once it lands.
+      void watching.then(
+        (undo) => undo(),
+        () => {},
+      );
       throw unavailable(what, error);
     }
     const id = options.lastEventId;
     const seen = id == null || id === '' ? undefined : parseEventId(id);
     let start: StartPoint<P>;
     try {
-      start = await backend.locate(threadId, seen);
+      start = await orLost(backend.locate(threadId, seen));
     } catch (error) {
       throw unavailable(what, error);
     }
@@ -103,11 +118,16 @@ export async function* followStored<P>(
       if (failure !== undefined) throw unavailable(what, failure);
       let entries: readonly StoredEntry<P>[];
       try {
-        entries = await backend.read(threadId, position, READ_BATCH);
+        entries = await orLost(backend.read(threadId, position, READ_BATCH));
       } catch (error) {
         throw unavailable(what, error);
       }
       for (const entry of entries) {
+        if (entry.ord === ord && entry.index <= index) {
+          // Written twice (a write retried after its answer was lost): seen already.
+          position = entry.position;
+          continue;
+        }
         const follows =
           entry.ord === ord
             ? entry.index === index + 1

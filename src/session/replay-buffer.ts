@@ -111,6 +111,24 @@ export class ReplayBuffer {
   }
 
   /**
+   * Every turn still buffered from its start: the latest stored one (kept until the next turn
+   * begins) and those not stored yet. A relay's reader without an id starts here, so that a
+   * client that read the store just before a turn was stored still gets that turn (a window
+   * ignores the replay of a turn it already has from the store).
+   *
+   * @returns the events, in order, and whether some of them are gone
+   */
+  latest(): Replay {
+    const events: Entry[] = [];
+    let gap = false;
+    for (const turn of this.#buffered) {
+      if (turn.base > 0) gap = true;
+      for (const entry of turn.events) events.push(entry as Entry);
+    }
+    return { events, gap };
+  }
+
+  /**
    * What a client that saw `lastEventId` (or nothing yet) needs.
    *
    * @param lastEventId - the id of the last event the client received

@@ -83,6 +83,15 @@ describe('GET /threads/:id/stream (useChat resume)', () => {
     const on = await open(true);
     const idle = await on.handlers.fetch(new Request('https://app.example.com/threads/th/stream'));
     expect(idle.status).toBe(204);
+    // The transport's default reconnect URL, {api}/{chatId}/stream, for the same thread only.
+    const byDefault = await on.handlers.fetch(
+      new Request('https://app.example.com/threads/th/messages/th/stream'),
+    );
+    expect(byDefault.status).toBe(204);
+    const otherChat = await on.handlers.fetch(
+      new Request('https://app.example.com/threads/th/messages/other/stream'),
+    );
+    expect(otherChat.status).toBe(404);
     const chat = new HeadlessChat({ id: 'th', transport: on.transport });
     await chat.resumeStream();
     expect(chat.messages).toEqual([]);

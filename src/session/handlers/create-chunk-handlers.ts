@@ -49,6 +49,9 @@ const HANDLER_OPTIONS = [
 ] as const;
 
 const route = /^\/threads\/([^/]+)\/(chunks|events|messages|cancel|notices|stream)\/?$/;
+// The AI SDK transport's default reconnect URL, `{api}/{chatId}/stream`, for
+// `api: '/threads/:id/messages'` and the chat's id being the thread's.
+const chatStreamRoute = /^\/threads\/([^/]+)\/messages\/([^/]+)\/stream\/?$/;
 const methods = {
   chunks: 'GET',
   events: 'GET',
@@ -75,7 +78,9 @@ const methods = {
  *   notice (`session.notify`): 202 `{ routed, turnId }`;
  * - `GET /threads/:id/stream` — with `uiMessageStream`: the running turn in the UI message stream
  *   protocol from its start, so that `useChat({ resume: true })` picks it up after a reload; 204
- *   when no turn runs.
+ *   when no turn runs. `GET /threads/:id/messages/:id/stream` (the same thread id twice) answers
+ *   the same: it is where `DefaultChatTransport({ api: '/threads/:id/messages' })` reconnects by
+ *   default.
  *
  * Every request goes through `authorize(request, threadId)` first, which is required and denies
  * unless it returns `true`. Bad parameters get a 400 whose JSON body names the parameter. They
@@ -235,7 +240,10 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
       if (basePath !== '' && path !== basePath && !path.startsWith(`${basePath}/`)) {
         return errorResponse(404, 'not-found', 'No such route.');
       }
-      const match = route.exec(path.slice(basePath.length));
+      const rest = path.slice(basePath.length);
+      const chat = chatStreamRoute.exec(rest);
+      const match =
+        chat !== null && chat[1] === chat[2] ? [rest, chat[1], 'stream'] : route.exec(rest);
       if (!match) return errorResponse(404, 'not-found', 'No such route.');
       const kind = match[2] as keyof typeof methods;
       if (request.method !== methods[kind]) {
