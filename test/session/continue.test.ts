@@ -14,8 +14,8 @@ import type { ChunkRow } from '../../src/schema/chunk-row.js';
 import { createAgentSession } from '../../src/session/index.js';
 import { type ChunkStore, createChunkStore } from '../../src/store/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
-import { explodeChunks } from '../../src/transforms/explode-turn.js';
 import { readFile, slowTool } from './fixtures.js';
+import { storeInterruptedTurn } from './support/interrupted-turn.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -34,35 +34,6 @@ async function twoStores(clock: { now: number }): Promise<[ChunkStore, ChunkStor
   cleanups.push(() => a.close());
   cleanups.push(() => b.close());
   return [a, b];
-}
-
-/**
- * A turn a dead writer left `running`: the user's message, then step 0 with text and two calls
- * (`read_file`, `write_file`) stored without results.
- */
-export async function storeInterruptedTurn(store: ChunkStore, threadId: string): Promise<void> {
-  await store.beginTurn(threadId, [
-    { turnId: 'turn-1', step: 0, role: 'user', type: 'text', data: { text: 'Copy a.ts to b.ts' } },
-  ]);
-  await store.appendSteps(
-    threadId,
-    'turn-1',
-    explodeChunks(
-      'turn-1',
-      [
-        { type: 'text', step: 0, text: 'Reading, then writing.' },
-        {
-          type: 'tool-batch',
-          step: 0,
-          calls: [
-            { id: 'c1', name: 'read_file', input: { path: 'a.ts' } },
-            { id: 'c2', name: 'write_file', input: { path: 'b.ts', text: 'x' } },
-          ],
-        },
-      ],
-      'assistant',
-    ),
-  );
 }
 
 /** A tool that counts its runs. */

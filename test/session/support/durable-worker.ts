@@ -3,12 +3,11 @@
 // its parent over IPC, which then SIGKILLs it). Points: before and after each store write, and
 // inside each tool's execute.
 //   argv[2]: JSON { spec: HarnessSpec, threadId, killAt }
-import { tool } from 'ai';
-import { z } from 'zod';
 import { createAgentSession } from '../../../src/session/index.js';
 import type { ChunkStore } from '../../../src/store/index.js';
 import { createScriptedModel } from '../../../src/testing/index.js';
 import { type HarnessSpec, openStoreFromSpec } from '../../store/support/dialects.js';
+import { durableScript, durableTools } from './durable-script.js';
 
 interface Job {
   readonly spec: HarnessSpec;
@@ -21,34 +20,6 @@ interface Job {
    */
   readonly turns?: number;
   readonly writer?: string;
-}
-
-/** The scripted 5-step turn. */
-export function durableScript() {
-  return createScriptedModel([
-    {
-      parts: [
-        { type: 'reasoning', text: 'Two files to read.', signature: 'sig-A' },
-        { type: 'text', text: 'Let me look.' },
-        { type: 'tool-call', toolName: 'read_file', input: { path: 'a.ts' } },
-        { type: 'tool-call', toolName: 'read_file', input: { path: 'b.ts' } },
-      ],
-    },
-    {
-      parts: [
-        { type: 'reasoning', text: 'Now the list.', signature: 'sig-B' },
-        { type: 'tool-call', toolName: 'list_files', input: { dir: '.' } },
-      ],
-    },
-    { parts: [{ type: 'tool-call', toolName: 'read_file', input: { path: 'c.ts' } }] },
-    {
-      parts: [
-        { type: 'text', text: 'Almost.' },
-        { type: 'tool-call', toolName: 'list_files', input: { dir: 'src' } },
-      ],
-    },
-    { parts: [{ type: 'text', text: 'All three export one function.' }] },
-  ]);
 }
 
 const send = (message: unknown) =>
@@ -86,22 +57,6 @@ if (process.argv[2] !== undefined && process.send !== undefined) {
     await pause('after appendSteps');
     return rows;
   };
-  const readFile = tool({
-    description: 'Read a file',
-    inputSchema: z.object({ path: z.string() }),
-    execute: async ({ path }) => {
-      await pause(`in read_file ${path}`);
-      return `// ${path}\nexport function f() {}`;
-    },
-  });
-  const listFiles = tool({
-    description: 'List files',
-    inputSchema: z.object({ dir: z.string() }),
-    execute: async ({ dir }) => {
-      await pause(`in list_files ${dir}`);
-      return [`${dir}/a.ts`];
-    },
-  });
   if (job.turns !== undefined) {
     const writer = job.writer ?? 'w';
     const model = createScriptedModel(
@@ -146,7 +101,7 @@ if (process.argv[2] !== undefined && process.send !== undefined) {
         store: wrapped,
         threadId: job.threadId,
         model: durableScript(),
-        tools: { read_file: readFile, list_files: listFiles },
+        tools: durableTools(pause),
         idGenerator: () => 'turn-1',
         durability: 'step',
         lease: { ttlMs: 3_600_000, holder: `worker-${process.pid}` },

@@ -1,0 +1,209 @@
+// After either recovery policy (`close`, `continue`) of a turn a dead writer left with unanswered
+// tool calls, the next model input rebuilt from the store goes through the real
+// `@ai-sdk/anthropic` and `@ai-sdk/openai` (Responses) request builders, and the body they would
+// send has no orphan call: every tool_use has its tool_result in the next message, every
+// function_call its function_call_output after it. A custom `fetch` captures the body; nothing
+// reaches the network.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { type LanguageModel, type ModelMessage, streamText, type ToolSet, tool } from 'ai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { toModelMessages } from '../../src/model-messages/index.js';
+import { closeInterruptedTurns, createAgentSession } from '../../src/session/index.js';
+import { type ChunkStore, createChunkStore } from '../../src/store/index.js';
+import { createScriptedModel } from '../../src/testing/index.js';
+import { storeInterruptedTurn } from './support/interrupted-turn.js';
+
+const tools: ToolSet = {
+  read_file: tool({
+    description: 'Read a file',
+    inputSchema: z.object({ path: z.string() }),
+    execute: async ({ path }) => `// ${path}`,
+  }),
+  write_file: tool({
+    description: 'Write a file',
+    inputSchema: z.object({ path: z.string(), text: z.string().optional() }),
+    execute: async () => 'written',
+  }),
+};
+
+let dir: string;
+let store: ChunkStore;
+beforeAll(async () => {
+  (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = false;
+  dir = mkdtempSync(join(tmpdir(), 'chunklog-recovery-input-'));
+  store = createChunkStore({ sqlite: join(dir, 'thread.db') });
+  await store.migrate();
+});
+afterAll(async () => {
+  (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = undefined;
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The body the provider's request builder makes for `messages` (the request is not sent). */
+async function requestBody(
+  provider: 'anthropic' | 'openai',
+  messages: ModelMessage[],
+): Promise<Record<string, unknown>> {
+  const bodies = await requestBodies(provider, messages);
+  expect(bodies).toHaveLength(1);
+  return bodies[0] as Record<string, unknown>;
+}
+
+/** The bodies the provider sends for `messages`: none when the input is refused before. */
+async function requestBodies(
+  provider: 'anthropic' | 'openai',
+  messages: ModelMessage[],
+): Promise<unknown[]> {
+  const bodies: unknown[] = [];
+  const fetch = (async (_url: unknown, init?: { body?: unknown }) => {
+    bodies.push(JSON.parse(String(init?.body)));
+    return new Response(JSON.stringify({ error: { message: 'not sent' } }), { status: 400 });
+  }) as typeof globalThis.fetch;
+  const model: LanguageModel =
+    provider === 'openai'
+      ? createOpenAI({ apiKey: 'test-key', fetch }).responses('gpt-5-test')
+      : createAnthropic({ apiKey: 'test-key', fetch })('claude-test');
+  await streamText({ model, messages, tools, maxRetries: 0, onError: () => {} }).consumeStream();
+  return bodies;
+}
+
+type Block = { type: string; id?: string; tool_use_id?: string; call_id?: string };
+
+/** Anthropic: every tool_use is answered by a tool_result in the next (user) message. */
+function anthropicOrphans(body: Record<string, unknown>): string[] {
+  const messages = body.messages as Array<{ role: string; content: string | Block[] }>;
+  const orphans: string[] = [];
+  messages.forEach((message, i) => {
+    if (message.role !== 'assistant' || typeof message.content === 'string') return;
+    const next = messages[i + 1];
+    const answered = new Set(
+      next === undefined || typeof next.content === 'string'
+        ? []
+        : next.content.filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id),
+    );
+    for (const block of message.content) {
+      if (block.type === 'tool_use' && !answered.has(block.id)) orphans.push(block.id as string);
+    }
+  });
+  return orphans;
+}
+
+/** OpenAI Responses: every function_call has a function_call_output after it. */
+function openaiOrphans(body: Record<string, unknown>): string[] {
+  const input = body.input as Block[];
+  const orphans: string[] = [];
+  input.forEach((item, i) => {
+    if (item.type !== 'function_call') return;
+    const answered = input
+      .slice(i + 1)
+      .some((later) => later.type === 'function_call_output' && later.call_id === item.call_id);
+    if (!answered) orphans.push(item.call_id as string);
+  });
+  return orphans;
+}
+
+/** The next model input of a thread, with the user's next message. */
+async function nextInput(threadId: string): Promise<ModelMessage[]> {
+  const messages = toModelMessages(await store.getMessages(threadId));
+  return [...messages, { role: 'user', content: 'And now?' }];
+}
+
+async function checkBothProviders(threadId: string, calls: number): Promise<void> {
+  const input = await nextInput(threadId);
+  const anthropic = await requestBody('anthropic', input);
+  const toolUses = JSON.stringify(anthropic).match(/"type":"tool_use"/g) ?? [];
+  expect(toolUses).toHaveLength(calls);
+  expect(anthropicOrphans(anthropic)).toEqual([]);
+  const openai = await requestBody('openai', input);
+  const functionCalls = (openai.input as Block[]).filter((b) => b.type === 'function_call');
+  expect(functionCalls).toHaveLength(calls);
+  expect(openaiOrphans(openai)).toEqual([]);
+}
+
+describe('the next model input after recovery goes through the real request builders', () => {
+  it('without recovery, the stored calls are orphans: the input is refused, and the checks find them', async () => {
+    await storeInterruptedTurn(store, 'raw');
+    const rows = await store.getRows('raw');
+    const drafts = rows.map(({ turnId, step, role, type, data }) => ({
+      turnId,
+      step,
+      role,
+      type,
+      data,
+    }));
+    // The same rows, as raw model messages without the repair `toModelMessages` does: the
+    // provider body then has two unanswered calls.
+    const assistant = drafts.filter((d) => d.role === 'assistant');
+    const messages: ModelMessage[] = [
+      { role: 'user', content: 'Copy a.ts to b.ts' },
+      {
+        role: 'assistant',
+        content: assistant.flatMap((d) =>
+          d.type === 'tool_call'
+            ? [
+                {
+                  type: 'tool-call' as const,
+                  toolCallId: d.data.id,
+                  toolName: d.data.name,
+                  input: d.data.input,
+                },
+              ]
+            : [],
+        ),
+      },
+      { role: 'user', content: 'And now?' },
+    ];
+    // The AI SDK refuses an input with unanswered calls before the provider builds a request.
+    expect(await requestBodies('anthropic', messages)).toEqual([]);
+    expect(await requestBodies('openai', messages)).toEqual([]);
+    // The body checks find such calls.
+    const toolUse = { type: 'tool_use', id: 'c1' };
+    expect(
+      anthropicOrphans({
+        messages: [
+          { role: 'assistant', content: [toolUse] },
+          { role: 'user', content: 'And now?' },
+        ],
+      }),
+    ).toEqual(['c1']);
+    expect(
+      openaiOrphans({ input: [{ type: 'function_call', call_id: 'c2' }, { role: 'user' }] }),
+    ).toEqual(['c2']);
+  });
+
+  it("after 'close'", async () => {
+    await storeInterruptedTurn(store, 'closed');
+    await closeInterruptedTurns(store, 'closed');
+    expect(await store.getTurnInfo('closed', 'turn-1')).toMatchObject({ status: 'interrupted' });
+    await checkBothProviders('closed', 2);
+  });
+
+  it("after 'continue' (one call re-run, one answered with an error, then a new step with a call)", async () => {
+    await storeInterruptedTurn(store, 'continued');
+    const session = createAgentSession({
+      store,
+      threadId: 'continued',
+      model: createScriptedModel([
+        {
+          parts: [
+            { type: 'text', text: 'Checking.' },
+            { type: 'tool-call', toolName: 'read_file', input: { path: 'b.ts' } },
+          ],
+        },
+        { parts: [{ type: 'text', text: 'Copied.' }] },
+      ]),
+      tools,
+      recovery: { policy: 'continue', rerunTools: ['read_file'] },
+    });
+    const [result] = await session.resumeInterruptedTurns();
+    await session.close();
+    expect(result?.outcome).toBe('completed');
+    await checkBothProviders('continued', 3);
+  });
+});
