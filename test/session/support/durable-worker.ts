@@ -8,6 +8,7 @@ import type { ChunkStore } from '../../../src/store/index.js';
 import { createScriptedModel } from '../../../src/testing/index.js';
 import { type HarnessSpec, openStoreFromSpec } from '../../store/support/dialects.js';
 import { durableScript, durableTools } from './durable-script.js';
+import { openKillingStore } from './kill-in-transaction.js';
 
 interface Job {
   readonly spec: HarnessSpec;
@@ -20,6 +21,11 @@ interface Job {
    */
   readonly turns?: number;
   readonly writer?: string;
+  /**
+   * Kill inside a step write instead of at a pause point: the process SIGKILLs itself right
+   * after the chunk INSERT of this `appendSteps` call (0-based), its transaction still open.
+   */
+  readonly killInWrite?: number;
 }
 
 const send = (message: unknown) =>
@@ -30,7 +36,14 @@ const send = (message: unknown) =>
 
 if (process.argv[2] !== undefined && process.send !== undefined) {
   const job = JSON.parse(process.argv[2]) as Job;
-  const store = openStoreFromSpec(job.spec);
+  /** Set while the step write to kill inside runs. */
+  let armed = false;
+  const chunksTable = new RegExp(`insert into [\`"]${job.spec.prefix}chunks[\`"]`, 'i');
+  const store =
+    job.killInWrite === undefined
+      ? openStoreFromSpec(job.spec)
+      : openKillingStore(job.spec, (sql) => armed && chunksTable.test(sql));
+  let appendCalls = 0;
   let point = 0;
   /** A pause point: at `killAt`, tells the parent and waits for the kill. */
   const pause = async (name: string) => {
@@ -51,6 +64,7 @@ if (process.argv[2] !== undefined && process.send !== undefined) {
     return result;
   };
   wrapped.appendSteps = async (...args) => {
+    if (appendCalls++ === job.killInWrite) armed = true;
     await pause(`before appendSteps (${args[2].length} rows)`);
     const rows = await store.appendSteps(...args);
     await send({ type: 'written', rows: rows.length });

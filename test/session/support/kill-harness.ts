@@ -13,16 +13,20 @@ export interface WorkerMessage {
   readonly message?: string;
 }
 
-/** Runs the worker until it stops at `killAt` (then SIGKILLs it) or ends. */
+/**
+ * Runs the worker until it stops at `killAt` (then SIGKILLs it), kills itself (`killInWrite`),
+ * or ends.
+ */
 export async function runWorker(
   harness: DialectHarness,
   threadId: string,
   killAt: number,
+  job: { readonly killInWrite?: number } = {},
 ): Promise<{ messages: WorkerMessage[]; exit: number | NodeJS.Signals | null }> {
   const spec = { name: harness.name, prefix: harness.prefix, file: harness.file };
   const child: ChildProcess = fork(
     join(import.meta.dirname, 'durable-worker.ts'),
-    [JSON.stringify({ spec, threadId, killAt })],
+    [JSON.stringify({ spec, threadId, killAt, ...job })],
     { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
   );
   const messages: WorkerMessage[] = [];
