@@ -131,7 +131,7 @@ export interface ResumePlan {
   readonly drafts: ChunkRowDraft[];
   /** The same, as the events the session's subscribers get. */
   readonly events: ChunkEvent[];
-  /** The last stored step: the model's next step is the one after it. */
+  /** The last stored step of the model (-1 for none): its next step is the one after it. */
   readonly lastStep: number;
   /** Whether the stored steps already end the turn (the last step called no tool): no model call. */
   readonly finished: boolean;
@@ -193,8 +193,9 @@ export async function planResume(
 ): Promise<ResumePlan> {
   const answered = new Set<string>();
   for (const row of rows) if (row.type === 'tool_result') answered.add(row.data.callId);
-  let lastStep = 0;
-  for (const row of rows) lastStep = Math.max(lastStep, row.step);
+  // The last step the model took (-1: none, only the user's message is stored).
+  let lastStep = -1;
+  for (const row of rows) if (!isUserMessage(row)) lastStep = Math.max(lastStep, row.step);
   const drafts: ChunkRowDraft[] = [];
   const events: ChunkEvent[] = [];
   let messages: ModelMessage[] | undefined;
@@ -237,7 +238,7 @@ export async function planResume(
   }
   drafts.push({
     turnId,
-    step: lastStep,
+    step: Math.max(lastStep, 0),
     role: 'assistant',
     type: 'system',
     data: { kind: 'resumed', text: RESUMED_TEXT },
@@ -252,9 +253,14 @@ export async function planResume(
  * tools or took a steering message, needs the model again.
  */
 function endsTheTurn(rows: readonly ChunkRow[], lastStep: number): boolean {
-  const last = rows.filter((row) => row.step === lastStep && row.role !== 'user');
+  const last = rows.filter((row) => row.step === lastStep && !isUserMessage(row));
   if (last.length === 0 || rows.some((r) => r.step === lastStep && r.type === 'steering'))
     return false;
   if (last.some((row) => row.type === 'tool_call' || row.type === 'tool_result')) return false;
   return last.some((row) => row.type === 'text' || row.type === 'thinking');
+}
+
+/** Whether a row is part of the user's message that opened the turn (a steering row is not). */
+function isUserMessage(row: ChunkRow): boolean {
+  return row.role === 'user' && row.type !== 'steering';
 }
