@@ -128,7 +128,7 @@ describe("recovery: 'continue'", () => {
     const failing = tool({
       description: 'fails',
       inputSchema: z.object({ path: z.string() }),
-      execute: async () => {
+      execute: async (): Promise<string> => {
         throw new Error('disk gone');
       },
     });

@@ -129,34 +129,23 @@ async function checkBothProviders(threadId: string, calls: number): Promise<void
 describe('the next model input after recovery goes through the real request builders', () => {
   it('without recovery, the stored calls are orphans: the input is refused, and the checks find them', async () => {
     await storeInterruptedTurn(store, 'raw');
-    const rows = await store.getRows('raw');
-    const drafts = rows.map(({ turnId, step, role, type, data }) => ({
-      turnId,
-      step,
-      role,
-      type,
-      data,
-    }));
-    // The same rows, as raw model messages without the repair `toModelMessages` does: the
-    // provider body then has two unanswered calls.
-    const assistant = drafts.filter((d) => d.role === 'assistant');
+    const calls = (await store.getRows('raw')).flatMap((row) =>
+      row.type === 'tool_call'
+        ? [
+            {
+              type: 'tool-call' as const,
+              toolCallId: row.data.id,
+              toolName: row.data.name,
+              input: row.data.input,
+            },
+          ]
+        : [],
+    );
+    expect(calls.map((c) => c.toolCallId)).toEqual(['c1', 'c2']);
+    // The stored calls as raw model messages, without the repair `toModelMessages` does.
     const messages: ModelMessage[] = [
       { role: 'user', content: 'Copy a.ts to b.ts' },
-      {
-        role: 'assistant',
-        content: assistant.flatMap((d) =>
-          d.type === 'tool_call'
-            ? [
-                {
-                  type: 'tool-call' as const,
-                  toolCallId: d.data.id,
-                  toolName: d.data.name,
-                  input: d.data.input,
-                },
-              ]
-            : [],
-        ),
-      },
+      { role: 'assistant', content: calls },
       { role: 'user', content: 'And now?' },
     ];
     // The AI SDK refuses an input with unanswered calls before the provider builds a request.
