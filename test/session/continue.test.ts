@@ -9,9 +9,10 @@ import { tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ChunklogError } from '../../src/errors/index.js';
+import { createInProcessRelay, type Relay } from '../../src/relay/index.js';
 import type { ChunkEvent } from '../../src/schema/chunk-event.js';
 import type { ChunkRow } from '../../src/schema/chunk-row.js';
-import { createAgentSession } from '../../src/session/index.js';
+import { createAgentSession, type EventMeta } from '../../src/session/index.js';
 import { type ChunkStore, createChunkStore } from '../../src/store/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
 import { readFile, slowTool } from './fixtures.js';
@@ -62,6 +63,19 @@ describe("recovery: 'continue'", () => {
     const read = counted('read_file');
     const write = counted('write_file');
     const model = createScriptedModel([{ parts: [{ type: 'text', text: 'Copied.' }] }]);
+    const inner = createInProcessRelay();
+    const relayed: string[] = [];
+    const publish = (threadId: string, event: ChunkEvent, meta: EventMeta) => {
+      relayed.push(meta.id);
+      inner.publish(threadId, event, meta);
+    };
+    const relay = new Proxy(inner, {
+      get: (target, key) => {
+        if (key === 'publish') return publish;
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    }) as Relay;
     const session = createAgentSession({
       store,
       threadId: 't',
@@ -69,6 +83,7 @@ describe("recovery: 'continue'", () => {
       tools: { read_file: read.tool, write_file: write.tool },
       durability: 'step',
       recovery: { policy: 'continue', rerunTools: ['read_file'] },
+      relay,
     });
     const events: Array<{ event: ChunkEvent; id: string }> = [];
     session.subscribe((event, meta) => events.push({ event, id: meta.id }));
@@ -116,6 +131,8 @@ describe("recovery: 'continue'", () => {
     expect(types.slice(1, 4)).toEqual(['tool-result', 'tool-result', 'system']);
     expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
     expect(events.every((e) => e.id.startsWith('turn-1:'))).toBe(true);
+    // The relay got every one of them, in order.
+    expect(relayed).toEqual(events.map((e) => e.id));
 
     // Nothing left to continue.
     expect(await session.resumeInterruptedTurns()).toEqual([]);
