@@ -6,6 +6,7 @@
 // the very input the uninterrupted run's model got at that step. On the SQLite file,
 // PostgreSQL and MariaDB.
 import { afterAll, describe, expect, it } from 'vitest';
+import { toModelMessages } from '../../src/model-messages/index.js';
 import type { ChunkRow } from '../../src/schema/chunk-row.js';
 import { createAgentSession } from '../../src/session/index.js';
 import {
@@ -15,7 +16,9 @@ import {
 } from '../store/support/dialects.js';
 import { durableScript, durableTools, stepOf } from './support/durable-script.js';
 import { inBatches, killPoints, runWorker } from './support/kill-harness.js';
+import { orphansInBodies } from './support/provider-request.js';
 
+(globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = false;
 const available = await availableDialects();
 const harnesses: DialectHarness[] = [];
 afterAll(async () => {
@@ -111,6 +114,16 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
         const storedSteps = new Set(stored.filter((r) => r.role !== 'user').map((r) => r.step));
         expect(stepOf(resumedModel.prompts[0] ?? []), where).toBe(storedSteps.size);
         expect(resumedModel.prompts, where).toEqual(prompts.slice(storedSteps.size));
+        // The next model input goes through the real request builders, every call answered.
+        const next = [
+          ...toModelMessages(await store.getMessages(threadId)),
+          { role: 'user' as const, content: 'And then?' },
+        ];
+        expect(await orphansInBodies(next, durableTools()), where).toEqual({
+          anthropic: [],
+          openai: [],
+          calls: [5, 5],
+        });
       });
       // Kills mid-turn were continued (not only after the last write).
       expect(continued.size).toBeGreaterThanOrEqual(5);

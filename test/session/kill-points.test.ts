@@ -13,8 +13,11 @@ import {
   createHarness,
   type DialectHarness,
 } from '../store/support/dialects.js';
+import { durableTools } from './support/durable-script.js';
 import { content, inBatches, killPoints, runWorker } from './support/kill-harness.js';
+import { orphansInBodies } from './support/provider-request.js';
 
+(globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = false;
 const available = await availableDialects();
 const harnesses: DialectHarness[] = [];
 afterAll(async () => {
@@ -117,6 +120,14 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
             .map((p) => (p as unknown as { toolCallId: string }).toolCallId)
             .sort();
         expect(ids('tool-result')).toEqual(ids('tool-call'));
+        // The real Anthropic and OpenAI request builders take it, every call answered.
+        const next = [...input, { role: 'user' as const, content: 'And then?' }];
+        const built = await orphansInBodies(next, durableTools());
+        expect(built, `point ${k}`).toEqual({
+          anthropic: [],
+          openai: [],
+          calls: [ids('tool-call').length, ids('tool-call').length],
+        });
       });
       // Points of every kind were hit.
       expect([...names].some((n) => n.startsWith('in '))).toBe(true);

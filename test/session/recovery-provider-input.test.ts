@@ -7,9 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
-import { type LanguageModel, type ModelMessage, streamText, type ToolSet, tool } from 'ai';
+import { type ModelMessage, type ToolSet, tool } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toModelMessages } from '../../src/model-messages/index.js';
@@ -17,6 +15,13 @@ import { closeInterruptedTurns, createAgentSession } from '../../src/session/ind
 import { type ChunkStore, createChunkStore } from '../../src/store/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
 import { storeInterruptedTurn } from './support/interrupted-turn.js';
+import {
+  anthropicOrphans,
+  type Block,
+  openaiOrphans,
+  requestBodies,
+  requestBody,
+} from './support/provider-request.js';
 
 const tools: ToolSet = {
   read_file: tool({
@@ -45,69 +50,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The body the provider's request builder makes for `messages` (the request is not sent). */
-async function requestBody(
-  provider: 'anthropic' | 'openai',
-  messages: ModelMessage[],
-): Promise<Record<string, unknown>> {
-  const bodies = await requestBodies(provider, messages);
-  expect(bodies).toHaveLength(1);
-  return bodies[0] as Record<string, unknown>;
-}
-
-/** The bodies the provider sends for `messages`: none when the input is refused before. */
-async function requestBodies(
-  provider: 'anthropic' | 'openai',
-  messages: ModelMessage[],
-): Promise<unknown[]> {
-  const bodies: unknown[] = [];
-  const fetch = (async (_url: unknown, init?: { body?: unknown }) => {
-    bodies.push(JSON.parse(String(init?.body)));
-    return new Response(JSON.stringify({ error: { message: 'not sent' } }), { status: 400 });
-  }) as typeof globalThis.fetch;
-  const model: LanguageModel =
-    provider === 'openai'
-      ? createOpenAI({ apiKey: 'test-key', fetch }).responses('gpt-5-test')
-      : createAnthropic({ apiKey: 'test-key', fetch })('claude-test');
-  await streamText({ model, messages, tools, maxRetries: 0, onError: () => {} }).consumeStream();
-  return bodies;
-}
-
-type Block = { type: string; id?: string; tool_use_id?: string; call_id?: string };
-
-/** Anthropic: every tool_use is answered by a tool_result in the next (user) message. */
-function anthropicOrphans(body: Record<string, unknown>): string[] {
-  const messages = body.messages as Array<{ role: string; content: string | Block[] }>;
-  const orphans: string[] = [];
-  messages.forEach((message, i) => {
-    if (message.role !== 'assistant' || typeof message.content === 'string') return;
-    const next = messages[i + 1];
-    const answered = new Set(
-      next === undefined || typeof next.content === 'string'
-        ? []
-        : next.content.filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id),
-    );
-    for (const block of message.content) {
-      if (block.type === 'tool_use' && !answered.has(block.id)) orphans.push(block.id as string);
-    }
-  });
-  return orphans;
-}
-
-/** OpenAI Responses: every function_call has a function_call_output after it. */
-function openaiOrphans(body: Record<string, unknown>): string[] {
-  const input = body.input as Block[];
-  const orphans: string[] = [];
-  input.forEach((item, i) => {
-    if (item.type !== 'function_call') return;
-    const answered = input
-      .slice(i + 1)
-      .some((later) => later.type === 'function_call_output' && later.call_id === item.call_id);
-    if (!answered) orphans.push(item.call_id as string);
-  });
-  return orphans;
-}
-
 /** The next model input of a thread, with the user's next message. */
 async function nextInput(threadId: string): Promise<ModelMessage[]> {
   const messages = toModelMessages(await store.getMessages(threadId));
@@ -116,11 +58,11 @@ async function nextInput(threadId: string): Promise<ModelMessage[]> {
 
 async function checkBothProviders(threadId: string, calls: number): Promise<void> {
   const input = await nextInput(threadId);
-  const anthropic = await requestBody('anthropic', input);
+  const anthropic = await requestBody('anthropic', input, tools);
   const toolUses = JSON.stringify(anthropic).match(/"type":"tool_use"/g) ?? [];
   expect(toolUses).toHaveLength(calls);
   expect(anthropicOrphans(anthropic)).toEqual([]);
-  const openai = await requestBody('openai', input);
+  const openai = await requestBody('openai', input, tools);
   const functionCalls = (openai.input as Block[]).filter((b) => b.type === 'function_call');
   expect(functionCalls).toHaveLength(calls);
   expect(openaiOrphans(openai)).toEqual([]);
@@ -149,8 +91,8 @@ describe('the next model input after recovery goes through the real request buil
       { role: 'user', content: 'And now?' },
     ];
     // The AI SDK refuses an input with unanswered calls before the provider builds a request.
-    expect(await requestBodies('anthropic', messages)).toEqual([]);
-    expect(await requestBodies('openai', messages)).toEqual([]);
+    expect(await requestBodies('anthropic', messages, tools)).toEqual([]);
+    expect(await requestBodies('openai', messages, tools)).toEqual([]);
     // The body checks find such calls.
     const toolUse = { type: 'tool_use', id: 'c1' };
     expect(
