@@ -137,7 +137,8 @@ describe("recovery 'continue' (property)", () => {
           );
           for (const call of unanswered) {
             const answer = added.find((r) => r.type === 'tool_result' && r.data.callId === call.id);
-            expect(answer?.data.isError === true).toBe(!safe.includes(call.tool as never));
+            const isError = answer?.type === 'tool_result' && answer.data.isError === true;
+            expect(isError).toBe(!safe.includes(call.tool as never));
           }
           // One marker, after the recovered results.
           const markers = after.filter((r) => r.type === 'system' && r.data.kind === 'resumed');
