@@ -33,6 +33,7 @@ const systemKinds = [
   'cancelled',
   'interrupted',
   'context-truncated',
+  'resumed',
 ] as const;
 
 // Compile-time check: the list names every SystemKind.

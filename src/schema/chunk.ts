@@ -9,7 +9,8 @@ export type SystemKind =
   | 'config-reload'
   | 'cancelled'
   | 'interrupted'
-  | 'context-truncated';
+  | 'context-truncated'
+  | 'resumed';
 
 /** What every chunk has: the zero-based step of the turn it happened in. */
 export interface ChunkBase {

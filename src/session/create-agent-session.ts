@@ -8,13 +8,20 @@ import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
 import type { LeaseFence } from '../store/turn-types.js';
 import type { StepUsage } from '../store/usage-types.js';
 import { budgetedInput } from './context-input.js';
-import { stepWriterFor } from './durable-turn.js';
+import {
+  type StepDurableStore,
+  StepWriter,
+  stepWriterFor,
+  stepWritingSink,
+} from './durable-turn.js';
 import { EventHub } from './event-hub.js';
 import { buildModelMessages, loadHistory, userMessage } from './history.js';
-import type { HeldLease } from './lease.js';
+import { type HeldLease, type LeaseStore, takeLease } from './lease.js';
 import { LiveTurn } from './live-turn.js';
 import { applyAnthropicCaching, explodeChunks } from './pipeline.js';
+import { closeInterruptedTurns, isRecoveryStore, type RecoveryStore } from './recovery.js';
 import { ReplayBuffer } from './replay-buffer.js';
+import { planResume } from './resume-turn.js';
 import { isAbortSignal } from './sse.js';
 import { recordTurnUsage } from './step-usage.js';
 import { checkProgressText, notRunning } from './tool-progress.js';
@@ -35,6 +42,7 @@ import type {
   SteerHandle,
   SteerOutcome,
   TurnHandle,
+  TurnResult,
 } from './types.js';
 import { type SessionConfig, validateOptions } from './validate-options.js';
 
@@ -110,7 +118,9 @@ class Session implements AgentSession {
     this.#queue = new TurnQueue((handle) => this.#run(handle));
     if (config.relay !== undefined)
       this.#detachRelay = attachRelay(this, config.relay, config.onError);
-    this.#guard = new TurnGuard(config, this.#closedController.signal);
+    this.#guard = new TurnGuard(config, this.#closedController.signal, (fence) =>
+      this.#recover(fence),
+    );
   }
 
   get runningTurnId(): string | undefined {
@@ -330,6 +340,164 @@ class Session implements AgentSession {
       new AbortController().signal,
     );
     return caching ? applyAnthropicCaching(budgeted.messages) : budgeted.messages;
+  }
+
+  async resumeInterruptedTurns(): Promise<TurnResult[]> {
+    this.#checkOpen('resumeInterruptedTurns');
+    const waiting = this.#acquireSlot();
+    if (waiting !== undefined) await waiting;
+    let held: HeldLease | undefined;
+    try {
+      await this.#writes;
+      const { lease, turn } = this.#config;
+      if (lease !== undefined) {
+        held = await takeLease(
+          turn.store as unknown as LeaseStore,
+          this.threadId,
+          lease,
+          this.#closedController.signal,
+          (error) => {
+            this.#config.onError(error, { source: 'store' });
+            this.#live?.cancel('The thread lease was lost');
+          },
+        );
+      }
+      return await this.#continueAll(held?.fence);
+    } finally {
+      await held?.release();
+      this.#releaseSlot();
+    }
+  }
+
+  /** Recovers the turns a dead holder left `running`, by the `recovery` policy. */
+  async #recover(fence: LeaseFence): Promise<void> {
+    const store = this.#config.turn.store;
+    if (!isRecoveryStore(store)) return;
+    if (this.#config.recovery.policy === 'close') {
+      await closeInterruptedTurns(store, this.threadId, { fence });
+    } else {
+      await this.#continueAll(fence);
+    }
+  }
+
+  /** Continues every turn of the thread left `running`, one after another. */
+  async #continueAll(fence: LeaseFence | undefined): Promise<TurnResult[]> {
+    const store = this.#config.turn.store;
+    if (!isRecoveryStore(store)) {
+      throw new ChunklogError(
+        'invalid-option',
+        'resumeInterruptedTurns: the store must have `listTurns`, `getTurn` and `appendSteps` (a ChunkStore)',
+        { option: 'store' },
+      );
+    }
+    const running = await store.listTurns(this.threadId, { status: 'running' });
+    const results: TurnResult[] = [];
+    for (const info of running) results.push(await this.#continueTurn(store, info.turnId, fence));
+    return results;
+  }
+
+  /**
+   * The `continue` policy for one turn: stores the results of its unanswered calls and a
+   * `resumed` chunk, then runs the model from its stored steps, writing each step as it ends
+   * and the turn's status at the end. Its events go to the subscribers like a turn's.
+   */
+  async #continueTurn(
+    store: RecoveryStore,
+    turnId: string,
+    fence: LeaseFence | undefined,
+  ): Promise<TurnResult> {
+    const { turn, recovery } = this.#config;
+    const stored = (await store.getTurn(this.threadId, turnId)) ?? [];
+    const handle = new TurnHandleImpl(turnId, '', undefined, (h, reason) =>
+      this.#cancelTurn(h, reason),
+    );
+    handle.status = 'running';
+    const writer = new StepWriter(
+      store as unknown as StepDurableStore,
+      this.threadId,
+      turnId,
+      fence,
+      (error) => {
+        this.#config.onError(error, { source: 'store', turnId });
+        if (ChunklogError.hasCode(error, 'lease-lost')) live.cancel('The thread lease was lost');
+      },
+    );
+    const live: LiveTurn = new LiveTurn(
+      handle,
+      stepWritingSink(writer, this.#sink, () => live.state.chunks),
+    );
+    this.#live = live;
+    this.#replay.begin(turnId);
+    let outcome: Awaited<ReturnType<typeof runTurn>>;
+    /** The turn's rows when the stored steps had ended it already (nothing more to write). */
+    let whole: readonly ChunkRow[] | undefined;
+    try {
+      const plan = await planResume(turnId, stored, {
+        tools: turn.tools,
+        rerun: recovery.rerun,
+        messages: async () =>
+          buildModelMessages(await loadHistory(store as never, this.threadId), undefined, false),
+        signal: live.controller.signal,
+      });
+      const recoveryRows = await store.appendSteps(this.threadId, turnId, plan.drafts, {
+        ...(fence === undefined ? {} : { fence }),
+        ...(plan.finished ? { status: 'completed' as const } : {}),
+      });
+      writer.resume([...stored, ...recoveryRows]);
+      const announce = () => {
+        for (const event of plan.events) live.announce(event);
+      };
+      if (plan.finished) {
+        // The stored steps ended the turn already (only its status was not written).
+        whole = [...stored, ...recoveryRows];
+        live.emit({ type: 'turn-start', turnId });
+        announce();
+        live.emit({ type: 'turn-end' });
+        outcome = {
+          outcome: 'completed',
+          userChunks: [],
+          chunks: [],
+          finishReason: undefined,
+          usage: undefined,
+          steps: [],
+        };
+      } else {
+        outcome = await runTurn(live, turn, () => Promise.resolve(), {
+          lastStep: plan.lastStep,
+          announce,
+        });
+      }
+    } catch (error) {
+      this.#replay.sealed(turnId);
+      handle.fail(error);
+      throw error;
+    } finally {
+      this.#live = undefined;
+    }
+    handle.status = 'sealing';
+    const finished = outcome;
+    try {
+      const rows =
+        whole !== undefined
+          ? await this.#chainWrite(turnId, [], async () => whole)
+          : await this.#chainWrite(turnId, finished.steps, () =>
+              writer.finish(finished.chunks, finished.outcome),
+            );
+      live.publishEnd();
+      const result: TurnResult = {
+        turnId,
+        outcome: finished.outcome,
+        finishReason: finished.finishReason,
+        usage: finished.usage,
+        rows,
+      };
+      handle.settle(result);
+      return result;
+    } catch (error) {
+      live.publishEnd();
+      handle.fail(error);
+      throw error;
+    }
   }
 
   async idle(): Promise<void> {

@@ -107,6 +107,17 @@ export class StepWriter {
     return result;
   }
 
+  /**
+   * Takes over a turn stored already (the `continue` recovery policy): no `begin`; the next
+   * writes append to it.
+   *
+   * @param rows - the turn's stored rows
+   */
+  resume(rows: readonly ChunkRow[]): void {
+    this.#begun = true;
+    this.#rows = [...rows];
+  }
+
   /** Whether {@link StepWriter.begin} stored the turn. */
   get begun(): boolean {
     return this.#begun;
@@ -162,6 +173,32 @@ export class StepWriter {
   }
 }
 
+/**
+ * A turn's event sink that writes each ended step: a step's rows are written when the next step
+ * starts (at once: the AI SDK starts it as soon as the step's tools returned), and the last
+ * step's with the turn's status: one transaction fewer per turn than a write at every
+ * `step-finish`, and no later.
+ *
+ * @param writer - the turn's writer
+ * @param base - the session's sink
+ * @param chunks - the turn's chunks so far
+ */
+export function stepWritingSink(
+  writer: StepWriter,
+  base: EventSink,
+  chunks: () => readonly Chunk[],
+): EventSink {
+  let stepEnded = false;
+  return (event, meta) => {
+    base(event, meta);
+    if (event.type === 'step-finish') stepEnded = true;
+    else if (event.type === 'step-start' && stepEnded) {
+      stepEnded = false;
+      writer.stepEnded(chunks());
+    }
+  };
+}
+
 /** The session's glue for a turn under `durability: 'step'` (see {@link stepWriterFor}). */
 export interface DurableTurn {
   /** The turn's event sink: the session's, plus a write of each ended step's rows. */
@@ -202,20 +239,7 @@ export function stepWriterFor(
   const writer = new StepWriter(store, threadId, handle.turnId, fence, onError);
   let beginError: unknown;
   return {
-    sink: (base, chunks) => {
-      // A step's rows are written when the next step starts (at once: the AI SDK starts it as
-      // soon as the step's tools returned), and the last step's with the turn's status: one
-      // transaction fewer per turn than a write at every `step-finish`, and no later.
-      let stepEnded = false;
-      return (event, meta) => {
-        base(event, meta);
-        if (event.type === 'step-finish') stepEnded = true;
-        else if (event.type === 'step-start' && stepEnded) {
-          stepEnded = false;
-          writer.stepEnded(chunks());
-        }
-      };
-    },
+    sink: (base, chunks) => stepWritingSink(writer, base, chunks),
     async begin(writesBefore) {
       await writesBefore;
       try {

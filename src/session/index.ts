@@ -38,6 +38,11 @@ export {
   type RecoveryStore,
 } from './recovery.js';
 export { parseEventId } from './replay-buffer.js';
+export type {
+  InterruptedToolCall,
+  RecoveryPolicy,
+  SessionRecoveryOptions,
+} from './resume-turn.js';
 export { formatSse, type SessionEventStreamOptions, sessionEventStream } from './sse.js';
 export { type ToolProgress, toolProgress } from './tool-progress.js';
 export type { ExistingTurnPolicy } from './turn-guard.js';

@@ -85,6 +85,18 @@ export class LiveTurn {
     else if (event.type === 'tool-result') this.#running.delete(event.toolCallId);
   }
 
+  /**
+   * Sends out an event whose chunk is stored already (the rows the `continue` recovery policy
+   * wrote before the model runs): numbered and published like any other, not folded into the
+   * turn's state, so it is not stored a second time.
+   */
+  announce(event: ChunkEvent): void {
+    if (this.ended) return;
+    const index = this.#index++;
+    this.handle.push(event);
+    this.#sink(event, { id: `${this.handle.turnId}:${index}`, turnId: this.handle.turnId, index });
+  }
+
   /** A call's `tool-call` event went out: its progress can follow it now. */
   #calledNow(toolCallId: string): void {
     this.#called.add(toolCallId);

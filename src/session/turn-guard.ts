@@ -1,9 +1,9 @@
 import { ChunklogError } from '../errors/chunklog-error.js';
 import type { ChunkRow } from '../schema/chunk-row.js';
-import type { TurnInfo } from '../store/turn-types.js';
+import type { LeaseFence, TurnInfo } from '../store/turn-types.js';
 import { turnExists } from './durable-turn.js';
 import { type HeldLease, type LeaseStore, takeLease } from './lease.js';
-import { closeInterruptedTurns, isRecoveryStore } from './recovery.js';
+import { isRecoveryStore } from './recovery.js';
 import type { TurnHandleImpl } from './turn-handle.js';
 import type { SessionConfig } from './validate-options.js';
 
@@ -39,10 +39,22 @@ export class TurnGuard {
   readonly #explicit = new Set<string>();
   #waiting: { handle: TurnHandleImpl; controller: AbortController } | undefined;
   #recovered = false;
+  readonly #recover: (fence: LeaseFence) => Promise<unknown>;
 
-  constructor(config: SessionConfig, closed: AbortSignal) {
+  /**
+   * @param config - the session's configuration
+   * @param closed - aborts when the session closes
+   * @param recover - recovers the turns a dead holder left `running` (the session's `recovery`
+   *   policy), under the lease just taken
+   */
+  constructor(
+    config: SessionConfig,
+    closed: AbortSignal,
+    recover: (fence: LeaseFence) => Promise<unknown>,
+  ) {
     this.#config = config;
     this.#closed = closed;
+    this.#recover = recover;
   }
 
   /**
@@ -91,7 +103,7 @@ export class TurnGuard {
       }
       if ((held.tookOver || !this.#recovered) && isRecoveryStore(turn.store)) {
         try {
-          await closeInterruptedTurns(turn.store, turn.threadId, { fence: held.fence });
+          await this.#recover(held.fence);
           this.#recovered = true;
         } catch (error) {
           this.#config.onError(error, { source: 'store', turnId: handle.turnId });

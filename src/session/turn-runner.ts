@@ -122,16 +122,22 @@ async function streamSteps(
  * @param live - the turn
  * @param config - the session's configuration
  * @param ready - resolves when the writes before this turn landed (its history is complete)
+ * @param resume - a turn continued by the `continue` recovery policy: its stored rows (user
+ *   message first) are the end of the history, the model's steps number on from `lastStep`, and
+ *   `announce` sends out the events of the rows recovery stored, after `turn-start`
  * @returns what the turn produced
  */
 export async function runTurn(
   live: LiveTurn,
   config: TurnConfig,
   ready: () => Promise<unknown>,
+  resume?: { readonly lastStep: number; readonly announce: () => void },
 ): Promise<TurnOutcome> {
   live.emit({ type: 'turn-start', turnId: live.turnId });
-  const user = userMessage(live.turnId, live.handle.text);
+  resume?.announce();
+  const user = resume === undefined ? userMessage(live.turnId, live.handle.text) : undefined;
   const events = new PartEvents();
+  if (resume !== undefined) events.step = resume.lastStep;
   const usageLog = new StepUsageLog(config.now ?? Date.now);
   try {
     await ready();
@@ -139,11 +145,14 @@ export async function runTurn(
       // The turn's own stored rows (its user message, with step durability) are not history. The
       // kept history is passed on as it is when it holds none of them (its model messages are kept).
       const loaded = await loadHistory(config.store, config.threadId);
-      const history = loaded.some((message) => message.turnId === live.turnId)
-        ? loaded.filter((message) => message.turnId !== live.turnId)
-        : loaded;
+      const history =
+        user !== undefined && loaded.some((message) => message.turnId === live.turnId)
+          ? loaded.filter((message) => message.turnId !== live.turnId)
+          : loaded;
+      // A continued turn's input is the stored thread as it is, up to the turn's last stored step
+      // (no token budget: the turn's own input was budgeted when it started).
       const messages =
-        config.context === undefined
+        config.context === undefined || user === undefined
           ? buildModelMessages(history, user, config.caching)
           : await budgetedTurnInput(
               { ...config, context: config.context },
@@ -180,7 +189,7 @@ export async function runTurn(
   });
   return {
     outcome: cancelled ? 'cancelled' : events.failed ? 'failed' : 'completed',
-    userChunks: user.chunks,
+    userChunks: user?.chunks ?? [],
     chunks: live.state.chunks,
     finishReason,
     usage,

@@ -11,6 +11,7 @@ import type { FinishReason, TokenUsage } from '../schema/usage.js';
 import type { StepUsage, TurnUsage } from '../store/usage-types.js';
 import type { SessionDurability } from './durable-turn.js';
 import type { SessionLeaseOptions } from './lease.js';
+import type { RecoveryPolicy, SessionRecoveryOptions } from './resume-turn.js';
 import type { ExistingTurnPolicy } from './turn-guard.js';
 
 /**
@@ -123,9 +124,20 @@ export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
    * the thread's turns (see {@link SessionLeaseOptions}: `ttlMs`, `holder`, `onBusy`); every
    * write of the turn is fenced with it. `true` takes the defaults. Default: no lease (one
    * writer per thread is then the application's business). With a lease, a turn another
-   * holder left `running` (it died) is closed before the next turn runs (see `recovery`).
+   * holder left `running` (it died) is recovered before the next turn runs (see `recovery`).
    */
   readonly lease?: SessionLeaseOptions | boolean | undefined;
+  /**
+   * What is done with a turn another holder left `running` (it died), found when the session
+   * takes the lease (with `lease`, the first time and after every takeover) or on
+   * {@link AgentSession.resumeInterruptedTurns}. `'close'` (default): the turn ends `interrupted`,
+   * with an error result for each unanswered tool call and an `interrupted` system chunk.
+   * `'continue'`: the model runs again from the turn's stored steps under the same turn id (a
+   * `resumed` system chunk marks the point; an unanswered call runs again only when its tool is
+   * in `rerunTools`, else it gets an error result); the steps it takes are appended to the turn
+   * and its events go to the subscribers like a turn's. See {@link SessionRecoveryOptions}.
+   */
+  readonly recovery?: RecoveryPolicy | SessionRecoveryOptions | undefined;
   /**
    * What `send` does with a turn id the thread already holds (a client retrying a POST): the
    * model is never called again. A turn of that id running or queued in this session is joined
@@ -378,6 +390,17 @@ export interface AgentSession {
    * `input` as the new user message when given.
    */
   modelMessages(input?: SendInput): Promise<ModelMessage[]>;
+  /**
+   * Continues every turn of the thread left `running` (its writer died), with the `continue`
+   * policy whatever `recovery` says: after the turns before it are stored, and under the lease
+   * when the session has one (so a live writer's turn is never touched: the call waits for its
+   * lease, or fails with `thread-busy` by `lease.onBusy`). Without a lease, call it only when
+   * the writer is known dead (a restart of the only worker). The continued turns' events go to
+   * the subscribers like a turn's.
+   *
+   * @returns how each continued turn ended, with all its stored rows
+   */
+  resumeInterruptedTurns(): Promise<TurnResult[]>;
   /** Resolves when no turn runs or waits and every write has landed. */
   idle(): Promise<void>;
   /**

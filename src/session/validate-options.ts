@@ -11,6 +11,8 @@ import { isStepDurableStore, type SessionDurability } from './durable-turn.js';
 import { createTimeOrderedIds } from './ids.js';
 import { checkLeaseOption, type LeaseConfig } from './lease.js';
 import { whyNotV4Model } from './model-version.js';
+import { isRecoveryStore } from './recovery.js';
+import { checkRecoveryOption, type RecoveryConfig } from './resume-turn.js';
 import type { ExistingTurnPolicy } from './turn-guard.js';
 import type { TurnConfig } from './turn-runner.js';
 import type { AgentSessionOptions, SessionErrorContext } from './types.js';
@@ -29,6 +31,8 @@ export interface SessionConfig {
   readonly lease: LeaseConfig | undefined;
   /** What `send` does with a turn id stored already (`onExistingTurn`). */
   readonly onExistingTurn: ExistingTurnPolicy;
+  /** What is done with a turn a dead holder left `running` (`recovery`). */
+  readonly recovery: RecoveryConfig;
 }
 
 /** The default most steps of a turn. */
@@ -65,6 +69,7 @@ export const SESSION_OPTIONS: readonly (keyof AgentSessionOptions)[] = [
   'durability',
   'lease',
   'onExistingTurn',
+  'recovery',
 ];
 
 /** The session's context settings; the budget itself is checked by `planModelInput` on use. */
@@ -283,8 +288,17 @@ export function validateOptions<TOOLS extends ToolSet>(
   if (onExistingTurn !== 'return' && onExistingTurn !== 'error') {
     invalid('onExistingTurn', "`onExistingTurn` must be 'return' or 'error'", onExistingTurn);
   }
+  const recovery = checkRecoveryOption(options.recovery);
+  if (recovery.policy === 'continue' && !isRecoveryStore(store)) {
+    invalid(
+      'store',
+      "with `recovery: 'continue'`, `store` must have `listTurns`, `getTurn` and `appendSteps` (a ChunkStore)",
+      store,
+    );
+  }
   return {
     onExistingTurn,
+    recovery,
     durability,
     lease,
     turn: {

@@ -68,6 +68,7 @@ describe('createAgentSession checks everything at creation', () => {
       durability: true,
       lease: true,
       onExistingTurn: true,
+      recovery: true,
     };
     expect([...SESSION_OPTIONS].sort()).toEqual(Object.keys(every).sort());
   });

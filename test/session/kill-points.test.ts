@@ -4,11 +4,8 @@
 // that finished, seqs dense, the turn `running`; a new session that takes the lease over closes
 // it (`interrupted`, no orphan tool call) and runs the next turn right after it. On the SQLite
 // file, PostgreSQL and MariaDB.
-import { type ChildProcess, fork } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toModelMessages } from '../../src/model-messages/index.js';
-import type { ChunkRow } from '../../src/schema/chunk-row.js';
 import { createAgentSession } from '../../src/session/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
 import {
@@ -16,61 +13,16 @@ import {
   createHarness,
   type DialectHarness,
 } from '../store/support/dialects.js';
+import { durableTools } from './support/durable-script.js';
+import { content, inBatches, killPoints, runWorker } from './support/kill-harness.js';
+import { orphansInBodies } from './support/provider-request.js';
 
+(globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = false;
 const available = await availableDialects();
 const harnesses: DialectHarness[] = [];
 afterAll(async () => {
   for (const h of harnesses) await h.dispose();
 });
-
-interface Message {
-  readonly type: 'point' | 'written' | 'done' | 'error';
-  readonly point?: number;
-  readonly name?: string;
-  readonly rows?: number;
-  readonly points?: number;
-  readonly message?: string;
-}
-
-/** Runs the worker until it stops at `killAt` (then SIGKILLs it) or ends. */
-async function runWorker(
-  harness: DialectHarness,
-  threadId: string,
-  killAt: number,
-): Promise<{ messages: Message[]; exit: number | NodeJS.Signals | null }> {
-  const spec = { name: harness.name, prefix: harness.prefix, file: harness.file };
-  const child: ChildProcess = fork(
-    join(import.meta.dirname, 'support', 'durable-worker.ts'),
-    [JSON.stringify({ spec, threadId, killAt })],
-    { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
-  );
-  const messages: Message[] = [];
-  const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
-    child.on('exit', (code, signal) => resolve(signal ?? code)),
-  );
-  child.on('message', (m: Message) => {
-    messages.push(m);
-    if (m.type === 'point') child.kill('SIGKILL');
-  });
-  const exit = await exited;
-  return { messages, exit };
-}
-
-/** A row without what differs between threads and runs. */
-function content(row: ChunkRow): unknown {
-  return {
-    seq: row.seq,
-    turnId: row.turnId,
-    step: row.step,
-    role: row.role,
-    type: row.type,
-    data: row.data,
-  };
-}
-
-async function inBatches<T>(items: readonly T[], size: number, run: (item: T) => Promise<void>) {
-  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(run));
-}
 
 for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
   describe.skipIf(!available.includes(name))(`${name}: a session killed at every point`, () => {
@@ -97,9 +49,7 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
 
       // Every point on SQLite; on the servers ten or more spread over the turn (each kill is a
       // process start, slow on a loaded machine).
-      const all = Array.from({ length: points }, (_, k) => k);
-      const spread = Array.from({ length: 10 }, (_, i) => Math.round((i * (points - 1)) / 9));
-      const killAts = name === 'sqlite' ? all : spread;
+      const killAts = killPoints(name, points);
       expect(new Set(killAts).size).toBeGreaterThanOrEqual(10);
       const names = new Set<string>();
       await inBatches(killAts, 4, async (k) => {
@@ -170,6 +120,14 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
             .map((p) => (p as unknown as { toolCallId: string }).toolCallId)
             .sort();
         expect(ids('tool-result')).toEqual(ids('tool-call'));
+        // The real Anthropic and OpenAI request builders take it, every call answered.
+        const next = [...input, { role: 'user' as const, content: 'And then?' }];
+        const built = await orphansInBodies(next, durableTools());
+        expect(built, `point ${k}`).toEqual({
+          anthropic: [],
+          openai: [],
+          calls: [ids('tool-call').length, ids('tool-call').length],
+        });
       });
       // Points of every kind were hit.
       expect([...names].some((n) => n.startsWith('in '))).toBe(true);

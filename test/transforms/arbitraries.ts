@@ -49,6 +49,7 @@ const systemKind: fc.Arbitrary<SystemKind> = fc.constantFrom(
   'config-reload',
   'cancelled',
   'interrupted',
+  'resumed',
 );
 
 /** A tool call entry with the given id. */

@@ -28,6 +28,7 @@ test("chunklog's data parts are typed in an app's message", () => {
       | 'cancelled'
       | 'interrupted'
       | 'context-truncated'
+      | 'resumed'
     >();
   }
   if (part !== undefined && isChunklogSystemPart(part)) {

@@ -3,12 +3,12 @@
 // its parent over IPC, which then SIGKILLs it). Points: before and after each store write, and
 // inside each tool's execute.
 //   argv[2]: JSON { spec: HarnessSpec, threadId, killAt }
-import { tool } from 'ai';
-import { z } from 'zod';
 import { createAgentSession } from '../../../src/session/index.js';
 import type { ChunkStore } from '../../../src/store/index.js';
 import { createScriptedModel } from '../../../src/testing/index.js';
 import { type HarnessSpec, openStoreFromSpec } from '../../store/support/dialects.js';
+import { durableScript, durableTools } from './durable-script.js';
+import { openKillingStore } from './kill-in-transaction.js';
 
 interface Job {
   readonly spec: HarnessSpec;
@@ -21,34 +21,11 @@ interface Job {
    */
   readonly turns?: number;
   readonly writer?: string;
-}
-
-/** The scripted 5-step turn. */
-export function durableScript() {
-  return createScriptedModel([
-    {
-      parts: [
-        { type: 'reasoning', text: 'Two files to read.', signature: 'sig-A' },
-        { type: 'text', text: 'Let me look.' },
-        { type: 'tool-call', toolName: 'read_file', input: { path: 'a.ts' } },
-        { type: 'tool-call', toolName: 'read_file', input: { path: 'b.ts' } },
-      ],
-    },
-    {
-      parts: [
-        { type: 'reasoning', text: 'Now the list.', signature: 'sig-B' },
-        { type: 'tool-call', toolName: 'list_files', input: { dir: '.' } },
-      ],
-    },
-    { parts: [{ type: 'tool-call', toolName: 'read_file', input: { path: 'c.ts' } }] },
-    {
-      parts: [
-        { type: 'text', text: 'Almost.' },
-        { type: 'tool-call', toolName: 'list_files', input: { dir: 'src' } },
-      ],
-    },
-    { parts: [{ type: 'text', text: 'All three export one function.' }] },
-  ]);
+  /**
+   * Kill inside a step write instead of at a pause point: the process SIGKILLs itself right
+   * after the chunk INSERT of this `appendSteps` call (0-based), its transaction still open.
+   */
+  readonly killInWrite?: number;
 }
 
 const send = (message: unknown) =>
@@ -59,7 +36,14 @@ const send = (message: unknown) =>
 
 if (process.argv[2] !== undefined && process.send !== undefined) {
   const job = JSON.parse(process.argv[2]) as Job;
-  const store = openStoreFromSpec(job.spec);
+  /** Set while the step write to kill inside runs. */
+  let armed = false;
+  const chunksTable = new RegExp(`insert into [\`"]${job.spec.prefix}chunks[\`"]`, 'i');
+  const store =
+    job.killInWrite === undefined
+      ? openStoreFromSpec(job.spec)
+      : openKillingStore(job.spec, (sql) => armed && chunksTable.test(sql));
+  let appendCalls = 0;
   let point = 0;
   /** A pause point: at `killAt`, tells the parent and waits for the kill. */
   const pause = async (name: string) => {
@@ -80,28 +64,13 @@ if (process.argv[2] !== undefined && process.send !== undefined) {
     return result;
   };
   wrapped.appendSteps = async (...args) => {
+    if (appendCalls++ === job.killInWrite) armed = true;
     await pause(`before appendSteps (${args[2].length} rows)`);
     const rows = await store.appendSteps(...args);
     await send({ type: 'written', rows: rows.length });
     await pause('after appendSteps');
     return rows;
   };
-  const readFile = tool({
-    description: 'Read a file',
-    inputSchema: z.object({ path: z.string() }),
-    execute: async ({ path }) => {
-      await pause(`in read_file ${path}`);
-      return `// ${path}\nexport function f() {}`;
-    },
-  });
-  const listFiles = tool({
-    description: 'List files',
-    inputSchema: z.object({ dir: z.string() }),
-    execute: async ({ dir }) => {
-      await pause(`in list_files ${dir}`);
-      return [`${dir}/a.ts`];
-    },
-  });
   if (job.turns !== undefined) {
     const writer = job.writer ?? 'w';
     const model = createScriptedModel(
@@ -146,7 +115,7 @@ if (process.argv[2] !== undefined && process.send !== undefined) {
         store: wrapped,
         threadId: job.threadId,
         model: durableScript(),
-        tools: { read_file: readFile, list_files: listFiles },
+        tools: durableTools(pause),
         idGenerator: () => 'turn-1',
         durability: 'step',
         lease: { ttlMs: 3_600_000, holder: `worker-${process.pid}` },
