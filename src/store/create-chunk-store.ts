@@ -145,7 +145,13 @@ export function createChunkStore(
     jsonAsText: json === 'text',
     onCorruptRow,
     now: checked.now,
-    statements: createStatements(adapter, threads, chunks, owned !== undefined),
+    statements: createStatements(
+      adapter,
+      threads,
+      chunks,
+      names.turns as 'turns',
+      owned !== undefined,
+    ),
     timeoutMs: checked.timeoutMs,
     ...(owned === undefined ? {} : { ownSqliteBusyMs: checked.sqlite.busyTimeoutMs ?? 5000 }),
     // A connection that drops under a checked-out pg client must not kill the process.

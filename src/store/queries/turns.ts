@@ -161,6 +161,13 @@ function notRunning(threadId: string, turnId: string, why: string): ChunklogErro
 /**
  * Writes rows to a running turn, right after its rows so far, and maybe ends it: the body of
  * `appendSteps` and `setTurnStatus`.
+ *
+ * Few round trips (issue 11's bench limit): where the dialect has `UPDATE … RETURNING`, the
+ * thread is locked and advanced by one statement, which returns where the rows start; the turn
+ * is not read but advanced by a conditional update (running, and its rows last in the thread),
+ * and on PostgreSQL that update and the rows' insert are one statement. Only when the update
+ * matches no turn is the turn read, to say why the write is refused (the transaction is then
+ * rolled back, the thread's advance with it).
  */
 function writeSteps(
   ctx: StoreContext,
@@ -170,44 +177,85 @@ function writeSteps(
   checked: readonly ChunkRowDraft[],
   status: EndedTurnStatus | undefined,
   fence: ReturnType<typeof checkFenceOption>,
-): Promise<{ rows: ChunkRow[]; info: TurnInfo }> {
+  needInfo: boolean,
+): Promise<{ rows: ChunkRow[]; info: TurnInfo | undefined }> {
   const data = checked.map((d) => JSON.stringify(d.data));
+  const count = checked.length;
   return wrapStoreErrors(what, threadId, () =>
     writeTransaction(
       ctx,
       async (trx) => {
+        const { statements, adapter } = ctx;
         const now = ctx.now();
-        const thread = (await ctx.statements.lockThread.execute(trx, [threadId])).rows[0];
-        if (thread === undefined) throw notRunning(threadId, turnId, 'the thread does not exist');
+        // Lock the thread (advancing it where one statement can) and learn where the rows start.
+        const advanced = count > 0 && adapter.updateReturning;
+        let first: number;
+        if (advanced) {
+          const row = (await statements.advanceThreadBy.execute(trx, [count, now, threadId]))
+            .rows[0];
+          if (row === undefined) throw notRunning(threadId, turnId, 'the thread does not exist');
+          first = Number(row.next_seq) - count;
+        } else {
+          const thread = (await statements.lockThread.execute(trx, [threadId])).rows[0];
+          if (thread === undefined) throw notRunning(threadId, turnId, 'the thread does not exist');
+          first = Number(thread.next_seq);
+        }
         if (fence !== undefined) await requireFence(ctx, trx, threadId, fence, now);
-        const turn = await selectTurn(ctx, trx, threadId, turnId);
-        if (turn === undefined) throw notRunning(threadId, turnId, 'it was never begun');
-        const info = toTurnInfo(turn);
-        if (info.status !== 'running') throw notRunning(threadId, turnId, `it is ${info.status}`);
-        const first = Number(thread.next_seq);
-        if (checked.length > 0 && first !== info.nextSeq) {
-          throw notRunning(
+        const next = first + count;
+        const ended = status ?? 'running';
+        let inserted = false;
+        let matched: boolean;
+        if (count === 0) {
+          const result = await statements.endTurn.execute(trx, [
+            next,
+            ended,
+            now,
             threadId,
             turnId,
-            `rows of another turn were stored after its rows (seq ${info.nextSeq} onwards), so its rows would no longer be contiguous; was the thread written without its lease?`,
-          );
+          ]);
+          matched = Number(result.numAffectedRows ?? 0) > 0;
+        } else {
+          const turnArgs = [next, ended, now, threadId, turnId, first];
+          const both = statements.insertRowsThen(trx, threadId, turnId, first, checked, data, now, {
+            advanceTurn: turnArgs,
+          });
+          const result = await (both ?? statements.advanceTurn.execute(trx, turnArgs));
+          inserted = both !== undefined;
+          matched = Number(result.numAffectedRows ?? 0) > 0;
         }
-        const next = first + checked.length;
-        if (checked.length > 0) {
-          await ctx.statements.insertRows(trx, threadId, turnId, first, checked, data, now);
-          await ctx.statements.advanceThread.execute(trx, [next, now, threadId]);
+        if (!matched) {
+          // Why not: the turn is missing, not running or not last. Or, on a MySQL connection
+          // that counts changed rows rather than matched ones, nothing changed (no rows added,
+          // same status, same millisecond): then the write is right as it is.
+          const turn = await selectTurn(ctx, trx, threadId, turnId);
+          if (turn === undefined) throw notRunning(threadId, turnId, 'it was never begun');
+          const info = toTurnInfo(turn);
+          if (info.status !== 'running') throw notRunning(threadId, turnId, `it is ${info.status}`);
+          if (count > 0 && first !== info.nextSeq) {
+            throw notRunning(
+              threadId,
+              turnId,
+              `rows of another turn were stored after its rows (seq ${info.nextSeq} onwards), so its rows would no longer be contiguous; was the thread written without its lease?`,
+            );
+          }
+          if (count > 0 || info.nextSeq !== next) {
+            // A turn that matches must have been updated: nothing here can explain it.
+            throw new Error(`the turn ${JSON.stringify(turnId)} matched but was not updated`);
+          }
         }
-        const ended = status ?? 'running';
-        await trx
-          .updateTable(ctx.names.turns as 'turns')
-          .set({ next_seq: next, status: ended, updated_at: now })
-          .where('thread_id', '=', threadId)
-          .where('turn_id', '=', turnId)
-          .execute();
-        return {
-          rows: storedRows(threadId, turnId, first, checked, now),
-          info: { ...info, status: ended, nextSeq: next, updatedAt: isoOf(now) } as TurnInfo,
-        };
+        if (count > 0) {
+          if (!inserted) {
+            await statements.insertRows(trx, threadId, turnId, first, checked, data, now);
+          }
+          if (!advanced) await statements.advanceThread.execute(trx, [next, now, threadId]);
+        }
+        let info: TurnInfo | undefined;
+        if (needInfo) {
+          const turn = await selectTurn(ctx, trx, threadId, turnId);
+          if (turn === undefined) throw new Error('the turn vanished while it was written');
+          info = toTurnInfo(turn);
+        }
+        return { rows: storedRows(threadId, turnId, first, checked, now), info };
       },
       { what, threadId },
     ),
@@ -236,7 +284,8 @@ export async function appendSteps(
       { path: [other, 'turnId'], value: checked[other]?.turnId },
     );
   }
-  return (await writeSteps(ctx, 'appendSteps', threadId, turnId, checked, status, fence)).rows;
+  return (await writeSteps(ctx, 'appendSteps', threadId, turnId, checked, status, fence, false))
+    .rows;
 }
 
 /** `ChunkStore.setTurnStatus`: see there. */
@@ -252,7 +301,8 @@ export async function setTurnStatus(
   const ended = checkEndedStatus(status, 'status');
   const o = readOptions(options, 'setTurnStatus', ['fence']);
   const fence = checkFenceOption(o.fence);
-  return (await writeSteps(ctx, 'setTurnStatus', threadId, turnId, [], ended, fence)).info;
+  const { info } = await writeSteps(ctx, 'setTurnStatus', threadId, turnId, [], ended, fence, true);
+  return info as TurnInfo;
 }
 
 /** `ChunkStore.getTurnInfo`: see there. */
