@@ -70,8 +70,18 @@ export interface StoreStatements {
    * missing, not running, or not last in its thread (its rows would no longer be contiguous).
    */
   readonly advanceTurn: PreparedQuery<unknown>;
+  /**
+   * `[threadId, newestSeq, oldestSeq]` → the turns of that seq range that are not completed:
+   * `turn_id`, `status` (a page's `turnStatus`).
+   */
+  readonly openTurns: PreparedQuery<{ readonly turn_id: unknown; readonly status: unknown }>;
   /** `[next, status, updatedAt, threadId, turnId]`: sets a running turn's status, no rows added. */
   readonly endTurn: PreparedQuery<unknown>;
+  /**
+   * `[next, updatedAt, threadId, threadId, turnId, first]`: advances the thread to `next` unless
+   * rows of the turn are stored below `first` (a turn stored before: nothing is updated).
+   */
+  readonly advanceThreadIfNew: PreparedQuery<unknown>;
   /** Inserts a turn's rows with seqs from `first`; `data` holds each draft's serialized data. */
   insertRows(
     db: Kysely<StoreTables>,
@@ -279,6 +289,32 @@ export function createStatements(
         .returning('next_seq'),
     ),
     advanceTurn: new PreparedQuery((db, arg) => advanceTurnFrom(db, arg, 0)),
+    openTurns: new PreparedQuery((db, arg) =>
+      db
+        .selectFrom(turns)
+        .select(['turn_id', 'status'])
+        .where('thread_id', '=', arg<string>(0))
+        .where('status', '<>', 'completed')
+        .where('first_seq', '<=', arg<number>(1))
+        .where('next_seq', '>', arg<number>(2)),
+    ),
+    advanceThreadIfNew: new PreparedQuery((db, arg) =>
+      db
+        .updateTable(threads)
+        .set({ next_seq: arg<number>(0), updated_at: arg<number>(1) })
+        .where('id', '=', arg<string>(2))
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom(chunks)
+                .select('seq')
+                .where('thread_id', '=', arg<string>(3))
+                .where('turn_id', '=', arg<string>(4))
+                .where('seq', '<', arg<number>(5)),
+            ),
+          ),
+        ),
+    ),
     endTurn: new PreparedQuery((db, arg) =>
       db
         .updateTable(turns)

@@ -375,8 +375,8 @@ export function listTurns(
 
 /**
  * The status of each turn of a seq range that is not `completed`, by turn id: the turns a page's
- * reader must tell apart (a running turn's stored part, a failed or cancelled turn). One query on
- * the turns table's primary key prefix.
+ * reader must tell apart (a running turn's stored part, a failed or cancelled turn). One prepared
+ * query on the turns table's primary key prefix.
  */
 export async function openTurnsIn(
   ctx: StoreContext,
@@ -384,14 +384,8 @@ export async function openTurnsIn(
   oldestSeq: number,
   newestSeq: number,
 ): Promise<Record<string, TurnStatus>> {
-  const records = await ctx.db
-    .selectFrom(ctx.names.turns as 'turns')
-    .select(['turn_id', 'status'])
-    .where('thread_id', '=', threadId)
-    .where('status', '<>', 'completed')
-    .where('first_seq', '<=', newestSeq)
-    .where('next_seq', '>', oldestSeq)
-    .execute();
+  const records = (await ctx.statements.openTurns.execute(ctx.db, [threadId, newestSeq, oldestSeq]))
+    .rows;
   const statuses: Record<string, TurnStatus> = {};
   for (const record of records) {
     const parsed = TurnStatusSchema.safeParse(asString(record.status));
