@@ -25,7 +25,7 @@ import { createStatements } from './statements.js';
 import { wrapStoreErrors } from './store-errors.js';
 import { checkStoreOptions, dialectName } from './store-options.js';
 import { resolveTableNames, type StoreTableOptions, type StoreTables } from './tables.js';
-import { messagesWithStatus, withTurnStatus } from './turn-status-reads.js';
+import { messagesWithStatus } from './turn-status-reads.js';
 import type { ChunkStore, CorruptRowPolicy } from './types.js';
 
 /** Where the store keeps its data: a SQLite file it opens itself, or your Kysely instance. */
@@ -190,14 +190,12 @@ export function createChunkStore(
     },
     async getChunks(threadId, options) {
       open('getChunks');
-      return await read(ctx, 'getChunks', threadId, async () =>
-        withTurnStatus(ctx, threadId, await getChunks(ctx, threadId, options)),
-      );
+      return await read(ctx, 'getChunks', threadId, () => getChunks(ctx, threadId, options));
     },
     async getChunksAfter(threadId, options) {
       open('getChunksAfter');
-      return await read(ctx, 'getChunksAfter', threadId, async () =>
-        withTurnStatus(ctx, threadId, await getChunksAfter(ctx, threadId, options)),
+      return await read(ctx, 'getChunksAfter', threadId, () =>
+        getChunksAfter(ctx, threadId, options),
       );
     },
     async getRows(threadId, options) {

@@ -1,11 +1,36 @@
 import type { Kysely, QueryResult } from 'kysely';
 import type { ChunkRowDraft } from '../schema/chunk-row.js';
-import { ROW_COLUMNS, ROW_FORMAT_VERSION, type SelectedRow, type StoredRecord } from './codec.js';
+import { type TurnStatus, TurnStatusSchema } from '../schema/turn-status.js';
+import {
+  asString,
+  ROW_COLUMNS,
+  ROW_FORMAT_VERSION,
+  type SelectedRow,
+  type StoredRecord,
+} from './codec.js';
 import type { StoreDialectAdapter } from './dialects/adapter.js';
 import { ARRAY_ROWS_MARK } from './open-sqlite.js';
 import { PreparedQuery } from './prepared.js';
 import type { ChunkRecord, StoreTables } from './tables.js';
 import { type SelectedThread, THREAD_COLUMNS } from './threads.js';
+
+/**
+ * The statuses of a page's turns that are not `completed`, by turn id, from its rows'
+ * `turn_status` (undefined when every turn is completed).
+ */
+export function pageTurnStatus(
+  records: readonly PageRowObject[],
+): Record<string, TurnStatus> | undefined {
+  let statuses: Record<string, TurnStatus> | undefined;
+  for (const record of records) {
+    if (record.turn_status === null || record.turn_status === undefined) continue;
+    const parsed = TurnStatusSchema.safeParse(asString(record.turn_status));
+    if (!parsed.success) continue;
+    statuses ??= {};
+    statuses[asString(record.turn_id)] = parsed.data;
+  }
+  return statuses;
+}
 
 /** Rows per prepared multi-row insert variant; larger batches are built as they come. */
 const PREPARED_INSERT_ROWS = 64;
@@ -13,15 +38,23 @@ const PREPARED_INSERT_ROWS = 64;
 /** The columns of an inserted row, in order: the thread, then the columns a row is read with. */
 export const INSERT_COLUMNS: ReadonlyArray<keyof ChunkRecord> = ['thread_id', ...ROW_COLUMNS];
 
+/** A page row as an object: a row, the thread's next seq and the status of the row's turn. */
+export type PageRowObject = SelectedRow & {
+  readonly thread_next_seq: unknown;
+  /** The status of the row's turn when it is not `completed`, else null. */
+  readonly turn_status: unknown;
+};
+
 /**
- * A page row: a row and the thread's next seq, read in the same statement; an array in that
- * column order on the SQLite connection the store opened itself (see {@link ARRAY_ROWS_MARK}).
+ * A page row: a row, the thread's next seq and its turn's status, read in the same statement;
+ * an array in that column order on the SQLite connection the store opened itself (see
+ * {@link ARRAY_ROWS_MARK}).
  */
-export type PageRow = (SelectedRow & { readonly thread_next_seq: unknown }) | readonly unknown[];
+export type PageRow = PageRowObject | readonly unknown[];
 
 /** A page row as an object, whichever way the driver gave it. */
-export function pageRowObject(row: PageRow): SelectedRow & { readonly thread_next_seq: unknown } {
-  if (!Array.isArray(row)) return row as SelectedRow & { readonly thread_next_seq: unknown };
+export function pageRowObject(row: PageRow): PageRowObject {
+  if (!Array.isArray(row)) return row as PageRowObject;
   return {
     seq: row[0],
     turn_id: row[1],
@@ -32,6 +65,7 @@ export function pageRowObject(row: PageRow): SelectedRow & { readonly thread_nex
     created_at: row[6],
     version: row[7],
     thread_next_seq: row[8],
+    turn_status: row[9],
   };
 }
 
@@ -152,6 +186,8 @@ export function createStatements(
 ): StoreStatements {
   // A keyset page on the primary key, with the thread's next seq read in the same statement:
   // backwards from the end or from `before` (descending), or forwards from `after` (ascending).
+  // Each row also carries its turn's status when that is not `completed` (the page's
+  // `turnStatus`): a primary-key lookup per row in the same statement, not a second query.
   const page = (bound: 'none' | 'before' | 'after') =>
     new PreparedQuery<PageRow>(
       (db, arg) =>
@@ -164,6 +200,15 @@ export function createStatements(
               .select('next_seq')
               .where('id', '=', arg<string>(0))
               .as('thread_next_seq'),
+          )
+          .select((eb) =>
+            eb
+              .selectFrom(turns)
+              .select('status')
+              .whereRef('thread_id', '=', `${chunks}.thread_id` as 'chunks.thread_id')
+              .whereRef('turn_id', '=', `${chunks}.turn_id` as 'chunks.turn_id')
+              .where('status', '<>', 'completed')
+              .as('turn_status'),
           )
           .where('thread_id', '=', arg<string>(1))
           .$if(bound === 'before', (qb) => qb.where('seq', '<', arg<number>(2)))
