@@ -8,7 +8,7 @@ import type { StoreContext } from '../context.js';
 import { wrapStoreErrors } from '../store-errors.js';
 import type { StoreTables } from '../tables.js';
 import { insertThreadIfAbsent, type SelectedThread } from '../threads.js';
-import { writeTransaction } from '../transaction.js';
+import { RollbackDecision, writeTransaction } from '../transaction.js';
 import type {
   AppendStepsOptions,
   BeginTurnOptions,
@@ -94,8 +94,21 @@ export function beginTurn(
     );
   }
   const data = checked.map((d) => JSON.stringify(d.data));
-  return wrapStoreErrors('beginTurn', threadId, () =>
-    writeTransaction(
+  return wrapStoreErrors('beginTurn', threadId, async () => {
+    // PostgreSQL: a new turn in 4 statements (see beginNewTurn); a turn found begun or stored
+    // rolls that back and is read by the checking write below.
+    if (ctx.adapter.writableCte && ctx.adapter.updateReturning) {
+      try {
+        return await writeTransaction(
+          ctx,
+          (trx) => beginNewTurn(ctx, trx, threadId, turnId, checked, data, fence),
+          { what: 'beginTurn', threadId },
+        );
+      } catch (error) {
+        if (!(error instanceof TurnBegunAlready)) throw error;
+      }
+    }
+    return await writeTransaction(
       ctx,
       async (trx): Promise<BeginTurnResult> => {
         const now = ctx.now();
@@ -146,8 +159,79 @@ export function beginTurn(
         };
       },
       { what: 'beginTurn', threadId },
-    ),
+    );
+  });
+}
+
+/** Thrown by {@link beginNewTurn} when the turn exists: roll back, read it. */
+class TurnBegunAlready extends RollbackDecision {}
+
+/**
+ * beginTurn of a turn that is most likely new, on PostgreSQL: the thread locked and advanced by
+ * one `UPDATE … RETURNING`, the rows inserted by a statement that also reads whether rows of the
+ * turn were stored before, the turn's row inserted unless it exists. A turn found throws
+ * {@link TurnBegunAlready}.
+ */
+async function beginNewTurn(
+  ctx: StoreContext,
+  trx: Kysely<StoreTables>,
+  threadId: string,
+  turnId: string,
+  checked: readonly ChunkRowDraft[],
+  data: readonly string[],
+  fence: ReturnType<typeof checkFenceOption>,
+): Promise<BeginTurnResult> {
+  const { statements } = ctx;
+  const now = ctx.now();
+  const count = checked.length;
+  const advance = () => statements.advanceThreadBy.execute(trx, [count, now, threadId]);
+  let row = (await advance()).rows[0];
+  if (row === undefined) {
+    await insertThreadIfAbsent(ctx, trx, { id: threadId, now, nextSeq: 1, metadata: undefined });
+    row = (await advance()).rows[0];
+    if (row === undefined) throw new Error('the thread row vanished while it was created');
+  }
+  const first = Number(row.next_seq) - count;
+  const next = first + count;
+  if (fence !== undefined) await requireFence(ctx, trx, threadId, fence, now);
+  const both = statements.insertRowsThen(
+    trx,
+    threadId,
+    turnId,
+    first,
+    checked,
+    data,
+    now,
+    'checkTurn',
   );
+  if (both === undefined) {
+    const stored = (await statements.turnExists.execute(trx, [threadId, turnId])).rows;
+    if (stored.length > 0) throw new TurnBegunAlready();
+    await statements.insertRows(trx, threadId, turnId, first, checked, data, now);
+  } else {
+    const stored = (await both).rows[0]?.turn_first;
+    if (stored !== null && stored !== undefined) throw new TurnBegunAlready();
+  }
+  const inserted = await trx
+    .insertInto(ctx.names.turns as 'turns')
+    .values({
+      thread_id: threadId,
+      turn_id: turnId,
+      status: 'running',
+      first_seq: first,
+      next_seq: next,
+      created_at: now,
+      updated_at: now,
+      holder: fence?.holder ?? null,
+    })
+    .onConflict((oc) => oc.columns(['thread_id', 'turn_id']).doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) throw new TurnBegunAlready();
+  return {
+    created: true,
+    status: 'running',
+    rows: storedRows(threadId, turnId, first, checked, now),
+  };
 }
 
 function notRunning(threadId: string, turnId: string, why: string): ChunklogError {
