@@ -126,7 +126,15 @@ if (reachable) {
     await compareOn('PostgreSQL', store, true);
   } finally {
     await store.close();
-    for (const table of ['turns', 'leases', 'chunks', 'threads', 'migrations', 'migration_lock']) {
+    for (const table of [
+      'usage',
+      'turns',
+      'leases',
+      'chunks',
+      'threads',
+      'migrations',
+      'migration_lock',
+    ]) {
       await sql`drop table if exists ${sql.table(`${prefix}${table}`)}`.execute(db);
     }
   }

@@ -25,7 +25,7 @@ import { createStatements } from './statements.js';
 import { wrapStoreErrors } from './store-errors.js';
 import { checkStoreOptions, dialectName } from './store-options.js';
 import { resolveTableNames, type StoreTableOptions, type StoreTables } from './tables.js';
-import { messagesWithStatus, withTurnStatus } from './turn-status-reads.js';
+import { messagesWithStatus } from './turn-status-reads.js';
 import type { ChunkStore, CorruptRowPolicy } from './types.js';
 
 /** Where the store keeps its data: a SQLite file it opens itself, or your Kysely instance. */
@@ -145,7 +145,13 @@ export function createChunkStore(
     jsonAsText: json === 'text',
     onCorruptRow,
     now: checked.now,
-    statements: createStatements(adapter, threads, chunks, owned !== undefined),
+    statements: createStatements(
+      adapter,
+      threads,
+      chunks,
+      names.turns as 'turns',
+      owned !== undefined,
+    ),
     timeoutMs: checked.timeoutMs,
     ...(owned === undefined ? {} : { ownSqliteBusyMs: checked.sqlite.busyTimeoutMs ?? 5000 }),
     // A connection that drops under a checked-out pg client must not kill the process.
@@ -184,14 +190,12 @@ export function createChunkStore(
     },
     async getChunks(threadId, options) {
       open('getChunks');
-      return await read(ctx, 'getChunks', threadId, async () =>
-        withTurnStatus(ctx, threadId, await getChunks(ctx, threadId, options)),
-      );
+      return await read(ctx, 'getChunks', threadId, () => getChunks(ctx, threadId, options));
     },
     async getChunksAfter(threadId, options) {
       open('getChunksAfter');
-      return await read(ctx, 'getChunksAfter', threadId, async () =>
-        withTurnStatus(ctx, threadId, await getChunksAfter(ctx, threadId, options)),
+      return await read(ctx, 'getChunksAfter', threadId, () =>
+        getChunksAfter(ctx, threadId, options),
       );
     },
     async getRows(threadId, options) {

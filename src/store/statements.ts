@@ -1,11 +1,36 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, QueryResult } from 'kysely';
 import type { ChunkRowDraft } from '../schema/chunk-row.js';
-import { ROW_COLUMNS, ROW_FORMAT_VERSION, type SelectedRow, type StoredRecord } from './codec.js';
+import { type TurnStatus, TurnStatusSchema } from '../schema/turn-status.js';
+import {
+  asString,
+  ROW_COLUMNS,
+  ROW_FORMAT_VERSION,
+  type SelectedRow,
+  type StoredRecord,
+} from './codec.js';
 import type { StoreDialectAdapter } from './dialects/adapter.js';
 import { ARRAY_ROWS_MARK } from './open-sqlite.js';
 import { PreparedQuery } from './prepared.js';
 import type { ChunkRecord, StoreTables } from './tables.js';
 import { type SelectedThread, THREAD_COLUMNS } from './threads.js';
+
+/**
+ * The statuses of a page's turns that are not `completed`, by turn id, from its rows'
+ * `turn_status` (undefined when every turn is completed).
+ */
+export function pageTurnStatus(
+  records: readonly PageRowObject[],
+): Record<string, TurnStatus> | undefined {
+  let statuses: Record<string, TurnStatus> | undefined;
+  for (const record of records) {
+    if (record.turn_status === null || record.turn_status === undefined) continue;
+    const parsed = TurnStatusSchema.safeParse(asString(record.turn_status));
+    if (!parsed.success) continue;
+    statuses ??= {};
+    statuses[asString(record.turn_id)] = parsed.data;
+  }
+  return statuses;
+}
 
 /** Rows per prepared multi-row insert variant; larger batches are built as they come. */
 const PREPARED_INSERT_ROWS = 64;
@@ -13,15 +38,23 @@ const PREPARED_INSERT_ROWS = 64;
 /** The columns of an inserted row, in order: the thread, then the columns a row is read with. */
 export const INSERT_COLUMNS: ReadonlyArray<keyof ChunkRecord> = ['thread_id', ...ROW_COLUMNS];
 
+/** A page row as an object: a row, the thread's next seq and the status of the row's turn. */
+export type PageRowObject = SelectedRow & {
+  readonly thread_next_seq: unknown;
+  /** The status of the row's turn when it is not `completed`, else null. */
+  readonly turn_status: unknown;
+};
+
 /**
- * A page row: a row and the thread's next seq, read in the same statement; an array in that
- * column order on the SQLite connection the store opened itself (see {@link ARRAY_ROWS_MARK}).
+ * A page row: a row, the thread's next seq and its turn's status, read in the same statement;
+ * an array in that column order on the SQLite connection the store opened itself (see
+ * {@link ARRAY_ROWS_MARK}).
  */
-export type PageRow = (SelectedRow & { readonly thread_next_seq: unknown }) | readonly unknown[];
+export type PageRow = PageRowObject | readonly unknown[];
 
 /** A page row as an object, whichever way the driver gave it. */
-export function pageRowObject(row: PageRow): SelectedRow & { readonly thread_next_seq: unknown } {
-  if (!Array.isArray(row)) return row as SelectedRow & { readonly thread_next_seq: unknown };
+export function pageRowObject(row: PageRow): PageRowObject {
+  if (!Array.isArray(row)) return row as PageRowObject;
   return {
     seq: row[0],
     turn_id: row[1],
@@ -32,6 +65,7 @@ export function pageRowObject(row: PageRow): SelectedRow & { readonly thread_nex
     created_at: row[6],
     version: row[7],
     thread_next_seq: row[8],
+    turn_status: row[9],
   };
 }
 
@@ -58,6 +92,30 @@ export interface StoreStatements {
   readonly rowsAfter: PreparedQuery<StoredRecord>;
   /** `[threadId, turnId]` → one row (its seq) when the turn is stored, none otherwise. */
   readonly turnExists: PreparedQuery<{ readonly seq: unknown }>;
+  /**
+   * `[count, updatedAt, threadId]` → the thread's `next_seq` after moving it `count` past where
+   * it was (so the rows start at `next_seq - count`), the row locked for the transaction. Only
+   * where {@link StoreDialectAdapter.updateReturning}; no row when the thread does not exist.
+   */
+  readonly advanceThreadBy: PreparedQuery<{ readonly next_seq: unknown }>;
+  /**
+   * `[next, status, updatedAt, threadId, turnId, first]`: moves a running turn whose rows end at
+   * `first` (its `next_seq`) to `next`, with `status`. Updates nothing otherwise: a turn that is
+   * missing, not running, or not last in its thread (its rows would no longer be contiguous).
+   */
+  readonly advanceTurn: PreparedQuery<unknown>;
+  /**
+   * `[threadId, newestSeq, oldestSeq]` → the turns of that seq range that are not completed:
+   * `turn_id`, `status` (a page's `turnStatus`).
+   */
+  readonly openTurns: PreparedQuery<{ readonly turn_id: unknown; readonly status: unknown }>;
+  /** `[next, status, updatedAt, threadId, turnId]`: sets a running turn's status, no rows added. */
+  readonly endTurn: PreparedQuery<unknown>;
+  /**
+   * `[next, updatedAt, threadId, threadId, turnId, first]`: advances the thread to `next` unless
+   * rows of the turn are stored below `first` (a turn stored before: nothing is updated).
+   */
+  readonly advanceThreadIfNew: PreparedQuery<unknown>;
   /** Inserts a turn's rows with seqs from `first`; `data` holds each draft's serialized data. */
   insertRows(
     db: Kysely<StoreTables>,
@@ -68,6 +126,54 @@ export interface StoreStatements {
     data: readonly string[],
     now: number,
   ): Promise<void>;
+  /**
+   * Where {@link StoreDialectAdapter.writableCte} and the rows fit one prepared insert: inserts
+   * the rows and, in the same statement, either advances the turn as {@link advanceTurn} does
+   * (`then.advanceTurn`: its arguments; the result's `numAffectedRows` tells whether it matched)
+   * or reads the first seq of the turn's rows stored before this statement (`then: 'checkTurn'`:
+   * one row, `turn_first`, null for a new turn). Undefined when the dialect or the row count
+   * does not allow it: the caller sends the statements one by one.
+   */
+  insertRowsThen(
+    db: Kysely<StoreTables>,
+    threadId: string,
+    turnId: string,
+    first: number,
+    drafts: readonly ChunkRowDraft[],
+    data: readonly string[],
+    now: number,
+    then: { readonly advanceTurn: readonly unknown[] } | 'checkTurn',
+  ): Promise<QueryResult<{ readonly turn_first?: unknown }>> | undefined;
+}
+
+/** A turn's rows as insert parameters, in {@link INSERT_COLUMNS} order, row after row. */
+function rowArgs(
+  threadId: string,
+  turnId: string,
+  first: number,
+  drafts: readonly ChunkRowDraft[],
+  data: readonly string[],
+  now: number,
+  start: number,
+  end: number,
+): unknown[] {
+  const args: unknown[] = [];
+  for (let i = start; i < end; i++) {
+    const d = drafts[i] as ChunkRowDraft;
+    // INSERT_COLUMNS: thread_id, seq, turn_id, step, role, type, data, created_at, version.
+    args.push(
+      threadId,
+      first + i,
+      turnId,
+      d.step,
+      d.role,
+      d.type,
+      data[i],
+      now,
+      ROW_FORMAT_VERSION,
+    );
+  }
+  return args;
 }
 
 /** Prepares the store's hot queries on its real table names. */
@@ -75,10 +181,13 @@ export function createStatements(
   adapter: StoreDialectAdapter,
   threads: 'threads',
   chunks: 'chunks',
+  turns: 'turns',
   arrayRows: boolean,
 ): StoreStatements {
   // A keyset page on the primary key, with the thread's next seq read in the same statement:
   // backwards from the end or from `before` (descending), or forwards from `after` (ascending).
+  // Each row also carries its turn's status when that is not `completed` (the page's
+  // `turnStatus`): a primary-key lookup per row in the same statement, not a second query.
   const page = (bound: 'none' | 'before' | 'after') =>
     new PreparedQuery<PageRow>(
       (db, arg) =>
@@ -92,6 +201,15 @@ export function createStatements(
               .where('id', '=', arg<string>(0))
               .as('thread_next_seq'),
           )
+          .select((eb) =>
+            eb
+              .selectFrom(turns)
+              .select('status')
+              .whereRef('thread_id', '=', `${chunks}.thread_id` as 'chunks.thread_id')
+              .whereRef('turn_id', '=', `${chunks}.turn_id` as 'chunks.turn_id')
+              .where('status', '<>', 'completed')
+              .as('turn_status'),
+          )
           .where('thread_id', '=', arg<string>(1))
           .$if(bound === 'before', (qb) => qb.where('seq', '<', arg<number>(2)))
           .$if(bound === 'after', (qb) => qb.where('seq', '>', arg<number>(2)))
@@ -99,22 +217,71 @@ export function createStatements(
           .limit(arg<number>(bound === 'none' ? 2 : 3)),
       arrayRows ? ARRAY_ROWS_MARK : '',
     );
+  // The values of `n` inserted rows, parameters 0 to n × columns − 1.
+  const valuesOf = (n: number, arg: <T>(index: number) => T) =>
+    Array.from({ length: n }, (_, r) => {
+      const row: Record<string, unknown> = {};
+      INSERT_COLUMNS.forEach((column, c) => {
+        row[column] = arg(r * INSERT_COLUMNS.length + c);
+      });
+      return row as unknown as ChunkRecord;
+    });
   const inserts = new Map<number, PreparedQuery<unknown>>();
   const insertOf = (n: number) => {
     let prepared = inserts.get(n);
     if (prepared === undefined) {
-      prepared = new PreparedQuery((db, arg) =>
-        db.insertInto(chunks).values(
-          Array.from({ length: n }, (_, r) => {
-            const row: Record<string, unknown> = {};
-            INSERT_COLUMNS.forEach((column, c) => {
-              row[column] = arg(r * INSERT_COLUMNS.length + c);
-            });
-            return row as unknown as ChunkRecord;
-          }),
-        ),
-      );
+      prepared = new PreparedQuery((db, arg) => db.insertInto(chunks).values(valuesOf(n, arg)));
       inserts.set(n, prepared);
+    }
+    return prepared;
+  };
+  // The turn's conditional advance, its parameters from `at` on (see advanceTurn).
+  const advanceTurnFrom = (db: Kysely<StoreTables>, arg: <T>(index: number) => T, at: number) =>
+    db
+      .updateTable(turns)
+      .set({
+        next_seq: arg<number>(at),
+        status: arg<string>(at + 1),
+        updated_at: arg<number>(at + 2),
+      })
+      .where('thread_id', '=', arg<string>(at + 3))
+      .where('turn_id', '=', arg<string>(at + 4))
+      .where('status', '=', 'running')
+      .where('next_seq', '=', arg<number>(at + 5));
+  // PostgreSQL: the insert as a WITH of the turn's advance or of the turn-id check.
+  const insertThenAdvance = new Map<number, PreparedQuery<{ readonly turn_first?: unknown }>>();
+  const insertThenCheck = new Map<number, PreparedQuery<{ readonly turn_first?: unknown }>>();
+  const cteOf = (n: number, then: 'advanceTurn' | 'checkTurn') => {
+    const cache = then === 'advanceTurn' ? insertThenAdvance : insertThenCheck;
+    let prepared = cache.get(n);
+    if (prepared === undefined) {
+      const at = n * INSERT_COLUMNS.length;
+      prepared = new PreparedQuery<{ readonly turn_first?: unknown }>((db, arg) => {
+        const withInsert = db.with('inserted', (qc) =>
+          qc.insertInto(chunks).values(valuesOf(n, arg)).returning('seq'),
+        );
+        if (then === 'advanceTurn') {
+          return withInsert
+            .updateTable(turns)
+            .set({
+              next_seq: arg<number>(at),
+              status: arg<string>(at + 1),
+              updated_at: arg<number>(at + 2),
+            })
+            .where('thread_id', '=', arg<string>(at + 3))
+            .where('turn_id', '=', arg<string>(at + 4))
+            .where('status', '=', 'running')
+            .where('next_seq', '=', arg<number>(at + 5)) as never;
+        }
+        // The main query reads the snapshot the statement started with: it does not see the
+        // rows its WITH inserts, only what was stored before.
+        return withInsert
+          .selectFrom(chunks)
+          .select((eb) => eb.fn.min('seq').as('turn_first'))
+          .where('thread_id', '=', arg<string>(at))
+          .where('turn_id', '=', arg<string>(at + 1)) as never;
+      });
+      cache.set(n, prepared);
     }
     return prepared;
   };
@@ -156,6 +323,51 @@ export function createStatements(
         .set({ next_seq: arg<number>(0), updated_at: arg<number>(1) })
         .where('id', '=', arg<string>(2)),
     ),
+    advanceThreadBy: new PreparedQuery((db, arg) =>
+      db
+        .updateTable(threads)
+        .set((eb) => ({
+          next_seq: eb('next_seq', '+', arg<number>(0)),
+          updated_at: arg<number>(1),
+        }))
+        .where('id', '=', arg<string>(2))
+        .returning('next_seq'),
+    ),
+    advanceTurn: new PreparedQuery((db, arg) => advanceTurnFrom(db, arg, 0)),
+    openTurns: new PreparedQuery((db, arg) =>
+      db
+        .selectFrom(turns)
+        .select(['turn_id', 'status'])
+        .where('thread_id', '=', arg<string>(0))
+        .where('status', '<>', 'completed')
+        .where('first_seq', '<=', arg<number>(1))
+        .where('next_seq', '>', arg<number>(2)),
+    ),
+    advanceThreadIfNew: new PreparedQuery((db, arg) =>
+      db
+        .updateTable(threads)
+        .set({ next_seq: arg<number>(0), updated_at: arg<number>(1) })
+        .where('id', '=', arg<string>(2))
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom(chunks)
+                .select('seq')
+                .where('thread_id', '=', arg<string>(3))
+                .where('turn_id', '=', arg<string>(4))
+                .where('seq', '<', arg<number>(5)),
+            ),
+          ),
+        ),
+    ),
+    endTurn: new PreparedQuery((db, arg) =>
+      db
+        .updateTable(turns)
+        .set({ next_seq: arg<number>(0), status: arg<string>(1), updated_at: arg<number>(2) })
+        .where('thread_id', '=', arg<string>(3))
+        .where('turn_id', '=', arg<string>(4))
+        .where('status', '=', 'running'),
+    ),
     turnExists: new PreparedQuery((db, arg) =>
       db
         .selectFrom(chunks)
@@ -180,6 +392,11 @@ export function createStatements(
     async insertRows(db, threadId, turnId, first, drafts, data, now) {
       for (let start = 0; start < drafts.length; start += rowsPerInsert) {
         const end = Math.min(drafts.length, start + rowsPerInsert);
+        if (end - start <= PREPARED_INSERT_ROWS) {
+          const args = rowArgs(threadId, turnId, first, drafts, data, now, start, end);
+          await insertOf(end - start).execute(db, args);
+          continue;
+        }
         const records: ChunkRecord[] = [];
         for (let i = start; i < end; i++) {
           const d = drafts[i] as ChunkRowDraft;
@@ -195,14 +412,20 @@ export function createStatements(
             version: ROW_FORMAT_VERSION,
           });
         }
-        if (records.length <= PREPARED_INSERT_ROWS) {
-          // Parameters in INSERT_COLUMNS order, row after row.
-          const args = records.flatMap((record) => INSERT_COLUMNS.map((column) => record[column]));
-          await insertOf(records.length).execute(db, args);
-        } else {
-          await db.insertInto(chunks).values(records).execute();
-        }
+        await db.insertInto(chunks).values(records).execute();
       }
+    },
+    insertRowsThen(db, threadId, turnId, first, drafts, data, now, then) {
+      if (!adapter.writableCte || drafts.length === 0 || drafts.length > PREPARED_INSERT_ROWS) {
+        return undefined;
+      }
+      const args = rowArgs(threadId, turnId, first, drafts, data, now, 0, drafts.length);
+      if (then === 'checkTurn') {
+        args.push(threadId, turnId);
+        return cteOf(drafts.length, 'checkTurn').execute(db, args);
+      }
+      args.push(...then.advanceTurn);
+      return cteOf(drafts.length, 'advanceTurn').execute(db, args);
     },
   };
 }

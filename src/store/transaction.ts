@@ -34,6 +34,13 @@ export interface WriteOptions {
   readonly idempotent?: boolean | undefined;
 }
 
+/**
+ * Thrown by a transaction's `work` to roll it back and hand a decision to the caller (for
+ * example "this turn is stored already: read it instead"). It is not a failure: it is passed on
+ * as it is, never retried nor reported as an unknown outcome.
+ */
+export class RollbackDecision extends Error {}
+
 /** What one attempt got to, for deciding what its failure means. */
 interface Attempt {
   /** Whether COMMIT was sent: from then on a lost connection leaves the outcome unknown. */
@@ -83,7 +90,7 @@ export async function writeTransaction<T>(
           endSession(ctx, state);
           throw timedOut();
         }
-        if (ChunklogError.isInstance(error)) throw error;
+        if (ChunklogError.isInstance(error) || error instanceof RollbackDecision) throw error;
         const lost = isConnectionLost(error);
         uncertain ||= lost && state.commitSent;
         const again = isLockConflict(error)

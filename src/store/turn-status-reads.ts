@@ -4,20 +4,6 @@ import { groupRows } from '../transforms/group-rows.js';
 import type { StoreContext } from './context.js';
 import { openTurnsIn } from './queries/turns.js';
 
-/**
- * A page with the status of its turns that are not `completed` (`turnStatus`), set only when
- * there is one: pages of finished turns stay as they were.
- */
-export async function withTurnStatus<
-  P extends { readonly chunks: readonly ChunkRow[]; readonly turnStatus?: unknown },
->(ctx: StoreContext, threadId: string, page: P): Promise<P> {
-  const first = page.chunks[0];
-  const last = page.chunks[page.chunks.length - 1];
-  if (first === undefined || last === undefined) return page;
-  const statuses = await openTurnsIn(ctx, threadId, first.seq, last.seq);
-  return Object.keys(statuses).length === 0 ? page : { ...page, turnStatus: statuses };
-}
-
 /** The thread's rows grouped into messages, each of a turn that is not `completed` with its `status`. */
 export async function messagesWithStatus(
   ctx: StoreContext,

@@ -1,6 +1,7 @@
 // Two processes send 20 turns each on one thread at once, with `durability: 'step'` and a lease
 // (waiting for it): no two turns interleave, none is lost, and each turn's model input held every
-// turn stored before it. On the SQLite file.
+// turn stored before it. On the SQLite file, PostgreSQL and MariaDB (the lease and the thread's
+// row lock are each dialect's own).
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -39,45 +40,47 @@ function runWriter(harness: DialectHarness, writer: string, turns: number) {
   return { messages, exited };
 }
 
-describe.skipIf(!available.includes('sqlite'))('two processes on one thread', () => {
-  it('20 turns each: never interleaved, none lost, each history holds every turn before it', async () => {
-    const harness = createHarness('sqlite');
-    harnesses.push(harness);
-    const store = harness.openStore();
-    await store.migrate();
-    const turns = 20;
-    const writers = [runWriter(harness, 'a', turns), runWriter(harness, 'b', turns)];
-    const codes = await Promise.all(writers.map((w) => w.exited));
-    for (const w of writers) {
-      expect(w.messages.find((m) => m.type === 'error')?.message).toBeUndefined();
-    }
-    expect(codes).toEqual([0, 0]);
-    const rows = await store.getRows('shared');
-    expect(rows.map((r) => r.seq)).toEqual(rows.map((_, i) => i + 1));
-    // Each turn one contiguous run of rows: user message, answer.
-    const order: string[] = [];
-    for (const row of rows) {
-      if (order.at(-1) !== row.turnId) {
-        expect(order, `turn ${row.turnId} interleaved`).not.toContain(row.turnId);
-        order.push(row.turnId);
+for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
+  describe.skipIf(!available.includes(name))(`${name}: two processes on one thread`, () => {
+    it('20 turns each: never interleaved, none lost, each history holds every turn before it', async () => {
+      const harness = createHarness(name);
+      harnesses.push(harness);
+      const store = harness.openStore();
+      await store.migrate();
+      const turns = 20;
+      const writers = [runWriter(harness, 'a', turns), runWriter(harness, 'b', turns)];
+      const codes = await Promise.all(writers.map((w) => w.exited));
+      for (const w of writers) {
+        expect(w.messages.find((m) => m.type === 'error')?.message).toBeUndefined();
       }
-    }
-    expect(order).toHaveLength(2 * turns);
-    expect(new Set(order).size).toBe(2 * turns);
-    for (const turnId of order) {
-      const own = rows.filter((r: ChunkRow) => r.turnId === turnId);
-      expect(own.map((r) => r.role)).toEqual(['user', 'assistant']);
-      expect(await store.getTurnInfo('shared', turnId)).toMatchObject({ status: 'completed' });
-    }
-    // The model input of the turn at position p held p earlier turns and its own message.
-    for (const w of writers) {
-      const prompts = w.messages.filter((m) => m.type === 'prompt').map((m) => m.users);
-      const done = w.messages.filter((m) => m.type === 'turn').map((m) => m.turnId as string);
-      expect(prompts).toHaveLength(done.length);
-      done.forEach((turnId, i) => {
-        expect(prompts[i], turnId).toBe(order.indexOf(turnId) + 1);
-      });
-    }
-    await store.close();
-  }, 600_000);
-});
+      expect(codes).toEqual([0, 0]);
+      const rows = await store.getRows('shared');
+      expect(rows.map((r) => r.seq)).toEqual(rows.map((_, i) => i + 1));
+      // Each turn one contiguous run of rows: user message, answer.
+      const order: string[] = [];
+      for (const row of rows) {
+        if (order.at(-1) !== row.turnId) {
+          expect(order, `turn ${row.turnId} interleaved`).not.toContain(row.turnId);
+          order.push(row.turnId);
+        }
+      }
+      expect(order).toHaveLength(2 * turns);
+      expect(new Set(order).size).toBe(2 * turns);
+      for (const turnId of order) {
+        const own = rows.filter((r: ChunkRow) => r.turnId === turnId);
+        expect(own.map((r) => r.role)).toEqual(['user', 'assistant']);
+        expect(await store.getTurnInfo('shared', turnId)).toMatchObject({ status: 'completed' });
+      }
+      // The model input of the turn at position p held p earlier turns and its own message.
+      for (const w of writers) {
+        const prompts = w.messages.filter((m) => m.type === 'prompt').map((m) => m.users);
+        const done = w.messages.filter((m) => m.type === 'turn').map((m) => m.turnId as string);
+        expect(prompts).toHaveLength(done.length);
+        done.forEach((turnId, i) => {
+          expect(prompts[i], turnId).toBe(order.indexOf(turnId) + 1);
+        });
+      }
+      await store.close();
+    }, 600_000);
+  });
+}

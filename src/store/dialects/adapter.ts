@@ -29,6 +29,17 @@ export interface StoreDialectAdapter {
    * lock (PostgreSQL, MySQL) the check must be a statement of its own, run after the lock is held.
    */
   readonly checkTurnWithLock: boolean;
+  /**
+   * Whether `UPDATE … RETURNING` is understood (PostgreSQL, SQLite 3.35+; not MySQL/MariaDB):
+   * a write then locks and advances the thread's `next_seq` in one statement and learns the
+   * seq its rows start at from the returned value.
+   */
+  readonly updateReturning: boolean;
+  /**
+   * Whether a data-modifying statement may be a `WITH` of another (PostgreSQL): a write's
+   * insert and its conditional update (or its turn-id check) are then sent as one statement.
+   */
+  readonly writableCte: boolean;
   /** The isolation level of write transactions, when the dialect has them. */
   readonly writeIsolation: 'read committed' | undefined;
   /** How an insert that may collide with an existing key is kept quiet. */

@@ -16,6 +16,8 @@ export const mysqlAdapter: StoreDialectAdapter = {
   beginImmediate: false,
   selectForUpdate: true,
   checkTurnWithLock: false,
+  updateReturning: false,
+  writableCte: false,
   writeIsolation: 'read committed',
   insertIgnore: 'on-duplicate-key-update',
   createTableSuffix: sql`engine = InnoDB default charset = utf8mb4`,

@@ -16,6 +16,8 @@ export const postgresAdapter: StoreDialectAdapter = {
   beginImmediate: false,
   selectForUpdate: true,
   checkTurnWithLock: false,
+  updateReturning: true,
+  writableCte: true,
   writeIsolation: 'read committed',
   insertIgnore: 'on-conflict-do-nothing',
   createTableSuffix: undefined,

@@ -16,6 +16,8 @@ export const sqliteAdapter: StoreDialectAdapter = {
   beginImmediate: true,
   selectForUpdate: false,
   checkTurnWithLock: true,
+  updateReturning: true,
+  writableCte: false,
   writeIsolation: undefined,
   insertIgnore: 'on-conflict-do-nothing',
   createTableSuffix: undefined,

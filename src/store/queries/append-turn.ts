@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import { ChunklogError } from '../../errors/chunklog-error.js';
 import { readOptions } from '../../errors/invalid-option.js';
 import type { ChunkRow, ChunkRowDraft } from '../../schema/chunk-row.js';
@@ -6,8 +7,10 @@ import { firstNonSystem } from '../../schema/system-message.js';
 import { decodeRows, storedRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { wrapStoreErrors } from '../store-errors.js';
+import type { StoreTables } from '../tables.js';
 import { insertThreadIfAbsent, type SelectedThread } from '../threads.js';
-import { writeTransaction } from '../transaction.js';
+import { RollbackDecision, writeTransaction } from '../transaction.js';
+import type { EndedTurnStatus, LeaseFence } from '../turn-types.js';
 import type { AppendTurnOptions } from '../types.js';
 import { checkThreadId, idProblem } from '../validate.js';
 import { checkFenceOption, requireFence } from './leases.js';
@@ -94,6 +97,12 @@ export function checkCreatedAt(value: unknown): number | undefined {
   return millis;
 }
 
+/**
+ * Thrown inside the fast write when the turn turns out to be stored already (a retry): the
+ * transaction is rolled back and the turn read by the checking write.
+ */
+class TurnStoredAlready extends RollbackDecision {}
+
 /** `ChunkStore.appendTurn`: see there. */
 export function appendTurn(
   ctx: StoreContext,
@@ -110,52 +119,150 @@ export function appendTurn(
   const turnId = checked[0]?.turnId;
   // Serialize before the transaction: the lock is held for as short a time as possible.
   const data = checked.map((d) => JSON.stringify(d.data));
-  return wrapStoreErrors('appendTurn', threadId, () =>
-    writeTransaction(
-      ctx,
-      async (trx) => {
-        const { statements } = ctx;
-        const now = ctx.now();
-        const oneStatement = ctx.adapter.checkTurnWithLock && turnId !== undefined;
-        let thread: (SelectedThread & { readonly turn_first?: unknown }) | undefined = oneStatement
-          ? (await statements.threadAndTurn.execute(trx, [threadId, turnId, threadId])).rows[0]
-          : (await statements.lockThread.execute(trx, [threadId])).rows[0];
-        // Whether rows of this turn may be stored already (a retry): unknown unless the thread
-        // row was read with the turn check, under a lock taken before the read.
-        let mayHoldTurn = true;
-        if (thread === undefined) {
-          await insertThreadIfAbsent(ctx, trx, {
-            id: threadId,
-            now,
-            nextSeq: 1,
-            metadata: undefined,
-          });
-          // Another writer may have created it (and stored this turn) meanwhile: lock and re-read.
-          thread = (await statements.lockThread.execute(trx, [threadId])).rows[0];
-          if (thread === undefined) throw new Error('the thread row vanished while it was created');
-        } else if (oneStatement && thread.turn_first === null) {
-          mayHoldTurn = false;
-        }
-        if (fence !== undefined) await requireFence(ctx, trx, threadId, fence, now);
-        if (turnId === undefined) return [];
-        if (mayHoldTurn) {
-          const stored = (await statements.turnRows.execute(trx, [threadId, turnId])).rows;
-          if (stored.length > 0) return decodeRows(threadId, stored, 'throw');
-        }
+  const write: AppendWrite = { threadId, turnId, checked, data, stamp, status, fence };
+  const options_ = { what: 'appendTurn', threadId, idempotent: true };
+  // Under a row lock (PostgreSQL, MySQL) the turn-id check is folded into the write; where the
+  // lock comes first (SQLite's BEGIN IMMEDIATE) the thread's read already holds it.
+  const folded = turnId !== undefined && !ctx.adapter.checkTurnWithLock;
+  return wrapStoreErrors('appendTurn', threadId, async () => {
+    if (folded) {
+      try {
+        return await writeTransaction(ctx, (trx) => writeNewTurn(ctx, trx, write), options_);
+      } catch (error) {
+        if (!(error instanceof TurnStoredAlready)) throw error;
+      }
+    }
+    return await writeTransaction(ctx, (trx) => writeCheckingFirst(ctx, trx, write), options_);
+  });
+}
 
-        // The rows get the given time (an import) or now; the thread's activity is now either way.
-        const rowsAt = stamp ?? now;
-        const first = Number(thread.next_seq);
-        await statements.insertRows(trx, threadId, turnId, first, checked, data, rowsAt);
-        await statements.advanceThread.execute(trx, [first + checked.length, now, threadId]);
-        if (status !== undefined) {
-          const next = first + checked.length;
-          await recordSealedStatus(ctx, trx, { threadId, turnId, first, next, now }, status);
-        }
+/** One appendTurn's checked input. */
+interface AppendWrite {
+  readonly threadId: string;
+  readonly turnId: string | undefined;
+  readonly checked: readonly ChunkRowDraft[];
+  readonly data: readonly string[];
+  readonly stamp: number | undefined;
+  readonly status: EndedTurnStatus | undefined;
+  readonly fence: LeaseFence | undefined;
+}
 
-        return storedRows(threadId, turnId, first, checked, rowsAt);
-      },
-      { what: 'appendTurn', threadId, idempotent: true },
-    ),
-  );
+/**
+ * appendTurn of a turn that is most likely new, with the turn-id check folded into the write:
+ * PostgreSQL locks and advances the thread by one `UPDATE … RETURNING`, then inserts the rows in
+ * a statement that also reads whether the turn was stored before (its `WITH` does not see its own
+ * rows); MySQL locks the thread, inserts the rows and advances the thread only if no row of the
+ * turn lies below the new ones (affected rows tell). A turn found stored throws
+ * {@link TurnStoredAlready}: everything is rolled back and {@link writeCheckingFirst} returns it.
+ */
+async function writeNewTurn(
+  ctx: StoreContext,
+  trx: Kysely<StoreTables>,
+  w: AppendWrite,
+): Promise<ChunkRow[]> {
+  const { statements, adapter } = ctx;
+  const { threadId, checked, data } = w;
+  const turnId = w.turnId as string;
+  const now = ctx.now();
+  const count = checked.length;
+  const rowsAt = w.stamp ?? now;
+  let first: number;
+  if (adapter.updateReturning) {
+    const advance = () => statements.advanceThreadBy.execute(trx, [count, now, threadId]);
+    let row = (await advance()).rows[0];
+    if (row === undefined) {
+      await insertThreadIfAbsent(ctx, trx, { id: threadId, now, nextSeq: 1, metadata: undefined });
+      row = (await advance()).rows[0];
+      if (row === undefined) throw new Error('the thread row vanished while it was created');
+    }
+    first = Number(row.next_seq) - count;
+    if (w.fence !== undefined) await requireFence(ctx, trx, threadId, w.fence, now);
+    const both = statements.insertRowsThen(
+      trx,
+      threadId,
+      turnId,
+      first,
+      checked,
+      data,
+      rowsAt,
+      'checkTurn',
+    );
+    if (both !== undefined) {
+      const stored = (await both).rows[0]?.turn_first;
+      if (stored !== null && stored !== undefined) throw new TurnStoredAlready();
+    } else {
+      const stored = (await statements.turnExists.execute(trx, [threadId, turnId])).rows;
+      if (stored.length > 0) throw new TurnStoredAlready();
+      await statements.insertRows(trx, threadId, turnId, first, checked, data, rowsAt);
+    }
+  } else {
+    let thread = (await statements.lockThread.execute(trx, [threadId])).rows[0];
+    if (thread === undefined) {
+      await insertThreadIfAbsent(ctx, trx, { id: threadId, now, nextSeq: 1, metadata: undefined });
+      thread = (await statements.lockThread.execute(trx, [threadId])).rows[0];
+      if (thread === undefined) throw new Error('the thread row vanished while it was created');
+    }
+    first = Number(thread.next_seq);
+    if (w.fence !== undefined) await requireFence(ctx, trx, threadId, w.fence, now);
+    await statements.insertRows(trx, threadId, turnId, first, checked, data, rowsAt);
+    const args = [first + count, now, threadId, threadId, turnId, first];
+    const advanced = await statements.advanceThreadIfNew.execute(trx, args);
+    if (Number(advanced.numAffectedRows ?? 0) === 0) throw new TurnStoredAlready();
+  }
+  if (w.status !== undefined) {
+    const next = first + count;
+    await recordSealedStatus(ctx, trx, { threadId, turnId, first, next, now }, w.status);
+  }
+  return storedRows(threadId, turnId, first, checked, rowsAt);
+}
+
+/**
+ * appendTurn that checks the turn id before writing: on SQLite (where the check is part of the
+ * thread's read), for an empty turn, and after {@link writeNewTurn} found the turn stored.
+ */
+async function writeCheckingFirst(
+  ctx: StoreContext,
+  trx: Kysely<StoreTables>,
+  w: AppendWrite,
+): Promise<ChunkRow[]> {
+  const { statements } = ctx;
+  const { threadId, turnId, checked, data, fence } = w;
+  const now = ctx.now();
+  const oneStatement = ctx.adapter.checkTurnWithLock && turnId !== undefined;
+  let thread: (SelectedThread & { readonly turn_first?: unknown }) | undefined = oneStatement
+    ? (await statements.threadAndTurn.execute(trx, [threadId, turnId, threadId])).rows[0]
+    : (await statements.lockThread.execute(trx, [threadId])).rows[0];
+  // Whether rows of this turn may be stored already (a retry): unknown unless the thread
+  // row was read with the turn check, under a lock taken before the read.
+  let mayHoldTurn = true;
+  if (thread === undefined) {
+    await insertThreadIfAbsent(ctx, trx, {
+      id: threadId,
+      now,
+      nextSeq: 1,
+      metadata: undefined,
+    });
+    // Another writer may have created it (and stored this turn) meanwhile: lock and re-read.
+    thread = (await statements.lockThread.execute(trx, [threadId])).rows[0];
+    if (thread === undefined) throw new Error('the thread row vanished while it was created');
+  } else if (oneStatement && thread.turn_first === null) {
+    mayHoldTurn = false;
+  }
+  if (fence !== undefined) await requireFence(ctx, trx, threadId, fence, now);
+  if (turnId === undefined) return [];
+  if (mayHoldTurn) {
+    const stored = (await statements.turnRows.execute(trx, [threadId, turnId])).rows;
+    if (stored.length > 0) return decodeRows(threadId, stored, 'throw');
+  }
+
+  // The rows get the given time (an import) or now; the thread's activity is now either way.
+  const rowsAt = w.stamp ?? now;
+  const first = Number(thread.next_seq);
+  await statements.insertRows(trx, threadId, turnId, first, checked, data, rowsAt);
+  await statements.advanceThread.execute(trx, [first + checked.length, now, threadId]);
+  if (w.status !== undefined) {
+    const next = first + checked.length;
+    await recordSealedStatus(ctx, trx, { threadId, turnId, first, next, now }, w.status);
+  }
+  return storedRows(threadId, turnId, first, checked, rowsAt);
 }

@@ -2,7 +2,7 @@ import { readOptions } from '../../errors/invalid-option.js';
 import type { ChunkRow } from '../../schema/chunk-row.js';
 import { decodeRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
-import { pageRowObject } from '../statements.js';
+import { pageRowObject, pageTurnStatus } from '../statements.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { corruptRowPolicy } from '../store-options.js';
 import { selectThread } from '../threads.js';
@@ -39,6 +39,8 @@ export function getChunksAfter(
     const chunks: ChunkRow[] = decodeRows(threadId, records, policy);
     const total = Number(last.thread_next_seq) - 1;
     const newestSeq = Number(last.seq);
-    return { chunks, total, newestSeq, hasMore: newestSeq < total };
+    const page: ForwardChunkPage = { chunks, total, newestSeq, hasMore: newestSeq < total };
+    const turnStatus = pageTurnStatus(records);
+    return turnStatus === undefined ? page : { ...page, turnStatus };
   });
 }

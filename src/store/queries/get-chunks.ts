@@ -2,7 +2,7 @@ import { readOptions } from '../../errors/invalid-option.js';
 import type { ChunkRow } from '../../schema/chunk-row.js';
 import { decodeRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
-import { pageRowObject } from '../statements.js';
+import { pageRowObject, pageTurnStatus } from '../statements.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { corruptRowPolicy } from '../store-options.js';
 import { selectThread } from '../threads.js';
@@ -42,11 +42,13 @@ export function getChunks(
     records.reverse();
     const chunks: ChunkRow[] = decodeRows(threadId, records, policy);
     const oldestSeq = Number(last.seq);
-    return {
+    const page: ChunkPage = {
       chunks,
       total: Number(last.thread_next_seq) - 1,
       oldestSeq,
       hasMore: oldestSeq > 1,
     };
+    const turnStatus = pageTurnStatus(records);
+    return turnStatus === undefined ? page : { ...page, turnStatus };
   });
 }

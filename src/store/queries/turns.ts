@@ -8,7 +8,7 @@ import type { StoreContext } from '../context.js';
 import { wrapStoreErrors } from '../store-errors.js';
 import type { StoreTables } from '../tables.js';
 import { insertThreadIfAbsent, type SelectedThread } from '../threads.js';
-import { writeTransaction } from '../transaction.js';
+import { RollbackDecision, writeTransaction } from '../transaction.js';
 import type {
   AppendStepsOptions,
   BeginTurnOptions,
@@ -94,8 +94,21 @@ export function beginTurn(
     );
   }
   const data = checked.map((d) => JSON.stringify(d.data));
-  return wrapStoreErrors('beginTurn', threadId, () =>
-    writeTransaction(
+  return wrapStoreErrors('beginTurn', threadId, async () => {
+    // PostgreSQL: a new turn in 4 statements (see beginNewTurn); a turn found begun or stored
+    // rolls that back and is read by the checking write below.
+    if (ctx.adapter.writableCte && ctx.adapter.updateReturning) {
+      try {
+        return await writeTransaction(
+          ctx,
+          (trx) => beginNewTurn(ctx, trx, threadId, turnId, checked, data, fence),
+          { what: 'beginTurn', threadId },
+        );
+      } catch (error) {
+        if (!(error instanceof TurnBegunAlready)) throw error;
+      }
+    }
+    return await writeTransaction(
       ctx,
       async (trx): Promise<BeginTurnResult> => {
         const now = ctx.now();
@@ -146,8 +159,79 @@ export function beginTurn(
         };
       },
       { what: 'beginTurn', threadId },
-    ),
+    );
+  });
+}
+
+/** Thrown by {@link beginNewTurn} when the turn exists: roll back, read it. */
+class TurnBegunAlready extends RollbackDecision {}
+
+/**
+ * beginTurn of a turn that is most likely new, on PostgreSQL: the thread locked and advanced by
+ * one `UPDATE … RETURNING`, the rows inserted by a statement that also reads whether rows of the
+ * turn were stored before, the turn's row inserted unless it exists. A turn found throws
+ * {@link TurnBegunAlready}.
+ */
+async function beginNewTurn(
+  ctx: StoreContext,
+  trx: Kysely<StoreTables>,
+  threadId: string,
+  turnId: string,
+  checked: readonly ChunkRowDraft[],
+  data: readonly string[],
+  fence: ReturnType<typeof checkFenceOption>,
+): Promise<BeginTurnResult> {
+  const { statements } = ctx;
+  const now = ctx.now();
+  const count = checked.length;
+  const advance = () => statements.advanceThreadBy.execute(trx, [count, now, threadId]);
+  let row = (await advance()).rows[0];
+  if (row === undefined) {
+    await insertThreadIfAbsent(ctx, trx, { id: threadId, now, nextSeq: 1, metadata: undefined });
+    row = (await advance()).rows[0];
+    if (row === undefined) throw new Error('the thread row vanished while it was created');
+  }
+  const first = Number(row.next_seq) - count;
+  const next = first + count;
+  if (fence !== undefined) await requireFence(ctx, trx, threadId, fence, now);
+  const both = statements.insertRowsThen(
+    trx,
+    threadId,
+    turnId,
+    first,
+    checked,
+    data,
+    now,
+    'checkTurn',
   );
+  if (both === undefined) {
+    const stored = (await statements.turnExists.execute(trx, [threadId, turnId])).rows;
+    if (stored.length > 0) throw new TurnBegunAlready();
+    await statements.insertRows(trx, threadId, turnId, first, checked, data, now);
+  } else {
+    const stored = (await both).rows[0]?.turn_first;
+    if (stored !== null && stored !== undefined) throw new TurnBegunAlready();
+  }
+  const inserted = await trx
+    .insertInto(ctx.names.turns as 'turns')
+    .values({
+      thread_id: threadId,
+      turn_id: turnId,
+      status: 'running',
+      first_seq: first,
+      next_seq: next,
+      created_at: now,
+      updated_at: now,
+      holder: fence?.holder ?? null,
+    })
+    .onConflict((oc) => oc.columns(['thread_id', 'turn_id']).doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) throw new TurnBegunAlready();
+  return {
+    created: true,
+    status: 'running',
+    rows: storedRows(threadId, turnId, first, checked, now),
+  };
 }
 
 function notRunning(threadId: string, turnId: string, why: string): ChunklogError {
@@ -161,6 +245,13 @@ function notRunning(threadId: string, turnId: string, why: string): ChunklogErro
 /**
  * Writes rows to a running turn, right after its rows so far, and maybe ends it: the body of
  * `appendSteps` and `setTurnStatus`.
+ *
+ * Few round trips (issue 11's bench limit): where the dialect has `UPDATE … RETURNING`, the
+ * thread is locked and advanced by one statement, which returns where the rows start; the turn
+ * is not read but advanced by a conditional update (running, and its rows last in the thread),
+ * and on PostgreSQL that update and the rows' insert are one statement. Only when the update
+ * matches no turn is the turn read, to say why the write is refused (the transaction is then
+ * rolled back, the thread's advance with it).
  */
 function writeSteps(
   ctx: StoreContext,
@@ -170,44 +261,85 @@ function writeSteps(
   checked: readonly ChunkRowDraft[],
   status: EndedTurnStatus | undefined,
   fence: ReturnType<typeof checkFenceOption>,
-): Promise<{ rows: ChunkRow[]; info: TurnInfo }> {
+  needInfo: boolean,
+): Promise<{ rows: ChunkRow[]; info: TurnInfo | undefined }> {
   const data = checked.map((d) => JSON.stringify(d.data));
+  const count = checked.length;
   return wrapStoreErrors(what, threadId, () =>
     writeTransaction(
       ctx,
       async (trx) => {
+        const { statements, adapter } = ctx;
         const now = ctx.now();
-        const thread = (await ctx.statements.lockThread.execute(trx, [threadId])).rows[0];
-        if (thread === undefined) throw notRunning(threadId, turnId, 'the thread does not exist');
+        // Lock the thread (advancing it where one statement can) and learn where the rows start.
+        const advanced = count > 0 && adapter.updateReturning;
+        let first: number;
+        if (advanced) {
+          const row = (await statements.advanceThreadBy.execute(trx, [count, now, threadId]))
+            .rows[0];
+          if (row === undefined) throw notRunning(threadId, turnId, 'the thread does not exist');
+          first = Number(row.next_seq) - count;
+        } else {
+          const thread = (await statements.lockThread.execute(trx, [threadId])).rows[0];
+          if (thread === undefined) throw notRunning(threadId, turnId, 'the thread does not exist');
+          first = Number(thread.next_seq);
+        }
         if (fence !== undefined) await requireFence(ctx, trx, threadId, fence, now);
-        const turn = await selectTurn(ctx, trx, threadId, turnId);
-        if (turn === undefined) throw notRunning(threadId, turnId, 'it was never begun');
-        const info = toTurnInfo(turn);
-        if (info.status !== 'running') throw notRunning(threadId, turnId, `it is ${info.status}`);
-        const first = Number(thread.next_seq);
-        if (checked.length > 0 && first !== info.nextSeq) {
-          throw notRunning(
+        const next = first + count;
+        const ended = status ?? 'running';
+        let inserted = false;
+        let matched: boolean;
+        if (count === 0) {
+          const result = await statements.endTurn.execute(trx, [
+            next,
+            ended,
+            now,
             threadId,
             turnId,
-            `rows of another turn were stored after its rows (seq ${info.nextSeq} onwards), so its rows would no longer be contiguous; was the thread written without its lease?`,
-          );
+          ]);
+          matched = Number(result.numAffectedRows ?? 0) > 0;
+        } else {
+          const turnArgs = [next, ended, now, threadId, turnId, first];
+          const both = statements.insertRowsThen(trx, threadId, turnId, first, checked, data, now, {
+            advanceTurn: turnArgs,
+          });
+          const result = await (both ?? statements.advanceTurn.execute(trx, turnArgs));
+          inserted = both !== undefined;
+          matched = Number(result.numAffectedRows ?? 0) > 0;
         }
-        const next = first + checked.length;
-        if (checked.length > 0) {
-          await ctx.statements.insertRows(trx, threadId, turnId, first, checked, data, now);
-          await ctx.statements.advanceThread.execute(trx, [next, now, threadId]);
+        if (!matched) {
+          // Why not: the turn is missing, not running or not last. Or, on a MySQL connection
+          // that counts changed rows rather than matched ones, nothing changed (no rows added,
+          // same status, same millisecond): then the write is right as it is.
+          const turn = await selectTurn(ctx, trx, threadId, turnId);
+          if (turn === undefined) throw notRunning(threadId, turnId, 'it was never begun');
+          const info = toTurnInfo(turn);
+          if (info.status !== 'running') throw notRunning(threadId, turnId, `it is ${info.status}`);
+          if (count > 0 && first !== info.nextSeq) {
+            throw notRunning(
+              threadId,
+              turnId,
+              `rows of another turn were stored after its rows (seq ${info.nextSeq} onwards), so its rows would no longer be contiguous; was the thread written without its lease?`,
+            );
+          }
+          if (count > 0 || info.nextSeq !== next) {
+            // A turn that matches must have been updated: nothing here can explain it.
+            throw new Error(`the turn ${JSON.stringify(turnId)} matched but was not updated`);
+          }
         }
-        const ended = status ?? 'running';
-        await trx
-          .updateTable(ctx.names.turns as 'turns')
-          .set({ next_seq: next, status: ended, updated_at: now })
-          .where('thread_id', '=', threadId)
-          .where('turn_id', '=', turnId)
-          .execute();
-        return {
-          rows: storedRows(threadId, turnId, first, checked, now),
-          info: { ...info, status: ended, nextSeq: next, updatedAt: isoOf(now) } as TurnInfo,
-        };
+        if (count > 0) {
+          if (!inserted) {
+            await statements.insertRows(trx, threadId, turnId, first, checked, data, now);
+          }
+          if (!advanced) await statements.advanceThread.execute(trx, [next, now, threadId]);
+        }
+        let info: TurnInfo | undefined;
+        if (needInfo) {
+          const turn = await selectTurn(ctx, trx, threadId, turnId);
+          if (turn === undefined) throw new Error('the turn vanished while it was written');
+          info = toTurnInfo(turn);
+        }
+        return { rows: storedRows(threadId, turnId, first, checked, now), info };
       },
       { what, threadId },
     ),
@@ -236,7 +368,8 @@ export async function appendSteps(
       { path: [other, 'turnId'], value: checked[other]?.turnId },
     );
   }
-  return (await writeSteps(ctx, 'appendSteps', threadId, turnId, checked, status, fence)).rows;
+  return (await writeSteps(ctx, 'appendSteps', threadId, turnId, checked, status, fence, false))
+    .rows;
 }
 
 /** `ChunkStore.setTurnStatus`: see there. */
@@ -252,7 +385,8 @@ export async function setTurnStatus(
   const ended = checkEndedStatus(status, 'status');
   const o = readOptions(options, 'setTurnStatus', ['fence']);
   const fence = checkFenceOption(o.fence);
-  return (await writeSteps(ctx, 'setTurnStatus', threadId, turnId, [], ended, fence)).info;
+  const { info } = await writeSteps(ctx, 'setTurnStatus', threadId, turnId, [], ended, fence, true);
+  return info as TurnInfo;
 }
 
 /** `ChunkStore.getTurnInfo`: see there. */
@@ -325,8 +459,8 @@ export function listTurns(
 
 /**
  * The status of each turn of a seq range that is not `completed`, by turn id: the turns a page's
- * reader must tell apart (a running turn's stored part, a failed or cancelled turn). One query on
- * the turns table's primary key prefix.
+ * reader must tell apart (a running turn's stored part, a failed or cancelled turn). One prepared
+ * query on the turns table's primary key prefix.
  */
 export async function openTurnsIn(
   ctx: StoreContext,
@@ -334,14 +468,8 @@ export async function openTurnsIn(
   oldestSeq: number,
   newestSeq: number,
 ): Promise<Record<string, TurnStatus>> {
-  const records = await ctx.db
-    .selectFrom(ctx.names.turns as 'turns')
-    .select(['turn_id', 'status'])
-    .where('thread_id', '=', threadId)
-    .where('status', '<>', 'completed')
-    .where('first_seq', '<=', newestSeq)
-    .where('next_seq', '>', oldestSeq)
-    .execute();
+  const records = (await ctx.statements.openTurns.execute(ctx.db, [threadId, newestSeq, oldestSeq]))
+    .rows;
   const statuses: Record<string, TurnStatus> = {};
   for (const record of records) {
     const parsed = TurnStatusSchema.safeParse(asString(record.status));
