@@ -27,12 +27,7 @@ import { groupRowsToMessages } from '../../src/transforms/index.js';
 import { ChunkWindow } from '../../src/window/index.js';
 import { durableScript, durableTools } from '../session/support/durable-script.js';
 import { createHarness, type DialectHarness } from '../store/support/dialects.js';
-import {
-  POSTGRES_URL,
-  postgresAvailable,
-  REDIS_URL,
-  redisAvailable,
-} from '../support/services.js';
+import { POSTGRES_URL, postgresAvailable, REDIS_URL, redisAvailable } from '../support/services.js';
 import { readSse, type SseFrame } from './support/sse-reader.js';
 import { takeOverWiring } from './support/take-over.js';
 

@@ -6,8 +6,8 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { createPostgresRelay, createRedisRelay, type Relay } from '../../../src/relay/index.js';
 import { createAgentSession } from '../../../src/session/index.js';
-import { type HarnessSpec, openStoreFromSpec } from '../../store/support/dialects.js';
 import { durableScript, durableTools } from '../../session/support/durable-script.js';
+import { type HarnessSpec, openStoreFromSpec } from '../../store/support/dialects.js';
 
 interface Job {
   readonly spec: HarnessSpec;
