@@ -25,7 +25,7 @@ import {
 } from '../../src/session/index.js';
 import { groupRowsToMessages } from '../../src/transforms/index.js';
 import { ChunkWindow } from '../../src/window/index.js';
-import { durableScript, durableTools } from '../session/support/durable-script.js';
+import { durableScript, durableTools, stepOf } from '../session/support/durable-script.js';
 import { createHarness, type DialectHarness } from '../store/support/dialects.js';
 import { POSTGRES_URL, postgresAvailable, REDIS_URL, redisAvailable } from '../support/services.js';
 import { readSse, type SseFrame } from './support/sse-reader.js';
@@ -122,6 +122,7 @@ for (const kind of ['redis', 'postgres'] as const) {
         // takes over, and the takeover wiring of docs/session.md on the events route.
         const relay = await openRelay(kind, prefix, closers);
         const errors: unknown[] = [];
+        const bModel = durableScript();
         const sessions = new Map<string, AgentSession>();
         const sessionOf = (threadId: string): AgentSession => {
           let session = sessions.get(threadId);
@@ -129,7 +130,7 @@ for (const kind of ['redis', 'postgres'] as const) {
             session = createAgentSession({
               store,
               threadId,
-              model: durableScript(),
+              model: bModel,
               tools: durableTools(),
               durability: 'step',
               lease: { ttlMs: TTL_MS, holder: 'b' },
@@ -144,7 +145,14 @@ for (const kind of ['redis', 'postgres'] as const) {
         closers.push(async () => {
           for (const session of sessions.values()) await session.close();
         });
-        const takeOver = takeOverWiring(relay, sessionOf, (error) => errors.push(error));
+        const takeOver = takeOverWiring(
+          store,
+          relay,
+          sessionOf,
+          (error) => errors.push(error),
+          500,
+        );
+        closers.push(async () => takeOver.stop());
         const handlers = createChunkHandlers({
           store,
           authorize: () => true,
@@ -154,7 +162,8 @@ for (const kind of ['redis', 'postgres'] as const) {
         });
         const listener = toNodeListener(async (request) => {
           const followed = /^\/threads\/([^/]+)\/events$/.exec(new URL(request.url).pathname);
-          if (followed !== null) takeOver(decodeURIComponent(followed[1] as string));
+          if (followed !== null)
+            takeOver.followed(decodeURIComponent(followed[1] as string), request.signal);
           return handlers.fetch(request);
         });
         const started = createServer((req, res) => listener(req, res));
@@ -166,6 +175,34 @@ for (const kind of ['redis', 'postgres'] as const) {
           }),
         );
         const events = `http://127.0.0.1:${port}/threads/${THREAD}/events`;
+
+        // Two clients follow the thread through B before the turn starts (so the takeover comes
+        // from the wiring's sweep of followed threads). Client 1 reads to the turn's end.
+        const first: Received[] = [];
+        let sawThirdCall: () => void = () => {};
+        const thirdCall = new Promise<void>((resolve) => {
+          sawThirdCall = resolve;
+        });
+        let sawResumed: () => void = () => {};
+        const resumedSeen = new Promise<void>((resolve) => {
+          sawResumed = resolve;
+        });
+        const follower = readSse(events, {}, (frame) => {
+          const read = received(frame);
+          if (read === undefined) return true;
+          first.push(read);
+          if (read.event.type === 'tool-call' && read.event.toolCallId === 'call-2-0')
+            sawThirdCall();
+          if (read.event.type === 'system' && read.event.kind === 'resumed') sawResumed();
+          return read.event.type !== 'turn-end';
+        });
+        // Client 2 reads the turn's first four events, then drops.
+        const early: Received[] = [];
+        const earlyDone = readSse(events, {}, (frame) => {
+          const read = received(frame);
+          if (read !== undefined) early.push(read);
+          return early.length < 4;
+        });
 
         // Instance A runs the turn and stops dead in the tool of its third step.
         const forked = fork(
@@ -192,28 +229,7 @@ for (const kind of ['redis', 'postgres'] as const) {
           void exited.then(() => resolve({ type: 'exit' }));
         });
         expect(stopped.type, stopped.message).toBe('point');
-
-        // Client 1 follows the thread from the turn's start, to its end.
-        const first: Received[] = [];
-        let sawThirdCall: () => void = () => {};
-        const thirdCall = new Promise<void>((resolve) => {
-          sawThirdCall = resolve;
-        });
-        const follower = readSse(events, {}, (frame) => {
-          const read = received(frame);
-          if (read === undefined) return true;
-          first.push(read);
-          if (read.event.type === 'tool-call' && read.event.toolCallId === 'call-2-0')
-            sawThirdCall();
-          return read.event.type !== 'turn-end';
-        });
-        // Client 2 reads the turn's first four events, then drops.
-        const early: Received[] = [];
-        await readSse(events, {}, (frame) => {
-          const read = received(frame);
-          if (read !== undefined) early.push(read);
-          return early.length < 4;
-        });
+        await earlyDone;
         expect(early.map((r) => r.index)).toEqual([0, 1, 2, 3]);
 
         // A dies once client 1 has what it published of the third step.
@@ -222,7 +238,9 @@ for (const kind of ['redis', 'postgres'] as const) {
         forked.kill('SIGKILL');
         expect(await exited).toBe('SIGKILL');
 
-        // Client 2 comes back with its Last-Event-ID from before the crash.
+        // Client 2 comes back, once B continues the turn, with its Last-Event-ID from before
+        // the crash.
+        await resumedSeen;
         const late: Received[] = [];
         const resumed = await readSse(
           events,
@@ -257,6 +275,8 @@ for (const kind of ['redis', 'postgres'] as const) {
         expect(rows.map((r) => r.seq)).toEqual(rows.map((_, i) => (rows[0] as ChunkRow).seq + i));
         expect(rows.filter(isResumed)).toHaveLength(1);
         expect(rows.filter((r) => !isResumed(r)).map(body)).toEqual(whole.map(body));
+        // B picked up where A's stored steps end: the cut third step and the two after it.
+        expect(bModel.prompts.map(stepOf)).toEqual([2, 3, 4]);
 
         // What a client shows: the live events fold to the continued part (the cut step's events
         // are dropped at the continued turn's `turn-start`); reconciling gives the stored turn.

@@ -57,6 +57,12 @@ if (process.argv[2] !== undefined && process.send !== undefined) {
       lease: { ttlMs: job.ttlMs, holder: `a-${process.pid}` },
       recovery: 'continue',
       relay,
+      // A write that fails shows in the test's output.
+      onError: (error) => {
+        process.stderr.write(
+          `worker onError: ${error instanceof Error ? error.stack : String(error)}\n`,
+        );
+      },
     });
     await session.send('What do the files export?').rows;
     await send({ type: 'error', message: 'the turn ended without reaching its stop point' });
