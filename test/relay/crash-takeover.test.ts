@@ -224,11 +224,21 @@ for (const kind of ['redis', 'postgres'] as const) {
         const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
           forked.on('exit', (code, signal) => resolve(signal ?? code)),
         );
+        // It is there once it stopped in the tool and its first two steps are stored (step
+        // writes land while the next step streams).
+        let written = 0;
         const stopped = await new Promise<{ type: string; message?: string }>((resolve) => {
-          forked.on('message', (m: { type: string; message?: string }) => resolve(m));
+          let point: { type: string } | undefined;
+          forked.on('message', (m: { type: string; message?: string }) => {
+            if (m.type === 'written') written++;
+            else if (m.type === 'point') point = m;
+            else resolve(m);
+            if (point !== undefined && written >= 2) resolve(point);
+          });
           void exited.then(() => resolve({ type: 'exit' }));
         });
         expect(stopped.type, stopped.message).toBe('point');
+        expect(written).toBe(2);
         await earlyDone;
         expect(early.map((r) => r.index)).toEqual([0, 1, 2, 3]);
 

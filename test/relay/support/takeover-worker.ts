@@ -1,6 +1,7 @@
 // Instance A of the crash-takeover test: a session on the shared store and relay runs the scripted
 // 5-step turn (durability 'step', a lease with a short ttl, recovery 'continue') and stops dead
-// inside the tool of its third step, telling its parent over IPC, which then SIGKILLs it.
+// inside the tool of its third step, telling its parent over IPC (and each step write that
+// landed), which then SIGKILLs it.
 //   argv[2]: JSON { spec: HarnessSpec, threadId, relay: 'redis' | 'postgres', url, prefix, ttlMs }
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -28,7 +29,14 @@ const send = (message: unknown) =>
 
 if (process.argv[2] !== undefined && process.send !== undefined) {
   const job = JSON.parse(process.argv[2]) as Job;
-  const store = openStoreFromSpec(job.spec);
+  const opened = openStoreFromSpec(job.spec);
+  // Each step write tells the parent once it landed (steps are written while the next streams).
+  const store: typeof opened = Object.create(opened);
+  store.appendSteps = async (...args) => {
+    const rows = await opened.appendSteps(...args);
+    await send({ type: 'written', rows: rows.length });
+    return rows;
+  };
   let relay: Relay;
   if (job.relay === 'postgres') {
     const pool = new pg.Pool({ connectionString: job.url, max: 4 });
