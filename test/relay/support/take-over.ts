@@ -2,9 +2,8 @@
 // it: while clients follow a thread's events on this instance, the instance checks (when one
 // connects, and every `everyMs`) whether the relay says a turn runs there and the thread's lease
 // has expired (its holder died); if so its session calls `resumeInterruptedTurns()`, which takes
-// the lease and continues the turn. It does not wait on a live holder's lease (a session polling
-// the lease while the holder writes its steps held those writes back on PostgreSQL in this
-// test). One call in flight per thread.
+// the lease and continues the turn. It does not wait on a live holder's lease (the call would
+// poll it and hold the session's turn slot until that turn ends). One call in flight per thread.
 import type { Relay } from '../../../src/relay/index.js';
 import type { AgentSession } from '../../../src/session/index.js';
 import type { ChunkStore } from '../../../src/store/index.js';
