@@ -51,7 +51,9 @@ class InProcessRelay implements Relay {
   publish(threadId: string, event: ChunkEvent, meta: EventMeta): void {
     const thread = this.#thread(threadId);
     if (event.type === 'turn-start') {
-      thread.buffer.begin(meta.turnId);
+      // A turn taken over after a crash starts again after the events kept of it.
+      if (meta.index === 0 || thread.buffer.lastIndex(meta.turnId) === undefined)
+        thread.buffer.begin(meta.turnId, meta.index);
       thread.running = meta.turnId;
     }
     thread.buffer.push(event, meta);
@@ -93,6 +95,10 @@ class InProcessRelay implements Relay {
       unsubscribe();
       stop.off();
     }
+  }
+
+  async lastIndex(threadId: string, turnId: string): Promise<number | undefined> {
+    return this.#threads.get(threadId)?.buffer.lastIndex(turnId);
   }
 
   async runningTurn(threadId: string): Promise<string | undefined> {

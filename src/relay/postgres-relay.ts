@@ -96,6 +96,8 @@ interface ThreadPublisher {
   busy: boolean;
   /** The running turn and its number. */
   turn: { readonly turnId: string; readonly ord: number } | undefined;
+  /** A turn whose first event never landed (looked up once, then its events are dropped). */
+  lost?: string | undefined;
 }
 
 class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
@@ -288,6 +290,21 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
         );
         publisher.turn = { turnId: meta.turnId, ord: Number(result.rows[0].ord) };
       }
+      if (
+        meta.index !== 0 &&
+        publisher.turn?.turnId !== meta.turnId &&
+        publisher.lost !== meta.turnId
+      ) {
+        // A turn taken over after a crash: it goes on under the number its dead process got.
+        await this.#listen().catch(() => {});
+        const result = await this.#pool.query(
+          `SELECT ord FROM ${this.#table} WHERE thread_id = $1 AND turn_id = $2 LIMIT 1`,
+          [threadId, meta.turnId],
+        );
+        const row = result.rows[0];
+        if (row !== undefined) publisher.turn = { turnId: meta.turnId, ord: Number(row.ord) };
+        else publisher.lost = meta.turnId;
+      }
       const turn = publisher.turn;
       if (turn === undefined || turn.turnId !== meta.turnId) continue; // its start was lost
       ords.push(turn.ord);
@@ -412,6 +429,19 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
       turnId: String(row.turn_id),
       json: String(row.event),
     }));
+  }
+
+  async lastIndex(threadId: string, turnId: string): Promise<number | undefined> {
+    try {
+      const result = await this.#pool.query(
+        `SELECT max(idx) AS idx FROM ${this.#table} WHERE thread_id = $1 AND turn_id = $2`,
+        [threadId, turnId],
+      );
+      const idx = result.rows[0]?.idx;
+      return idx === null || idx === undefined ? undefined : Number(idx);
+    } catch (error) {
+      throw unavailable('PostgreSQL', error);
+    }
   }
 
   async runningTurn(threadId: string): Promise<string | undefined> {

@@ -298,6 +298,26 @@ class RedisRelay implements Relay, FollowBackend<string> {
     });
   }
 
+  async lastIndex(threadId: string, turnId: string): Promise<number | undefined> {
+    try {
+      const { stream, meta } = this.#keys(threadId);
+      const ord = (await this.#redis.call('HGET', meta, `t:${turnId}`)) as string | null;
+      if (ord === null) return undefined;
+      const last = (await this.#redis.call(
+        'XREVRANGE',
+        stream,
+        `${ord}-${MAX_SEQ}`,
+        `${ord}-0`,
+        'COUNT',
+        1,
+      )) as Array<[string, unknown]> | null;
+      const id = last?.[0]?.[0];
+      return id === undefined ? undefined : parseStreamId(id).index;
+    } catch (error) {
+      throw unavailable('Redis', error);
+    }
+  }
+
   async runningTurn(threadId: string): Promise<string | undefined> {
     try {
       const running = (await this.#redis.call('HGET', this.#keys(threadId).meta, '#running')) as

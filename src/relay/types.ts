@@ -96,6 +96,12 @@ export interface Relay {
    * code `relay-unavailable` when the relay cannot be reached (resume later with the last id).
    */
   follow(threadId: string, options?: RelayFollowOptions): AsyncIterable<RelayRead>;
+  /**
+   * The index of the last event the relay holds of a turn, or undefined when it holds none. A
+   * session that takes over a turn whose process died (`recovery: 'continue'`) numbers the
+   * continued turn's events after it, so readers go on with no id twice.
+   */
+  lastIndex(threadId: string, turnId: string): Promise<number | undefined>;
   /** The turn that runs on the thread (on any process), or undefined. */
   runningTurn(threadId: string): Promise<string | undefined>;
   /** Sends a control message to the process that runs the thread's turn and returns its answer. */

@@ -397,6 +397,24 @@ class Session implements AgentSession {
   }
 
   /**
+   * The index a continued turn's first event gets: the one after the last event the relay holds
+   * of it (published by the process that died), so readers following the thread through the
+   * relay read on with no id twice. 0 without a relay, or when it cannot say (readers then see
+   * a gap and reload from the store).
+   */
+  async #continuedIndex(turnId: string): Promise<number> {
+    const relay = this.#config.relay;
+    if (relay === undefined) return 0;
+    try {
+      const last = await relay.lastIndex(this.threadId, turnId);
+      return last === undefined ? 0 : last + 1;
+    } catch (error) {
+      this.#config.onError(error, { source: 'listener', turnId });
+      return 0;
+    }
+  }
+
+  /**
    * The `continue` policy for one turn: stores the results of its unanswered calls and a
    * `resumed` chunk, then runs the model from its stored steps, writing each step as it ends
    * and the turn's status at the end. Its events go to the subscribers like a turn's.
@@ -422,12 +440,15 @@ class Session implements AgentSession {
         if (ChunklogError.hasCode(error, 'lease-lost')) live.cancel('The thread lease was lost');
       },
     );
+    // Relay readers hold the dead process's events of the turn: number on after the last one.
+    const firstIndex = await this.#continuedIndex(turnId);
     const live: LiveTurn = new LiveTurn(
       handle,
       stepWritingSink(writer, this.#sink, () => live.state.chunks),
+      firstIndex,
     );
     this.#live = live;
-    this.#replay.begin(turnId);
+    this.#replay.begin(turnId, firstIndex);
     let outcome: Awaited<ReturnType<typeof runTurn>>;
     /** The turn's rows when the stored steps had ended it already (nothing more to write). */
     let whole: readonly ChunkRow[] | undefined;

@@ -42,10 +42,13 @@ export class LiveTurn {
   /**
    * @param handle - the caller's handle of the turn
    * @param sink - the session's subscribers and replay buffer
+   * @param firstIndex - the index of its first event: 0, or (a turn taken over after a crash)
+   *   the one after the last event the dead process published
    */
-  constructor(handle: TurnHandleImpl, sink: EventSink) {
+  constructor(handle: TurnHandleImpl, sink: EventSink, firstIndex = 0) {
     this.handle = handle;
     this.#sink = sink;
+    this.#index = firstIndex;
     this.state = createTurnState({ turnId: handle.turnId });
   }
 
@@ -53,7 +56,7 @@ export class LiveTurn {
     return this.handle.turnId;
   }
 
-  /** The index the next event will get (the number of events so far). */
+  /** The index the next event will get (the number of events so far, after the first index). */
   get eventCount(): number {
     return this.#index;
   }

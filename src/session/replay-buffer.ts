@@ -70,13 +70,24 @@ export class ReplayBuffer {
     this.#limit = limit;
   }
 
-  /** Starts buffering a turn (its `turn-start` comes next). */
-  begin(turnId: string): void {
+  /**
+   * Starts buffering a turn (its `turn-start` comes next). `firstIndex` is the index of its first
+   * event here: 0, or where a turn taken over after a crash numbers on from (the events before
+   * it were published by the dead process; a reader that asks for them gets `gap`).
+   */
+  begin(turnId: string, firstIndex = 0): void {
     // Keep the turns that are not stored yet; a stored one is read from the store.
-    this.#buffered = this.#buffered.filter((t) => !t.sealed);
-    this.#buffered.push({ turnId, events: [], base: 0, sealed: false });
+    this.#buffered = this.#buffered.filter((t) => !t.sealed && t.turnId !== turnId);
+    this.#buffered.push({ turnId, events: [], base: firstIndex, sealed: false });
+    this.#known = this.#known.filter((k) => k.turnId !== turnId);
     this.#known.push({ turnId, last: undefined });
     if (this.#known.length > KNOWN_TURNS) this.#known.shift();
+  }
+
+  /** The index of the last event kept of a turn, or undefined when none is. */
+  lastIndex(turnId: string): number | undefined {
+    const turn = this.#find(turnId);
+    return turn?.events[turn.events.length - 1]?.meta.index;
   }
 
   /** Keeps an event. */

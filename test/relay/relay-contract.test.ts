@@ -89,6 +89,39 @@ describe.each(kinds)('the $name relay', (kind: RelayKind) => {
   );
 
   it.skipIf(!kind.available)(
+    'a turn taken over by another process goes on after the last event the relay holds of it',
+    async () => {
+      const thread = `takeover-${Math.random()}`;
+      await expect(writer.lastIndex(thread, 'k1')).resolves.toBeUndefined();
+      // The dead process published the turn's first seven events.
+      const dead = turn('k1', 10);
+      publishTurn(writer, thread, 'k1', dead, 0, 7);
+      const before = await take(reader, thread, undefined, (r) => ids(r).at(-1) === 'k1:6');
+      expect(ids(before)).toEqual(dead.slice(0, 7).map((_, i) => `k1:${i}`));
+      // Another process (a relay of its own) continues it: numbered on, from a new turn-start.
+      const taker = await kind.open();
+      await expect(taker.lastIndex(thread, 'k1')).resolves.toBe(6);
+      const continued = turn('k1', 2);
+      for (let k = 0; k < continued.length; k++) {
+        taker.publish(thread, continued[k] as ChunkEvent, {
+          id: `k1:${7 + k}`,
+          turnId: 'k1',
+          index: 7 + k,
+        });
+      }
+      // A reader from the start, and one resuming from before the takeover: each event once.
+      const all = [...dead.slice(0, 7), ...continued];
+      const whole = await take(reader, thread, undefined, endOf('k1'));
+      expect(ids(whole)).toEqual(all.map((_, i) => `k1:${i}`));
+      expect(whole.map((r) => (r.type === 'event' ? r.event : undefined))).toEqual(all);
+      const resumed = await take(reader, thread, 'k1:3', endOf('k1'));
+      expect(ids(resumed)).toEqual(all.slice(4).map((_, i) => `k1:${4 + i}`));
+      await expect(reader.runningTurn(thread)).resolves.toBeUndefined();
+      await expect(reader.lastIndex(thread, 'k1')).resolves.toBe(all.length - 1);
+    },
+  );
+
+  it.skipIf(!kind.available)(
     'resumes after every event id with nothing missed and nothing twice, across turns',
     async () => {
       const thread = `resume-${Math.random()}`;

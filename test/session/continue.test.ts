@@ -139,6 +139,51 @@ describe("recovery: 'continue'", () => {
     await session.close();
   });
 
+  it('with a relay, numbers the continued turn after the last event the relay holds of it (from 0 when it cannot say)', async () => {
+    const [store] = await twoStores({ now: 1_000_000 });
+    const run = async (lastIndex: () => Promise<number | undefined>, threadId: string) => {
+      await storeInterruptedTurn(store, threadId);
+      const inner = createInProcessRelay();
+      const relay = new Proxy(inner, {
+        get: (target, key) => {
+          if (key === 'lastIndex') return lastIndex;
+          const value: unknown = Reflect.get(target, key, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      }) as Relay;
+      const errors: unknown[] = [];
+      const session = createAgentSession({
+        store,
+        threadId,
+        model: createScriptedModel([{ parts: [{ type: 'text', text: 'Copied.' }] }]),
+        durability: 'step',
+        recovery: 'continue',
+        relay,
+        onError: (error) => errors.push(error),
+      });
+      const ids: number[] = [];
+      session.subscribe((_event, meta) => ids.push(meta.index));
+      const [result] = await session.resumeInterruptedTurns();
+      expect(result?.outcome).toBe('completed');
+      // Readers that joined after the takeover resume from the continued turn's own ids.
+      const replay = session.replay(`turn-1:${(ids[0] as number) + 1}`);
+      await session.close();
+      return { ids, errors, replay };
+    };
+    // The dead process published events 0…11 of the turn.
+    const on = await run(async () => 11, 'numbered');
+    expect(on.ids).toEqual(on.ids.map((_, i) => 12 + i));
+    expect(on.errors).toEqual([]);
+    expect(on.replay.gap).toBe(false);
+    expect(on.replay.events.map((e) => e.meta.index)).toEqual(on.ids.slice(2));
+    // A relay that cannot be asked: from 0 (readers see a gap), and the app is told.
+    const failing = await run(async () => {
+      throw new ChunklogError('relay-unavailable', 'away');
+    }, 'unnumbered');
+    expect(failing.ids).toEqual(failing.ids.map((_, i) => i));
+    expect(failing.errors).toHaveLength(1);
+  });
+
   it('with a rerun predicate, a tool that throws gets an error result and the turn goes on', async () => {
     const [store] = await twoStores({ now: 1_000_000 });
     await storeInterruptedTurn(store, 't');

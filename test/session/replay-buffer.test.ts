@@ -23,6 +23,26 @@ function turn(buffer: ReplayBuffer, turnId: string, count: number, end = true): 
 const ids = (replay: ReturnType<ReplayBuffer['since']>) => replay.events.map((e) => e.meta.id);
 
 describe('ReplayBuffer', () => {
+  it('buffers a turn taken over after a crash from its first index: what came before is a gap, nothing twice', () => {
+    const buffer = new ReplayBuffer(100);
+    turn(buffer, 't1', 4, false);
+    // The same turn begins again here (a takeover), numbered on from 6: 4 and 5 are not here.
+    buffer.begin('t1', 6);
+    for (let index = 6; index < 9; index++) {
+      buffer.push(
+        { type: 'text-delta', text: String(index) },
+        { id: `t1:${index}`, turnId: 't1', index },
+      );
+    }
+    expect(buffer.lastIndex('t1')).toBe(8);
+    expect(buffer.lastIndex('t0')).toBeUndefined();
+    expect(ids(buffer.since('t1:6'))).toEqual(['t1:7', 't1:8']);
+    expect(buffer.since('t1:6').gap).toBe(false);
+    const before = buffer.since('t1:2');
+    expect([ids(before), before.gap]).toEqual([['t1:6', 't1:7', 't1:8'], true]);
+    expect(buffer.latest().gap).toBe(true);
+  });
+
   it('gives a fresh client the live turn, and a resuming one exactly what follows its last id', () => {
     const buffer = new ReplayBuffer(100);
     const live = turn(buffer, 't1', 5, false);
