@@ -1,4 +1,4 @@
-import type { Kysely, QueryResult } from 'kysely';
+import type { Kysely, QueryCreator, QueryResult } from 'kysely';
 import type { ChunkRowDraft } from '../schema/chunk-row.js';
 import { type TurnStatus, TurnStatusSchema } from '../schema/turn-status.js';
 import {
@@ -236,7 +236,11 @@ export function createStatements(
     return prepared;
   };
   // The turn's conditional advance, its parameters from `at` on (see advanceTurn).
-  const advanceTurnFrom = (db: Kysely<StoreTables>, arg: <T>(index: number) => T, at: number) =>
+  const advanceTurnFrom = (
+    db: QueryCreator<StoreTables>,
+    arg: <T>(index: number) => T,
+    at: number,
+  ) =>
     db
       .updateTable(turns)
       .set({
@@ -261,17 +265,12 @@ export function createStatements(
           qc.insertInto(chunks).values(valuesOf(n, arg)).returning('seq'),
         );
         if (then === 'advanceTurn') {
-          return withInsert
-            .updateTable(turns)
-            .set({
-              next_seq: arg<number>(at),
-              status: arg<string>(at + 1),
-              updated_at: arg<number>(at + 2),
-            })
-            .where('thread_id', '=', arg<string>(at + 3))
-            .where('turn_id', '=', arg<string>(at + 4))
-            .where('status', '=', 'running')
-            .where('next_seq', '=', arg<number>(at + 5)) as never;
+          // The CTE's name is not among the store's tables: the advance itself does not read it.
+          return advanceTurnFrom(
+            withInsert as unknown as QueryCreator<StoreTables>,
+            arg,
+            at,
+          ) as never;
         }
         // The main query reads the snapshot the statement started with: it does not see the
         // rows its WITH inserts, only what was stored before.

@@ -14,6 +14,7 @@ import type { EndedTurnStatus, LeaseFence } from '../turn-types.js';
 import type { AppendTurnOptions } from '../types.js';
 import { checkThreadId, idProblem } from '../validate.js';
 import { checkFenceOption, requireFence } from './leases.js';
+import { advanceThreadCreating, insertRowsOfNewTurn } from './new-turn-write.js';
 import { checkEndedStatus, recordSealedStatus } from './turn-status-row.js';
 
 /**
@@ -168,33 +169,10 @@ async function writeNewTurn(
   const rowsAt = w.stamp ?? now;
   let first: number;
   if (adapter.updateReturning) {
-    const advance = () => statements.advanceThreadBy.execute(trx, [count, now, threadId]);
-    let row = (await advance()).rows[0];
-    if (row === undefined) {
-      await insertThreadIfAbsent(ctx, trx, { id: threadId, now, nextSeq: 1, metadata: undefined });
-      row = (await advance()).rows[0];
-      if (row === undefined) throw new Error('the thread row vanished while it was created');
-    }
-    first = Number(row.next_seq) - count;
+    first = await advanceThreadCreating(ctx, trx, threadId, count, now);
     if (w.fence !== undefined) await requireFence(ctx, trx, threadId, w.fence, now);
-    const both = statements.insertRowsThen(
-      trx,
-      threadId,
-      turnId,
-      first,
-      checked,
-      data,
-      rowsAt,
-      'checkTurn',
-    );
-    if (both !== undefined) {
-      const stored = (await both).rows[0]?.turn_first;
-      if (stored !== null && stored !== undefined) throw new TurnStoredAlready();
-    } else {
-      const stored = (await statements.turnExists.execute(trx, [threadId, turnId])).rows;
-      if (stored.length > 0) throw new TurnStoredAlready();
-      await statements.insertRows(trx, threadId, turnId, first, checked, data, rowsAt);
-    }
+    const rows = { threadId, turnId, first, drafts: checked, data, at: rowsAt };
+    if (await insertRowsOfNewTurn(ctx, trx, rows)) throw new TurnStoredAlready();
   } else {
     let thread = (await statements.lockThread.execute(trx, [threadId])).rows[0];
     if (thread === undefined) {

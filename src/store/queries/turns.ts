@@ -21,6 +21,7 @@ import type {
 import { checkThreadId, checkTurnId } from '../validate.js';
 import { checkDrafts } from './append-turn.js';
 import { checkFenceOption, requireFence } from './leases.js';
+import { advanceThreadCreating, insertRowsOfNewTurn } from './new-turn-write.js';
 import { checkEndedStatus } from './turn-status-row.js';
 
 /** A `turns` row as selected. */
@@ -140,16 +141,7 @@ export function beginTurn(
         await ctx.statements.insertRows(trx, threadId, turnId, first, checked, data, now);
         await trx
           .insertInto(ctx.names.turns as 'turns')
-          .values({
-            thread_id: threadId,
-            turn_id: turnId,
-            status: 'running',
-            first_seq: first,
-            next_seq: next,
-            created_at: now,
-            updated_at: now,
-            holder: fence?.holder ?? null,
-          })
+          .values(runningTurnRow(threadId, turnId, first, next, now, fence))
           .execute();
         await ctx.statements.advanceThread.execute(trx, [next, now, threadId]);
         return {
@@ -166,6 +158,27 @@ export function beginTurn(
 /** Thrown by {@link beginNewTurn} when the turn exists: roll back, read it. */
 class TurnBegunAlready extends RollbackDecision {}
 
+/** The row of a turn that begins: `running`, its rows at `[first, next)`, held by the fence's holder. */
+function runningTurnRow(
+  threadId: string,
+  turnId: string,
+  first: number,
+  next: number,
+  now: number,
+  fence: ReturnType<typeof checkFenceOption>,
+) {
+  return {
+    thread_id: threadId,
+    turn_id: turnId,
+    status: 'running',
+    first_seq: first,
+    next_seq: next,
+    created_at: now,
+    updated_at: now,
+    holder: fence?.holder ?? null,
+  };
+}
+
 /**
  * beginTurn of a turn that is most likely new, on PostgreSQL: the thread locked and advanced by
  * one `UPDATE … RETURNING`, the rows inserted by a statement that also reads whether rows of the
@@ -181,49 +194,16 @@ async function beginNewTurn(
   data: readonly string[],
   fence: ReturnType<typeof checkFenceOption>,
 ): Promise<BeginTurnResult> {
-  const { statements } = ctx;
   const now = ctx.now();
   const count = checked.length;
-  const advance = () => statements.advanceThreadBy.execute(trx, [count, now, threadId]);
-  let row = (await advance()).rows[0];
-  if (row === undefined) {
-    await insertThreadIfAbsent(ctx, trx, { id: threadId, now, nextSeq: 1, metadata: undefined });
-    row = (await advance()).rows[0];
-    if (row === undefined) throw new Error('the thread row vanished while it was created');
-  }
-  const first = Number(row.next_seq) - count;
+  const first = await advanceThreadCreating(ctx, trx, threadId, count, now);
   const next = first + count;
   if (fence !== undefined) await requireFence(ctx, trx, threadId, fence, now);
-  const both = statements.insertRowsThen(
-    trx,
-    threadId,
-    turnId,
-    first,
-    checked,
-    data,
-    now,
-    'checkTurn',
-  );
-  if (both === undefined) {
-    const stored = (await statements.turnExists.execute(trx, [threadId, turnId])).rows;
-    if (stored.length > 0) throw new TurnBegunAlready();
-    await statements.insertRows(trx, threadId, turnId, first, checked, data, now);
-  } else {
-    const stored = (await both).rows[0]?.turn_first;
-    if (stored !== null && stored !== undefined) throw new TurnBegunAlready();
-  }
+  const rows = { threadId, turnId, first, drafts: checked, data, at: now };
+  if (await insertRowsOfNewTurn(ctx, trx, rows)) throw new TurnBegunAlready();
   const inserted = await trx
     .insertInto(ctx.names.turns as 'turns')
-    .values({
-      thread_id: threadId,
-      turn_id: turnId,
-      status: 'running',
-      first_seq: first,
-      next_seq: next,
-      created_at: now,
-      updated_at: now,
-      holder: fence?.holder ?? null,
-    })
+    .values(runningTurnRow(threadId, turnId, first, next, now, fence))
     .onConflict((oc) => oc.columns(['thread_id', 'turn_id']).doNothing())
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) throw new TurnBegunAlready();

@@ -1,0 +1,72 @@
+import type { Kysely } from 'kysely';
+import type { ChunkRowDraft } from '../../schema/chunk-row.js';
+import type { StoreContext } from '../context.js';
+import type { StoreTables } from '../tables.js';
+import { insertThreadIfAbsent } from '../threads.js';
+
+/**
+ * Locks the thread and moves its `next_seq` on by `count` in one `UPDATE … RETURNING` (where the
+ * dialect has it: `adapter.updateReturning`), creating the thread first when it does not exist.
+ *
+ * @returns the first seq of the `count` seqs taken
+ */
+export async function advanceThreadCreating(
+  ctx: StoreContext,
+  trx: Kysely<StoreTables>,
+  threadId: string,
+  count: number,
+  now: number,
+): Promise<number> {
+  const advance = () => ctx.statements.advanceThreadBy.execute(trx, [count, now, threadId]);
+  let row = (await advance()).rows[0];
+  if (row === undefined) {
+    await insertThreadIfAbsent(ctx, trx, { id: threadId, now, nextSeq: 1, metadata: undefined });
+    row = (await advance()).rows[0];
+    if (row === undefined) throw new Error('the thread row vanished while it was created');
+  }
+  return Number(row.next_seq) - count;
+}
+
+/** What {@link insertRowsOfNewTurn} inserts: a turn's checked drafts and their serialized data. */
+export interface NewTurnRows {
+  readonly threadId: string;
+  readonly turnId: string;
+  readonly first: number;
+  readonly drafts: readonly ChunkRowDraft[];
+  readonly data: readonly string[];
+  /** The rows' `created_at` (ms). */
+  readonly at: number;
+}
+
+/**
+ * Inserts a turn's rows at seqs from `first` unless rows of the turn were stored before: in one
+ * statement where the dialect has writable CTEs (the check reads the snapshot before the insert),
+ * else a check and then the insert.
+ *
+ * @returns whether rows of the turn were stored before (then the caller rolls back)
+ */
+export async function insertRowsOfNewTurn(
+  ctx: StoreContext,
+  trx: Kysely<StoreTables>,
+  rows: NewTurnRows,
+): Promise<boolean> {
+  const { statements } = ctx;
+  const { threadId, turnId, first, drafts, data, at } = rows;
+  const both = statements.insertRowsThen(
+    trx,
+    threadId,
+    turnId,
+    first,
+    drafts,
+    data,
+    at,
+    'checkTurn',
+  );
+  if (both !== undefined) {
+    const stored = (await both).rows[0]?.turn_first;
+    return stored !== null && stored !== undefined;
+  }
+  if ((await statements.turnExists.execute(trx, [threadId, turnId])).rows.length > 0) return true;
+  await statements.insertRows(trx, threadId, turnId, first, drafts, data, at);
+  return false;
+}
