@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { createAgentSession, type SessionDurability } from '../src/session/index.js';
 import { type ChunkStore, createChunkStore } from '../src/store/index.js';
 import { createScriptedModel, type ScriptedStep } from '../src/testing/index.js';
+import { dropStoreTables } from '../test/support/drop-store-tables.js';
 import { compare } from './harness.js';
 
 const words = (count: number, seed: string) =>
@@ -126,17 +127,7 @@ if (reachable) {
     await compareOn('PostgreSQL', store, true);
   } finally {
     await store.close();
-    for (const table of [
-      'usage',
-      'turns',
-      'leases',
-      'chunks',
-      'threads',
-      'migrations',
-      'migration_lock',
-    ]) {
-      await sql`drop table if exists ${sql.table(`${prefix}${table}`)}`.execute(db);
-    }
+    await dropStoreTables(db, prefix);
   }
 } else {
   console.log('[bench] PostgreSQL is not reachable: the PostgreSQL comparison is skipped.');

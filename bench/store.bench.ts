@@ -19,6 +19,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { ChunkRowDraft } from '../src/schema/chunk-row.js';
 import { createChunkStore } from '../src/store/index.js';
+import { dropStoreTables } from '../test/support/drop-store-tables.js';
 import { compare } from './harness.js';
 
 const quick = process.env.BENCH_QUICK === '1';
@@ -268,17 +269,7 @@ if (reachable && onPostgres) {
     await postgresFigures(prefix, pgStore);
   } finally {
     await pgStore.close();
-    for (const table of [
-      'usage',
-      'turns',
-      'leases',
-      'chunks',
-      'threads',
-      'migrations',
-      'migration_lock',
-    ]) {
-      await sql`drop table if exists ${sql.table(`${prefix}${table}`)}`.execute(db);
-    }
+    await dropStoreTables(db, prefix);
   }
 } else {
   console.log('[bench] PostgreSQL is not reachable: the PostgreSQL figures are skipped.');

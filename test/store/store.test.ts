@@ -11,6 +11,7 @@ import { resolveDialect } from '../../src/store/dialects/detect.js';
 import { createChunkStore } from '../../src/store/index.js';
 import { loadDependency } from '../../src/store/load-dependency.js';
 import { describeChunkStore, textDrafts } from '../../src/testing/index.js';
+import { dropStoreTables } from '../support/drop-store-tables.js';
 import {
   availableDialects,
   createHarness,
@@ -107,17 +108,7 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
       expect((await b.getRows('same')).map((r) => r.turnId)).toEqual(['b']);
       expect(b.tables.chunks).toBe(`${other}chunks`);
       await b.close();
-      for (const table of [
-        'usage',
-        'turns',
-        'leases',
-        'chunks',
-        'threads',
-        'migrations',
-        'migration_lock',
-      ]) {
-        await sql`drop table ${sql.table(`${other}${table}`)}`.execute(h.raw);
-      }
+      await dropStoreTables(h.raw, other);
       await a.close();
     });
 

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import { createPool } from 'mysql2';
 import pg from 'pg';
 import {
@@ -13,6 +13,7 @@ import {
   type ChunkStoreOptions,
   createChunkStore,
 } from '../../../src/store/index.js';
+import { dropStoreTables } from '../../support/drop-store-tables.js';
 import {
   MYSQL_URL,
   mysqlAvailable,
@@ -104,17 +105,7 @@ export function createHarness(name: DialectName): DialectHarness {
     raw,
     openStore: (options) => openStoreFromSpec(spec, options),
     async dispose() {
-      for (const table of [
-        'usage',
-        'turns',
-        'leases',
-        'chunks',
-        'threads',
-        'migrations',
-        'migration_lock',
-      ]) {
-        await sql`drop table if exists ${sql.table(`${prefix}${table}`)}`.execute(raw);
-      }
+      await dropStoreTables(raw, prefix);
       await raw.destroy();
       if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
     },
