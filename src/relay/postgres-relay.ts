@@ -125,20 +125,22 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
 
   async migrate(): Promise<void> {
     const t = this.#table;
-    await this.#pool.query(`CREATE TABLE IF NOT EXISTS ${t} (
-      pos bigserial PRIMARY KEY,
-      thread_id text NOT NULL,
-      ord bigint NOT NULL,
-      idx integer NOT NULL,
-      turn_id text NOT NULL,
-      ended boolean NOT NULL,
-      event text NOT NULL,
-      created_at timestamptz NOT NULL DEFAULT now()
-    )`);
-    await this.#pool.query(`CREATE INDEX IF NOT EXISTS ${t}_thread ON ${t} (thread_id, pos)`);
-    await this.#pool.query(
-      `CREATE INDEX IF NOT EXISTS ${t}_turn ON ${t} (thread_id, turn_id, idx)`,
-    );
+    // One simple query is one implicit transaction: the advisory lock (keyed by the table name,
+    // a checked SQL name) makes instances that start together create the table one after the
+    // other — `CREATE TABLE IF NOT EXISTS` alone races ("relation already exists").
+    await this.#pool.query(`SELECT pg_advisory_xact_lock(hashtext('chunklog-relay-migrate:${t}'));
+      CREATE TABLE IF NOT EXISTS ${t} (
+        pos bigserial PRIMARY KEY,
+        thread_id text NOT NULL,
+        ord bigint NOT NULL,
+        idx integer NOT NULL,
+        turn_id text NOT NULL,
+        ended boolean NOT NULL,
+        event text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX IF NOT EXISTS ${t}_thread ON ${t} (thread_id, pos);
+      CREATE INDEX IF NOT EXISTS ${t}_turn ON ${t} (thread_id, turn_id, idx)`);
   }
 
   /** The connection that listens; (re)connected on demand after it dropped. */
