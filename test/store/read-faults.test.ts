@@ -108,6 +108,60 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
       await store.close();
     });
 
+    it('reports a turn row holding no time or no seq as a corrupt row naming the thread and turn', async () => {
+      const h = harness();
+      const store = h.openStore();
+      await store.migrate();
+      // A failed turn has a row of its own; a completed one is read from its rows.
+      await store.appendTurn('turned', textDrafts('a', 2), { status: 'failed' });
+      await store.appendTurn('turned', textDrafts('b', 1));
+      const turns = sql.table(`${h.prefix}turns`);
+      const corruptions = [
+        [
+          sql`update ${turns} set created_at = ${9e15} where turn_id = 'a'`,
+          /created_at .* is not a time/,
+        ],
+        [
+          sql`update ${turns} set updated_at = ${-9e15} where turn_id = 'a'`,
+          /updated_at .* is not a time/,
+        ],
+        [sql`update ${turns} set next_seq = 0 where turn_id = 'a'`, /next_seq "?0"? is not a seq/],
+      ] as const;
+      for (const [corrupt, message] of corruptions) {
+        const before = await sql<
+          Record<string, unknown>
+        >`select * from ${turns} where turn_id = 'a'`.execute(h.raw);
+        await corrupt.execute(h.raw);
+        for (const read of [
+          () => store.getTurnInfo('turned', 'a'),
+          () => store.listTurns('turned'),
+        ]) {
+          const error = await rejected(read());
+          expect(error.code).toBe('corrupt-row');
+          expect(error.threadId).toBe('turned');
+          expect(error.message).toMatch(/turn "a" of thread "turned"/);
+          expect(error.message).toMatch(message);
+        }
+        const row = before.rows[0] as Record<string, unknown>;
+        await sql`update ${turns} set created_at = ${row.created_at}, updated_at = ${row.updated_at}, next_seq = ${row.next_seq} where turn_id = 'a'`.execute(
+          h.raw,
+        );
+        expect(await store.getTurnInfo('turned', 'a')).toMatchObject({
+          turnId: 'a',
+          status: 'failed',
+          firstSeq: 1,
+          nextSeq: 3,
+        });
+      }
+      const chunks = sql.table(`${h.prefix}chunks`);
+      await sql`update ${chunks} set created_at = ${9e15} where turn_id = 'b'`.execute(h.raw);
+      const error = await rejected(store.getTurnInfo('turned', 'b'));
+      expect(error.code).toBe('corrupt-row');
+      expect(error.threadId).toBe('turned');
+      expect(error.message).toMatch(/turn "b" of thread "turned" .*created_at .* is not a time/);
+      await store.close();
+    });
+
     it('says that migrate() is missing on a database it was never run on', async () => {
       const h = harness();
       const store = h.openStore();

@@ -2,8 +2,9 @@ import type { Kysely } from 'kysely';
 import { ChunklogError } from '../../errors/chunklog-error.js';
 import { readOptions } from '../../errors/invalid-option.js';
 import type { ChunkRow, ChunkRowDraft } from '../../schema/chunk-row.js';
+import { previewValue } from '../../schema/parse.js';
 import { type TurnStatus, TurnStatusSchema } from '../../schema/turn-status.js';
-import { asString, decodeRows, isoOf, storedRows } from '../codec.js';
+import { asString, decodeRows, storedIso, storedRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { wrapStoreErrors } from '../store-errors.js';
 import type { StoreTables } from '../tables.js';
@@ -47,16 +48,48 @@ const TURN_COLUMNS = [
   'holder',
 ] as const;
 
+/** The `corrupt-row` error for a turn row whose `column` holds what no turn can have. */
+function corruptTurn(record: SelectedTurn, column: string, value: unknown, meaning: string) {
+  const threadId = asString(record.thread_id);
+  return new ChunklogError(
+    'corrupt-row',
+    `The row of turn ${JSON.stringify(asString(record.turn_id))} of thread ${JSON.stringify(threadId)} is corrupt: ${column} ${previewValue(value)} is not ${meaning}.`,
+    { threadId },
+  );
+}
+
+/** A stored timestamp of a turn row as ISO 8601; `corrupt-row` when it holds no time. */
+function turnTime(record: SelectedTurn, column: 'created_at' | 'updated_at'): string {
+  const iso = storedIso(record[column]);
+  if (iso === undefined) throw corruptTurn(record, column, record[column], 'a time');
+  return iso;
+}
+
+/** A stored seq of a turn row; `corrupt-row` when it is not one. */
+function turnSeq(record: SelectedTurn, column: 'first_seq' | 'next_seq'): number {
+  const seq = Number(record[column]);
+  if (record[column] === null || !Number.isSafeInteger(seq) || seq < 1) {
+    throw corruptTurn(record, column, record[column], 'a seq (an integer of at least 1)');
+  }
+  return seq;
+}
+
+/**
+ * A turn row as a {@link TurnInfo}.
+ *
+ * @throws {ChunklogError} `corrupt-row` naming the thread and turn, for a time or seq column
+ *   that holds none
+ */
 function toTurnInfo(record: SelectedTurn): TurnInfo {
   const parsed = TurnStatusSchema.safeParse(asString(record.status));
   return {
     threadId: asString(record.thread_id),
     turnId: asString(record.turn_id),
     status: parsed.success ? parsed.data : 'completed',
-    firstSeq: Number(record.first_seq),
-    nextSeq: Number(record.next_seq),
-    startedAt: isoOf(record.created_at),
-    updatedAt: isoOf(record.updated_at),
+    firstSeq: turnSeq(record, 'first_seq'),
+    nextSeq: turnSeq(record, 'next_seq'),
+    startedAt: turnTime(record, 'created_at'),
+    updatedAt: turnTime(record, 'updated_at'),
     holder: record.holder === null || record.holder === undefined ? null : asString(record.holder),
   };
 }
@@ -393,14 +426,24 @@ export function getTurnInfo(
       .where('turn_id', '=', turnId)
       .executeTakeFirst();
     if (span === undefined || span.first_seq === null || span.first_seq === undefined) return null;
+    const startedAt = storedIso(span.created_at);
+    const updatedAt = storedIso(span.updated_at);
+    if (startedAt === undefined || updatedAt === undefined) {
+      const value = startedAt === undefined ? span.created_at : span.updated_at;
+      throw new ChunklogError(
+        'corrupt-row',
+        `A row of turn ${JSON.stringify(turnId)} of thread ${JSON.stringify(threadId)} is corrupt: its created_at ${previewValue(value)} is not a time.`,
+        { threadId },
+      );
+    }
     return {
       threadId,
       turnId,
       status: 'completed',
       firstSeq: Number(span.first_seq),
       nextSeq: Number(span.last_seq) + 1,
-      startedAt: isoOf(span.created_at),
-      updatedAt: isoOf(span.updated_at),
+      startedAt,
+      updatedAt,
       holder: null,
     };
   });
