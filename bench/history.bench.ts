@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { convertToModelMessages, streamText, type UIMessage } from 'ai';
+import { convertToModelMessages, type ModelMessage, streamText, type UIMessage } from 'ai';
 import Database from 'better-sqlite3';
 import { modelMessagesOf } from '../src/model-messages/to-model-messages.js';
 import { createAgentSession } from '../src/session/index.js';
@@ -56,12 +56,13 @@ const step: ScriptedStep = {
     { type: 'text', text: 'The cache key changed. '.repeat(30) },
   ],
 };
-const sessionOn = (threadId: string) => {
+const sessionOn = (threadId: string, maxTokens?: number) => {
   const session = createAgentSession({
     store,
     threadId,
     model: createScriptedModel([step], { repeat: true, keepCalls: 1 }),
     caching: 'none',
+    ...(maxTokens === undefined ? {} : { contextBudget: { maxTokens } }),
   });
   return session;
 };
@@ -90,16 +91,18 @@ await compare({
 // on every call), measured alone on the same history; the session's share is the difference.
 const longPrompt = await long.modelMessages({ text: 'next?' });
 const bare = createScriptedModel([step], { repeat: true, keepCalls: 1 });
+/** One bare `streamText` call with `messages`, consumed to its end. */
+async function bareTurn(messages: ModelMessage[]): Promise<void> {
+  const result = streamText({ model: bare, messages, onError: () => {} });
+  for await (const _part of result.stream) {
+    // consume
+  }
+}
 await compare({
   title: `session turn vs bare streamText with the same ${longest.toLocaleString('en')}-turn prompt (the AI SDK's own per-call cost)`,
   baseline: {
     name: `bare streamText, ${longest.toLocaleString('en')}-turn prompt`,
-    run: async () => {
-      const result = streamText({ model: bare, messages: longPrompt, onError: () => {} });
-      for await (const _part of result.stream) {
-        // consume
-      }
-    },
+    run: () => bareTurn(longPrompt),
   },
   contenders: [
     {
@@ -110,8 +113,73 @@ await compare({
   rounds: 30,
   warmup: 3,
 });
+// Where the difference comes from: the session's own part (the turn minus bare streamText with
+// the same prompt) at each length. Printed, no limit: a difference of two medians is noisy.
+const ownShare = await compare({
+  title: `the session's own part of a turn: 10 vs ${longest.toLocaleString('en')} stored turns (each turn beside bare streamText with its own prompt)`,
+  baseline: { name: 'session turn, 10 stored turns', run: () => short.send('next?').rows },
+  contenders: [
+    {
+      name: 'bare streamText, 10-turn prompt',
+      prepare: () => short.modelMessages({ text: 'next?' }),
+      run: (messages: Awaited<ReturnType<typeof short.modelMessages>>) => bareTurn(messages),
+    },
+    {
+      name: `session turn, ${longest.toLocaleString('en')} stored turns`,
+      run: () => long.send('next?').rows,
+    },
+    {
+      name: `bare streamText, ${longest.toLocaleString('en')}-turn prompt`,
+      prepare: () => long.modelMessages({ text: 'next?' }),
+      run: (messages: Awaited<ReturnType<typeof long.modelMessages>>) => bareTurn(messages),
+    },
+  ],
+  rounds: 30,
+  warmup: 3,
+});
+const m = ownShare.medians;
+const own10 =
+  (m['session turn, 10 stored turns'] as number) - (m['bare streamText, 10-turn prompt'] as number);
+const ownLong =
+  (m[`session turn, ${longest.toLocaleString('en')} stored turns`] as number) -
+  (m[`bare streamText, ${longest.toLocaleString('en')}-turn prompt`] as number);
+console.log(
+  `  the session's own part: ${own10.toFixed(2)} ms at 10 turns, ${ownLong.toFixed(2)} ms at ${longest.toLocaleString('en')} (${(ownLong / own10).toFixed(2)}×); the rest is the AI SDK converting the prompt on every call`,
+);
 await short.close();
 await long.close();
+
+// 1b. The same under a context budget, as a thread of thousands of turns runs in production (no
+// model takes the whole of it): both threads send a prompt of about the same size, so the turn
+// must cost about the same.
+const BUDGET = 16_000;
+const shortBudgeted = sessionOn('t10', BUDGET);
+const longBudgeted = sessionOn(`t${longest}`, BUDGET);
+await shortBudgeted.send('warm up').rows;
+await longBudgeted.send('warm up').rows; // the first cut, stored as a sentinel
+await compare({
+  title: `session under a ${BUDGET.toLocaleString('en')}-token context budget: one turn on a thread of ${longest.toLocaleString('en')} stored turns vs of 10`,
+  baseline: {
+    name: 'budgeted session turn, 10 stored turns',
+    run: () => shortBudgeted.send('next?').rows,
+  },
+  contenders: [
+    {
+      name: `budgeted session turn, ${longest.toLocaleString('en')} stored turns`,
+      run: () => longBudgeted.send('next?').rows,
+    },
+  ],
+  rounds: 40,
+  warmup: 5,
+  limits: [
+    {
+      contender: `budgeted session turn, ${longest.toLocaleString('en')} stored turns`,
+      atMost: 1.2,
+    },
+  ],
+});
+await shortBudgeted.close();
+await longBudgeted.close();
 
 // 2 and 3: each size, interleaved contenders.
 const coldName = 'chunklog cold rebuild: getMessages + toModelMessages';
