@@ -1,6 +1,6 @@
 import type { UIMessageChunk } from 'ai';
 import { invalidOption } from '../errors/invalid-option.js';
-import type { Chunk, TextChunk, ThinkingChunk } from '../schema/index.js';
+import type { Chunk, TextChunk, ThinkingChunk, ToolApproval } from '../schema/index.js';
 import { droppable, grownFrom } from './chunk-growth.js';
 import { UI_MESSAGE_ENVELOPE } from './envelope.js';
 import { initialStep, stepBefore } from './steps.js';
@@ -113,6 +113,8 @@ const json = (value: unknown): string | undefined =>
  */
 export class UIChunkDiffer {
   private slots: Slot[] = [];
+  /** The approval of each call sent in this message so far, for its deferred result. */
+  private readonly approvals = new Map<string, ToolApproval>();
   private step: number = initialStep('assistant');
   private stepOpen = false;
   private generated = 0;
@@ -294,8 +296,12 @@ export class UIChunkDiffer {
           calls = unsentCall();
           sent.calls.set(call.id, calls);
         }
-        if (call.deferred === true) deferredResultUpdates(call, calls, out);
-        else if (callUpdates(call, calls, out, canRebuild) === 'rebuild') return true;
+        if (call.deferred === true) {
+          deferredResultUpdates(call, calls, out, this.approvals.get(call.id));
+          continue;
+        }
+        if (callUpdates(call, calls, out, canRebuild) === 'rebuild') return true;
+        if (call.approval !== undefined) this.approvals.set(call.id, call.approval);
       }
     }
     return false;

@@ -161,7 +161,7 @@ export function callUpdates(
       sent.preliminary = preliminary;
     }
   }
-  resultUpdates(call, sent, out, approval !== undefined);
+  resultUpdates(call, sent, out, approval);
   if (call.progress !== undefined && call.progress.length !== sent.progress) {
     out.push({
       type: CHUNKLOG_DATA_PARTS.toolProgress,
@@ -180,14 +180,17 @@ export function callUpdates(
  * @param entry - the deferred result as the log has it now
  * @param sent - what was sent of it so far (updated)
  * @param out - where the stream chunks go
+ * @param approval - the approval of its call, when the call was sent in this message (a denial
+ *   then shows as the call's denied output, as the stored message has it)
  */
 export function deferredResultUpdates(
   entry: ToolCallEntry,
   sent: SentCall,
   out: UIMessageChunk[],
+  approval: ToolApproval | undefined,
 ): void {
   if (sent.result) return;
-  resultUpdates(entry, sent, out, false);
+  resultUpdates(entry, sent, out, approval);
   if (!sent.result) return;
   out.push({
     type: CHUNKLOG_DATA_PARTS.deferredResult,
@@ -200,7 +203,7 @@ function resultUpdates(
   call: ToolCallEntry,
   sent: SentCall,
   out: UIMessageChunk[],
-  approved: boolean,
+  approval: ToolApproval | undefined,
 ): void {
   const resultMetadata =
     call.resultProviderMetadata === undefined
@@ -209,7 +212,13 @@ function resultUpdates(
   if (call.result !== undefined && !sent.result) {
     const executed =
       call.providerExecuted === undefined ? {} : { providerExecuted: call.providerExecuted };
-    if (call.denied === true && approved) {
+    if (call.denied === true && approval !== undefined) {
+      // A denial answers the approval: stored, the part's approval says `approved: false`
+      // (toUIMessages), so the client is told so too when the answer it had was another or none
+      // (sent with the output, once: the recorded answer stays the approval's own).
+      if (approval.approved !== false) {
+        out.push({ type: 'tool-approval-response', approvalId: approval.id, approved: false });
+      }
       out.push({ type: 'tool-output-denied', toolCallId: call.id });
     } else if (call.isError === true) {
       out.push({
