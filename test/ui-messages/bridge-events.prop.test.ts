@@ -27,7 +27,8 @@ async function clientMessage(events: readonly ChunkEvent[]): Promise<UIMessage |
  * A message without what differs live by design (notes/0011, 5): progress parts (compared apart),
  * `isAutomatic: false` (which useChat drops), a file's name, the split of one steering message's
  * texts, the id a reasoning block without one gets in the stream, an approval an output cannot
- * carry, the request's reason of an answered approval, and partial tool input.
+ * carry, the request's reason of an answered approval, partial tool input, and a preliminary
+ * output a denial came after.
  */
 function comparable(message: UIMessage | undefined): UIMessage | undefined {
   if (message === undefined) return undefined;
@@ -66,6 +67,13 @@ function comparable(message: UIMessage | undefined): UIMessage | undefined {
     }
     // Streaming input: the client parses the partial JSON leniently; toUIMessages only whole JSON.
     if ('state' in part && part.state === 'input-streaming') delete part.input;
+    // A denial cannot take back a preliminary output the client already holds: the AI SDK's
+    // client keeps it on the denied part (no stream chunk removes an output); stored, a denied
+    // part has none.
+    if ('state' in part && part.state === 'output-denied') {
+      delete (part as { output?: unknown }).output;
+      delete (part as { preliminary?: unknown }).preliminary;
+    }
     // A file streams without its filename.
     if (part.type === 'file') delete part.filename;
     parts.push(part);
