@@ -2,7 +2,7 @@
 // (chunk-schemas.ts). It answers "is this exactly what the schema accepts, unchanged?" for the
 // row types a thread is made of; anything else (an unknown key zod would strip, a source or a
 // file row, a value it is unsure of) goes to zod, which decides and words the error.
-import type { ChunkRowDraft, ChunkRowType } from './chunk-row.js';
+import type { ChunkRowType } from './chunk-row.js';
 import { SYSTEM_KINDS } from './chunk-schemas.js';
 import { isJsonValue } from './json.js';
 
@@ -137,31 +137,4 @@ for (const [type, shape] of Object.entries(SHAPES)) {
 export function rowDataIsExact(type: ChunkRowType, data: unknown): boolean {
   const check = hasOwn.call(CHECKS, type) ? CHECKS[type] : undefined;
   return check !== undefined && isPlainObject(data) && check(data);
-}
-
-const DRAFT_KEYS: ReadonlySet<string> = new Set(['turnId', 'step', 'role', 'type', 'data']);
-const ROLE_SET: ReadonlySet<unknown> = new Set(['user', 'assistant', 'tool', 'system']);
-
-/**
- * A row draft exactly as `ChunkRowDraftSchema` would return it (the same fields and values, its
- * data checked by {@link rowDataIsExact}), or undefined: no verdict, parse it with the schema then.
- * The write path takes it for drafts made by `explodeTurn` or read from JSON, so zod's
- * general-purpose parsing runs only on the rare row it is needed for.
- *
- * @param value - an untrusted draft
- * @returns a new draft object with the same five fields, or undefined
- */
-export function exactDraft(value: unknown): ChunkRowDraft | undefined {
-  if (!isPlainObject(value)) return undefined;
-  let keys = 0;
-  for (const key in value) {
-    if (!hasOwn.call(value, key) || !DRAFT_KEYS.has(key)) return undefined;
-    keys++;
-  }
-  if (keys !== DRAFT_KEYS.size) return undefined;
-  const { turnId, step, role, type, data } = value;
-  if (typeof turnId !== 'string' || turnId === '' || !isNat(step) || !ROLE_SET.has(role))
-    return undefined;
-  if (typeof type !== 'string' || !rowDataIsExact(type as ChunkRowType, data)) return undefined;
-  return { turnId, step, role, type, data } as ChunkRowDraft;
 }

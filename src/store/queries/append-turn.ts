@@ -3,7 +3,6 @@ import { ChunklogError } from '../../errors/chunklog-error.js';
 import { readOptions } from '../../errors/invalid-option.js';
 import type { ChunkRow, ChunkRowDraft } from '../../schema/chunk-row.js';
 import { parseChunkRowDraft } from '../../schema/parse.js';
-import { exactDraft } from '../../schema/row-data-check.js';
 import { firstNonSystem } from '../../schema/system-message.js';
 import { decodeRows, storedRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
@@ -34,8 +33,7 @@ export function checkDrafts(drafts: readonly ChunkRowDraft[]): ChunkRowDraft[] {
   for (let i = 0; i < drafts.length; i++) {
     let draft: ChunkRowDraft;
     try {
-      // The common rows are checked by hand; zod decides the rest and words the problem.
-      draft = exactDraft(drafts[i]) ?? parseChunkRowDraft(drafts[i]);
+      draft = parseChunkRowDraft(drafts[i]);
     } catch (error) {
       if (!ChunklogError.isInstance(error)) throw error;
       throw new ChunklogError('invalid-row', `Draft ${i} of the turn: ${error.message}`, {
