@@ -1,5 +1,8 @@
 // Model input and the store at speed (issue 15), each figure side by side in one run:
-//   1. a whole session turn on a thread of 5,000 stored turns vs on one of 10 (≤ 1.2×: flat);
+//   1. a whole session turn on a thread of 5,000 stored turns vs on one of 10 (≤ 1.2×: flat),
+//      then where the difference goes (the AI SDK's own per-call work, timed beside a bare
+//      streamText with the same prompt, and the session's own part at each length), and the
+//      same turn under a 16k-token context budget (≤ 1.2×);
 //   2. a cold rebuild (a new process: read the thread, group, toModelMessages) vs the AI SDK's
 //      load (JSON.parse of the thread's UIMessage[]) + convertToModelMessages, at 1,000 and
 //      5,000 realistic turns (≤ 1.0×);
