@@ -59,11 +59,18 @@ const step: ScriptedStep = {
     { type: 'text', text: 'The cache key changed. '.repeat(30) },
   ],
 };
+// Under a budget the model must report the prompt's real size: the session trusts the stored
+// usage of the last turn as the exact size of the history (a provider's own count), so a fixed
+// `input: 1000` would tell it that 5,000 turns fit in 16k tokens, and it would send them all.
+const measuredStep: ScriptedStep = { ...step, usage: { output: 200 } };
 const sessionOn = (threadId: string, maxTokens?: number) => {
   const session = createAgentSession({
     store,
     threadId,
-    model: createScriptedModel([step], { repeat: true, keepCalls: 1 }),
+    model: createScriptedModel([maxTokens === undefined ? step : measuredStep], {
+      repeat: true,
+      keepCalls: 1,
+    }),
     caching: 'none',
     ...(maxTokens === undefined ? {} : { contextBudget: { maxTokens } }),
   });
@@ -158,8 +165,18 @@ await long.close();
 const BUDGET = 16_000;
 const shortBudgeted = sessionOn('t10', BUDGET);
 const longBudgeted = sessionOn(`t${longest}`, BUDGET);
-await shortBudgeted.send('warm up').rows;
-await longBudgeted.send('warm up').rows; // the first cut, stored as a sentinel
+// The first budgeted turn trusts the usage the unbudgeted turns above stored (the scripted 1,000
+// tokens) and sends the whole thread; its own stored usage is the real size, so the second cuts
+// (a sentinel in the log) and every later one is read from that cut on.
+for (let i = 0; i < 2; i++) {
+  await shortBudgeted.send('warm up').rows;
+  await longBudgeted.send('warm up').rows;
+}
+const keptOf = async (session: typeof shortBudgeted) =>
+  (await session.modelMessages({ text: 'next?' })).length;
+console.log(
+  `  model messages sent under the budget: ${await keptOf(shortBudgeted)} on the short thread, ${await keptOf(longBudgeted)} on the long one`,
+);
 await compare({
   title: `session under a ${BUDGET.toLocaleString('en')}-token context budget: one turn on a thread of ${longest.toLocaleString('en')} stored turns vs of 10`,
   baseline: {
