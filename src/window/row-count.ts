@@ -78,8 +78,15 @@ function targetedChange(
   };
   for (let i = from; i < after.chunkCount; i++) compare(i);
   const callId = callIdOf(event);
-  const at = callId === undefined ? undefined : rows.calls.get(callId);
-  if (at !== undefined && at - after.evicted < from) compare(at - after.evicted);
+  // Every batch holding an entry of the call: its own entry, and deferred results of it in
+  // later batches (an event updates the call's own entry, which may lie before `from`).
+  const where = callId === undefined ? undefined : rows.calls.get(callId);
+  if (where !== undefined) {
+    for (const at of [...where]) {
+      const i = at - after.evicted;
+      if (i >= 0 && i < from) compare(i);
+    }
+  }
   return delta;
 }
 

@@ -22,8 +22,11 @@ export class TurnRows {
   private readonly rows = new WeakMap<Chunk, readonly ChunkRowDraft[]>();
   private readonly entries = new WeakMap<Chunk, PlacedEntries>();
   private readonly grouped = new WeakMap<Chunk, readonly Chunk[] | null>();
-  /** Tool call id → absolute index of the batch chunk holding it, for the chunks held. */
-  readonly calls: Map<string, number> = new Map();
+  /**
+   * Tool call id → absolute indices of the batch chunks holding an entry of it, for the chunks
+   * held: the call's own batch and any later batch with a deferred result of it.
+   */
+  readonly calls: Map<string, Set<number>> = new Map();
 
   /** The role of the turn's message: `system` for a system event outside a turn. */
   readonly role: 'assistant' | 'system';
@@ -110,7 +113,11 @@ export class TurnRows {
    */
   indexCalls(chunk: Chunk, at: number): void {
     if (chunk.type !== 'tool-batch') return;
-    for (const call of chunk.calls) this.calls.set(call.id, at);
+    for (const call of chunk.calls) {
+      const where = this.calls.get(call.id);
+      if (where === undefined) this.calls.set(call.id, new Set([at]));
+      else where.add(at);
+    }
   }
 
   /**
@@ -121,6 +128,11 @@ export class TurnRows {
    */
   forgetCalls(chunk: Chunk, at: number): void {
     if (chunk.type !== 'tool-batch') return;
-    for (const call of chunk.calls) if (this.calls.get(call.id) === at) this.calls.delete(call.id);
+    for (const call of chunk.calls) {
+      const where = this.calls.get(call.id);
+      if (where === undefined) continue;
+      where.delete(at);
+      if (where.size === 0) this.calls.delete(call.id);
+    }
   }
 }

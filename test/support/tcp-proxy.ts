@@ -45,11 +45,18 @@ export interface FaultProxy {
   /**
    * Arms one fault: the next connection to reach `point` fails there. With `outage`, the
    * database then seems down, as during a restart: every connection through the proxy is cut
-   * and new ones are refused until {@link FaultProxy.restore}.
+   * and new ones are refused until {@link FaultProxy.restore}. With `after: n`, the first `n`
+   * messages that reach `point` pass untouched and the fault takes the next one: a point in the
+   * client's progress that the client cannot pass without the proxy (unlike a test reading the
+   * client's output, which a loaded machine can deliver late). With `match`, only messages that
+   * also match it count (an INSERT into one table, say).
    *
    * @returns a promise that resolves when the fault has happened
    */
-  arm(point: FaultPoint, options?: { readonly outage?: boolean }): Promise<void>;
+  arm(
+    point: FaultPoint,
+    options?: { readonly outage?: boolean; readonly after?: number; readonly match?: RegExp },
+  ): Promise<void>;
   /** The database seems down now: every connection is cut, new ones are refused. */
   outage(): void;
   /** Ends an outage: new connections get through again. */
@@ -65,6 +72,10 @@ export interface FaultProxy {
 interface Armed {
   readonly point: FaultPoint;
   readonly outage: boolean;
+  /** Matching messages still to let through before the fault. */
+  skip: number;
+  /** What a message must also match to count, if anything. */
+  readonly match: RegExp | undefined;
   readonly fired: () => void;
 }
 
@@ -123,14 +134,17 @@ export async function startFaultProxy(target: { host: string; port: number }): P
       if (fault === undefined && armed !== undefined) {
         const point = armed.point;
         const matches =
-          point === 'before-begin'
+          (point === 'before-begin'
             ? BEGIN.test(text)
             : point === 'after-insert' || point === 'stall'
               ? INSERT.test(text)
               : point === 'stall-read'
                 ? SELECT.test(text)
-                : COMMIT.test(text);
-        if (matches) {
+                : COMMIT.test(text)) &&
+          (armed.match === undefined || armed.match.test(text));
+        if (matches && armed.skip > 0) {
+          armed.skip -= 1;
+        } else if (matches) {
           fault = armed;
           armed = undefined;
           if (point === 'stall-read') {
@@ -183,7 +197,13 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     port,
     arm(point, options = {}) {
       return new Promise<void>((resolve) => {
-        armed = { point, outage: options.outage === true, fired: resolve };
+        armed = {
+          point,
+          outage: options.outage === true,
+          skip: options.after ?? 0,
+          match: options.match,
+          fired: resolve,
+        };
       });
     },
     outage() {

@@ -215,4 +215,19 @@ describe('ChunkWindow over random event sequences', () => {
       runs,
     );
   });
+
+  it('counts the rows of a call whose own batch lies before a deferred result of it (a counterexample)', () => {
+    // The deferred result's batch comes after the call's own; tool-progress then changes the
+    // call's own entry, before the first open (or last) chunk: the targeted count must look there.
+    const events: ChunkEvent[] = [
+      { type: 'tool-approval-response', approvalId: 'p1', approved: false, toolCallId: 'c1' },
+      { type: 'tool-result', toolCallId: 'c3', output: false },
+      { type: 'tool-result', toolCallId: 'c1', output: null, providerExecuted: true },
+      { type: 'tool-progress', toolCallId: 'c1', output: {} },
+    ];
+    check(
+      4,
+      events.map((event): Op => ({ kind: 'event', event })),
+    );
+  });
 });
