@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { StoreDialectAdapter } from './dialects/adapter.js';
+import type { DirectSqlite } from './open-sqlite.js';
 import type { StoreStatements } from './statements.js';
 import type { StoreTableNames, StoreTables } from './tables.js';
 import type { CorruptRowPolicy } from './types.js';
@@ -28,6 +29,11 @@ export interface StoreContext {
    * user's connection, whose busy timeout is set to 0 around each `BEGIN` and restored.
    */
   readonly ownSqliteBusyMs?: number;
+  /**
+   * On the SQLite connection the store opened itself: synchronous reads outside a transaction
+   * (the hot reads skip Kysely's connection queue).
+   */
+  readonly direct?: DirectSqlite;
   /** Settles when the store is ready to run queries (the `pg` client guard installed). */
   readonly ready: Promise<unknown>;
 }

@@ -5,7 +5,7 @@ import type { StoreContext } from './context.js';
 import type { StoreDialectName } from './dialects/adapter.js';
 import { resolveDialect } from './dialects/detect.js';
 import { runMigrations } from './migrations.js';
-import { openSqlite, type SqliteOpenOptions } from './open-sqlite.js';
+import { type DirectSqlite, openSqlite, type SqliteOpenOptions } from './open-sqlite.js';
 import { guardPostgresClients } from './pg-guard.js';
 import { appendTurn } from './queries/append-turn.js';
 import { forkThread } from './queries/fork-thread.js';
@@ -104,6 +104,7 @@ export function createChunkStore(
   const names = resolveTableNames(checked.tables);
   const { json, onCorruptRow } = checked;
   let owned: Kysely<unknown> | undefined;
+  let direct: DirectSqlite | undefined;
   // biome-ignore lint/suspicious/noExplicitAny: see ChunkStoreTarget
   let userDb: Kysely<any>;
   let dialect: StoreDialectName | undefined;
@@ -114,7 +115,7 @@ export function createChunkStore(
         value: target.sqlite,
       });
     }
-    owned = openSqlite(target.sqlite, checked.sqlite);
+    ({ db: owned, direct } = openSqlite(target.sqlite, checked.sqlite));
     userDb = owned;
     dialect = 'sqlite';
   } else if (target !== null && typeof target === 'object' && 'db' in target) {
@@ -154,6 +155,7 @@ export function createChunkStore(
     ),
     timeoutMs: checked.timeoutMs,
     ...(owned === undefined ? {} : { ownSqliteBusyMs: checked.sqlite.busyTimeoutMs ?? 5000 }),
+    ...(direct === undefined ? {} : { direct }),
     // A connection that drops under a checked-out pg client must not kill the process.
     ready: adapter.name === 'postgres' ? guardPostgresClients() : Promise.resolve(),
   };

@@ -14,31 +14,28 @@ export class DeadlineReached extends Error {
  * that finishes first is never affected, whatever the clock says.
  */
 export class Deadline {
-  readonly #controller = new AbortController();
   readonly #timer: ReturnType<typeof setTimeout>;
   readonly #expired: Promise<never>;
+  #reached = false;
 
   /** @param ms - the time the operation may take */
   constructor(readonly ms: number) {
-    this.#expired = new Promise<never>((_, reject) => {
-      this.#controller.signal.addEventListener('abort', () => reject(new DeadlineReached()), {
-        once: true,
-      });
+    let reject: (reason: unknown) => void = () => {};
+    this.#expired = new Promise<never>((_, rejectExpired) => {
+      reject = rejectExpired;
     });
     // Never an unhandled rejection: only `race` callers observe it.
-    this.#expired.catch(() => {});
-    this.#timer = setTimeout(() => this.#controller.abort(), ms);
+    this.#expired.catch(ignore);
+    this.#timer = setTimeout(() => {
+      this.#reached = true;
+      reject(new DeadlineReached());
+    }, ms);
     (this.#timer as { unref?: () => void }).unref?.();
   }
 
   /** Whether the time is up. */
   get expired(): boolean {
-    return this.#controller.signal.aborted;
-  }
-
-  /** Aborted when the time is up. */
-  get signal(): AbortSignal {
-    return this.#controller.signal;
+    return this.#reached;
   }
 
   /**
@@ -46,13 +43,9 @@ export class Deadline {
    * goes on in the background then; its own failure is ignored.
    */
   race<T>(work: Promise<T>): Promise<T> {
-    if (this.expired) {
-      work.catch(() => {});
-      return Promise.reject(new DeadlineReached());
-    }
-    return Promise.race([work, this.#expired]).finally(() => {
-      work.catch(() => {});
-    });
+    work.catch(ignore);
+    if (this.#reached) return Promise.reject(new DeadlineReached());
+    return Promise.race([work, this.#expired]);
   }
 
   /** Stops the timer (the operation is over). */
@@ -60,6 +53,9 @@ export class Deadline {
     clearTimeout(this.#timer);
   }
 }
+
+/** Handles a rejection nobody else waits for. */
+function ignore(): void {}
 
 /**
  * The `store-timeout` error of an operation that did not finish within `ms`.

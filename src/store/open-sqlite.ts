@@ -25,9 +25,18 @@ interface BetterSqliteStatement extends SqliteStatement {
   raw?(toggle: boolean): unknown;
 }
 
+/** A better-sqlite3 statement as the direct reads use it. */
+interface BetterSqliteReader {
+  all(parameters: readonly unknown[]): unknown[];
+}
+
 /** The parts of a better-sqlite3 `Database` used here, typed structurally. */
 interface BetterSqliteDatabase {
   prepare(sql: string): BetterSqliteStatement;
+  /** Whether a transaction is open on the connection. */
+  readonly inTransaction: boolean;
+  /** Whether the connection is open. */
+  readonly open: boolean;
   pragma(source: string): unknown;
   close(): void;
 }
@@ -42,7 +51,10 @@ type BetterSqliteConstructor = new (
  * and the store runs the same few queries over and over. Bounded, oldest evicted first (the
  * store's own statements are few; they are evicted only by a flood of other queries).
  */
-function withStatementCache(db: BetterSqliteDatabase, size: number): SqliteDatabase {
+function withStatementCache(
+  db: BetterSqliteDatabase,
+  size: number,
+): SqliteDatabase & { prepare(sql: string): BetterSqliteStatement } {
   const cache = new Map<string, BetterSqliteStatement>();
   return {
     close: () => db.close(),
@@ -83,8 +95,24 @@ async function createParentFolder(path: string): Promise<void> {
  * is imported then, and the file's folder created when missing): WAL journal (on a file), a busy
  * timeout, foreign keys on.
  */
-export function openSqlite(path: string, options: SqliteOpenOptions = {}): Kysely<unknown> {
-  return new Kysely<unknown>({
+export function openSqlite(
+  path: string,
+  options: SqliteOpenOptions = {},
+): { readonly db: Kysely<unknown>; readonly direct: DirectSqlite } {
+  let opened:
+    | {
+        readonly db: BetterSqliteDatabase;
+        readonly prepare: (sql: string) => BetterSqliteStatement;
+      }
+    | undefined;
+  const direct: DirectSqlite = {
+    idle: () => opened?.db.open === true && !opened.db.inTransaction,
+    rows(sql, parameters) {
+      if (opened === undefined || !opened.db.open || opened.db.inTransaction) return undefined;
+      return (opened.prepare(sql) as unknown as BetterSqliteReader).all(parameters);
+    },
+  };
+  const db = new Kysely<unknown>({
     dialect: new SqliteDialect({
       database: async () => {
         const Database = await loadDependency<BetterSqliteConstructor>(
@@ -100,8 +128,29 @@ export function openSqlite(path: string, options: SqliteOpenOptions = {}): Kysel
         // wait for the lock asynchronously in `BEGIN IMMEDIATE` (transaction.ts), with no pragma
         // per transaction, and WAL readers do not wait for a writer.
         db.pragma('busy_timeout = 0');
-        return withStatementCache(db, options.statementCacheSize ?? 256);
+        const cached = withStatementCache(db, options.statementCacheSize ?? 256);
+        opened = { db, prepare: (sql) => cached.prepare(sql) };
+        return cached;
       },
     }),
   });
+  return { db, direct };
+}
+
+/**
+ * Synchronous reads on the SQLite connection the store opened itself. A read runs at once, on
+ * the connection's committed state, when no transaction is open on the connection: nothing can
+ * then come between it and the database (better-sqlite3 is synchronous), so it need not queue
+ * behind Kysely's connection lock, and it cannot wait for anything (WAL readers do not wait for
+ * writers). Inside a transaction it would see the transaction's uncommitted rows: the read goes
+ * through Kysely then, which queues it until the transaction ends.
+ */
+export interface DirectSqlite {
+  /** Whether a read can run now: the connection is open and no transaction is open on it. */
+  idle(): boolean;
+  /**
+   * The rows of `sql` with `parameters`, read now, or undefined when the connection is not open
+   * yet or a transaction is open on it.
+   */
+  rows(sql: string, parameters: readonly unknown[]): unknown[] | undefined;
 }

@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import type { DirectSqlite } from './open-sqlite.js';
 import type { StoreTables } from './tables.js';
 
 /** A parameter's place in a prepared query, standing in for its value while compiling. */
@@ -35,16 +36,49 @@ export class PreparedQuery<R> {
 
   /** Runs the query on `db` (the store's Kysely, a connection or a transaction) with `args`. */
   execute(db: Kysely<StoreTables>, args: readonly unknown[]): Promise<QueryResult<R>> {
+    const compiled = this.#compile(db);
+    return db.executeQuery<R>({ ...compiled, parameters: this.#parameters(compiled, args) });
+  }
+
+  /**
+   * The query's rows read synchronously through `direct` (the store's own SQLite connection),
+   * or undefined when `direct` cannot read now: run {@link execute} then.
+   *
+   * @param direct - the store's own SQLite connection, when it has one
+   * @param db - the store's Kysely (to compile the query on first use)
+   * @param args - the parameters
+   */
+  rowsNow(
+    direct: DirectSqlite | undefined,
+    db: Kysely<StoreTables>,
+    args: readonly unknown[],
+  ): R[] | undefined {
+    if (direct === undefined) return undefined;
+    const compiled = this.#compile(db);
+    return direct.rows(compiled.sql, this.#parameters(compiled, args)) as R[] | undefined;
+  }
+
+  /** The rows of the query: read now when `direct` can, else through Kysely on `db`. */
+  async rows(
+    direct: DirectSqlite | undefined,
+    db: Kysely<StoreTables>,
+    args: readonly unknown[],
+  ): Promise<readonly R[]> {
+    return this.rowsNow(direct, db, args) ?? (await this.execute(db, args)).rows;
+  }
+
+  #compile(db: Kysely<StoreTables>): CompiledQuery<R> {
     if (this.#compiled === undefined) {
       const compiled = this.#build(db, (index) => new Slot(index) as never).compile();
       this.#compiled = { ...compiled, sql: this.#prefix + compiled.sql };
       this.#identity = compiled.parameters.every((p, i) => p instanceof Slot && p.index === i);
     }
-    const compiled = this.#compiled;
-    const parameters =
-      this.#identity && args.length === compiled.parameters.length
-        ? args
-        : compiled.parameters.map((p) => (p instanceof Slot ? args[p.index] : p));
-    return db.executeQuery<R>({ ...compiled, parameters });
+    return this.#compiled;
+  }
+
+  #parameters(compiled: CompiledQuery<R>, args: readonly unknown[]): readonly unknown[] {
+    return this.#identity && args.length === compiled.parameters.length
+      ? args
+      : compiled.parameters.map((p) => (p instanceof Slot ? args[p.index] : p));
   }
 }

@@ -19,15 +19,17 @@ import { type SelectedThread, THREAD_COLUMNS } from './threads.js';
  * `turn_status` (undefined when every turn is completed).
  */
 export function pageTurnStatus(
-  records: readonly PageRowObject[],
+  records: readonly PageRow[],
 ): Record<string, TurnStatus> | undefined {
   let statuses: Record<string, TurnStatus> | undefined;
   for (const record of records) {
-    if (record.turn_status === null || record.turn_status === undefined) continue;
-    const parsed = TurnStatusSchema.safeParse(asString(record.turn_status));
+    const status = Array.isArray(record) ? record[9] : (record as PageRowObject).turn_status;
+    if (status === null || status === undefined) continue;
+    const parsed = TurnStatusSchema.safeParse(asString(status));
     if (!parsed.success) continue;
+    const turnId = Array.isArray(record) ? record[1] : (record as PageRowObject).turn_id;
     statuses ??= {};
-    statuses[asString(record.turn_id)] = parsed.data;
+    statuses[asString(turnId)] = parsed.data;
   }
   return statuses;
 }

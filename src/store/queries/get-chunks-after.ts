@@ -27,10 +27,14 @@ export function getChunksAfter(
   const afterSeq = Math.min(checkSeq(o.afterSeq ?? 0, 'afterSeq', 0), MAX_SEQ);
   const policy = corruptRowPolicy(o.onCorruptRow, ctx.onCorruptRow);
   return wrapStoreErrors('getChunksAfter', threadId, async () => {
-    const records = (
-      await ctx.statements.pageAfter.execute(ctx.db, [threadId, threadId, afterSeq, limit])
-    ).rows.map(pageRowObject);
-    const last = records[records.length - 1];
+    const records = await ctx.statements.pageAfter.rows(ctx.direct, ctx.db, [
+      threadId,
+      threadId,
+      afterSeq,
+      limit,
+    ]);
+    const newest = records[records.length - 1];
+    const last = newest === undefined ? undefined : pageRowObject(newest);
     if (last === undefined || last.thread_next_seq === null) {
       const thread = await selectThread(ctx, ctx.db, threadId, false);
       if (thread === undefined) throw threadNotFound(threadId);

@@ -30,10 +30,16 @@ export function getChunks(
   return wrapStoreErrors('getChunks', threadId, async () => {
     const records = (
       before === undefined
-        ? await ctx.statements.pageTail.execute(ctx.db, [threadId, threadId, limit])
-        : await ctx.statements.pageBefore.execute(ctx.db, [threadId, threadId, before, limit])
-    ).rows.map(pageRowObject);
-    const last = records[records.length - 1];
+        ? await ctx.statements.pageTail.rows(ctx.direct, ctx.db, [threadId, threadId, limit])
+        : await ctx.statements.pageBefore.rows(ctx.direct, ctx.db, [
+            threadId,
+            threadId,
+            before,
+            limit,
+          ])
+    ).slice();
+    const oldest = records[records.length - 1];
+    const last = oldest === undefined ? undefined : pageRowObject(oldest);
     if (last === undefined || last.thread_next_seq === null) {
       const thread = await selectThread(ctx, ctx.db, threadId, false);
       if (thread === undefined) throw threadNotFound(threadId);

@@ -20,7 +20,7 @@ export function getRows(
   const policy = corruptRowPolicy(o.onCorruptRow, ctx.onCorruptRow);
   return wrapStoreErrors('getRows', threadId, async () => {
     // One prepared keyset read; on the store's own SQLite connection the rows come as arrays.
-    const records = (await ctx.statements.rowsAfter.execute(ctx.db, [threadId, afterSeq])).rows;
+    const records = await ctx.statements.rowsAfter.rows(ctx.direct, ctx.db, [threadId, afterSeq]);
     if (records.length === 0 && (await selectThread(ctx, ctx.db, threadId, false)) === undefined) {
       throw threadNotFound(threadId);
     }

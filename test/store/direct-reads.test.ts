@@ -1,0 +1,90 @@
+// The store's own SQLite connection answers reads at once, synchronously, when no transaction is
+// open on it (`DirectSqlite`). Inside a transaction such a read would see the transaction's
+// uncommitted rows: these tests start a read at every point of a turn's write and check that it
+// sees the thread as it was before the turn or after it, never part of it.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChunkRowDraft } from '../../src/schema/chunk-row.js';
+import { type ChunkStore, createChunkStore } from '../../src/store/index.js';
+
+const THREAD = 'direct';
+const ROWS_PER_TURN = 4;
+
+const drafts = (turn: number): ChunkRowDraft[] =>
+  Array.from({ length: ROWS_PER_TURN }, (_, i) => ({
+    turnId: `turn-${turn}`,
+    step: 0,
+    role: 'assistant' as const,
+    type: 'text' as const,
+    data: { text: `turn ${turn} row ${i}` },
+  }));
+
+/** Resolves after `n` turns of the microtask queue. */
+async function microtasks(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await Promise.resolve();
+}
+
+let store: ChunkStore | undefined;
+afterEach(async () => {
+  await store?.close();
+  store = undefined;
+});
+
+describe('reads on the store’s own SQLite connection', () => {
+  const reads = {
+    getChunks: async (s: ChunkStore) => {
+      const page = await s.getChunks(THREAD, { limit: 1000 });
+      return { total: page.total, rows: page.chunks };
+    },
+    getChunksAfter: async (s: ChunkStore) => {
+      const page = await s.getChunksAfter(THREAD, { limit: 1000 });
+      return { total: page.total, rows: page.chunks };
+    },
+    getRows: async (s: ChunkStore) => {
+      const rows = await s.getRows(THREAD);
+      return { total: rows.length, rows };
+    },
+  };
+
+  for (const [name, readThread] of Object.entries(reads)) {
+    it(`${name} started at any point of a turn's write sees the thread before or after the turn, never part of it`, async () => {
+      store = createChunkStore({ sqlite: ':memory:' });
+      await store.migrate();
+      await store.appendTurn(THREAD, drafts(0));
+      const seen = new Set<number>();
+      // Far more microtask turns than a write takes, so that reads land before, inside and
+      // after its transaction.
+      for (let delay = 0; delay < 60; delay++) {
+        const turn = delay + 1;
+        const before = turn * ROWS_PER_TURN;
+        const write = store.appendTurn(THREAD, drafts(turn));
+        const read = microtasks(delay).then(() => readThread(store as ChunkStore));
+        const [, got] = await Promise.all([write, read]);
+        expect([before, before + ROWS_PER_TURN]).toContain(got.total);
+        expect(got.rows).toHaveLength(got.total);
+        expect(got.rows.map((r) => r.seq)).toEqual(
+          Array.from({ length: got.total }, (_, i) => i + 1),
+        );
+        seen.add(got.total - before);
+      }
+      // Both outcomes happened: some reads came before the turn's COMMIT, some after.
+      expect([...seen].sort()).toEqual([0, ROWS_PER_TURN]);
+    });
+
+    it(`${name} started at any point of a repeated turn's write never sees the rows it rolls back`, async () => {
+      store = createChunkStore({ sqlite: ':memory:' });
+      await store.migrate();
+      await store.appendTurn(THREAD, drafts(0));
+      await store.appendTurn(THREAD, drafts(1));
+      for (let delay = 0; delay < 60; delay++) {
+        // Turn 1 again: its rows are inserted, then found stored before, and rolled back.
+        const write = store.appendTurn(THREAD, drafts(1));
+        const read = microtasks(delay).then(() => readThread(store as ChunkStore));
+        const [, got] = await Promise.all([write, read]);
+        expect(got.total).toBe(2 * ROWS_PER_TURN);
+        expect(got.rows.map((r) => r.seq)).toEqual(
+          Array.from({ length: 2 * ROWS_PER_TURN }, (_, i) => i + 1),
+        );
+      }
+    });
+  }
+});
