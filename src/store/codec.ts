@@ -91,8 +91,17 @@ export interface SelectedRow {
   readonly version: unknown;
 }
 
-const hasOwn = Object.prototype.hasOwnProperty;
-const ROLES: ReadonlySet<string> = new Set<ChunkRole>(['user', 'assistant', 'tool', 'system']);
+/**
+ * The row types and roles by name, to the one string the reader keeps of each: a row holds the
+ * constant, not the copy the driver made (a read of a long thread would otherwise keep tens of
+ * thousands of short strings alive until the rows are dropped).
+ */
+const TYPES: ReadonlyMap<string, ChunkRowType> = new Map(
+  (Object.keys(RowDataSchemas) as ChunkRowType[]).map((type) => [type, type]),
+);
+const ROLES: ReadonlyMap<string, ChunkRole> = new Map(
+  (['user', 'assistant', 'tool', 'system'] as const).map((role) => [role, role]),
+);
 
 /** Why a row is corrupt (made only for corrupt rows: a valid row is decoded without one). */
 class Problem {
@@ -107,17 +116,17 @@ function decodeRecord(
   threadId: string,
   seq: number,
   record: readonly unknown[],
+  turnId: string,
 ): ChunkRow | Problem {
   if (Number(record[7]) !== ROW_FORMAT_VERSION) {
     return new Problem(
       `it has format version ${String(record[7])}, this chunklog reads ${ROW_FORMAT_VERSION}`,
     );
   }
-  const type = asString(record[4]);
-  if (!hasOwn.call(RowDataSchemas, type))
-    return new Problem(`unknown type ${JSON.stringify(type)}`);
-  const role = asString(record[3]);
-  if (!ROLES.has(role)) return new Problem(`unknown role ${JSON.stringify(role)}`);
+  const type = TYPES.get(asString(record[4]));
+  if (type === undefined) return new Problem(`unknown type ${JSON.stringify(asString(record[4]))}`);
+  const role = ROLES.get(asString(record[3]));
+  if (role === undefined) return new Problem(`unknown role ${JSON.stringify(asString(record[3]))}`);
   const step = Number(record[2]);
   if (!Number.isInteger(step) || step < 0) {
     return new Problem(`its step ${String(record[2])} is not a step`);
@@ -144,31 +153,13 @@ function decodeRecord(
   return {
     threadId,
     seq,
-    turnId: asString(record[1]),
+    turnId,
     step,
     role,
     type,
     data,
     createdAt: '',
   } as ChunkRow;
-}
-
-/**
- * Turns a selected row into a validated {@link ChunkRow} (its `createdAt` is filled in by
- * {@link decodeRows}).
- *
- * @returns the row, or undefined when it is corrupt and the policy is `skip`
- * @throws {ChunklogError} `corrupt-row` naming the thread and seq, when the policy is `throw`
- */
-function decodeRow(
-  threadId: string,
-  record: readonly unknown[],
-  policy: CorruptRowPolicy,
-): ChunkRow | undefined {
-  const seq = Number(record[0]);
-  const decoded = decodeRecord(threadId, seq, record);
-  if (!(decoded instanceof Problem)) return decoded;
-  return corrupt(threadId, seq, decoded, policy);
 }
 
 /** A corrupt row: undefined under the `skip` policy, else the `corrupt-row` error. */
@@ -186,6 +177,62 @@ function corrupt(
   );
 }
 
+/**
+ * Decodes a thread's rows in order, page after page, dropping the corrupt ones under the `skip`
+ * policy. What consecutive rows share is kept once: the rows of a turn hold one turn id string
+ * and one formatted timestamp (`toISOString` is not cheap), so that a long read keeps no copy per
+ * row alive.
+ */
+export class RowDecoder {
+  readonly #threadId: string;
+  readonly #policy: CorruptRowPolicy;
+  #lastMillis: unknown;
+  #lastIso = '';
+  #lastTurnId = '';
+
+  /**
+   * @param threadId - the thread the rows are of
+   * @param policy - what a corrupt row does: `throw` (`corrupt-row`) or `skip`
+   */
+  constructor(threadId: string, policy: CorruptRowPolicy) {
+    this.#threadId = threadId;
+    this.#policy = policy;
+  }
+
+  /**
+   * Decodes `records` (in {@link ROW_COLUMNS} order, as arrays or objects) onto the end of `into`.
+   *
+   * @throws {ChunklogError} `corrupt-row` naming the thread and seq, when the policy is `throw`
+   */
+  decode(records: readonly StoredRecord[], into: ChunkRow[]): void {
+    const threadId = this.#threadId;
+    for (const stored of records) {
+      const record = arrayOf(stored);
+      const seq = Number(record[0]);
+      const turnId = asString(record[1]);
+      if (turnId !== this.#lastTurnId) this.#lastTurnId = turnId;
+      const row = decodeRecord(threadId, seq, record, this.#lastTurnId);
+      if (row instanceof Problem) {
+        corrupt(threadId, seq, row, this.#policy);
+        continue;
+      }
+      const createdAt = record[6];
+      if (createdAt !== this.#lastMillis) {
+        const iso = storedIso(createdAt);
+        if (iso === undefined) {
+          const problem = `its created_at ${previewValue(createdAt)} is not a time`;
+          corrupt(threadId, seq, new Problem(problem), this.#policy);
+          continue;
+        }
+        this.#lastMillis = createdAt;
+        this.#lastIso = iso;
+      }
+      (row as { createdAt: string }).createdAt = this.#lastIso;
+      into.push(row);
+    }
+  }
+}
+
 /** Decodes rows in order, dropping the corrupt ones under the `skip` policy. */
 export function decodeRows(
   threadId: string,
@@ -193,27 +240,7 @@ export function decodeRows(
   policy: CorruptRowPolicy,
 ): ChunkRow[] {
   const rows: ChunkRow[] = [];
-  // The rows of a turn share their timestamp: format it once (toISOString is not cheap).
-  let lastMillis: unknown;
-  let lastIso = '';
-  for (const stored of records) {
-    const record = arrayOf(stored);
-    const row = decodeRow(threadId, record, policy);
-    if (row === undefined) continue;
-    const createdAt = record[6];
-    if (createdAt !== lastMillis) {
-      const iso = storedIso(createdAt);
-      if (iso === undefined) {
-        const problem = `its created_at ${previewValue(createdAt)} is not a time`;
-        corrupt(threadId, row.seq, new Problem(problem), policy);
-        continue;
-      }
-      lastMillis = createdAt;
-      lastIso = iso;
-    }
-    (row as { createdAt: string }).createdAt = lastIso;
-    rows.push(row);
-  }
+  new RowDecoder(threadId, policy).decode(records, rows);
   return rows;
 }
 

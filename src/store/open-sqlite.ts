@@ -28,6 +28,7 @@ interface BetterSqliteStatement extends SqliteStatement {
 /** A better-sqlite3 statement as the direct reads use it. */
 interface BetterSqliteReader {
   all(parameters: readonly unknown[]): unknown[];
+  iterate(parameters: readonly unknown[]): IterableIterator<unknown>;
 }
 
 /** The parts of a better-sqlite3 `Database` used here, typed structurally. */
@@ -51,10 +52,9 @@ type BetterSqliteConstructor = new (
  * and the store runs the same few queries over and over. Bounded, oldest evicted first (the
  * store's own statements are few; they are evicted only by a flood of other queries).
  */
-function withStatementCache(
-  db: BetterSqliteDatabase,
-  size: number,
-): SqliteDatabase & { prepare(sql: string): BetterSqliteStatement } {
+type StatementCache = SqliteDatabase & { prepare(sql: string): BetterSqliteStatement };
+
+function withStatementCache(db: BetterSqliteDatabase, size: number): StatementCache {
   const cache = new Map<string, BetterSqliteStatement>();
   return {
     close: () => db.close(),
@@ -99,17 +99,29 @@ export function openSqlite(
   path: string,
   options: SqliteOpenOptions = {},
 ): { readonly db: Kysely<unknown>; readonly direct: DirectSqlite } {
-  let opened:
-    | {
-        readonly db: BetterSqliteDatabase;
-        readonly prepare: (sql: string) => BetterSqliteStatement;
-      }
-    | undefined;
+  let opened: { readonly db: BetterSqliteDatabase; readonly cached: StatementCache } | undefined;
+  /** The statement of `sql` when a direct read can run now, else undefined. */
+  const reader = (sql: string): BetterSqliteReader | undefined =>
+    opened === undefined || !opened.db.open || opened.db.inTransaction
+      ? undefined
+      : (opened.cached.prepare(sql) as unknown as BetterSqliteReader);
   const direct: DirectSqlite = {
-    idle: () => opened?.db.open === true && !opened.db.inTransaction,
-    rows(sql, parameters) {
-      if (opened === undefined || !opened.db.open || opened.db.inTransaction) return undefined;
-      return (opened.prepare(sql) as unknown as BetterSqliteReader).all(parameters);
+    rows: (sql, parameters) => reader(sql)?.all(parameters),
+    batches(sql, parameters, size, visit) {
+      const statement = reader(sql);
+      if (statement === undefined) return false;
+      let batch: unknown[] = [];
+      // One statement, so one snapshot of the database, stepped through; each batch is handed
+      // on before the next is read, so the driver's row objects die young.
+      for (const row of statement.iterate(parameters)) {
+        batch.push(row);
+        if (batch.length === size) {
+          visit(batch);
+          batch = [];
+        }
+      }
+      if (batch.length > 0) visit(batch);
+      return true;
     },
   };
   const db = new Kysely<unknown>({
@@ -129,7 +141,7 @@ export function openSqlite(
         // per transaction, and WAL readers do not wait for a writer.
         db.pragma('busy_timeout = 0');
         const cached = withStatementCache(db, options.statementCacheSize ?? 256);
-        opened = { db, prepare: (sql) => cached.prepare(sql) };
+        opened = { db, cached };
         return cached;
       },
     }),
@@ -146,11 +158,20 @@ export function openSqlite(
  * through Kysely then, which queues it until the transaction ends.
  */
 export interface DirectSqlite {
-  /** Whether a read can run now: the connection is open and no transaction is open on it. */
-  idle(): boolean;
   /**
    * The rows of `sql` with `parameters`, read now, or undefined when the connection is not open
    * yet or a transaction is open on it.
    */
   rows(sql: string, parameters: readonly unknown[]): unknown[] | undefined;
+  /**
+   * Reads the rows of `sql` now, in one snapshot, and hands them to `visit` `size` at a time (a
+   * long read then keeps no more than a batch of the driver's rows alive); false, having read
+   * nothing, when the connection is not open yet or a transaction is open on it.
+   */
+  batches(
+    sql: string,
+    parameters: readonly unknown[],
+    size: number,
+    visit: (rows: unknown[]) => void,
+  ): boolean;
 }

@@ -48,7 +48,7 @@ export class PreparedQuery<R> {
    * @param db - the store's Kysely (to compile the query on first use)
    * @param args - the parameters
    */
-  rowsNow(
+  #rowsNow(
     direct: DirectSqlite | undefined,
     db: Kysely<StoreTables>,
     args: readonly unknown[],
@@ -64,7 +64,29 @@ export class PreparedQuery<R> {
     db: Kysely<StoreTables>,
     args: readonly unknown[],
   ): Promise<readonly R[]> {
-    return this.rowsNow(direct, db, args) ?? (await this.execute(db, args)).rows;
+    return this.#rowsNow(direct, db, args) ?? (await this.execute(db, args)).rows;
+  }
+
+  /**
+   * Hands the query's rows to `visit`, `size` at a time: read now through `direct` when it can
+   * (one snapshot, each batch handed on before the next is read), else all at once through
+   * Kysely on `db`.
+   */
+  async eachBatch(
+    direct: DirectSqlite | undefined,
+    db: Kysely<StoreTables>,
+    args: readonly unknown[],
+    size: number,
+    visit: (rows: readonly R[]) => void,
+  ): Promise<void> {
+    if (direct !== undefined) {
+      const compiled = this.#compile(db);
+      const parameters = this.#parameters(compiled, args);
+      if (direct.batches(compiled.sql, parameters, size, visit as (rows: unknown[]) => void)) {
+        return;
+      }
+    }
+    visit((await this.execute(db, args)).rows);
   }
 
   #compile(db: Kysely<StoreTables>): CompiledQuery<R> {

@@ -88,3 +88,71 @@ describe('reads on the store’s own SQLite connection', () => {
     });
   }
 });
+
+describe('a whole-thread read longer than one decode batch', () => {
+  // getRows decodes the direct read 1,000 rows at a time as it steps through one statement.
+  const TURNS = 700; // 2,800 rows: three batches, the last one partial
+  const seed = async (s: ChunkStore) => {
+    await s.migrate();
+    for (let turn = 0; turn < TURNS; turn++) await s.appendTurn(THREAD, drafts(turn));
+  };
+  // A file, so that a second connection can corrupt rows under the store.
+  const corruptSeqs = async (file: string, seqs: number[]) => {
+    const { default: Database } = await import('better-sqlite3');
+    const raw = new Database(file);
+    const update = raw.prepare(
+      'update chunklog_chunks set data = ? where thread_id = ? and seq = ?',
+    );
+    for (const seq of seqs) update.run(JSON.stringify({ text: seq }), THREAD, seq);
+    raw.close();
+  };
+
+  it('getRows returns every row in seq order, each decoded as the paged reads decode it', async () => {
+    store = createChunkStore({ sqlite: ':memory:' });
+    await seed(store);
+    const rows = await store.getRows(THREAD);
+    expect(rows.map((r) => r.seq)).toEqual(
+      Array.from({ length: TURNS * ROWS_PER_TURN }, (_, i) => i + 1),
+    );
+    const paged = [];
+    for (let afterSeq = 0; ; ) {
+      const page = await store.getChunksAfter(THREAD, { afterSeq, limit: 500 });
+      paged.push(...page.chunks);
+      if (!page.hasMore || page.newestSeq === null) break;
+      afterSeq = page.newestSeq;
+    }
+    expect(rows).toEqual(paged);
+    expect(rows[2799]).toMatchObject({ turnId: 'turn-699', data: { text: 'turn 699 row 3' } });
+    expect((await store.getRows(THREAD, { afterSeq: 1999 })).map((r) => r.seq)).toEqual(
+      Array.from({ length: 801 }, (_, i) => i + 2000),
+    );
+  });
+
+  it('a corrupt row in a later batch fails the read naming its seq, or is the only row skipped', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'chunklog-batches-'));
+    try {
+      const file = join(dir, 'batches.db');
+      store = createChunkStore({ sqlite: file });
+      await seed(store);
+      await corruptSeqs(file, [1500, 2800]);
+      const error = await store.getRows(THREAD).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toMatchObject({ code: 'corrupt-row', threadId: THREAD, seq: 1500 });
+      // The same statement again, after the failed read stopped stepping through it.
+      const skipped = await store.getRows(THREAD, { onCorruptRow: 'skip' });
+      expect(skipped).toHaveLength(TURNS * ROWS_PER_TURN - 2);
+      expect(skipped.some((r) => r.seq === 1500 || r.seq === 2800)).toBe(false);
+      expect(skipped[1498]?.seq).toBe(1499);
+      expect(skipped[1499]?.seq).toBe(1501);
+    } finally {
+      await store?.close();
+      store = undefined;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
