@@ -126,7 +126,6 @@ console.log('| thread length | persist one turn | first screen | next model inpu
 console.log('|---|---|---|---|');
 for (const row of rows) console.log(row);
 
-
 // 1. A whole session turn, flat in the thread's length.
 // The input token count is given, so that the scripted model does not serialize the prompt to
 // derive it (a real provider's request body is the AI SDK's and the network's cost, not ours).
