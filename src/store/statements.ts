@@ -14,6 +14,10 @@ import { PreparedQuery } from './prepared.js';
 import type { ChunkRecord, StoreTables } from './tables.js';
 import { type SelectedThread, THREAD_COLUMNS } from './threads.js';
 
+/** Where a page row's turn id and turn status are when it is an array (see {@link PageRow}). */
+const PAGE_TURN_ID = 1;
+const PAGE_TURN_STATUS = 9;
+
 /**
  * The statuses of a page's turns that are not `completed`, by turn id, from its rows'
  * `turn_status` (undefined when every turn is completed).
@@ -23,11 +27,13 @@ export function pageTurnStatus(
 ): Record<string, TurnStatus> | undefined {
   let statuses: Record<string, TurnStatus> | undefined;
   for (const record of records) {
-    const status = Array.isArray(record) ? record[9] : (record as PageRowObject).turn_status;
+    const status = Array.isArray(record)
+      ? record[PAGE_TURN_STATUS]
+      : (record as PageRowObject).turn_status;
     if (status === null || status === undefined) continue;
     const parsed = TurnStatusSchema.safeParse(asString(status));
     if (!parsed.success) continue;
-    const turnId = Array.isArray(record) ? record[1] : (record as PageRowObject).turn_id;
+    const turnId = Array.isArray(record) ? record[PAGE_TURN_ID] : (record as PageRowObject).turn_id;
     statuses ??= {};
     statuses[asString(turnId)] = parsed.data;
   }
@@ -59,7 +65,7 @@ export function pageRowObject(row: PageRow): PageRowObject {
   if (!Array.isArray(row)) return row as PageRowObject;
   return {
     seq: row[0],
-    turn_id: row[1],
+    turn_id: row[PAGE_TURN_ID],
     step: row[2],
     role: row[3],
     type: row[4],
@@ -67,7 +73,7 @@ export function pageRowObject(row: PageRow): PageRowObject {
     created_at: row[6],
     version: row[7],
     thread_next_seq: row[8],
-    turn_status: row[9],
+    turn_status: row[PAGE_TURN_STATUS],
   };
 }
 
