@@ -246,17 +246,39 @@ function runOnce<T>(
       }
     });
   }
+  const begin = ctx.adapter.beginWithTimeouts;
+  if (begin !== undefined) {
+    // The transaction is run by hand on a reserved connection, as on SQLite, so that its BEGIN
+    // carries the server-side timeouts in the same round trip.
+    return ctx.db.connection().execute(async (conn) => {
+      await watchConnection(conn, state);
+      await conn.executeQuery(begin(ctx.timeoutMs));
+      try {
+        const result = await work(conn);
+        if (deadline.expired) throw new DeadlineReached();
+        state.commitSent = true;
+        const { rows } = await conn.executeQuery(COMMIT);
+        // PostgreSQL answers COMMIT with a ROLLBACK tag when an earlier statement had failed.
+        if ((rows[0] as { command?: unknown } | undefined)?.command === 'ROLLBACK') {
+          throw new Error('the transaction was rolled back at COMMIT: an earlier statement failed');
+        }
+        return result;
+      } catch (error) {
+        try {
+          await conn.executeQuery(ROLLBACK);
+        } catch {
+          // The connection is gone: the server rolls the transaction back, and the pool drops
+          // a client that can no longer be queried when it is released.
+        }
+        throw error;
+      }
+    });
+  }
   const builder = ctx.db.transaction();
   const isolation = ctx.adapter.writeIsolation;
   return (isolation === undefined ? builder : builder.setIsolationLevel(isolation)).execute(
     async (trx) => {
-      // The raw connection of this transaction, to end its session if it stalls.
-      const connection = await trx.getExecutor().provideConnection(async (c) => c);
-      await connection.collectSessionInfo?.();
-      state.connection = connection;
-      if (ctx.adapter.transactionTimeouts !== undefined) {
-        await ctx.adapter.transactionTimeouts(ctx.timeoutMs).execute(trx);
-      }
+      await watchConnection(trx, state);
       const result = await work(trx);
       if (deadline.expired) throw new DeadlineReached();
       // Kysely sends COMMIT as soon as this returns.
@@ -264,4 +286,11 @@ function runOnce<T>(
       return result;
     },
   );
+}
+
+/** Keeps the attempt's raw connection, to end its session on the server if it stalls. */
+async function watchConnection(db: Kysely<StoreTables>, state: Attempt): Promise<void> {
+  const connection = await db.getExecutor().provideConnection(async (c) => c);
+  await connection.collectSessionInfo?.();
+  state.connection = connection;
 }

@@ -1,4 +1,4 @@
-import type { RawBuilder } from 'kysely';
+import type { CompiledQuery, RawBuilder } from 'kysely';
 
 /** The databases the store knows how to drive. */
 export type StoreDialectName = 'sqlite' | 'postgres' | 'mysql';
@@ -51,11 +51,12 @@ export interface StoreDialectAdapter {
   /** How many bound parameters one statement may carry. */
   readonly maxParameters: number;
   /**
-   * A statement run first in every write transaction that makes the server itself end it when a
-   * statement, or the client between two statements, takes longer than the store's
-   * `timeoutMs` (PostgreSQL: `statement_timeout`, `idle_in_transaction_session_timeout`, for
-   * this transaction only), so that a stalled client cannot hold a thread's lock for good.
-   * Undefined where no such setting is scoped to a transaction.
+   * The statement that begins every write transaction, in one round trip, together with the
+   * settings that make the server itself end the transaction when a statement, or the client
+   * between two statements, takes longer than the store's `timeoutMs` (PostgreSQL: `SET LOCAL
+   * statement_timeout` and `idle_in_transaction_session_timeout`, for this transaction only), so
+   * that a stalled client cannot hold a thread's lock for good. Undefined where no such setting
+   * is scoped to a transaction: the driver's own BEGIN is used there.
    */
-  readonly transactionTimeouts?: ((ms: number) => RawBuilder<unknown>) | undefined;
+  readonly beginWithTimeouts?: ((ms: number) => CompiledQuery) | undefined;
 }

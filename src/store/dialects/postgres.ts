@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { StoreDialectAdapter } from './adapter.js';
 
 /**
@@ -23,6 +23,12 @@ export const postgresAdapter: StoreDialectAdapter = {
   createTableSuffix: undefined,
   createIndexIfNotExists: true,
   maxParameters: 65_535,
-  transactionTimeouts: (ms) =>
-    sql`select set_config('statement_timeout', ${String(ms)}, true), set_config('idle_in_transaction_session_timeout', ${String(ms)}, true)`,
+  // A multi-statement simple query (no parameters: `ms` is the store's validated integer option),
+  // so the timeouts cost no round trip of their own.
+  beginWithTimeouts: (ms) => {
+    const limit = String(Math.trunc(ms));
+    return CompiledQuery.raw(
+      `start transaction isolation level read committed; set local statement_timeout = ${limit}; set local idle_in_transaction_session_timeout = ${limit}`,
+    );
+  },
 };
