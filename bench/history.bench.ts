@@ -52,7 +52,7 @@ for (const n of SIZES) await seed(`t${n}`, n);
 // 2 and 3: each size, interleaved contenders. They run first, on a heap that holds nothing of
 // the session figures below (whose sessions keep a 5,000-turn history in memory): a cold rebuild
 // is a new process's work, and a heap grown by other work would tax the side that allocates more.
-const coldName = 'chunklog cold rebuild: getMessages + toModelMessages';
+const coldName = 'chunklog cold rebuild: getRows + group + model messages';
 const rows: string[] = [];
 const figure = (c: Comparison, name: string) => 1 / (c.ratios[name] as number);
 let persistTurn = 1_000_000;
@@ -71,7 +71,7 @@ for (const n of SIZES) {
         run: async () => modelMessagesOf(groupRows(await store.getRows(threadId))),
       },
     ],
-    rounds: n >= 1000 ? 15 : 30,
+    rounds: n >= 5000 ? 15 : 30,
     limits: n >= 1000 ? [{ contender: coldName, atMost: 1.0 }] : [],
   });
   const screen = await compare({

@@ -79,6 +79,11 @@ function arrayOf(record: StoredRecord): readonly unknown[] {
   return [r.seq, r.turn_id, r.step, r.role, r.type, r.data, r.created_at, r.version];
 }
 
+/** The stored seq of a row selected with {@link ROW_COLUMNS}, as the driver gave it. */
+export function seqOf(record: StoredRecord): unknown {
+  return Array.isArray(record) ? record[0] : (record as SelectedRow).seq;
+}
+
 /** A row as selected with {@link ROW_COLUMNS}. */
 export interface SelectedRow {
   readonly seq: unknown;

@@ -28,7 +28,6 @@ interface BetterSqliteStatement extends SqliteStatement {
 /** A better-sqlite3 statement as the direct reads use it. */
 interface BetterSqliteReader {
   all(parameters: readonly unknown[]): unknown[];
-  iterate(parameters: readonly unknown[]): IterableIterator<unknown>;
 }
 
 /** The parts of a better-sqlite3 `Database` used here, typed structurally. */
@@ -107,20 +106,18 @@ export function openSqlite(
       : (opened.cached.prepare(sql) as unknown as BetterSqliteReader);
   const direct: DirectSqlite = {
     rows: (sql, parameters) => reader(sql)?.all(parameters),
-    batches(sql, parameters, size, visit) {
-      const statement = reader(sql);
-      if (statement === undefined) return false;
-      let batch: unknown[] = [];
-      // One statement, so one snapshot of the database, stepped through; each batch is handed
-      // on before the next is read, so the driver's row objects die young.
-      for (const row of statement.iterate(parameters)) {
-        batch.push(row);
-        if (batch.length === size) {
-          visit(batch);
-          batch = [];
-        }
+    inSnapshot(reads) {
+      if (opened === undefined || !opened.db.open || opened.db.inTransaction) return false;
+      const { db, cached } = opened;
+      // Synchronous from BEGIN to COMMIT: nothing else runs on the connection in between.
+      cached.prepare('begin').run([]);
+      try {
+        reads((sql, parameters) =>
+          (cached.prepare(sql) as unknown as BetterSqliteReader).all(parameters),
+        );
+      } finally {
+        if (db.inTransaction) cached.prepare('commit').run([]);
       }
-      if (batch.length > 0) visit(batch);
       return true;
     },
   };
@@ -164,14 +161,11 @@ export interface DirectSqlite {
    */
   rows(sql: string, parameters: readonly unknown[]): unknown[] | undefined;
   /**
-   * Reads the rows of `sql` now, in one snapshot, and hands them to `visit` `size` at a time (a
-   * long read then keeps no more than a batch of the driver's rows alive); false, having read
-   * nothing, when the connection is not open yet or a transaction is open on it.
+   * Runs `reads` now, inside one read transaction (so every query it makes sees the same
+   * snapshot of the database), `all` giving the rows of a query; false, having run nothing, when
+   * the connection is not open yet or a transaction is open on it.
    */
-  batches(
-    sql: string,
-    parameters: readonly unknown[],
-    size: number,
-    visit: (rows: unknown[]) => void,
+  inSnapshot(
+    reads: (all: (sql: string, parameters: readonly unknown[]) => unknown[]) => void,
   ): boolean;
 }

@@ -68,25 +68,19 @@ export class PreparedQuery<R> {
   }
 
   /**
-   * Hands the query's rows to `visit`, `size` at a time: read now through `direct` when it can
-   * (one snapshot, each batch handed on before the next is read), else all at once through
-   * Kysely on `db`.
+   * Runs `reads` synchronously through `direct`, in one snapshot of the database, `run(args)`
+   * giving the query's rows for `args`; false, having run nothing, when `direct` cannot read now.
    */
-  async eachBatch(
+  inSnapshot(
     direct: DirectSqlite | undefined,
     db: Kysely<StoreTables>,
-    args: readonly unknown[],
-    size: number,
-    visit: (rows: readonly R[]) => void,
-  ): Promise<void> {
-    if (direct !== undefined) {
-      const compiled = this.#compile(db);
-      const parameters = this.#parameters(compiled, args);
-      if (direct.batches(compiled.sql, parameters, size, visit as (rows: unknown[]) => void)) {
-        return;
-      }
-    }
-    visit((await this.execute(db, args)).rows);
+    reads: (run: (args: readonly unknown[]) => readonly R[]) => void,
+  ): boolean {
+    if (direct === undefined) return false;
+    const compiled = this.#compile(db);
+    return direct.inSnapshot((all) =>
+      reads((args) => all(compiled.sql, this.#parameters(compiled, args)) as R[]),
+    );
   }
 
   #compile(db: Kysely<StoreTables>): CompiledQuery<R> {

@@ -98,6 +98,8 @@ export interface StoreStatements {
   readonly pageAfter: PreparedQuery<PageRow>;
   /** `[threadId, afterSeq]` → the rows above `afterSeq`, ascending (arrays where possible). */
   readonly rowsAfter: PreparedQuery<StoredRecord>;
+  /** `[threadId, afterSeq, limit]` → the first `limit` rows above `afterSeq`, ascending (arrays where possible). */
+  readonly rowsAfterLimit: PreparedQuery<StoredRecord>;
   /** `[threadId, turnId]` → one row (its seq) when the turn is stored, none otherwise. */
   readonly turnExists: PreparedQuery<{ readonly seq: unknown }>;
   /**
@@ -391,6 +393,17 @@ export function createStatements(
           .where('thread_id', '=', arg<string>(0))
           .where('seq', '>', arg<number>(1))
           .orderBy('seq'),
+      arrayRows ? ARRAY_ROWS_MARK : '',
+    ),
+    rowsAfterLimit: new PreparedQuery<StoredRecord>(
+      (db, arg) =>
+        db
+          .selectFrom(chunks)
+          .select(ROW_COLUMNS)
+          .where('thread_id', '=', arg<string>(0))
+          .where('seq', '>', arg<number>(1))
+          .orderBy('seq')
+          .limit(arg<number>(2)),
       arrayRows ? ARRAY_ROWS_MARK : '',
     ),
     pageTail: page('none'),

@@ -90,7 +90,8 @@ describe('reads on the store’s own SQLite connection', () => {
 });
 
 describe('a whole-thread read longer than one decode batch', () => {
-  // getRows decodes the direct read 1,000 rows at a time as it steps through one statement.
+  // getRows reads the direct read in keyset pages of 1,000 rows in one read transaction, each
+  // page decoded before the next is read.
   const TURNS = 700; // 2,800 rows: three batches, the last one partial
   const seed = async (s: ChunkStore) => {
     await s.migrate();
@@ -143,7 +144,7 @@ describe('a whole-thread read longer than one decode batch', () => {
         (e: unknown) => e,
       );
       expect(error).toMatchObject({ code: 'corrupt-row', threadId: THREAD, seq: 1500 });
-      // The same statement again, after the failed read stopped stepping through it.
+      // The same read again, after the failed one ended its read transaction.
       const skipped = await store.getRows(THREAD, { onCorruptRow: 'skip' });
       expect(skipped).toHaveLength(TURNS * ROWS_PER_TURN - 2);
       expect(skipped.some((r) => r.seq === 1500 || r.seq === 2800)).toBe(false);
