@@ -227,51 +227,14 @@ function runOnce<T>(
   deadline: Deadline,
 ): Promise<T> {
   if (ctx.adapter.beginImmediate) {
-    return ctx.db.connection().execute(async (conn) => {
-      await beginImmediate(ctx, conn, deadline);
-      try {
-        const result = await work(conn);
-        // Past the deadline the caller has its store-timeout: this transaction must not commit.
-        if (deadline.expired) throw new DeadlineReached();
-        state.commitSent = true;
-        await conn.executeQuery(COMMIT);
-        return result;
-      } catch (error) {
-        try {
-          await conn.executeQuery(ROLLBACK);
-        } catch {
-          // SQLite may have rolled back already (for example after SQLITE_FULL).
-        }
-        throw error;
-      }
-    });
+    return byHand(ctx, work, state, deadline, (conn) => beginImmediate(ctx, conn, deadline));
   }
   const begin = ctx.adapter.beginWithTimeouts;
   if (begin !== undefined) {
-    // The transaction is run by hand on a reserved connection, as on SQLite, so that its BEGIN
-    // carries the server-side timeouts in the same round trip.
-    return ctx.db.connection().execute(async (conn) => {
+    // By hand too, so that the BEGIN carries the server-side timeouts in the same round trip.
+    return byHand(ctx, work, state, deadline, async (conn) => {
       await watchConnection(conn, state);
       await conn.executeQuery(begin(ctx.timeoutMs));
-      try {
-        const result = await work(conn);
-        if (deadline.expired) throw new DeadlineReached();
-        state.commitSent = true;
-        const { rows } = await conn.executeQuery(COMMIT);
-        // PostgreSQL answers COMMIT with a ROLLBACK tag when an earlier statement had failed.
-        if ((rows[0] as { command?: unknown } | undefined)?.command === 'ROLLBACK') {
-          throw new Error('the transaction was rolled back at COMMIT: an earlier statement failed');
-        }
-        return result;
-      } catch (error) {
-        try {
-          await conn.executeQuery(ROLLBACK);
-        } catch {
-          // The connection is gone: the server rolls the transaction back, and the pool drops
-          // a client that can no longer be queried when it is released.
-        }
-        throw error;
-      }
     });
   }
   const builder = ctx.db.transaction();
@@ -286,6 +249,42 @@ function runOnce<T>(
       return result;
     },
   );
+}
+
+/**
+ * Runs `work` in a transaction sent by hand on a reserved connection: `begin`, then COMMIT, or
+ * ROLLBACK on any failure.
+ */
+function byHand<T>(
+  ctx: StoreContext,
+  work: (trx: Kysely<StoreTables>) => Promise<T>,
+  state: Attempt,
+  deadline: Deadline,
+  begin: (conn: Kysely<StoreTables>) => Promise<void>,
+): Promise<T> {
+  return ctx.db.connection().execute(async (conn) => {
+    await begin(conn);
+    try {
+      const result = await work(conn);
+      // Past the deadline the caller has its store-timeout: this transaction must not commit.
+      if (deadline.expired) throw new DeadlineReached();
+      state.commitSent = true;
+      const { rows } = await conn.executeQuery(COMMIT);
+      // PostgreSQL answers COMMIT with a ROLLBACK tag when an earlier statement had failed.
+      if ((rows[0] as { command?: unknown } | undefined)?.command === 'ROLLBACK') {
+        throw new Error('the transaction was rolled back at COMMIT: an earlier statement failed');
+      }
+      return result;
+    } catch (error) {
+      try {
+        await conn.executeQuery(ROLLBACK);
+      } catch {
+        // Rolled back already (SQLite after SQLITE_FULL), or the connection is gone: the server
+        // rolls the transaction back, and the pool drops a client it can no longer query.
+      }
+      throw error;
+    }
+  });
 }
 
 /** Keeps the attempt's raw connection, to end its session on the server if it stalls. */
