@@ -227,6 +227,19 @@ export function createStatements(
           .limit(arg<number>(bound === 'none' ? 2 : 3)),
       arrayRows ? ARRAY_ROWS_MARK : '',
     );
+  // The rows above a seq, ascending, all of them or the first `limit` (a whole-thread read).
+  const rowsAfter = (limited: boolean) =>
+    new PreparedQuery<StoredRecord>(
+      (db, arg) =>
+        db
+          .selectFrom(chunks)
+          .select(ROW_COLUMNS)
+          .where('thread_id', '=', arg<string>(0))
+          .where('seq', '>', arg<number>(1))
+          .orderBy('seq')
+          .$if(limited, (qb) => qb.limit(arg<number>(2))),
+      arrayRows ? ARRAY_ROWS_MARK : '',
+    );
   // The values of `n` inserted rows, parameters 0 to n × columns − 1.
   const valuesOf = (n: number, arg: <T>(index: number) => T) =>
     Array.from({ length: n }, (_, r) => {
@@ -385,27 +398,8 @@ export function createStatements(
         .where('turn_id', '=', arg<string>(1))
         .limit(1),
     ),
-    rowsAfter: new PreparedQuery<StoredRecord>(
-      (db, arg) =>
-        db
-          .selectFrom(chunks)
-          .select(ROW_COLUMNS)
-          .where('thread_id', '=', arg<string>(0))
-          .where('seq', '>', arg<number>(1))
-          .orderBy('seq'),
-      arrayRows ? ARRAY_ROWS_MARK : '',
-    ),
-    rowsAfterLimit: new PreparedQuery<StoredRecord>(
-      (db, arg) =>
-        db
-          .selectFrom(chunks)
-          .select(ROW_COLUMNS)
-          .where('thread_id', '=', arg<string>(0))
-          .where('seq', '>', arg<number>(1))
-          .orderBy('seq')
-          .limit(arg<number>(2)),
-      arrayRows ? ARRAY_ROWS_MARK : '',
-    ),
+    rowsAfter: rowsAfter(false),
+    rowsAfterLimit: rowsAfter(true),
     pageTail: page('none'),
     pageBefore: page('before'),
     pageAfter: page('after'),
