@@ -258,11 +258,22 @@ export function planModelInput(
   // Only the turns under the cut in force are grouped: a long thread's left-out part is skipped.
   const inForce = cutInForce(messages);
   const offset = inForce?.index ?? 0;
-  const turns = turnsOf(offset === 0 ? messages : messages.slice(offset));
+  const underCut = offset === 0 ? messages : messages.slice(offset);
+  // The turns are split out only when needed (a known count to find, or a new cut to make): a
+  // thread within its budget is built and counted, nothing more.
+  let split: Turn[] | undefined;
+  const turns = (): Turn[] => {
+    split ??= turnsOf(underCut);
+    return split;
+  };
   const summary = inForce?.truncation.summary;
   const build = (from: number, withSummary: string | undefined): ModelMessage[] => {
     const kept =
-      from === 0 && offset === 0 ? messages : turns.slice(from).flatMap((t) => t.messages);
+      from === 0
+        ? underCut
+        : turns()
+            .slice(from)
+            .flatMap((t) => t.messages);
     let input = options.build(kept);
     if (budget.maxToolResultChars !== undefined) {
       input = capToolResults(input, budget.maxToolResultChars);
@@ -274,31 +285,34 @@ export function planModelInput(
   const knownAt =
     options.known === undefined
       ? -1
-      : turns.findIndex((turn) => turn.turnId === options.known?.turnId);
+      : turns().findIndex((turn) => turn.turnId === options.known?.turnId);
   let tokens: number;
   if (options.known !== undefined && knownAt >= 0) {
     // The stored size of the input through the known turn, plus the estimate of what followed.
-    const after = turns.slice(knownAt + 1).flatMap((turn) => turn.messages);
+    const after = turns()
+      .slice(knownAt + 1)
+      .flatMap((turn) => turn.messages);
     tokens = options.known.tokens + (after.length === 0 ? 0 : countTokens(options.build(after)));
   } else {
     tokens = countTokens(current);
   }
-  const firstKeptTurnId = inForce === undefined ? undefined : turns[0]?.turnId;
+  const firstKeptTurnId = inForce === undefined ? undefined : underCut[0]?.turnId;
   if (tokens <= maxTokens) {
     return { messages: current, tokens, firstKeptTurnId, cut: undefined, overBudget: false };
   }
 
   // A new cut. Share the count out by the turns' sizes, and leave out oldest turns to the target.
+  const underCutTurns = turns();
   let mustKeep = budget.keepTurns;
-  let lastDroppable = turns.length;
-  for (let t = turns.length - 1; t >= 0 && mustKeep > 0; t--) {
-    if (sendsAnything(turns[t] as Turn)) mustKeep -= 1;
+  let lastDroppable = underCutTurns.length;
+  for (let t = underCutTurns.length - 1; t >= 0 && mustKeep > 0; t--) {
+    if (sendsAnything(underCutTurns[t] as Turn)) mustKeep -= 1;
     lastDroppable = t;
   }
-  const valid = cutPoints(turns, 0);
-  const weights = turns.map(turnWeight);
-  const suffix: number[] = new Array(turns.length + 1).fill(0);
-  for (let t = turns.length - 1; t >= 0; t--) {
+  const valid = cutPoints(underCutTurns, 0);
+  const weights = underCutTurns.map(turnWeight);
+  const suffix: number[] = new Array(underCutTurns.length + 1).fill(0);
+  for (let t = underCutTurns.length - 1; t >= 0; t--) {
     suffix[t] = (suffix[t + 1] as number) + (weights[t] as number);
   }
   const target = budget.cutTo * maxTokens;
@@ -337,8 +351,8 @@ export function planModelInput(
     return { messages: current, tokens, firstKeptTurnId, cut: undefined, overBudget: true };
   }
   const before = turnsOf(messages.slice(0, offset)).filter(sendsAnything).length;
-  const leftOutTurns = before + turns.slice(0, cutAt).filter(sendsAnything).length;
-  const firstKept = turns[cutAt] as Turn;
+  const leftOutTurns = before + underCutTurns.slice(0, cutAt).filter(sendsAnything).length;
+  const firstKept = underCutTurns[cutAt] as Turn;
   return {
     messages: input,
     tokens: size,

@@ -99,16 +99,16 @@ export function openSqlite(
   options: SqliteOpenOptions = {},
 ): { readonly db: Kysely<unknown>; readonly direct: DirectSqlite } {
   let opened: { readonly db: BetterSqliteDatabase; readonly cached: StatementCache } | undefined;
-  /** The statement of `sql` when a direct read can run now, else undefined. */
-  const reader = (sql: string): BetterSqliteReader | undefined =>
-    opened === undefined || !opened.db.open || opened.db.inTransaction
-      ? undefined
-      : (opened.cached.prepare(sql) as unknown as BetterSqliteReader);
+  /** The connection when a direct read can run now (open, no transaction on it), else undefined. */
+  const readable = () =>
+    opened === undefined || !opened.db.open || opened.db.inTransaction ? undefined : opened;
   const direct: DirectSqlite = {
-    rows: (sql, parameters) => reader(sql)?.all(parameters),
+    rows: (sql, parameters) =>
+      (readable()?.cached.prepare(sql) as BetterSqliteReader | undefined)?.all(parameters),
     inSnapshot(reads) {
-      if (opened === undefined || !opened.db.open || opened.db.inTransaction) return false;
-      const { db, cached } = opened;
+      const now = readable();
+      if (now === undefined) return false;
+      const { db, cached } = now;
       // Synchronous from BEGIN to COMMIT: nothing else runs on the connection in between.
       cached.prepare('begin').run([]);
       try {

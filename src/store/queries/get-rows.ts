@@ -11,7 +11,10 @@ import { checkSeq, checkThreadId, MAX_SEQ } from '../validate.js';
 /** How many rows a direct read reads, and decodes, at a time. */
 const DECODE_BATCH = 1000;
 
-/** `ChunkStore.getRows`: the thread's rows after `afterSeq`, ascending, in one query. */
+/**
+ * `ChunkStore.getRows`: the thread's rows after `afterSeq`, ascending, read in one snapshot (keyset
+ * pages on the store's own SQLite connection, one query elsewhere).
+ */
 export function getRows(
   ctx: StoreContext,
   threadId: string,
