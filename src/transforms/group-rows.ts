@@ -204,6 +204,16 @@ export function groupRowsToMessages(rows: readonly GroupableRow[]): ChatMessage[
   );
 }
 
+/** The numeric seqs of `rows` before index `end`. */
+function seqsBefore(rows: readonly GroupableRow[], end: number): Set<number> {
+  const seqs = new Set<number>();
+  for (let i = 0; i < end; i++) {
+    const seq = (rows[i] as GroupableRow).seq;
+    if (typeof seq === 'number') seqs.add(seq);
+  }
+  return seqs;
+}
+
 /**
  * {@link groupRowsToMessages} without its checks, for rows chunklog validated or made itself (the
  * store's decoded rows, the window's log) on paths where a check per call would cost.
@@ -211,24 +221,20 @@ export function groupRowsToMessages(rows: readonly GroupableRow[]): ChatMessage[
 export function groupRows(rows: readonly GroupableRow[]): ChatMessage[] {
   const grouper = new Grouper();
   // Rows usually come in ascending seq: then a seq above every one seen is new. Only when one
-  // comes out of order is a set of the seen seqs built and consulted.
+  // comes out of order is a set of the seqs seen so far built (from the rows before it) and
+  // consulted from then on.
   let highest = -Infinity;
-  let ascending: number[] | undefined = [];
   let seen: Set<number> | undefined;
-  for (const row of rows) {
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] as GroupableRow;
     const seq = row.seq;
     if (typeof seq === 'number') {
-      if (seq > highest && ascending !== undefined) {
-        ascending.push(seq);
+      if (seen === undefined && seq > highest) {
         highest = seq;
       } else {
-        if (seen === undefined) {
-          seen = new Set(ascending);
-          ascending = undefined;
-        }
+        seen ??= seqsBefore(rows, i);
         if (seen.has(seq)) continue;
         seen.add(seq);
-        if (seq > highest) highest = seq;
       }
     }
     grouper.add(row);

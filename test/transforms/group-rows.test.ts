@@ -110,6 +110,17 @@ describe('groupRowsToMessages', () => {
     expect(groupRowsToMessages(doubled)).toStrictEqual(groupRowsToMessages(log));
   });
 
+  it('keeps every row of pages given out of order, and drops a repeat that comes after them', () => {
+    const outOfOrder = [...log.slice(3), ...log.slice(0, 3)];
+    const grouped = groupRowsToMessages(outOfOrder);
+    expect(grouped.flatMap((m) => m.chunks).length).toBeGreaterThan(0);
+    expect(
+      groupRowsToMessages([...outOfOrder, ...log.slice(0, 3), log[4] as ChunkRow]),
+    ).toStrictEqual(grouped);
+    // Nothing of the rows below the first page's seqs is dropped as a repeat.
+    expect(grouped).not.toStrictEqual(groupRowsToMessages(log.slice(3)));
+  });
+
   it('puts a steering row into the assistant message in place, even alone on a page', () => {
     const steering = log.find((r) => r.type === 'steering') as ChunkRow;
     expect(groupRowsToMessages([steering])).toStrictEqual([
