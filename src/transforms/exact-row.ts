@@ -1,4 +1,4 @@
-import type { ChunkRowType } from '../schema/chunk-row.js';
+import type { ChunkRowDraft, ChunkRowType } from '../schema/chunk-row.js';
 import { rowDataIsExact } from '../schema/row-data-check.js';
 import type { GroupableRow } from './row-input.js';
 
@@ -24,4 +24,17 @@ export function isExactRow(row: unknown): row is GroupableRow {
     typeof r.type === 'string' &&
     rowDataIsExact(r.type as ChunkRowType, r.data)
   );
+}
+
+/**
+ * A draft zod would accept unchanged, checked by hand, as a new object of a draft's fields (the
+ * data is the caller's: the store serializes it before anything awaits); undefined when zod must
+ * decide (`parseChunkRowDraft`), which strips unknown fields as this copy does.
+ */
+export function exactDraft(value: unknown): ChunkRowDraft | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  // Each field read once, and the copy checked: what is checked is what is written.
+  const { turnId, step, role, type, data } = value as Record<string, unknown>;
+  const draft = { turnId, step, role, type, data };
+  return isExactRow(draft) ? (draft as ChunkRowDraft) : undefined;
 }

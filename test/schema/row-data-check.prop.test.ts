@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { foldTurn } from '../../src/reducer/index.js';
 import { type ChunkRowType, RowDataSchemas } from '../../src/schema/chunk-row.js';
+import { parseChunkRowDraft } from '../../src/schema/parse.js';
 import { rowDataIsExact } from '../../src/schema/row-data-check.js';
+import { exactDraft } from '../../src/transforms/exact-row.js';
 import { explodeTurn } from '../../src/transforms/explode-turn.js';
 import { chunkEventsArb, jsonValueArb, metadataArb } from '../support/event-arbitraries.js';
 
@@ -104,6 +106,84 @@ describe('rowDataIsExact', () => {
         }
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+/** The type and data of real rows: a turn with every common row type. */
+const REAL = [
+  ...explodeTurn('t', [{ type: 'text', step: 0, text: 'Hi' }], { role: 'user' }),
+  ...explodeTurn(
+    't',
+    [
+      {
+        type: 'thinking',
+        step: 0,
+        text: 'hmm',
+        providerMetadata: { anthropic: { signature: 's' } },
+      },
+      {
+        type: 'tool-batch',
+        step: 0,
+        calls: [{ id: 'c1', name: 'read', input: { path: 'a' }, result: 'x', isError: false }],
+      },
+      { type: 'error', step: 1, message: 'boom' },
+      { type: 'text', step: 1, text: 'done' },
+    ],
+    { role: 'assistant' },
+  ),
+].map((d) => ({ type: d.type, data: d.data }));
+
+/** Objects near the shape of a row draft: its fields right or wrong, extra fields, any data. */
+const draftLikeArb = fc
+  .tuple(
+    fc.record(
+      {
+        turnId: fc.oneof(fc.constantFrom('t1', '', 'turn-2'), fc.integer(), fc.constant(undefined)),
+        step: fc.oneof(fc.constantFrom(0, 1, 7), fieldValueArb),
+        role: fc.oneof(fc.constantFrom('user', 'assistant', 'tool', 'system'), fieldValueArb),
+        seq: fieldValueArb,
+        id: fc.string({ maxLength: 3 }),
+      },
+      { requiredKeys: ['turnId', 'step', 'role'] },
+    ),
+    fc.oneof(
+      fc.constantFrom(...REAL),
+      fc.record({
+        type: fc.oneof(fc.constantFrom(...TYPES), fc.constantFrom('bogus', 'toString')),
+        data: fc.oneof(dataArb, fieldValueArb),
+      }),
+    ),
+  )
+  .map(([fields, row]) => ({ ...fields, ...row }));
+
+describe('exactDraft', () => {
+  it('passes a draft only as exactly what parseChunkRowDraft returns for it (extra fields stripped)', () => {
+    let passed = 0;
+    fc.assert(
+      fc.property(draftLikeArb, (value) => {
+        const exact = exactDraft(value);
+        if (exact === undefined) return;
+        passed += 1;
+        expect(exact).toStrictEqual(parseChunkRowDraft(value));
+      }),
+      { numRuns: 3000 },
+    );
+    // The property is not vacuous: valid drafts do come through the hand check.
+    expect(passed).toBeGreaterThan(50);
+  });
+
+  it('passes the drafts of every turn the reducer folds, unchanged', () => {
+    fc.assert(
+      fc.property(chunkEventsArb(), (events) => {
+        const { chunks } = foldTurn(events);
+        for (const draft of explodeTurn('t', chunks, { role: 'assistant' })) {
+          const exact = exactDraft(draft);
+          if (exact !== undefined) expect(exact).toStrictEqual(parseChunkRowDraft(draft));
+          else expect(rowDataIsExact(draft.type, draft.data)).toBe(false);
+        }
+      }),
+      { numRuns: 200 },
     );
   });
 });

@@ -4,6 +4,7 @@ import { readOptions } from '../../errors/invalid-option.js';
 import type { ChunkRow, ChunkRowDraft } from '../../schema/chunk-row.js';
 import { parseChunkRowDraft } from '../../schema/parse.js';
 import { firstNonSystem } from '../../schema/system-message.js';
+import { exactDraft } from '../../transforms/exact-row.js';
 import { decodeRows, storedRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { wrapStoreErrors } from '../store-errors.js';
@@ -33,7 +34,7 @@ export function checkDrafts(drafts: readonly ChunkRowDraft[]): ChunkRowDraft[] {
   for (let i = 0; i < drafts.length; i++) {
     let draft: ChunkRowDraft;
     try {
-      draft = parseChunkRowDraft(drafts[i]);
+      draft = exactDraft(drafts[i]) ?? parseChunkRowDraft(drafts[i]);
     } catch (error) {
       if (!ChunklogError.isInstance(error)) throw error;
       throw new ChunklogError('invalid-row', `Draft ${i} of the turn: ${error.message}`, {
