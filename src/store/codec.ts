@@ -249,12 +249,17 @@ export function decodeRows(
   return rows;
 }
 
-/** The rows a write returns: its drafts at seqs from `first`, stored at `at` (ms). */
+/**
+ * The rows a write returns: its drafts at seqs from `first`, stored at `at` (ms), each with its
+ * data parsed back from what was stored (`data`, the serialized data), so that what a write
+ * returns is what a read returns, and shares no object with the caller's drafts.
+ */
 export function storedRows(
   threadId: string,
   turnId: string,
   first: number,
   drafts: readonly ChunkRowDraft[],
+  data: readonly string[],
   at: number,
 ): ChunkRow[] {
   const createdAt = isoOf(at);
@@ -267,7 +272,7 @@ export function storedRows(
         step: d.step,
         role: d.role,
         type: d.type,
-        data: d.data,
+        data: JSON.parse(data[i] as string),
         createdAt,
       }) as ChunkRow,
   );

@@ -11,7 +11,7 @@ import {
 import type { StoreDialectAdapter } from './dialects/adapter.js';
 import { ARRAY_ROWS_MARK } from './open-sqlite.js';
 import { PreparedQuery } from './prepared.js';
-import type { ChunkRecord, StoreTables } from './tables.js';
+import type { ChunkRecord, StoreTables, TurnRecord } from './tables.js';
 import { type SelectedThread, THREAD_COLUMNS } from './threads.js';
 
 /** Where a page row's turn id and turn status are when it is an array (see {@link PageRow}). */
@@ -141,8 +141,10 @@ export interface StoreStatements {
    * the rows and, in the same statement, either advances the turn as {@link advanceTurn} does
    * (`then.advanceTurn`: its arguments; the result's `numAffectedRows` tells whether it matched)
    * or reads the first seq of the turn's rows stored before this statement (`then: 'checkTurn'`:
-   * one row, `turn_first`, null for a new turn). Undefined when the dialect or the row count
-   * does not allow it: the caller sends the statements one by one.
+   * one row, `turn_first`, null for a new turn), and with `then.beginTurn` (the values of the
+   * turn's row, in {@link TURN_COLUMNS} order) also inserts the turn's row unless one exists
+   * (`begun`: 1 when it was inserted, 0 when it existed). Undefined when the dialect or the row
+   * count does not allow it: the caller sends the statements one by one.
    */
   insertRowsThen(
     db: Kysely<StoreTables>,
@@ -152,9 +154,30 @@ export interface StoreStatements {
     drafts: readonly ChunkRowDraft[],
     data: readonly string[],
     now: number,
-    then: { readonly advanceTurn: readonly unknown[] } | 'checkTurn',
-  ): Promise<QueryResult<{ readonly turn_first?: unknown }>> | undefined;
+    then:
+      | { readonly advanceTurn: readonly unknown[] }
+      | 'checkTurn'
+      | { readonly beginTurn: readonly unknown[] },
+  ): Promise<QueryResult<InsertThenRow>> | undefined;
 }
+
+/** The row a check made with the insert returns (see `insertRowsThen`). */
+export interface InsertThenRow {
+  readonly turn_first?: unknown;
+  readonly begun?: unknown;
+}
+
+/** The columns of a turn's row: as it is read, and as `insertRowsThen` inserts it (`then.beginTurn`). */
+export const TURN_COLUMNS = [
+  'thread_id',
+  'turn_id',
+  'status',
+  'first_seq',
+  'next_seq',
+  'created_at',
+  'updated_at',
+  'holder',
+] as const satisfies ReadonlyArray<keyof TurnRecord>;
 
 /** A turn's rows as insert parameters, in {@link INSERT_COLUMNS} order, row after row. */
 function rowArgs(
@@ -275,15 +298,16 @@ export function createStatements(
       .where('turn_id', '=', arg<string>(at + 4))
       .where('status', '=', 'running')
       .where('next_seq', '=', arg<number>(at + 5));
-  // PostgreSQL: the insert as a WITH of the turn's advance or of the turn-id check.
-  const insertThenAdvance = new Map<number, PreparedQuery<{ readonly turn_first?: unknown }>>();
-  const insertThenCheck = new Map<number, PreparedQuery<{ readonly turn_first?: unknown }>>();
-  const cteOf = (n: number, then: 'advanceTurn' | 'checkTurn') => {
-    const cache = then === 'advanceTurn' ? insertThenAdvance : insertThenCheck;
-    let prepared = cache.get(n);
+  // PostgreSQL: the insert as a WITH of the turn's advance or of the turn-id check (with the
+  // turn's row inserted too when the turn begins).
+  type Then = 'advanceTurn' | 'checkTurn' | 'beginTurn';
+  const insertsThen = new Map<string, PreparedQuery<InsertThenRow>>();
+  const cteOf = (n: number, then: Then) => {
+    const key = `${then}:${n}`;
+    let prepared = insertsThen.get(key);
     if (prepared === undefined) {
       const at = n * INSERT_COLUMNS.length;
-      prepared = new PreparedQuery<{ readonly turn_first?: unknown }>((db, arg) => {
+      prepared = new PreparedQuery<InsertThenRow>((db, arg) => {
         const withInsert = db.with('inserted', (qc) =>
           qc.insertInto(chunks).values(valuesOf(n, arg)).returning('seq'),
         );
@@ -297,13 +321,33 @@ export function createStatements(
         }
         // The main query reads the snapshot the statement started with: it does not see the
         // rows its WITH inserts, only what was stored before.
+        if (then === 'checkTurn') {
+          return withInsert
+            .selectFrom(chunks)
+            .select((eb) => eb.fn.min('seq').as('turn_first'))
+            .where('thread_id', '=', arg<string>(at))
+            .where('turn_id', '=', arg<string>(at + 1)) as never;
+        }
+        const turnRow: Record<string, unknown> = {};
+        TURN_COLUMNS.forEach((column, c) => {
+          turnRow[column] = arg(at + c);
+        });
+        const check = at + TURN_COLUMNS.length;
         return withInsert
+          .with('begun', (qc) =>
+            qc
+              .insertInto(turns)
+              .values(turnRow as unknown as TurnRecord)
+              .onConflict((oc) => oc.columns(['thread_id', 'turn_id']).doNothing())
+              .returning('turn_id'),
+          )
           .selectFrom(chunks)
           .select((eb) => eb.fn.min('seq').as('turn_first'))
-          .where('thread_id', '=', arg<string>(at))
-          .where('turn_id', '=', arg<string>(at + 1)) as never;
+          .select((eb) => eb.selectFrom('begun').select(eb.fn.countAll().as('n')).as('begun'))
+          .where('thread_id', '=', arg<string>(check))
+          .where('turn_id', '=', arg<string>(check + 1)) as never;
       });
-      cache.set(n, prepared);
+      insertsThen.set(key, prepared);
     }
     return prepared;
   };
@@ -437,6 +481,10 @@ export function createStatements(
       if (then === 'checkTurn') {
         args.push(threadId, turnId);
         return cteOf(drafts.length, 'checkTurn').execute(db, args);
+      }
+      if ('beginTurn' in then) {
+        args.push(...then.beginTurn, threadId, turnId);
+        return cteOf(drafts.length, 'beginTurn').execute(db, args);
       }
       args.push(...then.advanceTurn);
       return cteOf(drafts.length, 'advanceTurn').execute(db, args);

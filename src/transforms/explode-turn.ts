@@ -64,7 +64,10 @@ function callRow(
     deferred,
     ...call
   } = entry;
-  const data: ToolCallRowData = { ...call, index };
+  // `index` where the row schema puts it (after the id and name): the stored JSON keeps the
+  // order its fields are given in.
+  const { id, name, ...rest } = call;
+  const data: ToolCallRowData = { id, name, index, ...rest };
   return { turnId, step, role, type: 'tool_call', data };
 }
 

@@ -78,4 +78,43 @@ describe.skipIf(!available.includes('postgres'))('a write transaction on Postgre
       pools.splice(pools.indexOf(pool), 1);
     }
   });
+  it('beginTurn of a new turn sends four statements, and a turn begun before is found', async () => {
+    const sent: string[] = [];
+    const pool = new pg.Pool({ connectionString: POSTGRES_URL, max: 2 });
+    pools.push(pool);
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as { query: unknown }).query = (...args: unknown[]) => {
+        const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string }).text;
+        sent.push(String(text));
+        return query(...args);
+      };
+    });
+    // biome-ignore lint/suspicious/noExplicitAny: the store takes a Kysely of any schema
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+    const prefix = randomPrefix();
+    const store = createChunkStore({ db }, { tablePrefix: prefix });
+    try {
+      await store.migrate();
+      await store.appendTurn('begin', textDrafts('t0', 1));
+      sent.length = 0;
+      const begun = await store.beginTurn('begin', textDrafts('t1', 2));
+      expect(begun.created).toBe(true);
+      expect(begun.rows.map((r) => r.seq)).toEqual([2, 3]);
+      // BEGIN, the thread's advance, the rows with the turn-id check and the turn's row, COMMIT.
+      expect(sent).toHaveLength(4);
+      expect(sent[2]).toMatch(/insert into .*turns/i);
+      expect((await store.getTurnInfo('begin', 't1'))?.status).toBe('running');
+      // Again: nothing is written twice; the turn begun before is read back.
+      const again = await store.beginTurn('begin', textDrafts('t1', 2));
+      expect(again).toMatchObject({ created: false, status: 'running' });
+      expect(again.rows.map((r) => r.seq)).toEqual([2, 3]);
+      expect((await store.getThread('begin')).total).toBe(3);
+    } finally {
+      await store.close();
+      await dropStoreTables(db, prefix);
+      await db.destroy();
+      pools.splice(pools.indexOf(pool), 1);
+    }
+  });
 });

@@ -192,7 +192,7 @@ async function writeNewTurn(
     const next = first + count;
     await recordSealedStatus(ctx, trx, { threadId, turnId, first, next, now }, w.status);
   }
-  return storedRows(threadId, turnId, first, checked, rowsAt);
+  return storedRows(threadId, turnId, first, checked, data, rowsAt);
 }
 
 /**
@@ -243,5 +243,5 @@ async function writeCheckingFirst(
     const next = first + checked.length;
     await recordSealedStatus(ctx, trx, { threadId, turnId, first, next, now }, w.status);
   }
-  return storedRows(threadId, turnId, first, checked, rowsAt);
+  return storedRows(threadId, turnId, first, checked, data, rowsAt);
 }

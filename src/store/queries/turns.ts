@@ -6,6 +6,7 @@ import { previewValue } from '../../schema/parse.js';
 import { type TurnStatus, TurnStatusSchema } from '../../schema/turn-status.js';
 import { asString, decodeRows, storedIso, storedRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
+import { TURN_COLUMNS } from '../statements.js';
 import { wrapStoreErrors } from '../store-errors.js';
 import type { StoreTables } from '../tables.js';
 import { insertThreadIfAbsent, type SelectedThread } from '../threads.js';
@@ -36,17 +37,6 @@ interface SelectedTurn {
   readonly updated_at: unknown;
   readonly holder: unknown;
 }
-
-const TURN_COLUMNS = [
-  'thread_id',
-  'turn_id',
-  'status',
-  'first_seq',
-  'next_seq',
-  'created_at',
-  'updated_at',
-  'holder',
-] as const;
 
 /** The `corrupt-row` error for a turn row whose `column` holds what no turn can have. */
 function corruptTurn(record: SelectedTurn, column: string, value: unknown, meaning: string) {
@@ -129,8 +119,9 @@ export function beginTurn(
   }
   const data = checked.map((d) => JSON.stringify(d.data));
   return wrapStoreErrors('beginTurn', threadId, async () => {
-    // PostgreSQL: a new turn in 4 statements (see beginNewTurn); a turn found begun or stored
-    // rolls that back and is read by the checking write below.
+    // PostgreSQL: a new turn in 4 round trips (BEGIN, the thread's advance, one statement for
+    // the rows, the turn-id check and the turn's row, COMMIT; see beginNewTurn); a turn found
+    // begun or stored rolls that back and is read by the checking write below.
     if (ctx.adapter.writableCte && ctx.adapter.updateReturning) {
       try {
         return await writeTransaction(
@@ -180,7 +171,7 @@ export function beginTurn(
         return {
           created: true,
           status: 'running',
-          rows: storedRows(threadId, turnId, first, checked, now),
+          rows: storedRows(threadId, turnId, first, checked, data, now),
         };
       },
       { what: 'beginTurn', threadId },
@@ -214,9 +205,9 @@ function runningTurnRow(
 
 /**
  * beginTurn of a turn that is most likely new, on PostgreSQL: the thread locked and advanced by
- * one `UPDATE … RETURNING`, the rows inserted by a statement that also reads whether rows of the
- * turn were stored before, the turn's row inserted unless it exists. A turn found throws
- * {@link TurnBegunAlready}.
+ * one `UPDATE … RETURNING`, then one statement that inserts the rows and the turn's row (unless
+ * it exists) and reads whether rows of the turn were stored before (two statements when the rows
+ * do not fit one prepared insert). A turn found throws {@link TurnBegunAlready}.
  */
 async function beginNewTurn(
   ctx: StoreContext,
@@ -232,18 +223,29 @@ async function beginNewTurn(
   const first = await advanceThreadCreating(ctx, trx, threadId, count, now);
   const next = first + count;
   if (fence !== undefined) await requireFence(ctx, trx, threadId, fence, now);
-  const rows = { threadId, turnId, first, drafts: checked, data, at: now };
-  if (await insertRowsOfNewTurn(ctx, trx, rows)) throw new TurnBegunAlready();
-  const inserted = await trx
-    .insertInto(ctx.names.turns as 'turns')
-    .values(runningTurnRow(threadId, turnId, first, next, now, fence))
-    .onConflict((oc) => oc.columns(['thread_id', 'turn_id']).doNothing())
-    .executeTakeFirst();
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) throw new TurnBegunAlready();
+  const turnRow = runningTurnRow(threadId, turnId, first, next, now, fence);
+  // One statement where it fits: the rows, the check for rows stored before, the turn's row.
+  const all = ctx.statements.insertRowsThen(trx, threadId, turnId, first, checked, data, now, {
+    beginTurn: TURN_COLUMNS.map((column) => turnRow[column]),
+  });
+  if (all !== undefined) {
+    const row = (await all).rows[0];
+    const storedBefore = row?.turn_first !== null && row?.turn_first !== undefined;
+    if (storedBefore || Number(row?.begun) !== 1) throw new TurnBegunAlready();
+  } else {
+    const rows = { threadId, turnId, first, drafts: checked, data, at: now };
+    if (await insertRowsOfNewTurn(ctx, trx, rows)) throw new TurnBegunAlready();
+    const inserted = await trx
+      .insertInto(ctx.names.turns as 'turns')
+      .values(turnRow)
+      .onConflict((oc) => oc.columns(['thread_id', 'turn_id']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) throw new TurnBegunAlready();
+  }
   return {
     created: true,
     status: 'running',
-    rows: storedRows(threadId, turnId, first, checked, now),
+    rows: storedRows(threadId, turnId, first, checked, data, now),
   };
 }
 
@@ -352,7 +354,7 @@ function writeSteps(
           if (turn === undefined) throw new Error('the turn vanished while it was written');
           info = toTurnInfo(turn);
         }
-        return { rows: storedRows(threadId, turnId, first, checked, now), info };
+        return { rows: storedRows(threadId, turnId, first, checked, data, now), info };
       },
       { what, threadId },
     ),
