@@ -177,7 +177,7 @@ export const TURN_COLUMNS = [
   'created_at',
   'updated_at',
   'holder',
-] as const satisfies ReadonlyArray<keyof TurnRecord>;
+] as const;
 
 /** A turn's rows as insert parameters, in {@link INSERT_COLUMNS} order, row after row. */
 function rowArgs(
