@@ -25,6 +25,24 @@ describe.skipIf(!available.includes('postgres'))('a write transaction on Postgre
     return [timeout.rows[0]?.statement_timeout, idle.rows[0]?.idle_in_transaction_session_timeout];
   };
 
+  /** A Kysely over a pool whose clients record the text of every query they send. */
+  const recordingDatabase = () => {
+    const sent: string[] = [];
+    const pool = new pg.Pool({ connectionString: POSTGRES_URL, max: 2 });
+    pools.push(pool);
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as { query: unknown }).query = (...args: unknown[]) => {
+        const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string }).text;
+        sent.push(String(text));
+        return query(...args);
+      };
+    });
+    // biome-ignore lint/suspicious/noExplicitAny: the store takes a Kysely of any schema
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+    return { sent, pool, db, prefix: randomPrefix() };
+  };
+
   it('begins with the timeouts set for the transaction only, in one statement', async () => {
     const pool = new pg.Pool({ connectionString: POSTGRES_URL, max: 1 });
     pools.push(pool);
@@ -47,20 +65,7 @@ describe.skipIf(!available.includes('postgres'))('a write transaction on Postgre
   });
 
   it("appendTurn's transaction starts with that statement, and the turn is stored", async () => {
-    const sent: string[] = [];
-    const pool = new pg.Pool({ connectionString: POSTGRES_URL, max: 2 });
-    pools.push(pool);
-    pool.on('connect', (client) => {
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      (client as { query: unknown }).query = (...args: unknown[]) => {
-        const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string }).text;
-        sent.push(String(text));
-        return query(...args);
-      };
-    });
-    // biome-ignore lint/suspicious/noExplicitAny: the store takes a Kysely of any schema
-    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
-    const prefix = randomPrefix();
+    const { sent, pool, db, prefix } = recordingDatabase();
     const store = createChunkStore({ db }, { tablePrefix: prefix, timeoutMs: 2468 });
     try {
       await store.migrate();
@@ -79,20 +84,7 @@ describe.skipIf(!available.includes('postgres'))('a write transaction on Postgre
     }
   });
   it('beginTurn of a new turn sends four statements, and a turn begun before is found', async () => {
-    const sent: string[] = [];
-    const pool = new pg.Pool({ connectionString: POSTGRES_URL, max: 2 });
-    pools.push(pool);
-    pool.on('connect', (client) => {
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      (client as { query: unknown }).query = (...args: unknown[]) => {
-        const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string }).text;
-        sent.push(String(text));
-        return query(...args);
-      };
-    });
-    // biome-ignore lint/suspicious/noExplicitAny: the store takes a Kysely of any schema
-    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
-    const prefix = randomPrefix();
+    const { sent, pool, db, prefix } = recordingDatabase();
     const store = createChunkStore({ db }, { tablePrefix: prefix });
     try {
       await store.migrate();
