@@ -2,7 +2,12 @@ import { keepHistory } from './history.js';
 import type { SessionStore } from './types.js';
 
 /** The reads that take an `onCorruptRow` option, on a `ChunkStore`. */
-const READS: ReadonlySet<PropertyKey> = new Set(['getMessages', 'getRows', 'getChunksAfter']);
+const READS: ReadonlySet<PropertyKey> = new Set([
+  'getMessages',
+  'getHistory',
+  'getRows',
+  'getChunksAfter',
+]);
 
 /**
  * The session's view of its store: reads use the session's `onCorruptRow` policy, and the

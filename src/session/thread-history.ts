@@ -19,8 +19,8 @@ interface ForwardPage {
 
 /**
  * The reads a history kept between turns needs beyond {@link SessionStore}: `getChunksAfter` to
- * check the store and read what changed, and (for a faster rebuild) `getRows`. A `ChunkStore` has
- * both; a store without `getChunksAfter` is read whole every turn, as before.
+ * check the store and read what changed, and (for a faster rebuild) `getHistory` or `getRows`. A
+ * `ChunkStore` has them all; a store without `getChunksAfter` is read whole every turn, as before.
  */
 export interface HistoryStore extends SessionStore {
   getChunksAfter?(
@@ -28,6 +28,15 @@ export interface HistoryStore extends SessionStore {
     options: { readonly afterSeq: number; readonly limit: number },
   ): Promise<ForwardPage>;
   getRows?(threadId: string): Promise<readonly ChunkRow[]>;
+  /**
+   * The thread for a cold rebuild: its older turns' messages from history snapshots, and the
+   * rows after them (`ChunkStore.getHistory`). Used, when there, instead of `getRows`.
+   */
+  getHistory?(threadId: string): Promise<{
+    readonly messages: readonly ChatMessage[];
+    readonly turnIds: readonly string[];
+    readonly rows: readonly ChunkRow[];
+  }>;
 }
 
 /**
@@ -45,6 +54,12 @@ function standsAlone(message: ChatMessage): boolean {
     }
   }
   return true;
+}
+
+/** The older turns of a thread as the store's history snapshots hold them. */
+interface Head {
+  readonly messages: readonly ChatMessage[];
+  readonly turnIds: readonly string[];
 }
 
 /** Whether two reads of one seq are the same stored row. */
@@ -164,27 +179,48 @@ export class ThreadHistory {
   /** Reads the whole thread again. */
   async #rebuild(): Promise<readonly ChatMessage[]> {
     const store = this.#store;
+    let head: Head | undefined;
     let rows: readonly ChunkRow[];
     try {
-      rows =
-        typeof store.getRows === 'function'
-          ? await store.getRows(this.#threadId)
-          : await readForward(store, this.#threadId);
+      if (typeof store.getHistory === 'function') {
+        const read = await store.getHistory(this.#threadId);
+        rows = read.rows;
+        // A head is used only with a row after it: the store is checked against the last row.
+        if (read.messages.length > 0 || read.turnIds.length > 0) {
+          if (rows.length > 0) head = read;
+          else rows = await this.#allRows();
+        }
+      } else {
+        rows = await this.#allRows();
+      }
     } catch (error) {
       if (!ChunklogError.hasCode(error, 'thread-not-found')) throw error;
       rows = [];
     }
-    this.#reset(rows);
+    this.#reset(rows, head);
     return this.#messages;
   }
 
-  /** Starts over from `rows`, the whole thread. */
-  #reset(rows: readonly ChunkRow[]): void {
+  /** Every row of the thread. */
+  async #allRows(): Promise<readonly ChunkRow[]> {
+    const store = this.#store;
+    return typeof store.getRows === 'function'
+      ? await store.getRows(this.#threadId)
+      : await readForward(store, this.#threadId);
+  }
+
+  /**
+   * Starts over from `rows`: the whole thread, or the rows after `head` (the older turns'
+   * messages, from the store's history snapshots).
+   */
+  #reset(rows: readonly ChunkRow[], head?: Head): void {
     this.#loaded = true;
     this.#olderTurns.clear();
     this.#model = undefined;
     this.#lastRow = rows[rows.length - 1];
-    const messages = groupRows(rows);
+    const grouped = groupRows(rows);
+    const messages = head === undefined ? grouped : [...head.messages, ...grouped];
+    for (const turnId of head?.turnIds ?? []) this.#olderTurns.add(turnId);
     this.#messages = messages;
     const split = splitTail(messages, rows, this.#olderTurns);
     if (split === undefined) {

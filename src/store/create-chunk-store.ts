@@ -11,6 +11,7 @@ import { appendTurn } from './queries/append-turn.js';
 import { forkThread } from './queries/fork-thread.js';
 import { getChunks } from './queries/get-chunks.js';
 import { getChunksAfter } from './queries/get-chunks-after.js';
+import { getHistory, getMessages } from './queries/get-history.js';
 import { getRows } from './queries/get-rows.js';
 import { getTurn, hasTurn } from './queries/get-turn.js';
 import { acquireLease, getLease, releaseLease, renewLease } from './queries/leases.js';
@@ -25,7 +26,6 @@ import { createStatements } from './statements.js';
 import { wrapStoreErrors } from './store-errors.js';
 import { checkStoreOptions, dialectName } from './store-options.js';
 import { resolveTableNames, type StoreTableOptions, type StoreTables } from './tables.js';
-import { messagesWithStatus } from './turn-status-reads.js';
 import type { ChunkStore, CorruptRowPolicy } from './types.js';
 
 /** Where the store keeps its data: a SQLite file it opens itself, or your Kysely instance. */
@@ -214,9 +214,11 @@ export function createChunkStore(
     },
     async getMessages(threadId, options) {
       open('getMessages');
-      return await read(ctx, 'getMessages', threadId, async () =>
-        messagesWithStatus(ctx, threadId, await getRows(ctx, threadId, options)),
-      );
+      return await read(ctx, 'getMessages', threadId, () => getMessages(ctx, threadId, options));
+    },
+    async getHistory(threadId, options) {
+      open('getHistory');
+      return await read(ctx, 'getHistory', threadId, () => getHistory(ctx, threadId, options));
     },
     async createThread(threadId, options) {
       open('createThread');

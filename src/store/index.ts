@@ -42,6 +42,7 @@ export type {
   GetChunksAfterOptions,
   GetChunksOptions,
   GetRowsOptions,
+  HistoryRead,
   ListThreadsOptions,
   ReadOptions,
   Thread,

@@ -5,6 +5,7 @@ import type { StoreDialectAdapter, StoreDialectName } from './dialects/adapter.j
 import { dialectAdapter } from './dialects/detect.js';
 import { turnsAndLeases } from './migrations/0002-turns-and-leases.js';
 import { usageAndThreadMetaMigration } from './migrations/0003-usage-and-thread-meta.js';
+import { historySnapshotsMigration } from './migrations/0004-history-snapshots.js';
 import { dialectName, jsonColumns } from './store-options.js';
 import { resolveTableNames, type StoreTableNames, type StoreTableOptions } from './tables.js';
 
@@ -47,6 +48,8 @@ export interface MigrationContext {
  * - `0003_usage_and_thread_meta`: the threads' owner id and title (an index on owner id and
  *   activity), and the usage table (one row per model step: tokens, model id, finish reason,
  *   duration).
+ * - `0004_history_snapshots`: the snapshots table (grouped copies of a thread's older turns, each
+ *   with its seq range and a digest), which cold reads of long threads use instead of rows.
  *
  * @param options - the dialect, and the table names and JSON type given to `createChunkStore`
  * @returns the migrations by name
@@ -141,6 +144,7 @@ export function migrationsFor(ctx: MigrationContext): Record<string, Migration> 
     },
     '0002_turns_and_leases': turnsAndLeases(ctx),
     '0003_usage_and_thread_meta': usageAndThreadMetaMigration(ctx),
+    '0004_history_snapshots': historySnapshotsMigration(ctx),
   };
 }
 

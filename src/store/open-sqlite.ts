@@ -111,13 +111,34 @@ export function openSqlite(
       const { db, cached } = now;
       // Synchronous from BEGIN to COMMIT: nothing else runs on the connection in between.
       cached.prepare('begin').run([]);
+      let wrote = false;
       try {
-        reads((sql, parameters) =>
-          (cached.prepare(sql) as unknown as BetterSqliteReader).all(parameters),
+        reads(
+          (sql, parameters) =>
+            (cached.prepare(sql) as unknown as BetterSqliteReader).all(parameters),
+          (writes) => {
+            // The first write turns the read into a write transaction: SQLite refuses (busy, at
+            // once: the connection's busy timeout is 0) when another connection holds the write
+            // lock or has written since this snapshot began, so what is written was derived
+            // from the database as it still is.
+            if (wrote) return false;
+            wrote = true;
+            try {
+              for (const [sql, parameters] of writes) cached.prepare(sql).run(parameters);
+              return true;
+            } catch {
+              // Busy, or any other failure (a read-only file, a full disk): what was read stands,
+              // and nothing of the writes is kept.
+              if (db.inTransaction) cached.prepare('rollback').run([]);
+              return false;
+            }
+          },
         );
-      } finally {
-        if (db.inTransaction) cached.prepare('commit').run([]);
+      } catch (error) {
+        if (db.inTransaction) cached.prepare('rollback').run([]);
+        throw error;
       }
+      if (db.inTransaction) cached.prepare('commit').run([]);
       return true;
     },
   };
@@ -147,6 +168,16 @@ export function openSqlite(
 }
 
 /**
+ * Writes made at the end of a direct read, from what it read: statements with their parameters,
+ * run in order in the read's own transaction, all or none. Returns false, having written nothing,
+ * when the database changed since the read's snapshot began, another connection is writing, or
+ * a write fails; at most once per read.
+ */
+export type SnapshotWrite = (
+  writes: ReadonlyArray<readonly [string, readonly unknown[]]>,
+) => boolean;
+
+/**
  * Synchronous reads on the SQLite connection the store opened itself. A read runs at once, on
  * the connection's committed state, when no transaction is open on the connection: nothing can
  * then come between it and the database (better-sqlite3 is synchronous), so it need not queue
@@ -162,10 +193,14 @@ export interface DirectSqlite {
   rows(sql: string, parameters: readonly unknown[]): unknown[] | undefined;
   /**
    * Runs `reads` now, inside one read transaction (so every query it makes sees the same
-   * snapshot of the database), `all` giving the rows of a query; false, having run nothing, when
+   * snapshot of the database), `all` giving the rows of a query and `write` writing what was
+   * derived from them, once, last (see {@link SnapshotWrite}); false, having run nothing, when
    * the connection is not open yet or a transaction is open on it.
    */
   inSnapshot(
-    reads: (all: (sql: string, parameters: readonly unknown[]) => unknown[]) => void,
+    reads: (
+      all: (sql: string, parameters: readonly unknown[]) => unknown[],
+      write: SnapshotWrite,
+    ) => void,
   ): boolean;
 }

@@ -27,6 +27,7 @@ const TABLE_KEYS = [
   'turns',
   'leases',
   'usage',
+  'snapshots',
 ] as const;
 const DIALECTS: readonly StoreDialectName[] = ['sqlite', 'postgres', 'mysql'];
 

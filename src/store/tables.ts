@@ -16,6 +16,11 @@ export interface StoreTableNames {
   readonly leases: string;
   /** One row per model step: its token usage, model id, finish reason and duration (migration 0003). */
   readonly usage: string;
+  /**
+   * History snapshots (migration 0004): a derived copy of a thread's older turns, grouped, that a
+   * cold read of a long thread reads instead of their rows.
+   */
+  readonly snapshots: string;
 }
 
 /** Options naming the store's tables: a prefix, and any single name overridden. */
@@ -24,7 +29,7 @@ export interface StoreTableOptions {
   readonly tablePrefix?: string | undefined;
   /**
    * Explicit table names; each defaults to the prefix plus `threads`, `chunks`, `migrations`,
-   * `migration_lock`, `turns`, `leases`, `usage`.
+   * `migration_lock`, `turns`, `leases`, `usage`, `snapshots`.
    */
   readonly tables?: Partial<StoreTableNames> | undefined;
 }
@@ -47,6 +52,7 @@ export function resolveTableNames(options: StoreTableOptions): StoreTableNames {
     turns: options.tables?.turns ?? `${prefix}turns`,
     leases: options.tables?.leases ?? `${prefix}leases`,
     usage: options.tables?.usage ?? `${prefix}usage`,
+    snapshots: options.tables?.snapshots ?? `${prefix}snapshots`,
   };
   for (const [key, name] of Object.entries(names)) {
     if (typeof name !== 'string' || !identifier.test(name)) {
@@ -138,6 +144,23 @@ export interface UsageRecord {
   created_at: number;
 }
 
+/** A `snapshots` row (migration 0004): the grouped messages of a thread's rows `first_seq`…`last_seq`. */
+export interface SnapshotRecord {
+  thread_id: string;
+  first_seq: number;
+  last_seq: number;
+  /** The turn id and creation time of row `last_seq`, checked against it on every read. */
+  last_turn_id: string;
+  last_created_at: number;
+  /** The snapshot's JSON format (`SNAPSHOT_FORMAT`). */
+  format: number;
+  /** SHA-256 of the thread id, the seq range and `data`, in hex. */
+  digest: string;
+  /** The JSON text of the turn ids and grouped messages. */
+  data: string;
+  created_at: number;
+}
+
 /**
  * The store's tables under fixed logical names. Queries name the real tables through
  * {@link StoreTableNames}, cast to these keys, and never qualify a column with a table name.
@@ -148,4 +171,5 @@ export type StoreTables = {
   turns: TurnRecord;
   leases: LeaseRecord;
   usage: UsageRecord;
+  snapshots: SnapshotRecord;
 };

@@ -20,6 +20,23 @@ export interface ReadOptions {
   readonly onCorruptRow?: CorruptRowPolicy | undefined;
 }
 
+/**
+ * A thread read for rebuilding its history ({@link ChunkStore.getHistory}): the grouped messages
+ * of its older turns, read from history snapshots, and the rows after them. Grouping `rows` and
+ * appending the result to `messages` gives exactly what grouping all the thread's rows gives.
+ */
+export interface HistoryRead {
+  /**
+   * The messages of the turns the snapshots hold, oldest first, without `status` (see
+   * `getMessages`); empty when none is used.
+   */
+  readonly messages: ChatMessage[];
+  /** The ids of the turns the snapshots hold (a system-only turn may have no message of its own). */
+  readonly turnIds: string[];
+  /** The thread's rows after those turns, ascending (all of them when no snapshot is used). */
+  readonly rows: ChunkRow[];
+}
+
 /** Options of {@link ChunkStore.getChunks}. */
 export interface GetChunksOptions extends ReadOptions {
   /** At most this many rows, from 1 to 1,000. Default 50. */
@@ -294,6 +311,25 @@ export interface ChunkStore extends ChunkStoreTurns {
    * ```
    */
   getMessages(threadId: string, options?: ReadOptions): Promise<ChatMessage[]>;
+  /**
+   * The thread for a cold rebuild of its history, read in one snapshot of the database: the
+   * grouped messages of its older turns, from history snapshots, and its rows after them (see
+   * {@link HistoryRead}). On a SQLite file the store opened itself, a long thread reads as a few
+   * large values instead of one row per chunk: once at least 1,000 rows of whole turns follow the
+   * last snapshot, the read writes one more (only when nothing was written since it began; a
+   * read never fails for it). A snapshot is used only while it provably equals what grouping its
+   * rows gives (a digest, its last row unchanged, no later row of its turns); `truncateAfter` and
+   * `deleteThread` remove the ones they make stale. Elsewhere every row is read, as `getRows`.
+   *
+   * @throws {ChunklogError} `thread-not-found`; `corrupt-row` under the `throw` policy
+   *
+   * @example
+   * ```ts
+   * const { messages, rows } = await store.getHistory('thread-1');
+   * const history = [...messages, ...groupRowsToMessages(rows)];
+   * ```
+   */
+  getHistory(threadId: string, options?: ReadOptions): Promise<HistoryRead>;
   /**
    * Creates an empty thread (with a random UUID when no id is given).
    *

@@ -5,7 +5,7 @@ import type { StoreContext } from '../context.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { corruptRowPolicy } from '../store-options.js';
 import { selectThread } from '../threads.js';
-import type { GetRowsOptions } from '../types.js';
+import type { CorruptRowPolicy, GetRowsOptions } from '../types.js';
 import { checkSeq, checkThreadId, MAX_SEQ } from '../validate.js';
 
 /** How many rows a direct read reads, and decodes, at a time. */
@@ -24,32 +24,45 @@ export function getRows(
   const o = readOptions(options, 'getRows', ['afterSeq', 'onCorruptRow']);
   const afterSeq = Math.min(checkSeq(o.afterSeq ?? 0, 'afterSeq', 0), MAX_SEQ);
   const policy = corruptRowPolicy(o.onCorruptRow, ctx.onCorruptRow);
-  return wrapStoreErrors('getRows', threadId, async () => {
-    const rows: ChunkRow[] = [];
-    const decoder = new RowDecoder(threadId, policy);
-    let read = 0;
-    // On the store's own SQLite connection: keyset pages of rows as arrays, read in one snapshot
-    // and each decoded before the next is read, so that a long thread's driver rows are never
-    // all alive at once (keeping them made the garbage collector's copying the largest cost of
-    // the read). Elsewhere: one prepared keyset read.
-    const direct = ctx.statements.rowsAfterLimit.inSnapshot(ctx.direct, ctx.db, (run) => {
-      for (let after = afterSeq; ; ) {
-        const records = run([threadId, after, DECODE_BATCH]);
-        read += records.length;
-        decoder.decode(records, rows);
-        const last = records[records.length - 1];
-        if (last === undefined || records.length < DECODE_BATCH) return;
-        after = Number(seqOf(last));
-      }
-    });
-    if (!direct) {
-      const records = (await ctx.statements.rowsAfter.execute(ctx.db, [threadId, afterSeq])).rows;
-      read = records.length;
+  return wrapStoreErrors('getRows', threadId, () => rowsAfter(ctx, threadId, afterSeq, policy));
+}
+
+/**
+ * The thread's rows after `afterSeq`, ascending, read in one snapshot, decoded under `policy`
+ * (driver errors are not wrapped: the caller names its operation).
+ *
+ * @throws {ChunklogError} `thread-not-found` when no row was read and the thread does not exist
+ */
+export async function rowsAfter(
+  ctx: StoreContext,
+  threadId: string,
+  afterSeq: number,
+  policy: CorruptRowPolicy,
+): Promise<ChunkRow[]> {
+  const rows: ChunkRow[] = [];
+  const decoder = new RowDecoder(threadId, policy);
+  let read = 0;
+  // On the store's own SQLite connection: keyset pages of rows as arrays, read in one snapshot
+  // and each decoded before the next is read, so that a long thread's driver rows are never
+  // all alive at once (keeping them made the garbage collector's copying the largest cost of
+  // the read). Elsewhere: one prepared keyset read.
+  const direct = ctx.statements.rowsAfterLimit.inSnapshot(ctx.direct, ctx.db, (run) => {
+    for (let after = afterSeq; ; ) {
+      const records = run([threadId, after, DECODE_BATCH]);
+      read += records.length;
       decoder.decode(records, rows);
+      const last = records[records.length - 1];
+      if (last === undefined || records.length < DECODE_BATCH) return;
+      after = Number(seqOf(last));
     }
-    if (read === 0 && (await selectThread(ctx, ctx.db, threadId, false)) === undefined) {
-      throw threadNotFound(threadId);
-    }
-    return rows;
   });
+  if (!direct) {
+    const records = (await ctx.statements.rowsAfter.execute(ctx.db, [threadId, afterSeq])).rows;
+    read = records.length;
+    decoder.decode(records, rows);
+  }
+  if (read === 0 && (await selectThread(ctx, ctx.db, threadId, false)) === undefined) {
+    throw threadNotFound(threadId);
+  }
+  return rows;
 }

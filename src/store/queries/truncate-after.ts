@@ -24,6 +24,12 @@ export function truncateAfter(ctx: StoreContext, threadId: string, seq: number):
           .where('thread_id', '=', threadId)
           .where('seq', '>', seq)
           .execute();
+        // A history snapshot that holds a row cut away no longer tells the thread's history.
+        await trx
+          .deleteFrom(ctx.names.snapshots as 'snapshots')
+          .where('thread_id', '=', threadId)
+          .where('last_seq', '>', seq)
+          .execute();
         await trx
           .updateTable(ctx.threads)
           .set({ next_seq: seq + 1, updated_at: ctx.now() })

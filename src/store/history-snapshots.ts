@@ -1,0 +1,307 @@
+import type { ChatMessage, ChatRole } from '../schema/chat-message.js';
+import type { ChunkRow } from '../schema/chunk-row.js';
+import { groupRows } from '../transforms/group-rows.js';
+import { chatRoleOf } from '../transforms/row-to-chunk.js';
+import { ROW_COLUMNS, RowDecoder } from './codec.js';
+import type { StoreContext } from './context.js';
+import { isMissingSchema } from './not-migrated.js';
+import { ARRAY_ROWS_MARK } from './open-sqlite.js';
+import type { CorruptRowPolicy, HistoryRead } from './types.js';
+
+// History snapshots (notes/0076): a derived copy of a thread's older turns, grouped, as one JSON
+// text per snapshot, so that a new process reads a long thread as a few large values instead of
+// one row per chunk. The rows stay the record; a snapshot is only ever used where it provably
+// equals what grouping its rows gives, and is otherwise ignored (and replaced).
+
+/** The version of a snapshot's JSON; a snapshot of another version is ignored and replaced. */
+export const SNAPSHOT_FORMAT = 1;
+
+/**
+ * A snapshot is written once at least this many rows of whole turns follow the last one: a read
+ * of a shorter tail costs less than the snapshot's write would save.
+ */
+export const SNAPSHOT_MIN_ROWS = 1000;
+
+/** Rows read at a time. */
+const PAGE = 1000;
+
+/** A snapshot's JSON: the turn ids its rows hold (a system-only turn has no message of its own). */
+interface SnapshotBody {
+  readonly turnIds: readonly string[];
+  readonly messages: readonly ChatMessage[];
+}
+
+/** A stored snapshot row. */
+interface SnapshotRecord {
+  readonly first_seq: unknown;
+  readonly last_seq: unknown;
+  readonly last_turn_id: unknown;
+  readonly last_created_at: unknown;
+  readonly format: unknown;
+  readonly digest: unknown;
+  readonly data: unknown;
+}
+
+type Hash = {
+  update(text: string): Hash;
+  digest(encoding: 'hex'): string;
+};
+type Crypto = { createHash(algorithm: string): Hash };
+
+let crypto: Crypto | null | undefined;
+
+/** Node's `crypto`, where there is one (snapshots are not used without it). */
+function nodeCrypto(): Crypto | undefined {
+  if (crypto === undefined) {
+    const builtin = (
+      globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+    ).process?.getBuiltinModule?.('node:crypto') as Crypto | undefined;
+    crypto = typeof builtin?.createHash === 'function' ? builtin : null;
+  }
+  return crypto ?? undefined;
+}
+
+/**
+ * The digest a snapshot is stored with: SHA-256 over the thread, the seq range and the JSON. A
+ * snapshot read back is used only when its digest matches, so that what was not written by the
+ * store as it is (a changed value, one of another thread or range) is never taken for history.
+ */
+function digestOf(c: Crypto, threadId: string, first: number, last: number, data: string): string {
+  return c
+    .createHash('sha256')
+    .update(`chunklog-snapshot:${SNAPSHOT_FORMAT}:${threadId}:${first}:${last}:`)
+    .update(data)
+    .digest('hex');
+}
+
+/** The SQL of the direct reads and writes, for one store's table names. */
+interface SnapshotSql {
+  readonly snapshots: string;
+  readonly rowAt: string;
+  readonly rowBefore: string;
+  readonly rowsAfter: string;
+  readonly deleteAll: string;
+  readonly insert: string;
+}
+
+const sqlByStore = new WeakMap<StoreContext, SnapshotSql>();
+
+function sqlOf(ctx: StoreContext): SnapshotSql {
+  let sql = sqlByStore.get(ctx);
+  if (sql === undefined) {
+    const q = (name: string) => `"${name}"`;
+    const snapshots = q(ctx.names.snapshots);
+    const chunks = q(ctx.names.chunks);
+    sql = {
+      snapshots: `select first_seq, last_seq, last_turn_id, last_created_at, format, digest, data from ${snapshots} where thread_id = ? order by first_seq`,
+      rowAt: `select turn_id, created_at from ${chunks} where thread_id = ? and seq = ?`,
+      rowBefore: `select seq from ${chunks} where thread_id = ? and seq < ? limit 1`,
+      rowsAfter: `${ARRAY_ROWS_MARK}select ${ROW_COLUMNS.join(', ')} from ${chunks} where thread_id = ? and seq > ? order by seq limit ?`,
+      deleteAll: `delete from ${snapshots} where thread_id = ?`,
+      insert: `insert into ${snapshots} (thread_id, first_seq, last_seq, last_turn_id, last_created_at, format, digest, data, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    };
+    sqlByStore.set(ctx, sql);
+  }
+  return sql;
+}
+
+type All = (sql: string, parameters: readonly unknown[]) => unknown[];
+
+/**
+ * The snapshots of a thread that can be used, oldest first, with their bodies: a chain from the
+ * thread's first row, each of this format, its digest matching, and its last row still the row it was made from
+ * (a truncation and new rows at the same seqs, by a chunklog older than snapshots, show there).
+ * Undefined when any is unusable: the caller reads rows, and replaces them.
+ */
+function usableSnapshots(
+  c: Crypto,
+  all: All,
+  sql: SnapshotSql,
+  threadId: string,
+  records: readonly SnapshotRecord[],
+): { readonly last: number; readonly bodies: SnapshotBody[] } | undefined {
+  const bodies: SnapshotBody[] = [];
+  let expected = Number((records[0] as SnapshotRecord).first_seq);
+  // The first snapshot starts with the thread's first row.
+  if (all(sql.rowBefore, [threadId, expected]).length > 0) return undefined;
+  for (const record of records) {
+    const first = Number(record.first_seq);
+    const last = Number(record.last_seq);
+    if (
+      Number(record.format) !== SNAPSHOT_FORMAT ||
+      first !== expected ||
+      !Number.isSafeInteger(first) ||
+      !(last >= first)
+    ) {
+      return undefined;
+    }
+    const [row] = all(sql.rowAt, [threadId, last]) as { turn_id: unknown; created_at: unknown }[];
+    if (
+      row === undefined ||
+      String(row.turn_id) !== String(record.last_turn_id) ||
+      Number(row.created_at) !== Number(record.last_created_at)
+    ) {
+      return undefined;
+    }
+    const data = record.data;
+    if (typeof data !== 'string' || digestOf(c, threadId, first, last, data) !== record.digest) {
+      return undefined;
+    }
+    let body: SnapshotBody;
+    try {
+      body = JSON.parse(data) as SnapshotBody;
+    } catch {
+      return undefined;
+    }
+    if (!Array.isArray(body?.turnIds) || !Array.isArray(body.messages)) return undefined;
+    bodies.push(body);
+    expected = last + 1;
+  }
+  return { last: expected - 1, bodies };
+}
+
+/**
+ * Where the rows can be cut so that what comes before is whole turns: the index of the first row
+ * of the last turn, when no earlier row is of a turn that has rows after it; else 0.
+ */
+function wholeTurnsEnd(rows: readonly ChunkRow[]): number {
+  const last = rows[rows.length - 1];
+  if (last === undefined) return 0;
+  let cut = rows.length;
+  while (cut > 0 && (rows[cut - 1] as ChunkRow).turnId === last.turnId) cut--;
+  for (let i = 0; i < cut; i++) if ((rows[i] as ChunkRow).turnId === last.turnId) return 0;
+  return cut;
+}
+
+/** The distinct turn ids of `rows`, in order of first appearance. */
+function turnIdsOf(rows: readonly ChunkRow[]): string[] {
+  const ids = new Set<string>();
+  for (const row of rows) ids.add(row.turnId);
+  return [...ids];
+}
+
+/** The role of the message a row starts (or joins), as grouping decides it. */
+function roleOf(row: ChunkRow | undefined): ChatRole | undefined {
+  return row === undefined ? undefined : chatRoleOf(row);
+}
+
+/**
+ * Reads a thread for a cold rebuild on the store's own SQLite connection, in one snapshot of the
+ * database: the messages of its older turns from the history snapshots, and the rows after them.
+ * What it gives always groups to what grouping all the thread's rows gives. When at least
+ * {@link SNAPSHOT_MIN_ROWS} rows of whole turns follow the snapshots, it writes one more (in the
+ * same transaction, and only if nothing was written since the read began); a snapshot that
+ * cannot be used is replaced then. Undefined when the connection cannot read now.
+ *
+ * @param ctx - the store
+ * @param threadId - the thread
+ * @param policy - what a corrupt row does (a read that skipped one writes no snapshot)
+ */
+export function readHistoryDirect(
+  ctx: StoreContext,
+  threadId: string,
+  policy: CorruptRowPolicy,
+): { readonly history: HistoryRead; readonly read: number } | undefined {
+  const direct = ctx.direct;
+  const c = nodeCrypto();
+  if (direct === undefined || c === undefined) return undefined;
+  const sql = sqlOf(ctx);
+  let result: { readonly history: HistoryRead; readonly read: number } | undefined;
+  const ran = direct.inSnapshot((all, write) => {
+    let records: SnapshotRecord[] = [];
+    let migrated = true;
+    try {
+      records = all(sql.snapshots, [threadId]) as SnapshotRecord[];
+    } catch (error) {
+      if (!isMissingSchema(error)) throw error;
+      migrated = false;
+    }
+    let usable = records.length === 0 ? undefined : usableSnapshots(c, all, sql, threadId, records);
+    let stale = records.length > 0 && usable === undefined;
+    let rows = readRows(all, sql, threadId, usable?.last ?? 0, policy);
+    if (usable !== undefined && !joinsCleanly(usable.bodies, rows.rows)) {
+      // A row of a snapshot's turn came after it, or no row follows them (after a truncation):
+      // read rows, and make the snapshots again.
+      stale = true;
+      usable = undefined;
+      rows = readRows(all, sql, threadId, 0, policy);
+    }
+    const messages: ChatMessage[] = [];
+    const turnIds: string[] = [];
+    for (const body of usable?.bodies ?? []) {
+      for (const m of body.messages) messages.push(m);
+      for (const id of body.turnIds) turnIds.push(id);
+    }
+    result = { history: { messages, turnIds, rows: rows.rows }, read: rows.read };
+    if (!migrated || rows.rows.length !== rows.read) return;
+    const cut = wholeTurnsEnd(rows.rows);
+    if (cut < SNAPSHOT_MIN_ROWS && !stale) return;
+    const writes: [string, unknown[]][] = [];
+    if (stale) writes.push([sql.deleteAll, [threadId]]);
+    const lastMessage = messages[messages.length - 1];
+    const part = rows.rows.slice(0, cut);
+    const grouped = groupRows(part);
+    // Grouping joins a system message to one that ends what precedes it: no cut there.
+    const joins =
+      (lastMessage?.role === 'system' && roleOf(part[0]) === 'system') ||
+      (grouped[grouped.length - 1]?.role === 'system' && roleOf(rows.rows[cut]) === 'system');
+    if (cut >= SNAPSHOT_MIN_ROWS && !joins) {
+      const first = (part[0] as ChunkRow).seq;
+      const lastRow = part[part.length - 1] as ChunkRow;
+      const body: SnapshotBody = { turnIds: turnIdsOf(part), messages: grouped };
+      const data = JSON.stringify(body);
+      writes.push([
+        sql.insert,
+        [
+          threadId,
+          first,
+          lastRow.seq,
+          lastRow.turnId,
+          Date.parse(lastRow.createdAt ?? ''),
+          SNAPSHOT_FORMAT,
+          digestOf(c, threadId, first, lastRow.seq, data),
+          data,
+          ctx.now(),
+        ],
+      ]);
+    }
+    if (writes.length > 0) write(writes);
+  });
+  return ran ? result : undefined;
+}
+
+/** Whether the rows after the snapshots group on their own to what follows the snapshots' messages. */
+function joinsCleanly(bodies: readonly SnapshotBody[], rows: readonly ChunkRow[]): boolean {
+  if (rows.length === 0) return false;
+  const ids = new Set<string>();
+  let lastRole: ChatRole | undefined;
+  for (const body of bodies) {
+    for (const id of body.turnIds) ids.add(id);
+    const last = body.messages[body.messages.length - 1];
+    if (last !== undefined) lastRole = last.role;
+  }
+  for (const row of rows) if (ids.has(row.turnId)) return false;
+  return !(lastRole === 'system' && roleOf(rows[0]) === 'system');
+}
+
+/** The thread's rows after `afterSeq`, decoded, and how many were read. */
+function readRows(
+  all: All,
+  sql: SnapshotSql,
+  threadId: string,
+  afterSeq: number,
+  policy: CorruptRowPolicy,
+): { readonly rows: ChunkRow[]; readonly read: number } {
+  const rows: ChunkRow[] = [];
+  const decoder = new RowDecoder(threadId, policy);
+  let read = 0;
+  for (let after = afterSeq; ; ) {
+    const records = all(sql.rowsAfter, [threadId, after, PAGE]) as unknown[][];
+    read += records.length;
+    decoder.decode(records, rows);
+    const last = records[records.length - 1];
+    if (last === undefined || records.length < PAGE) break;
+    after = Number(last[0]);
+  }
+  return { rows, read };
+}

@@ -1,0 +1,48 @@
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
+import type { MigrationContext } from '../migrations.js';
+
+/**
+ * Migration `0004_history_snapshots`: the snapshots table (one row per snapshot of a thread's
+ * older turns: the seq range it covers, the turn id and creation time of its last row, its format,
+ * a SHA-256 digest and the JSON of the grouped messages; primary key thread id + first seq;
+ * deleted with its thread). A snapshot is derived from rows and is only a faster way to read
+ * them: the table starts empty, and a store upgrades without rewriting anything (notes/0076).
+ *
+ * @param ctx - the dialect adapter, table names and JSON column mode
+ * @returns the migration
+ */
+export function historySnapshotsMigration(ctx: MigrationContext): Migration {
+  const { adapter, names } = ctx;
+  const millis = adapter.millisType;
+  const suffix = adapter.createTableSuffix;
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable(names.snapshots)
+        .ifNotExists()
+        .addColumn('thread_id', adapter.idType, (c) => c.notNull())
+        .addColumn('first_seq', 'integer', (c) => c.notNull())
+        .addColumn('last_seq', 'integer', (c) => c.notNull())
+        .addColumn('last_turn_id', adapter.idType, (c) => c.notNull())
+        .addColumn('last_created_at', millis, (c) => c.notNull())
+        .addColumn('format', 'integer', (c) => c.notNull())
+        .addColumn('digest', 'varchar(64)', (c) => c.notNull())
+        .addColumn('data', adapter.textType, (c) => c.notNull())
+        .addColumn('created_at', millis, (c) => c.notNull())
+        .addPrimaryKeyConstraint(`${names.snapshots}_pkey`, ['thread_id', 'first_seq'])
+        .addForeignKeyConstraint(
+          `${names.snapshots}_thread_fk`,
+          ['thread_id'],
+          names.threads,
+          ['id'],
+          (c) => c.onDelete('cascade'),
+        )
+        .$call((b) => (suffix === undefined ? b : b.modifyEnd(suffix)))
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable(names.snapshots).ifExists().execute();
+    },
+  };
+}
