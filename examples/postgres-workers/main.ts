@@ -160,6 +160,7 @@ async function cleanup(): Promise<void> {
     print(`tables kept: ${prefix}*`);
   } else {
     for (const table of [
+      'snapshots',
       'usage',
       'turns',
       'leases',

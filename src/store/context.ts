@@ -23,6 +23,8 @@ export interface StoreContext {
   readonly statements: StoreStatements;
   /** How long one operation may take, in milliseconds, before it fails with `store-timeout`. */
   readonly timeoutMs: number;
+  /** Rows of whole turns after the last history snapshot that make a read write one; false: none. */
+  readonly snapshotMinRows: number | false;
   /**
    * On the SQLite connection the store opened itself (busy timeout 0 after opening): how long a
    * write waits for SQLite's write lock, in milliseconds (`busyTimeoutMs`). Undefined on a

@@ -67,6 +67,13 @@ export interface ChunkStoreOptions extends StoreTableOptions, SqliteOpenOptions 
    * that a stalled connection does not keep the thread's other writers waiting.
    */
   readonly timeoutMs?: number | undefined;
+  /**
+   * On a SQLite file the store opened itself: how many rows of whole turns must follow a thread's
+   * last history snapshot before a whole-thread read (`getHistory`, `getMessages`, a session's
+   * cold start) writes another (see `ChunkStore.getHistory`). Default 1,000. `false`: snapshots
+   * are neither written nor read (a snapshot holds a second copy of the turns it covers).
+   */
+  readonly snapshotMinRows?: number | false | undefined;
 }
 
 /**
@@ -154,6 +161,7 @@ export function createChunkStore(
       owned !== undefined,
     ),
     timeoutMs: checked.timeoutMs,
+    snapshotMinRows: checked.snapshotMinRows,
     ...(owned === undefined ? {} : { ownSqliteBusyMs: checked.sqlite.busyTimeoutMs ?? 5000 }),
     ...(direct === undefined ? {} : { direct }),
     // A connection that drops under a checked-out pg client must not kill the process.

@@ -16,12 +16,6 @@ import type { CorruptRowPolicy, HistoryRead } from './types.js';
 /** The version of a snapshot's JSON; a snapshot of another version is ignored and replaced. */
 export const SNAPSHOT_FORMAT = 1;
 
-/**
- * A snapshot is written once at least this many rows of whole turns follow the last one: a read
- * of a shorter tail costs less than the snapshot's write would save.
- */
-export const SNAPSHOT_MIN_ROWS = 1000;
-
 /** Rows read at a time. */
 const PAGE = 1000;
 
@@ -189,7 +183,7 @@ function roleOf(row: ChunkRow | undefined): ChatRole | undefined {
  * Reads a thread for a cold rebuild on the store's own SQLite connection, in one snapshot of the
  * database: the messages of its older turns from the history snapshots, and the rows after them.
  * What it gives always groups to what grouping all the thread's rows gives. When at least
- * {@link SNAPSHOT_MIN_ROWS} rows of whole turns follow the snapshots, it writes one more (in the
+ * `snapshotMinRows` rows of whole turns follow the snapshots, it writes one more (in the
  * same transaction, and only if nothing was written since the read began); a snapshot that
  * cannot be used is replaced then. Undefined when the connection cannot read now.
  *
@@ -203,8 +197,10 @@ export function readHistoryDirect(
   policy: CorruptRowPolicy,
 ): { readonly history: HistoryRead; readonly read: number } | undefined {
   const direct = ctx.direct;
+  const minRows = ctx.snapshotMinRows;
+  if (direct === undefined || minRows === false) return undefined;
   const c = nodeCrypto();
-  if (direct === undefined || c === undefined) return undefined;
+  if (c === undefined) return undefined;
   const sql = sqlOf(ctx);
   let result: { readonly history: HistoryRead; readonly read: number } | undefined;
   const ran = direct.inSnapshot((all, write) => {
@@ -235,7 +231,7 @@ export function readHistoryDirect(
     result = { history: { messages, turnIds, rows: rows.rows }, read: rows.read };
     if (!migrated || rows.rows.length !== rows.read) return;
     const cut = wholeTurnsEnd(rows.rows);
-    if (cut < SNAPSHOT_MIN_ROWS && !stale) return;
+    if (cut < minRows && !stale) return;
     const writes: [string, unknown[]][] = [];
     if (stale) writes.push([sql.deleteAll, [threadId]]);
     const lastMessage = messages[messages.length - 1];
@@ -245,7 +241,7 @@ export function readHistoryDirect(
     const joins =
       (lastMessage?.role === 'system' && roleOf(part[0]) === 'system') ||
       (grouped[grouped.length - 1]?.role === 'system' && roleOf(rows.rows[cut]) === 'system');
-    if (cut >= SNAPSHOT_MIN_ROWS && !joins) {
+    if (cut >= minRows && !joins) {
       const first = (part[0] as ChunkRow).seq;
       const lastRow = part[part.length - 1] as ChunkRow;
       const body: SnapshotBody = { turnIds: turnIdsOf(part), messages: grouped };

@@ -17,6 +17,7 @@ const STORE_OPTIONS = [
   'busyTimeoutMs',
   'synchronous',
   'statementCacheSize',
+  'snapshotMinRows',
 ] as const;
 
 const TABLE_KEYS = [
@@ -39,6 +40,7 @@ export interface CheckedStoreOptions {
   readonly json: 'native' | 'text';
   readonly now: () => number;
   readonly timeoutMs: number;
+  readonly snapshotMinRows: number | false;
 }
 
 /**
@@ -47,6 +49,12 @@ export interface CheckedStoreOptions {
  * connection does not hold a thread's writers for good.
  */
 export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * How many rows of whole turns follow a thread's last history snapshot before a whole-thread
+ * read writes another, by default: a read of fewer costs less than the write would save.
+ */
+export const DEFAULT_SNAPSHOT_MIN_ROWS = 1000;
 
 /** The longest `timeoutMs` a timer can wait (about 24.8 days). */
 const MAX_TIMEOUT_MS = 2_147_483_647;
@@ -122,6 +130,10 @@ export function checkStoreOptions(options: unknown): CheckedStoreOptions {
     json: jsonColumns(o.json),
     now: (o.now as (() => number) | undefined) ?? Date.now,
     timeoutMs,
+    snapshotMinRows:
+      o.snapshotMinRows === false
+        ? false
+        : (integerFrom('snapshotMinRows', o.snapshotMinRows, 1) ?? DEFAULT_SNAPSHOT_MIN_ROWS),
   };
 }
 

@@ -97,6 +97,7 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
           migrations: `${other}migrations`,
           migrationLock: `${other}migration_lock`,
           usage: `${other}usage`,
+          snapshots: `${other}snapshots`,
           turns: `${other}turns`,
           leases: `${other}leases`,
         },

@@ -1,0 +1,344 @@
+// History snapshots (notes/0076): on the SQLite file the store opened itself, a whole-thread read
+// reads a thread's older turns from grouped snapshots and only the rows after them. Every test
+// compares against a second store on the same file with snapshots off, which reads every row:
+// a snapshot may make a read faster, never different.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { modelMessagesOf } from '../../src/model-messages/to-model-messages.js';
+import type { Chunk } from '../../src/schema/chunk.js';
+import type { ChunkRowDraft } from '../../src/schema/chunk-row.js';
+import { createAgentSession } from '../../src/session/index.js';
+import { type ChunkStore, createChunkStore } from '../../src/store/index.js';
+import { createScriptedModel } from '../../src/testing/index.js';
+import { explodeTurn } from '../../src/transforms/explode-turn.js';
+import { groupRows } from '../../src/transforms/group-rows.js';
+import { rejected, thrown } from '../support/chunklog-error.js';
+import { type TurnSpec, threadArb } from '../transforms/arbitraries.js';
+
+const T = 'thread';
+
+/** The rows of a realistic small turn: a question, reasoning with a signature, a tool call, an answer. */
+function turn(n: number): ChunkRowDraft[] {
+  const turnId = `turn-${n}`;
+  const assistant: Chunk[] = [
+    {
+      type: 'thinking',
+      step: 0,
+      text: `thinking ${n}`,
+      providerMetadata: { anthropic: { signature: `sig-${n}` } },
+    },
+    {
+      type: 'tool-batch',
+      step: 0,
+      calls: [{ id: `call-${n}`, name: 'read', input: { path: `f${n}` }, result: `file ${n}` }],
+    },
+    { type: 'text', step: 1, text: `answer ${n}` },
+  ];
+  return [
+    ...explodeTurn(turnId, [{ type: 'text', step: 0, text: `question ${n}` }], { role: 'user' }),
+    ...explodeTurn(turnId, assistant, { role: 'assistant' }),
+  ];
+}
+
+/** The drafts of a generated turn. */
+function draftsOf(spec: TurnSpec): ChunkRowDraft[] {
+  if (spec.kind === 'system') return explodeTurn(spec.turnId, spec.chunks, { role: 'system' });
+  return [
+    ...explodeTurn(spec.turnId, spec.user, { role: 'user' }),
+    ...explodeTurn(spec.turnId, spec.assistant, { role: 'assistant' }),
+  ];
+}
+
+let dir: string;
+let file: string;
+const opened: ChunkStore[] = [];
+const raws: Database.Database[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'chunklog-snapshots-'));
+  file = join(dir, 'chat.db');
+});
+afterEach(async () => {
+  for (const store of opened.splice(0)) await store.close();
+  for (const raw of raws.splice(0)) raw.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The store under test (snapshots after `minRows` rows), and one reading every row. */
+async function stores(minRows: number): Promise<{
+  store: ChunkStore;
+  reference: ChunkStore;
+  raw: Database.Database;
+}> {
+  const store = createChunkStore({ sqlite: file }, { snapshotMinRows: minRows });
+  const reference = createChunkStore({ sqlite: file }, { snapshotMinRows: false });
+  opened.push(store, reference);
+  await store.migrate();
+  const raw = new Database(file);
+  raws.push(raw);
+  return { store, reference, raw };
+}
+
+type Snap = { first_seq: number; last_seq: number; digest: string; data: string };
+const snapshotsOf = (raw: Database.Database, threadId = T): Snap[] =>
+  raw
+    .prepare(
+      'select first_seq, last_seq, digest, data from chunklog_snapshots where thread_id = ? order by first_seq',
+    )
+    .all(threadId) as Snap[];
+
+/** Both stores give the same messages and model input, and the history read groups to them. */
+async function expectSame(store: ChunkStore, reference: ChunkStore, threadId = T): Promise<void> {
+  const expected = await reference.getMessages(threadId);
+  const got = await store.getMessages(threadId);
+  expect(JSON.stringify(got)).toBe(JSON.stringify(expected));
+  expect(JSON.stringify(modelMessagesOf(got))).toBe(JSON.stringify(modelMessagesOf(expected)));
+  const history = await store.getHistory(threadId);
+  expect(JSON.stringify([...history.messages, ...groupRows(history.rows)])).toBe(
+    JSON.stringify(groupRows(await reference.getRows(threadId))),
+  );
+}
+
+describe('history snapshots', () => {
+  it('a whole-thread read writes a snapshot of the whole turns before the last, and later reads use it', async () => {
+    const { store, reference, raw } = await stores(20);
+    for (let n = 0; n < 10; n++) await store.appendTurn(T, turn(n));
+    expect(snapshotsOf(raw)).toEqual([]);
+    await expectSame(store, reference);
+    const [snap, ...more] = snapshotsOf(raw);
+    expect(more).toEqual([]);
+    // Ten turns of 5 rows: the snapshot holds the first nine, the last turn stays rows.
+    expect(snap).toMatchObject({ first_seq: 1, last_seq: 45 });
+    const history = await store.getHistory(T);
+    expect(history.turnIds).toEqual(Array.from({ length: 9 }, (_, n) => `turn-${n}`));
+    expect(history.messages.map((m) => m.id)).toEqual(
+      Array.from({ length: 9 }, (_, n) => [`turn-${n}:user`, `turn-${n}:assistant`]).flat(),
+    );
+    expect(history.rows.map((r) => r.seq)).toEqual([46, 47, 48, 49, 50]);
+    // The next snapshot once 20 more rows of whole turns follow; chained after the first.
+    for (let n = 10; n < 14; n++) await store.appendTurn(T, turn(n));
+    await expectSame(store, reference);
+    expect(snapshotsOf(raw).map((s) => [s.first_seq, s.last_seq])).toEqual([
+      [1, 45],
+      [46, 65],
+    ]);
+    await expectSame(store, reference);
+  });
+
+  it('writes none for fewer rows, with snapshotMinRows false, or from a read that skipped a corrupt row', async () => {
+    const { store, raw } = await stores(20);
+    for (let n = 0; n < 3; n++) await store.appendTurn(T, turn(n));
+    await store.getMessages(T);
+    expect(snapshotsOf(raw)).toEqual([]);
+    for (let n = 3; n < 10; n++) await store.appendTurn(T, turn(n));
+    raw.prepare("update chunklog_chunks set data = '{' where thread_id = ? and seq = 2").run(T);
+    const skipped = await store.getMessages(T, { onCorruptRow: 'skip' });
+    expect(skipped.length).toBeGreaterThan(0);
+    expect(snapshotsOf(raw)).toEqual([]);
+    expect((await rejected(store.getMessages(T))).code).toBe('corrupt-row');
+    const off = createChunkStore({ sqlite: file }, { snapshotMinRows: false });
+    opened.push(off);
+    raw.prepare('delete from chunklog_chunks where thread_id = ? and seq = 2').run(T);
+    await off.getMessages(T);
+    expect(snapshotsOf(raw)).toEqual([]);
+  });
+
+  for (const [what, change] of [
+    [
+      'its JSON changed',
+      "update chunklog_snapshots set data = replace(data, 'answer 3', 'answer X')",
+    ],
+    [
+      'its digest changed',
+      "update chunklog_snapshots set digest = replace(digest, substr(digest, 1, 1), 'g')",
+    ],
+    ['another format', 'update chunklog_snapshots set format = 2'],
+    ['its last row replaced', "update chunklog_snapshots set last_turn_id = 'other'"],
+    ['a gap before it', 'update chunklog_snapshots set first_seq = 2'],
+  ] as const) {
+    it(`a snapshot with ${what} is not used, and is replaced by a true one`, async () => {
+      const { store, reference, raw } = await stores(20);
+      for (let n = 0; n < 10; n++) await store.appendTurn(T, turn(n));
+      await store.getMessages(T);
+      const [before] = snapshotsOf(raw);
+      raw.exec(change);
+      await expectSame(store, reference);
+      expect(snapshotsOf(raw)).toEqual([before]);
+      expect((await store.getHistory(T)).messages.length).toBe(18);
+    });
+  }
+
+  it('truncateAfter deletes the snapshots it cuts into; rows stored again at the same seqs are read', async () => {
+    const { store, reference, raw } = await stores(10);
+    for (let n = 0; n < 6; n++) await store.appendTurn(T, turn(n));
+    await store.getMessages(T);
+    expect(snapshotsOf(raw).map((s) => s.last_seq)).toEqual([25]);
+    await store.truncateAfter(T, 25);
+    expect(snapshotsOf(raw).map((s) => s.last_seq)).toEqual([25]);
+    await store.truncateAfter(T, 24);
+    expect(snapshotsOf(raw)).toEqual([]);
+    await store.appendTurn(T, turn(99));
+    await expectSame(store, reference);
+    // A writer that knows nothing of snapshots (an older chunklog) truncates and writes again:
+    // the snapshot's last row is no longer the one it was made from.
+    await store.appendTurn(T, turn(100));
+    await store.getMessages(T);
+    const [snap] = snapshotsOf(raw);
+    expect(snap).toBeDefined();
+    const last = (snap as Snap).last_seq;
+    raw.prepare('delete from chunklog_chunks where thread_id = ? and seq >= ?').run(T, last);
+    raw.prepare('update chunklog_threads set next_seq = ? where id = ?').run(last, T);
+    await store.appendTurn(T, turn(200));
+    await store.appendTurn(T, turn(201));
+    await expectSame(store, reference);
+  });
+
+  it('a row of a snapshot’s turn stored after it makes the read use rows, and the snapshots are made again', async () => {
+    const { store, reference, raw } = await stores(10);
+    for (let n = 0; n < 6; n++) await store.appendTurn(T, turn(n));
+    await store.getMessages(T);
+    expect(snapshotsOf(raw)).toHaveLength(1);
+    // A foreign writer adds a row to turn 1, after the snapshot.
+    const next = raw
+      .prepare('select next_seq from chunklog_threads where id = ?')
+      .pluck()
+      .get(T) as number;
+    raw
+      .prepare(
+        "insert into chunklog_chunks (thread_id, seq, turn_id, step, role, type, data, created_at, version) values (?, ?, 'turn-1', 2, 'assistant', 'text', '{\"text\":\"late\"}', 5, 1)",
+      )
+      .run(T, next);
+    raw.prepare('update chunklog_threads set next_seq = ? where id = ?').run(next + 1, T);
+    await expectSame(store, reference);
+    expect(JSON.stringify(await store.getMessages(T))).toContain('late');
+  });
+
+  it('deleteThread removes the snapshots; a fork reads rows until it has its own', async () => {
+    const { store, reference, raw } = await stores(10);
+    for (let n = 0; n < 6; n++) await store.appendTurn(T, turn(n));
+    await store.getMessages(T);
+    await store.forkThread(T, { atSeq: 24, newThreadId: 'fork' });
+    expect(snapshotsOf(raw, 'fork')).toEqual([]);
+    await expectSame(store, reference, 'fork');
+    expect(await store.deleteThread(T)).toBe(true);
+    expect(snapshotsOf(raw)).toEqual([]);
+    expect((await rejected(store.getHistory(T))).code).toBe('thread-not-found');
+  });
+
+  it('a read while another connection writes, or holds the write lock, reads and writes no snapshot', async () => {
+    const { store, reference, raw } = await stores(10);
+    for (let n = 0; n < 6; n++) await store.appendTurn(T, turn(n));
+    raw.exec('begin immediate');
+    await expectSame(store, reference);
+    expect(snapshotsOf(raw)).toEqual([]);
+    raw.exec('commit');
+    await store.getMessages(T);
+    expect(snapshotsOf(raw)).toHaveLength(1);
+  });
+
+  it('a store whose database predates migration 0004 reads rows', async () => {
+    const { store, reference, raw } = await stores(10);
+    for (let n = 0; n < 6; n++) await store.appendTurn(T, turn(n));
+    raw.exec('drop table chunklog_snapshots');
+    await expectSame(store, reference);
+  });
+
+  it('refuses a snapshotMinRows that is not a positive integer or false', () => {
+    for (const value of [0, -1, 1.5, '10', true, null]) {
+      const error = thrown(() =>
+        createChunkStore({ sqlite: ':memory:' }, { snapshotMinRows: value as never }),
+      );
+      expect(error).toMatchObject({ code: 'invalid-option', option: 'snapshotMinRows' });
+    }
+  });
+
+  it('a session started on a thread with snapshots sends the model input of one reading every row', async () => {
+    const { store, reference } = await stores(10);
+    for (let n = 0; n < 8; n++) await store.appendTurn(T, turn(n));
+    await store.getMessages(T);
+    const prompts: string[] = [];
+    for (const s of [store, reference]) {
+      const model = createScriptedModel([{ parts: [{ type: 'text', text: 'ok' }] }]);
+      const session = createAgentSession({ store: s, threadId: T, model });
+      try {
+        prompts.push(JSON.stringify(await session.modelMessages({ text: 'next', turnId: 'n' })));
+      } finally {
+        await session.close();
+      }
+    }
+    expect(prompts[0]).toBe(prompts[1]);
+    expect(prompts[0]).toContain('sig-3');
+  });
+
+  it('a whole-thread read through snapshots equals grouping every stored row, whatever the turns, truncations, foreign rows and reads in between', async () => {
+    const { store, reference, raw } = await stores(3);
+    let run = 0;
+    const op = fc.oneof(
+      fc.constant({ kind: 'read' as const }),
+      fc.record({
+        kind: fc.constant('truncate' as const),
+        at: fc.double({ min: 0, max: 1, noNaN: true }),
+      }),
+      fc.record({ kind: fc.constant('foreign' as const), of: fc.nat() }),
+      fc.constant({ kind: 'none' as const }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        threadArb(14),
+        fc.array(op, { minLength: 14, maxLength: 14 }),
+        fc.array(fc.boolean(), { minLength: 14, maxLength: 14 }),
+        async (turns, ops, durable) => {
+          const threadId = `p${run++}`;
+          const seen: string[] = [];
+          for (let i = 0; i < turns.length; i++) {
+            const spec = turns[i] as TurnSpec;
+            const drafts = draftsOf(spec);
+            const first = drafts.findIndex((d) => d.role !== 'user');
+            if (durable[i] && first > 0) {
+              // Stored step by step, with a whole-thread read while it runs.
+              await store.beginTurn(threadId, drafts.slice(0, first));
+              await expectSame(store, reference, threadId);
+              await store.appendSteps(threadId, spec.turnId, drafts.slice(first), {
+                status: 'completed',
+              });
+            } else {
+              await store.appendTurn(threadId, drafts);
+            }
+            seen.push(spec.turnId);
+            const o = ops[i] as (typeof ops)[number];
+            if (o.kind === 'read') await expectSame(store, reference, threadId);
+            if (o.kind === 'truncate') {
+              const last = (await reference.getRows(threadId)).at(-1)?.seq ?? 0;
+              await store.truncateAfter(threadId, Math.floor(o.at * last));
+            }
+            if (o.kind === 'foreign') {
+              const next = raw
+                .prepare('select next_seq from chunklog_threads where id = ?')
+                .pluck()
+                .get(threadId) as number;
+              raw
+                .prepare(
+                  "insert into chunklog_chunks (thread_id, seq, turn_id, step, role, type, data, created_at, version) values (?, ?, ?, 0, 'assistant', 'text', '{\"text\":\"foreign\"}', 7, 1)",
+                )
+                .run(threadId, next, seen[o.of % seen.length]);
+              raw
+                .prepare('update chunklog_threads set next_seq = ? where id = ?')
+                .run(next + 1, threadId);
+            }
+          }
+          await expectSame(store, reference, threadId);
+          await expectSame(store, reference, threadId);
+        },
+      ),
+      { numRuns: 60 },
+    );
+    // The runs did write and use snapshots.
+    expect(
+      raw.prepare('select count(*) from chunklog_snapshots').pluck().get() as number,
+    ).toBeGreaterThan(0);
+  });
+});
