@@ -5,7 +5,9 @@
 //      10 to 5,000 turns; and the same turn under a 16k-token context budget (≤ 1.2×);
 //   2. a cold rebuild (a new process: read the thread, group, toModelMessages) vs the AI SDK's
 //      load (JSON.parse of the thread's UIMessage[]) + convertToModelMessages, at 1,000 and
-//      5,000 realistic turns (≤ 1.0×);
+//      5,000 realistic turns (≤ 1.0×). The store reads the thread's older turns from its history
+//      snapshots (notes/0076), which the seeding's whole-thread read wrote; printed beside it,
+//      without a limit: the same from every row, and the read that writes the snapshot;
 //   3. the AI SDK persistence comparison, printed as a table: persisting one turn (the AI SDK
 //      guide keeps the chat's whole UIMessage[] as one JSON value), the first screen, and the
 //      next model input, at 10 to 5,000 turns. > 1 means chunklog is faster.
@@ -52,7 +54,10 @@ for (const n of SIZES) await seed(`t${n}`, n);
 // 2 and 3: each size, interleaved contenders. They run first, on a heap that holds nothing of
 // the session figures below (whose sessions keep a 5,000-turn history in memory): a cold rebuild
 // is a new process's work, and a heap grown by other work would tax the side that allocates more.
-const coldName = 'chunklog cold rebuild: getRows + group + model messages';
+const coldName = 'chunklog cold rebuild: getMessages (history snapshots + rows after) + model messages';
+const rowsName = 'chunklog from every row: getRows + group + model messages (no limit)';
+const firstName = 'chunklog first read, no snapshot yet: writes one at 1,000+ rows (no limit)';
+const dropSnapshots = raw.prepare('delete from chunklog_snapshots where thread_id = ?');
 const rows: string[] = [];
 const figure = (c: Comparison, name: string) => 1 / (c.ratios[name] as number);
 let persistTurn = 1_000_000;
@@ -68,7 +73,17 @@ for (const n of SIZES) {
     contenders: [
       {
         name: coldName,
+        run: async () => modelMessagesOf(await store.getMessages(threadId)),
+      },
+      {
+        name: rowsName,
         run: async () => modelMessagesOf(groupRows(await store.getRows(threadId))),
+      },
+      {
+        // The read that finds no snapshot yet (a thread written since it was last read whole).
+        name: firstName,
+        prepare: () => dropSnapshots.run(threadId),
+        run: async () => modelMessagesOf(await store.getMessages(threadId)),
       },
     ],
     rounds: n >= 5000 ? 15 : 30,
