@@ -21,7 +21,81 @@ export const ESTIMATE_TOKENS_PER_FILE = 1600;
 function jsonLength(value: unknown): number {
   if (typeof value === 'string') return value.length;
   if (value === undefined) return 0;
-  return JSON.stringify(value)?.length ?? 0;
+  const length = jsonTextLength(value);
+  return length >= 0 ? length : (JSON.stringify(value)?.length ?? 0);
+}
+
+/** The length of a string as JSON text: its quotes, and two or six characters per escape. */
+function quotedLength(text: string): number {
+  let length = text.length + 2;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x20 && c !== 0x22 && c !== 0x5c && (c < 0xd800 || c > 0xdfff)) continue;
+    if (c === 0x22 || c === 0x5c || c === 0x08 || c === 0x09 || c === 0x0a || c === 0x0c) {
+      length += 1;
+    } else if (c === 0x0d) {
+      length += 1;
+    } else if (c < 0x20) {
+      length += 5;
+    } else if (c <= 0xdbff && i + 1 < text.length) {
+      // A high surrogate: a pair is kept as is, a lone one is escaped.
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+      else length += 5;
+    } else {
+      length += 5;
+    }
+  }
+  return length;
+}
+
+/**
+ * `JSON.stringify(value).length` for plain JSON values (strings, finite numbers, booleans, null,
+ * arrays, plain objects), without building the text; -1 for anything else (a `toJSON`, an
+ * `undefined` member, a class instance), which the caller stringifies.
+ */
+function jsonTextLength(value: unknown, depth = 0): number {
+  switch (typeof value) {
+    case 'string':
+      return quotedLength(value);
+    case 'number':
+      return Number.isFinite(value) ? String(value).length : 4;
+    case 'boolean':
+      return value ? 4 : 5;
+    case 'object': {
+      if (value === null) return 4;
+      if (depth > 64) return -1;
+      if (Array.isArray(value)) {
+        let length = 2 + Math.max(0, value.length - 1);
+        for (const item of value) {
+          if (item === undefined || typeof item === 'function') {
+            length += 4;
+            continue;
+          }
+          const n = jsonTextLength(item, depth + 1);
+          if (n < 0) return -1;
+          length += n;
+        }
+        return length;
+      }
+      const proto = Object.getPrototypeOf(value);
+      if ((proto !== Object.prototype && proto !== null) || 'toJSON' in value) return -1;
+      let length = 2;
+      let members = 0;
+      for (const key in value) {
+        if (!Object.hasOwn(value, key)) continue;
+        const item = (value as Record<string, unknown>)[key];
+        if (item === undefined) return -1;
+        const n = jsonTextLength(item, depth + 1);
+        if (n < 0) return -1;
+        length += quotedLength(key) + 1 + n;
+        members++;
+      }
+      return length + Math.max(0, members - 1);
+    }
+    default:
+      return -1;
+  }
 }
 
 function partChars(part: unknown): number {

@@ -193,3 +193,31 @@ describe('planModelInput', () => {
     );
   });
 });
+
+describe('estimateTokens', () => {
+  it('counts a tool call’s input and a tool result’s value as the length of their JSON text, whatever the value', () => {
+    const estimate = (content: unknown[]) =>
+      estimateTokens([{ role: 'assistant', content } as unknown as ModelMessage]);
+    const value = fc.oneof(
+      fc.jsonValue(),
+      fc.dictionary(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' })),
+      fc.array(fc.oneof(fc.double(), fc.string({ unit: 'binary' }), fc.constant(undefined))),
+    );
+    fc.assert(
+      fc.property(value, (input) => {
+        const text = JSON.stringify(input)?.length ?? 0;
+        const length = typeof input === 'string' ? input.length : text;
+        const call = { type: 'tool-call', toolCallId: 'c', toolName: 'tool', input };
+        expect(estimate([call])).toBe(Math.ceil((length + 4 + 20) / 3) + 4);
+        const result = {
+          type: 'tool-result',
+          toolCallId: 'c',
+          toolName: 'tool',
+          output: { type: 'json', value: input },
+        };
+        expect(estimate([result])).toBe(Math.ceil((length + 20) / 3) + 4);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
