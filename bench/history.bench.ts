@@ -54,7 +54,8 @@ for (const n of SIZES) await seed(`t${n}`, n);
 // 2 and 3: each size, interleaved contenders. They run first, on a heap that holds nothing of
 // the session figures below (whose sessions keep a 5,000-turn history in memory): a cold rebuild
 // is a new process's work, and a heap grown by other work would tax the side that allocates more.
-const coldName = 'chunklog cold rebuild: getMessages (history snapshots + rows after) + model messages';
+const coldName =
+  'chunklog cold rebuild: getMessages (history snapshots + rows after) + model messages';
 const rowsName = 'chunklog from every row: getRows + group + model messages (no limit)';
 const firstName = 'chunklog first read, no snapshot yet: writes one at 1,000+ rows (no limit)';
 const dropSnapshots = raw.prepare('delete from chunklog_snapshots where thread_id = ?');
