@@ -49,7 +49,8 @@ export interface MigrationContext {
  *   activity), and the usage table (one row per model step: tokens, model id, finish reason,
  *   duration).
  * - `0004_history_snapshots`: the snapshots table (grouped copies of a thread's older turns, each
- *   with its seq range and a digest), which cold reads of long threads use instead of rows.
+ *   with its seq range and a digest), which cold reads of long threads use instead of rows, and
+ *   an index on the turns' thread id and status.
  *
  * @param options - the dialect, and the table names and JSON type given to `createChunkStore`
  * @returns the migrations by name

@@ -83,6 +83,19 @@ export class PreparedQuery<R> {
     );
   }
 
+  /**
+   * The query's rows through `all`, the reader of a snapshot that `DirectSqlite.inSnapshot` runs
+   * (for reads that make several queries in one snapshot).
+   */
+  allIn(
+    all: (sql: string, parameters: readonly unknown[]) => unknown[],
+    db: Kysely<StoreTables>,
+    args: readonly unknown[],
+  ): R[] {
+    const compiled = this.#compile(db);
+    return all(compiled.sql, this.#parameters(compiled, args)) as R[];
+  }
+
   #compile(db: Kysely<StoreTables>): CompiledQuery<R> {
     if (this.#compiled === undefined) {
       const compiled = this.#build(db, (index) => new Slot(index) as never).compile();

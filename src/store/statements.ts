@@ -1,6 +1,6 @@
 import type { Kysely, QueryCreator, QueryResult } from 'kysely';
 import type { ChunkRowDraft } from '../schema/chunk-row.js';
-import { type TurnStatus, TurnStatusSchema } from '../schema/turn-status.js';
+import { TURN_STATUSES, type TurnStatus, TurnStatusSchema } from '../schema/turn-status.js';
 import {
   asString,
   ROW_COLUMNS,
@@ -13,6 +13,9 @@ import { ARRAY_ROWS_MARK } from './open-sqlite.js';
 import { PreparedQuery } from './prepared.js';
 import type { ChunkRecord, StoreTables, TurnRecord } from './tables.js';
 import { type SelectedThread, THREAD_COLUMNS } from './threads.js';
+
+/** The statuses of a turn that is not `completed`. */
+const OPEN_STATUSES: readonly TurnStatus[] = TURN_STATUSES.filter((s) => s !== 'completed');
 
 /** Where a page row's turn id and turn status are when it is an array (see {@link PageRow}). */
 const PAGE_TURN_ID = 1;
@@ -96,6 +99,12 @@ export interface StoreStatements {
   readonly pageBefore: PreparedQuery<PageRow>;
   /** `[threadId, threadId, after, limit]` → the oldest rows above `after`, ascending. */
   readonly pageAfter: PreparedQuery<PageRow>;
+  /** The three pages without the turn status column (read by {@link openTurns} instead). */
+  readonly pagePlain: {
+    readonly none: PreparedQuery<PageRow>;
+    readonly before: PreparedQuery<PageRow>;
+    readonly after: PreparedQuery<PageRow>;
+  };
   /** `[threadId, afterSeq]` → the rows above `afterSeq`, ascending (arrays where possible). */
   readonly rowsAfter: PreparedQuery<StoredRecord>;
   /** `[threadId, afterSeq, limit]` → the first `limit` rows above `afterSeq`, ascending (arrays where possible). */
@@ -221,7 +230,9 @@ export function createStatements(
   // backwards from the end or from `before` (descending), or forwards from `after` (ascending).
   // Each row also carries its turn's status when that is not `completed` (the page's
   // `turnStatus`): a primary-key lookup per row in the same statement, not a second query.
-  const page = (bound: 'none' | 'before' | 'after') =>
+  // Without `withStatus` (on the store's own SQLite connection, which reads the page's open turns
+  // by a second query in the same snapshot, through the turns' status index): no status column.
+  const page = (bound: 'none' | 'before' | 'after', withStatus = true) =>
     new PreparedQuery<PageRow>(
       (db, arg) =>
         db
@@ -234,14 +245,16 @@ export function createStatements(
               .where('id', '=', arg<string>(0))
               .as('thread_next_seq'),
           )
-          .select((eb) =>
-            eb
-              .selectFrom(turns)
-              .select('status')
-              .whereRef('thread_id', '=', `${chunks}.thread_id` as 'chunks.thread_id')
-              .whereRef('turn_id', '=', `${chunks}.turn_id` as 'chunks.turn_id')
-              .where('status', '<>', 'completed')
-              .as('turn_status'),
+          .$if(withStatus, (qb) =>
+            qb.select((eb) =>
+              eb
+                .selectFrom(turns)
+                .select('status')
+                .whereRef('thread_id', '=', `${chunks}.thread_id` as 'chunks.thread_id')
+                .whereRef('turn_id', '=', `${chunks}.turn_id` as 'chunks.turn_id')
+                .where('status', '<>', 'completed')
+                .as('turn_status'),
+            ),
           )
           .where('thread_id', '=', arg<string>(1))
           .$if(bound === 'before', (qb) => qb.where('seq', '<', arg<number>(2)))
@@ -405,7 +418,8 @@ export function createStatements(
         .selectFrom(turns)
         .select(['turn_id', 'status'])
         .where('thread_id', '=', arg<string>(0))
-        .where('status', '<>', 'completed')
+        // The statuses by name, so that the `(thread_id, status)` index (migration 0004) serves.
+        .where('status', 'in', OPEN_STATUSES)
         .where('first_seq', '<=', arg<number>(1))
         .where('next_seq', '>', arg<number>(2)),
     ),
@@ -447,6 +461,11 @@ export function createStatements(
     pageTail: page('none'),
     pageBefore: page('before'),
     pageAfter: page('after'),
+    pagePlain: {
+      none: page('none', false),
+      before: page('before', false),
+      after: page('after', false),
+    },
     async insertRows(db, threadId, turnId, first, drafts, data, now) {
       for (let start = 0; start < drafts.length; start += rowsPerInsert) {
         const end = Math.min(drafts.length, start + rowsPerInsert);

@@ -3,7 +3,8 @@ import type { Migration } from 'kysely/migration';
 import type { MigrationContext } from '../migrations.js';
 
 /**
- * Migration `0004_history_snapshots`: the snapshots table (one row per snapshot of a thread's
+ * Migration `0004_history_snapshots`: an index on the turns' `(thread_id, status)` (a page finds
+ * its turns that are not completed by a few index probes), and the snapshots table (one row per snapshot of a thread's
  * older turns: the seq range it covers, the turn id and creation time of its last row, its format,
  * a SHA-256 digest and the JSON of the grouped messages; primary key thread id + first seq;
  * deleted with its thread). A snapshot is derived from rows and is only a faster way to read
@@ -16,6 +17,7 @@ export function historySnapshotsMigration(ctx: MigrationContext): Migration {
   const { adapter, names } = ctx;
   const millis = adapter.millisType;
   const suffix = adapter.createTableSuffix;
+  const statusIndex = `${names.turns}_status_idx`;
   return {
     async up(db: Kysely<unknown>) {
       await db.schema
@@ -40,8 +42,17 @@ export function historySnapshotsMigration(ctx: MigrationContext): Migration {
         )
         .$call((b) => (suffix === undefined ? b : b.modifyEnd(suffix)))
         .execute();
+      const create = db.schema.createIndex(statusIndex);
+      await (adapter.createIndexIfNotExists ? create.ifNotExists() : create)
+        .on(names.turns)
+        .columns(['thread_id', 'status'])
+        .execute();
     },
     async down(db: Kysely<unknown>) {
+      await db.schema
+        .dropIndex(statusIndex)
+        .$call((b) => (adapter.name === 'mysql' ? b.on(names.turns) : b))
+        .execute();
       await db.schema.dropTable(names.snapshots).ifExists().execute();
     },
   };

@@ -2,12 +2,13 @@ import { readOptions } from '../../errors/invalid-option.js';
 import type { ChunkRow } from '../../schema/chunk-row.js';
 import { decodeRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
-import { pageRowObject, pageTurnStatus } from '../statements.js';
+import { pageRowObject } from '../statements.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { corruptRowPolicy } from '../store-options.js';
 import { selectThread } from '../threads.js';
 import type { ForwardChunkPage, GetChunksAfterOptions } from '../types.js';
 import { checkLimit, checkSeq, checkThreadId, MAX_SEQ } from '../validate.js';
+import { readPage } from './read-page.js';
 
 /**
  * `ChunkStore.getChunksAfter`: `getChunks` turned forwards — one keyset query
@@ -27,12 +28,12 @@ export function getChunksAfter(
   const afterSeq = Math.min(checkSeq(o.afterSeq ?? 0, 'afterSeq', 0), MAX_SEQ);
   const policy = corruptRowPolicy(o.onCorruptRow, ctx.onCorruptRow);
   return wrapStoreErrors('getChunksAfter', threadId, async () => {
-    const records = await ctx.statements.pageAfter.rows(ctx.direct, ctx.db, [
+    const { records, turnStatus } = await readPage(
+      ctx,
+      'after',
+      [threadId, threadId, afterSeq, limit],
       threadId,
-      threadId,
-      afterSeq,
-      limit,
-    ]);
+    );
     const newest = records[records.length - 1];
     const last = newest === undefined ? undefined : pageRowObject(newest);
     if (last === undefined || last.thread_next_seq === null) {
@@ -44,7 +45,6 @@ export function getChunksAfter(
     const total = Number(last.thread_next_seq) - 1;
     const newestSeq = Number(last.seq);
     const page: ForwardChunkPage = { chunks, total, newestSeq, hasMore: newestSeq < total };
-    const turnStatus = pageTurnStatus(records);
     return turnStatus === undefined ? page : { ...page, turnStatus };
   });
 }

@@ -2,12 +2,13 @@ import { readOptions } from '../../errors/invalid-option.js';
 import type { ChunkRow } from '../../schema/chunk-row.js';
 import { decodeRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
-import { pageRowObject, pageTurnStatus } from '../statements.js';
+import { pageRowObject } from '../statements.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { corruptRowPolicy } from '../store-options.js';
 import { selectThread } from '../threads.js';
 import type { ChunkPage, GetChunksOptions } from '../types.js';
 import { checkLimit, checkSeq, checkThreadId, MAX_SEQ } from '../validate.js';
+import { readPage } from './read-page.js';
 
 /**
  * `ChunkStore.getChunks`: one keyset query (`seq < before ORDER BY seq DESC LIMIT n` on the
@@ -28,16 +29,10 @@ export function getChunks(
   const before = asked !== undefined && asked > MAX_SEQ ? undefined : asked;
   const policy = corruptRowPolicy(o.onCorruptRow, ctx.onCorruptRow);
   return wrapStoreErrors('getChunks', threadId, async () => {
-    const records = (
+    const { records, turnStatus } =
       before === undefined
-        ? await ctx.statements.pageTail.rows(ctx.direct, ctx.db, [threadId, threadId, limit])
-        : await ctx.statements.pageBefore.rows(ctx.direct, ctx.db, [
-            threadId,
-            threadId,
-            before,
-            limit,
-          ])
-    ).slice();
+        ? await readPage(ctx, 'none', [threadId, threadId, limit], threadId)
+        : await readPage(ctx, 'before', [threadId, threadId, before, limit], threadId);
     const oldest = records[records.length - 1];
     const last = oldest === undefined ? undefined : pageRowObject(oldest);
     if (last === undefined || last.thread_next_seq === null) {
@@ -54,7 +49,6 @@ export function getChunks(
       oldestSeq,
       hasMore: oldestSeq > 1,
     };
-    const turnStatus = pageTurnStatus(records);
     return turnStatus === undefined ? page : { ...page, turnStatus };
   });
 }
