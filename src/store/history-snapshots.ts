@@ -234,36 +234,97 @@ export function readHistoryDirect(
     if (cut < minRows && !stale) return;
     const writes: [string, unknown[]][] = [];
     if (stale) writes.push([sql.deleteAll, [threadId]]);
-    const lastMessage = messages[messages.length - 1];
-    const part = rows.rows.slice(0, cut);
-    const grouped = groupRows(part);
-    // Grouping joins a system message to one that ends what precedes it: no cut there.
-    const joins =
-      (lastMessage?.role === 'system' && roleOf(part[0]) === 'system') ||
-      (grouped[grouped.length - 1]?.role === 'system' && roleOf(rows.rows[cut]) === 'system');
-    if (cut >= minRows && !joins) {
-      const first = (part[0] as ChunkRow).seq;
-      const lastRow = part[part.length - 1] as ChunkRow;
-      const body: SnapshotBody = { turnIds: turnIdsOf(part), messages: grouped };
-      const data = JSON.stringify(body);
-      writes.push([
-        sql.insert,
-        [
-          threadId,
-          first,
-          lastRow.seq,
-          lastRow.turnId,
-          Date.parse(lastRow.createdAt ?? ''),
-          SNAPSHOT_FORMAT,
-          digestOf(c, threadId, first, lastRow.seq, data),
-          data,
-          ctx.now(),
-        ],
-      ]);
+    if (cut >= minRows) {
+      const after = messages[messages.length - 1]?.role;
+      try {
+        for (const span of snapshotSpans(rows.rows, cut, after, minRows * MAX_SNAPSHOT_SPANS)) {
+          writes.push([sql.insert, insertArgs(ctx, c, threadId, span)]);
+        }
+      } catch {
+        // A snapshot too large to serialize: the ones before it are kept, and rows read for the rest.
+      }
     }
     if (writes.length > 0) write(writes);
   });
   return ran ? result : undefined;
+}
+
+/**
+ * The most rows one snapshot holds, in `snapshotMinRows` (unless one turn has more): 20,000 by
+ * default, a bounded value to write and read.
+ */
+const MAX_SNAPSHOT_SPANS = 20;
+
+/** A run of rows to snapshot, and what grouping them gives. */
+interface Span {
+  readonly rows: readonly ChunkRow[];
+  readonly messages: ChatMessage[];
+}
+
+/**
+ * Splits `rows[0, cut)` into runs of whole turns of at most `maxRows` rows (a
+ * longer turn alone), each ending where grouping can be cut: no turn has rows on both sides, and
+ * the run does not end with a system message that the next row's would join. `before` is the role
+ * of the message that ends what precedes the rows (the snapshots read).
+ */
+function snapshotSpans(
+  rows: readonly ChunkRow[],
+  cut: number,
+  before: ChatRole | undefined,
+  maxRows: number,
+): Span[] {
+  if (before === 'system' && roleOf(rows[0]) === 'system') return [];
+  const lastAt = new Map<string, number>();
+  for (let k = 0; k < cut; k++) lastAt.set((rows[k] as ChunkRow).turnId, k);
+  // The clean boundaries: every turn seen so far ends before them.
+  const bounds: number[] = [];
+  let reach = -1;
+  for (let k = 0; k < cut; k++) {
+    reach = Math.max(reach, lastAt.get((rows[k] as ChunkRow).turnId) as number);
+    if (reach === k) bounds.push(k + 1);
+  }
+  const spans: Span[] = [];
+  let start = 0;
+  let b = 0;
+  while (start < cut) {
+    // The furthest boundary within the size, or the nearest one past it.
+    while (b < bounds.length && (bounds[b] as number) <= start) b++;
+    let at = b;
+    while (at + 1 < bounds.length && (bounds[at + 1] as number) - start <= maxRows) at++;
+    for (;;) {
+      const end = bounds[at];
+      if (end === undefined) return spans;
+      const part = rows.slice(start, end);
+      const messages = groupRows(part);
+      if (messages[messages.length - 1]?.role === 'system' && roleOf(rows[end]) === 'system') {
+        at++;
+        continue;
+      }
+      spans.push({ rows: part, messages });
+      start = end;
+      break;
+    }
+  }
+  return spans;
+}
+
+/** The insert's parameters of a snapshot of `span`. */
+function insertArgs(ctx: StoreContext, c: Crypto, threadId: string, span: Span): unknown[] {
+  const first = (span.rows[0] as ChunkRow).seq;
+  const last = span.rows[span.rows.length - 1] as ChunkRow;
+  const body: SnapshotBody = { turnIds: turnIdsOf(span.rows), messages: span.messages };
+  const data = JSON.stringify(body);
+  return [
+    threadId,
+    first,
+    last.seq,
+    last.turnId,
+    Date.parse(last.createdAt ?? ''),
+    SNAPSHOT_FORMAT,
+    digestOf(c, threadId, first, last.seq, data),
+    data,
+    ctx.now(),
+  ];
 }
 
 /** Whether the rows after the snapshots group on their own to what follows the snapshots' messages. */

@@ -129,6 +129,33 @@ describe('history snapshots', () => {
     await expectSame(store, reference);
   });
 
+  it('a new process’s first read, the store’s first operation, reads and writes snapshots', async () => {
+    const { store, reference } = await stores(10);
+    for (let n = 0; n < 6; n++) await store.appendTurn(T, turn(n));
+    for (const first of [true, false]) {
+      const fresh = createChunkStore({ sqlite: file }, { snapshotMinRows: 10 });
+      opened.push(fresh);
+      const history = await fresh.getHistory(T);
+      // The first process writes the snapshot; the second reads it.
+      expect(history.messages.length).toBe(first ? 0 : 10);
+      expect(history.rows.length).toBe(first ? 30 : 5);
+      await expectSame(fresh, reference);
+    }
+  });
+
+  it('splits a long run of new turns into snapshots of at most 20 × snapshotMinRows rows, at turn boundaries', async () => {
+    const { store, reference, raw } = await stores(3);
+    for (let n = 0; n < 30; n++) await store.appendTurn(T, turn(n));
+    await expectSame(store, reference);
+    const spans = snapshotsOf(raw).map((s) => [s.first_seq, s.last_seq]);
+    expect(spans).toEqual([
+      [1, 60],
+      [61, 120],
+      [121, 145],
+    ]);
+    await expectSame(store, reference);
+  });
+
   it('writes none for fewer rows, with snapshotMinRows false, or from a read that skipped a corrupt row', async () => {
     const { store, raw } = await stores(20);
     for (let n = 0; n < 3; n++) await store.appendTurn(T, turn(n));

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { readOptions } from '../../errors/invalid-option.js';
 import type { ChatMessage } from '../../schema/chat-message.js';
 import { groupRows } from '../../transforms/group-rows.js';
@@ -20,7 +21,14 @@ async function historyOf(
 ): Promise<HistoryRead> {
   const o = readOptions(options, where, ['onCorruptRow']);
   const policy = corruptRowPolicy(o.onCorruptRow, ctx.onCorruptRow);
-  const direct = readHistoryDirect(ctx, threadId, policy);
+  let direct = readHistoryDirect(ctx, threadId, policy);
+  if (direct === undefined && ctx.direct !== undefined && ctx.snapshotMinRows !== false) {
+    // The store's own connection is not open yet (this is its first query: a new process's cold
+    // rebuild), or a transaction of the store's is open on it: a query through Kysely opens it,
+    // or waits for the transaction, and the snapshots are read after all.
+    await sql`select 1`.execute(ctx.db);
+    direct = readHistoryDirect(ctx, threadId, policy);
+  }
   if (direct === undefined) {
     return { messages: [], turnIds: [], rows: await rowsAfter(ctx, threadId, 0, policy) };
   }
