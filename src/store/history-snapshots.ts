@@ -2,10 +2,9 @@ import type { ChatMessage, ChatRole } from '../schema/chat-message.js';
 import type { ChunkRow } from '../schema/chunk-row.js';
 import { groupRows } from '../transforms/group-rows.js';
 import { chatRoleOf } from '../transforms/row-to-chunk.js';
-import { ROW_COLUMNS, RowDecoder } from './codec.js';
 import type { StoreContext } from './context.js';
 import { isMissingSchema } from './not-migrated.js';
-import { ARRAY_ROWS_MARK } from './open-sqlite.js';
+import { decodePages } from './queries/get-rows.js';
 import type { CorruptRowPolicy, HistoryRead } from './types.js';
 
 // History snapshots (notes/0076): a derived copy of a thread's older turns, grouped, as one JSON
@@ -15,9 +14,6 @@ import type { CorruptRowPolicy, HistoryRead } from './types.js';
 
 /** The version of a snapshot's JSON; a snapshot of another version is ignored and replaced. */
 export const SNAPSHOT_FORMAT = 1;
-
-/** Rows read at a time. */
-const PAGE = 1000;
 
 /** A snapshot's JSON: the turn ids its rows hold (a system-only turn has no message of its own). */
 interface SnapshotBody {
@@ -73,7 +69,6 @@ interface SnapshotSql {
   readonly snapshots: string;
   readonly rowAt: string;
   readonly rowBefore: string;
-  readonly rowsAfter: string;
   readonly deleteAll: string;
   readonly insert: string;
 }
@@ -90,7 +85,6 @@ function sqlOf(ctx: StoreContext): SnapshotSql {
       snapshots: `select first_seq, last_seq, last_turn_id, last_created_at, format, digest, data from ${snapshots} where thread_id = ? order by first_seq`,
       rowAt: `select turn_id, created_at from ${chunks} where thread_id = ? and seq = ?`,
       rowBefore: `select seq from ${chunks} where thread_id = ? and seq < ? limit 1`,
-      rowsAfter: `${ARRAY_ROWS_MARK}select ${ROW_COLUMNS.join(', ')} from ${chunks} where thread_id = ? and seq > ? order by seq limit ?`,
       deleteAll: `delete from ${snapshots} where thread_id = ?`,
       insert: `insert into ${snapshots} (thread_id, first_seq, last_seq, last_turn_id, last_created_at, format, digest, data, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     };
@@ -202,6 +196,7 @@ export function readHistoryDirect(
   const c = nodeCrypto();
   if (c === undefined) return undefined;
   const sql = sqlOf(ctx);
+  const rowsPage = ctx.statements.rowsAfterLimit;
   let result: { readonly history: HistoryRead; readonly read: number } | undefined;
   const ran = direct.inSnapshot((all, write) => {
     let records: SnapshotRecord[] = [];
@@ -214,13 +209,15 @@ export function readHistoryDirect(
     }
     let usable = records.length === 0 ? undefined : usableSnapshots(c, all, sql, threadId, records);
     let stale = records.length > 0 && usable === undefined;
-    let rows = readRows(all, sql, threadId, usable?.last ?? 0, policy);
+    const readRows = (afterSeq: number) =>
+      decodePages((args) => rowsPage.allIn(all, ctx.db, args), threadId, afterSeq, policy);
+    let rows = readRows(usable?.last ?? 0);
     if (usable !== undefined && !joinsCleanly(usable.bodies, rows.rows)) {
       // A row of a snapshot's turn came after it, or no row follows them (after a truncation):
       // read rows, and make the snapshots again.
       stale = true;
       usable = undefined;
-      rows = readRows(all, sql, threadId, 0, policy);
+      rows = readRows(0);
     }
     const messages: ChatMessage[] = [];
     const turnIds: string[] = [];
@@ -339,26 +336,4 @@ function joinsCleanly(bodies: readonly SnapshotBody[], rows: readonly ChunkRow[]
   }
   for (const row of rows) if (ids.has(row.turnId)) return false;
   return !(lastRole === 'system' && roleOf(rows[0]) === 'system');
-}
-
-/** The thread's rows after `afterSeq`, decoded, and how many were read. */
-function readRows(
-  all: All,
-  sql: SnapshotSql,
-  threadId: string,
-  afterSeq: number,
-  policy: CorruptRowPolicy,
-): { readonly rows: ChunkRow[]; readonly read: number } {
-  const rows: ChunkRow[] = [];
-  const decoder = new RowDecoder(threadId, policy);
-  let read = 0;
-  for (let after = afterSeq; ; ) {
-    const records = all(sql.rowsAfter, [threadId, after, PAGE]) as unknown[][];
-    read += records.length;
-    decoder.decode(records, rows);
-    const last = records[records.length - 1];
-    if (last === undefined || records.length < PAGE) break;
-    after = Number(last[0]);
-  }
-  return { rows, read };
 }

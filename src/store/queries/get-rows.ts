@@ -1,6 +1,6 @@
 import { readOptions } from '../../errors/invalid-option.js';
 import type { ChunkRow } from '../../schema/chunk-row.js';
-import { RowDecoder, seqOf } from '../codec.js';
+import { decodeRows, RowDecoder, type StoredRecord, seqOf } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { corruptRowPolicy } from '../store-options.js';
@@ -39,30 +39,56 @@ export async function rowsAfter(
   afterSeq: number,
   policy: CorruptRowPolicy,
 ): Promise<ChunkRow[]> {
-  const rows: ChunkRow[] = [];
-  const decoder = new RowDecoder(threadId, policy);
-  let read = 0;
+  let decoded: DecodedRows | undefined;
   // On the store's own SQLite connection: keyset pages of rows as arrays, read in one snapshot
   // and each decoded before the next is read, so that a long thread's driver rows are never
   // all alive at once (keeping them made the garbage collector's copying the largest cost of
   // the read). Elsewhere: one prepared keyset read.
   const direct = ctx.statements.rowsAfterLimit.inSnapshot(ctx.direct, ctx.db, (run) => {
-    for (let after = afterSeq; ; ) {
-      const records = run([threadId, after, DECODE_BATCH]);
-      read += records.length;
-      decoder.decode(records, rows);
-      const last = records[records.length - 1];
-      if (last === undefined || records.length < DECODE_BATCH) return;
-      after = Number(seqOf(last));
-    }
+    decoded = decodePages(run, threadId, afterSeq, policy);
   });
+  let { rows, read } = decoded ?? { rows: [] as ChunkRow[], read: 0 };
   if (!direct) {
     const records = (await ctx.statements.rowsAfter.execute(ctx.db, [threadId, afterSeq])).rows;
     read = records.length;
-    decoder.decode(records, rows);
+    rows = decodeRows(threadId, records, policy);
   }
   if (read === 0 && (await selectThread(ctx, ctx.db, threadId, false)) === undefined) {
     throw threadNotFound(threadId);
   }
   return rows;
+}
+
+/** Rows decoded from a read, and how many were read (more when corrupt ones were skipped). */
+export interface DecodedRows {
+  readonly rows: ChunkRow[];
+  readonly read: number;
+}
+
+/**
+ * Reads and decodes the rows after `afterSeq` by keyset pages of {@link DECODE_BATCH}, `run`
+ * giving a page (`[threadId, after, limit]`, as `rowsAfterLimit` takes them) in one snapshot.
+ *
+ * @param run - runs the page query
+ * @param threadId - the thread
+ * @param afterSeq - the seq the rows follow
+ * @param policy - what a corrupt row does
+ */
+export function decodePages(
+  run: (args: readonly unknown[]) => readonly StoredRecord[],
+  threadId: string,
+  afterSeq: number,
+  policy: CorruptRowPolicy,
+): DecodedRows {
+  const rows: ChunkRow[] = [];
+  const decoder = new RowDecoder(threadId, policy);
+  let read = 0;
+  for (let after = afterSeq; ; ) {
+    const records = run([threadId, after, DECODE_BATCH]);
+    read += records.length;
+    decoder.decode(records, rows);
+    const last = records[records.length - 1];
+    if (last === undefined || records.length < DECODE_BATCH) return { rows, read };
+    after = Number(seqOf(last));
+  }
 }
