@@ -91,6 +91,15 @@ const snapshotsOf = (raw: Database.Database, threadId = T): Snap[] =>
     )
     .all(threadId) as Snap[];
 
+/** The seq ranges of the thread's snapshots. */
+const spansOf = (raw: Database.Database): number[][] =>
+  snapshotsOf(raw).map((s) => [s.first_seq, s.last_seq]);
+
+/** Appends turns `from` to `to - 1`. */
+async function appendTurns(store: ChunkStore, from: number, to: number): Promise<void> {
+  for (let n = from; n < to; n++) await store.appendTurn(T, turn(n));
+}
+
 /** Both stores give the same messages and model input, and the history read groups to them. */
 async function expectSame(store: ChunkStore, reference: ChunkStore, threadId = T): Promise<void> {
   const expected = await reference.getMessages(threadId);
@@ -106,7 +115,7 @@ async function expectSame(store: ChunkStore, reference: ChunkStore, threadId = T
 describe('history snapshots', () => {
   it('a whole-thread read writes a snapshot of the whole turns before the last, and later reads use it', async () => {
     const { store, reference, raw } = await stores(20);
-    for (let n = 0; n < 10; n++) await store.appendTurn(T, turn(n));
+    await appendTurns(store, 0, 10);
     expect(snapshotsOf(raw)).toEqual([]);
     await expectSame(store, reference);
     const [snap, ...more] = snapshotsOf(raw);
@@ -120,9 +129,9 @@ describe('history snapshots', () => {
     );
     expect(history.rows.map((r) => r.seq)).toEqual([46, 47, 48, 49, 50]);
     // The next snapshot once 20 more rows of whole turns follow; chained after the first.
-    for (let n = 10; n < 14; n++) await store.appendTurn(T, turn(n));
+    await appendTurns(store, 10, 14);
     await expectSame(store, reference);
-    expect(snapshotsOf(raw).map((s) => [s.first_seq, s.last_seq])).toEqual([
+    expect(spansOf(raw)).toEqual([
       [1, 45],
       [46, 65],
     ]);
@@ -131,7 +140,7 @@ describe('history snapshots', () => {
 
   it('a new process’s first read, the store’s first operation, reads and writes snapshots', async () => {
     const { store, reference } = await stores(10);
-    for (let n = 0; n < 6; n++) await store.appendTurn(T, turn(n));
+    await appendTurns(store, 0, 6);
     for (const first of [true, false]) {
       const fresh = createChunkStore({ sqlite: file }, { snapshotMinRows: 10 });
       opened.push(fresh);
@@ -145,10 +154,9 @@ describe('history snapshots', () => {
 
   it('splits a long run of new turns into snapshots of at most 20 × snapshotMinRows rows, at turn boundaries', async () => {
     const { store, reference, raw } = await stores(3);
-    for (let n = 0; n < 30; n++) await store.appendTurn(T, turn(n));
+    await appendTurns(store, 0, 30);
     await expectSame(store, reference);
-    const spans = snapshotsOf(raw).map((s) => [s.first_seq, s.last_seq]);
-    expect(spans).toEqual([
+    expect(spansOf(raw)).toEqual([
       [1, 60],
       [61, 120],
       [121, 145],
@@ -158,10 +166,10 @@ describe('history snapshots', () => {
 
   it('writes none for fewer rows, with snapshotMinRows false, or from a read that skipped a corrupt row', async () => {
     const { store, raw } = await stores(20);
-    for (let n = 0; n < 3; n++) await store.appendTurn(T, turn(n));
+    await appendTurns(store, 0, 3);
     await store.getMessages(T);
     expect(snapshotsOf(raw)).toEqual([]);
-    for (let n = 3; n < 10; n++) await store.appendTurn(T, turn(n));
+    await appendTurns(store, 3, 10);
     raw.prepare("update chunklog_chunks set data = '{' where thread_id = ? and seq = 2").run(T);
     const skipped = await store.getMessages(T, { onCorruptRow: 'skip' });
     expect(skipped.length).toBeGreaterThan(0);
@@ -189,7 +197,7 @@ describe('history snapshots', () => {
   ] as const) {
     it(`a snapshot with ${what} is not used, and is replaced by a true one`, async () => {
       const { store, reference, raw } = await stores(20);
-      for (let n = 0; n < 10; n++) await store.appendTurn(T, turn(n));
+      await appendTurns(store, 0, 10);
       await store.getMessages(T);
       const [before] = snapshotsOf(raw);
       raw.exec(change);
@@ -201,7 +209,7 @@ describe('history snapshots', () => {
 
   it('truncateAfter deletes the snapshots it cuts into; rows stored again at the same seqs are read', async () => {
     const { store, reference, raw } = await stores(10);
-    for (let n = 0; n < 6; n++) await store.appendTurn(T, turn(n));
+    await appendTurns(store, 0, 6);
     await store.getMessages(T);
     expect(snapshotsOf(raw).map((s) => s.last_seq)).toEqual([25]);
     await store.truncateAfter(T, 25);
@@ -226,7 +234,7 @@ describe('history snapshots', () => {
 
   it('a row of a snapshot’s turn stored after it makes the read use rows, and the snapshots are made again', async () => {
     const { store, reference, raw } = await stores(10);
-    for (let n = 0; n < 6; n++) await store.appendTurn(T, turn(n));
+    await appendTurns(store, 0, 6);
     await store.getMessages(T);
     expect(snapshotsOf(raw)).toHaveLength(1);
     // A foreign writer adds a row to turn 1, after the snapshot.
@@ -246,7 +254,7 @@ describe('history snapshots', () => {
 
   it('deleteThread removes the snapshots; a fork reads rows until it has its own', async () => {
     const { store, reference, raw } = await stores(10);
-    for (let n = 0; n < 6; n++) await store.appendTurn(T, turn(n));
+    await appendTurns(store, 0, 6);
     await store.getMessages(T);
     await store.forkThread(T, { atSeq: 24, newThreadId: 'fork' });
     expect(snapshotsOf(raw, 'fork')).toEqual([]);
@@ -258,7 +266,7 @@ describe('history snapshots', () => {
 
   it('a read while another connection writes, or holds the write lock, reads and writes no snapshot', async () => {
     const { store, reference, raw } = await stores(10);
-    for (let n = 0; n < 6; n++) await store.appendTurn(T, turn(n));
+    await appendTurns(store, 0, 6);
     raw.exec('begin immediate');
     await expectSame(store, reference);
     expect(snapshotsOf(raw)).toEqual([]);
@@ -269,7 +277,7 @@ describe('history snapshots', () => {
 
   it('a store whose database predates migration 0004 reads rows', async () => {
     const { store, reference, raw } = await stores(10);
-    for (let n = 0; n < 6; n++) await store.appendTurn(T, turn(n));
+    await appendTurns(store, 0, 6);
     raw.exec('drop table chunklog_snapshots');
     await expectSame(store, reference);
   });
@@ -285,7 +293,7 @@ describe('history snapshots', () => {
 
   it('a session started on a thread with snapshots sends the model input of one reading every row', async () => {
     const { store, reference } = await stores(10);
-    for (let n = 0; n < 8; n++) await store.appendTurn(T, turn(n));
+    await appendTurns(store, 0, 8);
     await store.getMessages(T);
     const prompts: string[] = [];
     for (const s of [store, reference]) {
