@@ -37,6 +37,8 @@ async function streamFigures(blocks: number): Promise<number> {
     contenders: [
       { name: 'foldStream', prepare: () => pullStream(parts), run: (s) => foldStream(s) },
     ],
+    // ~10 ms a run, and a collection in one run moves it by half: enough rounds for a steady median.
+    rounds: 41,
     limits: [{ contender: 'foldStream', atMost: 1.5 }],
   });
   const vsSdk = await compare({

@@ -227,7 +227,7 @@ if (redisUp) {
   try {
     await compare({
       title: `a ${DELTAS.toLocaleString('en')}-delta turn through a session (SQLite store)`,
-      rounds: quick ? 2 : 5,
+      rounds: quick ? 2 : 9,
       warmup: 1,
       baseline: {
         name: 'in-process relay, no subscribers',

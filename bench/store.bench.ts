@@ -191,6 +191,7 @@ if (onSqlite) {
       'raw keyset query + JSON.parse of each row': PAGES,
       'store.getChunks (validated rows, total included)': PAGES,
     },
+    rounds: 31,
     limits: [{ contender: 'store.getChunks (validated rows, total included)', atMost: 1.2 }],
   });
 }
