@@ -95,12 +95,14 @@ await compare({
   title: 'foldTurn: cost per event at 100,000 events in 1,000 chunks vs 10,000 in 100 (×10 runs)',
   baseline: { name: 'foldTurn, 10,000 events in 100 chunks, 10 times', run: tenSmall(folded) },
   contenders: [{ name: 'foldTurn, 100,000 events in 1,000 chunks', run: () => folded(big) }],
+  rounds: 25,
   limits: [{ contender: 'foldTurn, 100,000 events in 1,000 chunks', atMost: 1.5 }],
 });
 await compare({
   title: 'reduceTurn one event at a time (a state per event): the same two sizes',
   baseline: { name: 'reduceTurn, 10,000 events in 100 chunks, 10 times', run: tenSmall(reduced) },
   contenders: [{ name: 'reduceTurn, 100,000 events in 1,000 chunks', run: () => reduced(big) }],
+  rounds: 25,
   limits: [{ contender: 'reduceTurn, 100,000 events in 1,000 chunks', atMost: 1.5 }],
   perItem: {
     'reduceTurn, 10,000 events in 100 chunks, 10 times': 10 * small.length,
