@@ -43,6 +43,26 @@ export function pageTurnStatus(
   return statuses;
 }
 
+/**
+ * The statuses of turns read from the turns table (`turn_id`, `status`), by turn id, the ones
+ * `keep` accepts; a status that is not one is left out. Undefined when none is left.
+ */
+export function turnStatuses(
+  records: ReadonlyArray<{ readonly turn_id: unknown; readonly status: unknown }>,
+  keep?: (turnId: string) => boolean,
+): Record<string, TurnStatus> | undefined {
+  let statuses: Record<string, TurnStatus> | undefined;
+  for (const record of records) {
+    const turnId = asString(record.turn_id);
+    if (keep !== undefined && !keep(turnId)) continue;
+    const parsed = TurnStatusSchema.safeParse(asString(record.status));
+    if (!parsed.success) continue;
+    statuses ??= {};
+    statuses[turnId] = parsed.data;
+  }
+  return statuses;
+}
+
 /** Rows per prepared multi-row insert variant; larger batches are built as they come. */
 const PREPARED_INSERT_ROWS = 64;
 

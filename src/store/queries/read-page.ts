@@ -1,8 +1,7 @@
 import type { TurnStatus } from '../../schema/turn-status.js';
-import { TurnStatusSchema } from '../../schema/turn-status.js';
 import { asString, type StoredRecord, seqOf } from '../codec.js';
 import type { StoreContext } from '../context.js';
-import { type PageRow, pageRowObject, pageTurnStatus } from '../statements.js';
+import { type PageRow, pageRowObject, pageTurnStatus, turnStatuses } from '../statements.js';
 
 /** A keyset page as read: its rows (in query order) and the status of its turns not completed. */
 export interface ReadPage {
@@ -55,14 +54,5 @@ function statusesIn(
 ): Record<string, TurnStatus> | undefined {
   if (open.length === 0) return undefined;
   const inPage = new Set(records.map((r) => asString(pageRowObject(r).turn_id)));
-  let statuses: Record<string, TurnStatus> | undefined;
-  for (const turn of open) {
-    const turnId = asString(turn.turn_id);
-    if (!inPage.has(turnId)) continue;
-    const parsed = TurnStatusSchema.safeParse(asString(turn.status));
-    if (!parsed.success) continue;
-    statuses ??= {};
-    statuses[turnId] = parsed.data;
-  }
-  return statuses;
+  return turnStatuses(open, (turnId) => inPage.has(turnId));
 }

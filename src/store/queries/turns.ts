@@ -6,7 +6,7 @@ import { previewValue } from '../../schema/parse.js';
 import { type TurnStatus, TurnStatusSchema } from '../../schema/turn-status.js';
 import { asString, decodeRows, storedIso, storedRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
-import { TURN_COLUMNS } from '../statements.js';
+import { TURN_COLUMNS, turnStatuses } from '../statements.js';
 import { wrapStoreErrors } from '../store-errors.js';
 import type { StoreTables } from '../tables.js';
 import { insertThreadIfAbsent, type SelectedThread } from '../threads.js';
@@ -495,10 +495,5 @@ export async function openTurnsIn(
 ): Promise<Record<string, TurnStatus>> {
   const records = (await ctx.statements.openTurns.execute(ctx.db, [threadId, newestSeq, oldestSeq]))
     .rows;
-  const statuses: Record<string, TurnStatus> = {};
-  for (const record of records) {
-    const parsed = TurnStatusSchema.safeParse(asString(record.status));
-    if (parsed.success) statuses[asString(record.turn_id)] = parsed.data;
-  }
-  return statuses;
+  return turnStatuses(records) ?? {};
 }
