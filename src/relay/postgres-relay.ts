@@ -376,29 +376,39 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
     seen: { turnId: string; index: number } | undefined,
   ): Promise<StartPoint<number>> {
     const t = this.#table;
-    if (seen !== undefined) {
-      const found = await this.#pool.query(
-        `SELECT pos, ord FROM ${t} WHERE thread_id = $1 AND turn_id = $2 AND idx = $3`,
-        [threadId, seen.turnId, seen.index],
-      );
-      const row = found.rows[0];
-      if (row !== undefined) {
-        return {
-          position: Number(row.pos),
-          ord: Number(row.ord),
-          index: seen.index,
-          ended: undefined,
-          gap: false,
-        };
-      }
-    }
-    const sealed = await this.#pool.query(
-      `SELECT e.pos, e.ord, (SELECT min(f.pos) FROM ${t} f WHERE f.thread_id = $1 AND f.ord = e.ord) AS first
-       FROM ${t} e WHERE e.thread_id = $1 AND e.ended ORDER BY e.pos DESC LIMIT 1`,
-      [threadId],
+    // One statement, so one snapshot: the event seen and the latest stored turn are read at the
+    // same moment. Read apart, a turn could land in between: its first event not found yet, its
+    // end found, and the reader would start after a turn it never got.
+    const result = await this.#pool.query(
+      `SELECT s.pos AS seen_pos, s.ord AS seen_ord, e.pos, e.ord, e.first
+       FROM (SELECT 1) AS one
+       LEFT JOIN LATERAL (
+         SELECT pos, ord FROM ${t} WHERE thread_id = $1 AND turn_id = $2 AND idx = $3 LIMIT 1
+       ) AS s ON true
+       LEFT JOIN LATERAL (
+         SELECT e.pos, e.ord,
+           (SELECT min(f.pos) FROM ${t} f WHERE f.thread_id = $1 AND f.ord = e.ord) AS first
+         FROM ${t} e WHERE e.thread_id = $1 AND e.ended ORDER BY e.pos DESC LIMIT 1
+       ) AS e ON true`,
+      [threadId, seen?.turnId ?? null, seen?.index ?? null],
     );
-    const row = sealed.rows[0];
-    if (seen === undefined && row !== undefined) {
+    const row = result.rows[0] as {
+      seen_pos: string | null;
+      seen_ord: string | null;
+      pos: string | null;
+      ord: string | null;
+      first: string | null;
+    };
+    if (seen !== undefined && row.seen_pos !== null) {
+      return {
+        position: Number(row.seen_pos),
+        ord: Number(row.seen_ord),
+        index: seen.index,
+        ended: undefined,
+        gap: false,
+      };
+    }
+    if (seen === undefined && row.pos !== null) {
       // Without an id: from the start of the latest stored turn (kept until the next one ends),
       // so that a reader that comes just as it is stored still gets it.
       return {
@@ -410,8 +420,8 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
       };
     }
     return {
-      position: row === undefined ? 0 : Number(row.pos),
-      ord: row === undefined ? 0 : Number(row.ord),
+      position: row.pos === null ? 0 : Number(row.pos),
+      ord: row.ord === null ? 0 : Number(row.ord),
       index: 0,
       ended: true,
       gap: seen !== undefined,
