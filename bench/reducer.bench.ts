@@ -23,6 +23,14 @@ async function readUI(
   return last;
 }
 
+/** Passes over the stream per timed run of the floor comparison. */
+const PASSES = 5;
+
+/** {@link PASSES} fresh streams of the same parts. */
+function streamsOf<T>(parts: readonly T[]): ReadableStream<T>[] {
+  return Array.from({ length: PASSES }, () => pullStream(parts));
+}
+
 async function streamFigures(blocks: number): Promise<number> {
   const parts = streamParts(10_000, blocks);
   const ui = uiChunks(parts);
@@ -30,15 +38,25 @@ async function streamFigures(blocks: number): Promise<number> {
   await compare({
     title: `foldStream vs merely iterating the same stream (${label})`,
     baseline: {
-      name: 'iterate the stream (floor)',
-      prepare: () => pullStream(parts),
-      run: iterate,
+      name: `iterate the stream (floor), ${PASSES} times`,
+      prepare: () => streamsOf(parts),
+      run: async (streams: ReturnType<typeof streamsOf>) => {
+        for (const stream of streams) await iterate(stream);
+      },
     },
     contenders: [
-      { name: 'foldStream', prepare: () => pullStream(parts), run: (s) => foldStream(s) },
+      {
+        name: 'foldStream',
+        prepare: () => streamsOf(parts),
+        run: async (streams: ReturnType<typeof streamsOf>) => {
+          for (const stream of streams) await foldStream(stream);
+        },
+      },
     ],
-    // ~10 ms a run, and a collection in one run moves it by half: enough rounds for a steady median.
-    rounds: 41,
+    // One pass is ~10 ms, and whether a collection falls in it moved a pass by half either way
+    // (per-round ratios from 0.6× to 2.3×): each run makes several passes, so that every run
+    // holds some collections, and enough rounds for a steady median.
+    rounds: 31,
     limits: [{ contender: 'foldStream', atMost: 1.5 }],
   });
   const vsSdk = await compare({
