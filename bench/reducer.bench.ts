@@ -40,7 +40,7 @@ async function streamFigures(blocks: number): Promise<number> {
     baseline: {
       name: `iterate the stream (floor), ${PASSES} times`,
       prepare: () => streamsOf(parts),
-      run: async (streams: ReturnType<typeof streamsOf>) => {
+      run: async (streams: ReadableStream<(typeof parts)[number]>[]) => {
         for (const stream of streams) await iterate(stream);
       },
     },
@@ -48,7 +48,7 @@ async function streamFigures(blocks: number): Promise<number> {
       {
         name: 'foldStream',
         prepare: () => streamsOf(parts),
-        run: async (streams: ReturnType<typeof streamsOf>) => {
+        run: async (streams: ReadableStream<(typeof parts)[number]>[]) => {
           for (const stream of streams) await foldStream(stream);
         },
       },
