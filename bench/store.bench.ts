@@ -370,6 +370,10 @@ async function postgresFigures(prefix: string, pgStore: ReturnType<typeof create
   const PG_PAGES = quick ? 50 : 200;
   const pgBefores = befores.slice(0, PG_PAGES);
   const keysetSql = `select seq, turn_id, step, role, type, data, created_at from ${chunks} where thread_id = $1 and seq < $2 order by seq desc limit $3`;
+  // What a page answers besides its rows, asked in the same statement as the store asks it: the
+  // thread's next seq (for `total`) and each row's turn status when the turn is not completed.
+  // Printed without a limit: it splits the store's figure into the SQL's part and the rest.
+  const pageSql = `select seq, turn_id, step, role, type, data, created_at, version, (select next_seq from ${threads} where id = $1) as thread_next_seq, (select status from ${prefix}turns t where t.thread_id = ${chunks}.thread_id and t.turn_id = ${chunks}.turn_id and t.status <> 'completed') as turn_status from ${chunks} where thread_id = $1 and seq < $2 order by seq desc limit $3`;
   await compare({
     title: `a page of 50 on PostgreSQL: ${PG_PAGES} pages at scattered depths of a 10,000-row thread`,
     baseline: {
@@ -386,6 +390,17 @@ async function postgresFigures(prefix: string, pgStore: ReturnType<typeof create
     },
     contenders: [
       {
+        name: 'raw page query with next_seq and turn statuses + JSON.parse',
+        run: async () => {
+          let n = 0;
+          for (const before of pgBefores) {
+            const { rows } = await pool.query(pageSql, [PAGE_THREAD, before, 50]);
+            for (const row of rows as Array<{ data: unknown }>) n += row.data === null ? 0 : 1;
+          }
+          return n;
+        },
+      },
+      {
         name: 'store.getChunks (PostgreSQL)',
         run: async () => {
           let n = 0;
@@ -397,6 +412,7 @@ async function postgresFigures(prefix: string, pgStore: ReturnType<typeof create
     ],
     perItem: {
       'raw keyset query + JSON.parse of each row (PostgreSQL)': PG_PAGES,
+      'raw page query with next_seq and turn statuses + JSON.parse': PG_PAGES,
       'store.getChunks (PostgreSQL)': PG_PAGES,
     },
     limits: [{ contender: 'store.getChunks (PostgreSQL)', atMost: 1.2 }],
