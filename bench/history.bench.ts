@@ -18,12 +18,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertToModelMessages, type ModelMessage, streamText, type UIMessage } from 'ai';
 import Database from 'better-sqlite3';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
 import { modelMessagesOf } from '../src/model-messages/to-model-messages.js';
 import { createAgentSession } from '../src/session/index.js';
 import { createChunkStore } from '../src/store/index.js';
 import { createScriptedModel, type ScriptedStep } from '../src/testing/index.js';
 import { groupRows, groupRowsToMessages } from '../src/transforms/group-rows.js';
 import { toUIMessages } from '../src/ui-messages/index.js';
+import { dropStoreTables } from '../test/support/drop-store-tables.js';
 import { realisticDrafts, realisticTurn } from './cold-rebuild-shared.js';
 import { type Comparison, compare, record } from './harness.js';
 
@@ -329,3 +332,70 @@ await longBudgeted.close();
 raw.close();
 await store.close();
 rmSync(dir, { recursive: true, force: true });
+
+// The cold rebuild on PostgreSQL (skipped when no server answers), printed without a limit: the
+// store reads its snapshots through Kysely there (notes/0078); the AI SDK's chat is one text
+// column of the same database.
+const pgUrl = process.env.CHUNKLOG_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const pgPool = new pg.Pool({ connectionString: pgUrl, max: 4 });
+const pgDb = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: pgPool }) });
+const pgReachable = await sql`select 1`.execute(pgDb).then(
+  () => true,
+  () => false,
+);
+if (pgReachable) {
+  const prefix = `benchh${Math.random().toString(36).slice(2, 8)}_`;
+  const pgStore = createChunkStore({ db: pgDb }, { tablePrefix: prefix });
+  const pgRows = createChunkStore({ db: pgDb }, { tablePrefix: prefix, snapshotMinRows: false });
+  const chats = `${prefix}chats`;
+  try {
+    await pgStore.migrate();
+    const turns = quick ? 100 : 1000;
+    const threadId = 'pg-cold';
+    for (let n = 0; n < turns; n++) await pgStore.appendTurn(threadId, realisticDrafts(n));
+    await pgPool.query(`create table ${chats} (id text primary key, messages text not null)`);
+    const ui = JSON.stringify(toUIMessages(await pgStore.getMessages(threadId)));
+    await pgPool.query(`insert into ${chats} (id, messages) values ($1, $2)`, [threadId, ui]);
+    await pgPool.query(`analyze ${prefix}chunks; analyze ${prefix}snapshots; analyze ${chats}`);
+    await compare({
+      title: `next model input of a ${turns.toLocaleString('en')}-turn thread on PostgreSQL, from the database, ${COLD_PASSES} reads a run (no limit)`,
+      baseline: {
+        name: 'AI SDK: load from PostgreSQL (JSON.parse UIMessage[]) + convertToModelMessages',
+        run: async () => {
+          for (let k = 0; k < COLD_PASSES; k++) {
+            const { rows } = await pgPool.query(`select messages from ${chats} where id = $1`, [
+              threadId,
+            ]);
+            await convertToModelMessages(
+              JSON.parse((rows[0] as { messages: string }).messages) as UIMessage[],
+            );
+          }
+        },
+      },
+      contenders: [
+        {
+          name: 'chunklog cold rebuild on PostgreSQL: getMessages (snapshots) + model messages',
+          run: async () => {
+            for (let k = 0; k < COLD_PASSES; k++)
+              modelMessagesOf(await pgStore.getMessages(threadId));
+          },
+        },
+        {
+          name: 'chunklog on PostgreSQL from every row (snapshotMinRows: false)',
+          run: async () => {
+            for (let k = 0; k < COLD_PASSES; k++)
+              modelMessagesOf(await pgRows.getMessages(threadId));
+          },
+        },
+      ],
+    });
+  } finally {
+    await pgPool.query(`drop table if exists ${chats}`);
+    await pgStore.close();
+    await pgRows.close();
+    await dropStoreTables(pgDb, prefix);
+  }
+} else {
+  console.log('[bench] PostgreSQL is not reachable: the PostgreSQL cold rebuild is skipped.');
+}
+await pgDb.destroy();

@@ -68,8 +68,7 @@ export interface ChunkStoreOptions extends StoreTableOptions, SqliteOpenOptions 
    */
   readonly timeoutMs?: number | undefined;
   /**
-   * On a SQLite file the store opened itself: how many rows of whole turns must follow a thread's
-   * last history snapshot before a whole-thread read (`getHistory`, `getMessages`, a session's
+   * How many rows of whole turns must follow a thread's last history snapshot before a whole-thread read (`getHistory`, `getMessages`, a session's
    * cold start) writes another (see `ChunkStore.getHistory`). Default 1,000. `false`: snapshots
    * are neither written nor read (a snapshot holds a second copy of the turns it covers).
    */

@@ -4,7 +4,8 @@ import { groupRows } from '../transforms/group-rows.js';
 import { chatRoleOf } from '../transforms/row-to-chunk.js';
 import type { StoreContext } from './context.js';
 import { isMissingSchema } from './not-migrated.js';
-import { decodePages } from './queries/get-rows.js';
+import { type DecodedRows, decodePages } from './queries/get-rows.js';
+import type { SnapshotRecord as SnapshotTableRow } from './tables.js';
 import type { CorruptRowPolicy, HistoryRead } from './types.js';
 
 // History snapshots (notes/0076): a derived copy of a thread's older turns, grouped, as one JSON
@@ -16,13 +17,13 @@ import type { CorruptRowPolicy, HistoryRead } from './types.js';
 export const SNAPSHOT_FORMAT = 1;
 
 /** A snapshot's JSON: the turn ids its rows hold (a system-only turn has no message of its own). */
-interface SnapshotBody {
+export interface SnapshotBody {
   readonly turnIds: readonly string[];
   readonly messages: readonly ChatMessage[];
 }
 
-/** A stored snapshot row. */
-interface SnapshotRecord {
+/** A stored snapshot row, as read. */
+export interface SnapshotRecord {
   readonly first_seq: unknown;
   readonly last_seq: unknown;
   readonly last_turn_id: unknown;
@@ -36,12 +37,13 @@ type Hash = {
   update(text: string): Hash;
   digest(encoding: 'hex'): string;
 };
-type Crypto = { createHash(algorithm: string): Hash };
+/** Node's `crypto`, as snapshots use it. */
+export type Crypto = { createHash(algorithm: string): Hash };
 
 let crypto: Crypto | null | undefined;
 
 /** Node's `crypto`, where there is one (snapshots are not used without it). */
-function nodeCrypto(): Crypto | undefined {
+export function nodeCrypto(): Crypto | undefined {
   if (crypto === undefined) {
     const builtin = (
       globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
@@ -93,7 +95,25 @@ function sqlOf(ctx: StoreContext): SnapshotSql {
   return sql;
 }
 
-type All = (sql: string, parameters: readonly unknown[]) => unknown[];
+/** The stored row at a seq, as a snapshot's last row is checked against it. */
+export interface RowMark {
+  readonly turn_id: unknown;
+  readonly created_at: unknown;
+}
+
+/** What checking snapshots needs to know of the rows, read in the same snapshot as them. */
+export interface RowProbe {
+  /** Whether the thread has a row below `seq`. */
+  rowBefore(seq: number): boolean;
+  /** The thread's row at `seq`, if any. */
+  rowAt(seq: number): RowMark | undefined;
+}
+
+/** Snapshots that can be used: their bodies, oldest first, and the last seq they cover. */
+export interface UsableSnapshots {
+  readonly last: number;
+  readonly bodies: SnapshotBody[];
+}
 
 /**
  * The snapshots of a thread that can be used, oldest first, with their bodies: a chain from the
@@ -101,17 +121,16 @@ type All = (sql: string, parameters: readonly unknown[]) => unknown[];
  * (a truncation and new rows at the same seqs, by a chunklog older than snapshots, show there).
  * Undefined when any is unusable: the caller reads rows, and replaces them.
  */
-function usableSnapshots(
+export function usableSnapshots(
   c: Crypto,
-  all: All,
-  sql: SnapshotSql,
+  probe: RowProbe,
   threadId: string,
   records: readonly SnapshotRecord[],
-): { readonly last: number; readonly bodies: SnapshotBody[] } | undefined {
+): UsableSnapshots | undefined {
   const bodies: SnapshotBody[] = [];
   let expected = Number((records[0] as SnapshotRecord).first_seq);
   // The first snapshot starts with the thread's first row.
-  if (all(sql.rowBefore, [threadId, expected]).length > 0) return undefined;
+  if (probe.rowBefore(expected)) return undefined;
   for (const record of records) {
     const first = Number(record.first_seq);
     const last = Number(record.last_seq);
@@ -123,7 +142,7 @@ function usableSnapshots(
     ) {
       return undefined;
     }
-    const [row] = all(sql.rowAt, [threadId, last]) as { turn_id: unknown; created_at: unknown }[];
+    const row = probe.rowAt(last);
     if (
       row === undefined ||
       String(row.turn_id) !== String(record.last_turn_id) ||
@@ -207,7 +226,11 @@ export function readHistoryDirect(
       if (!isMissingSchema(error)) throw error;
       migrated = false;
     }
-    let usable = records.length === 0 ? undefined : usableSnapshots(c, all, sql, threadId, records);
+    const probe: RowProbe = {
+      rowBefore: (seq) => all(sql.rowBefore, [threadId, seq]).length > 0,
+      rowAt: (seq) => all(sql.rowAt, [threadId, seq])[0] as RowMark | undefined,
+    };
+    let usable = records.length === 0 ? undefined : usableSnapshots(c, probe, threadId, records);
     let stale = records.length > 0 && usable === undefined;
     const readRows = (afterSeq: number) =>
       decodePages((args) => rowsPage.allIn(all, ctx.db, args), threadId, afterSeq, policy);
@@ -219,31 +242,90 @@ export function readHistoryDirect(
       usable = undefined;
       rows = readRows(0);
     }
-    const messages: ChatMessage[] = [];
-    const turnIds: string[] = [];
-    for (const body of usable?.bodies ?? []) {
-      for (const m of body.messages) messages.push(m);
-      for (const id of body.turnIds) turnIds.push(id);
-    }
-    result = { history: { messages, turnIds, rows: rows.rows }, read: rows.read };
-    if (!migrated || rows.rows.length !== rows.read) return;
-    const cut = wholeTurnsEnd(rows.rows);
-    if (cut < minRows && !stale) return;
+    const plan = planHistory(ctx, c, threadId, { usable, stale, rows, migrated, minRows });
+    result = plan;
     const writes: [string, unknown[]][] = [];
-    if (stale) writes.push([sql.deleteAll, [threadId]]);
-    if (cut >= minRows) {
-      const after = messages[messages.length - 1]?.role;
-      try {
-        for (const span of snapshotSpans(rows.rows, cut, after, minRows * MAX_SNAPSHOT_SPANS)) {
-          writes.push([sql.insert, insertArgs(ctx, c, threadId, span)]);
-        }
-      } catch {
-        // A snapshot too large to serialize: the ones before it are kept, and rows read for the rest.
-      }
+    if (plan.deleteAll) writes.push([sql.deleteAll, [threadId]]);
+    for (const r of plan.inserts) {
+      writes.push([
+        sql.insert,
+        [
+          r.thread_id,
+          r.first_seq,
+          r.last_seq,
+          r.last_turn_id,
+          r.last_created_at,
+          r.format,
+          r.digest,
+          r.data,
+          r.created_at,
+        ],
+      ]);
     }
     if (writes.length > 0) write(writes);
   });
   return ran ? result : undefined;
+}
+
+/** What a history read found, and the snapshot writes it calls for. */
+export interface HistoryPlan {
+  readonly history: HistoryRead;
+  /** How many rows were read (more than `history.rows` holds when corrupt ones were skipped). */
+  readonly read: number;
+  /** Whether the thread's snapshots are to be deleted first (some could not be used). */
+  readonly deleteAll: boolean;
+  /** The snapshots to write, in order. */
+  readonly inserts: SnapshotRow[];
+}
+
+/**
+ * The history a read gives, from the snapshots it could use and the rows it read after them, and
+ * the snapshot writes it calls for: delete them all when some could not be used (`stale`), and
+ * write new ones when at least `minRows` rows of whole turns follow. A read that skipped a
+ * corrupt row, or of a database without the snapshots table, writes nothing.
+ *
+ * @param ctx - the store (its clock)
+ * @param c - Node's crypto, for the digests
+ * @param threadId - the thread
+ * @param found - what the read found: the usable snapshots, whether others were not usable, the
+ *   rows read after the usable ones, whether the snapshots table exists, the write threshold
+ */
+export function planHistory(
+  ctx: StoreContext,
+  c: Crypto,
+  threadId: string,
+  found: {
+    readonly usable: UsableSnapshots | undefined;
+    readonly stale: boolean;
+    readonly rows: DecodedRows;
+    readonly migrated: boolean;
+    readonly minRows: number;
+  },
+): HistoryPlan {
+  const { usable, stale, rows, migrated, minRows } = found;
+  const messages: ChatMessage[] = [];
+  const turnIds: string[] = [];
+  for (const body of usable?.bodies ?? []) {
+    for (const m of body.messages) messages.push(m);
+    for (const id of body.turnIds) turnIds.push(id);
+  }
+  const history: HistoryRead = { messages, turnIds, rows: rows.rows };
+  const none: HistoryPlan = { history, read: rows.read, deleteAll: false, inserts: [] };
+  if (!migrated || rows.rows.length !== rows.read) return none;
+  const cut = wholeTurnsEnd(rows.rows);
+  if (cut < minRows && !stale) return none;
+  const inserts: SnapshotRow[] = [];
+  if (cut >= minRows) {
+    const after = messages[messages.length - 1]?.role;
+    try {
+      for (const span of snapshotSpans(rows.rows, cut, after, minRows * MAX_SNAPSHOT_SPANS)) {
+        inserts.push(snapshotRow(ctx, c, threadId, span));
+      }
+    } catch {
+      // A snapshot too large to serialize: the ones before it are kept, and rows read for the rest.
+    }
+  }
+  return { history, read: rows.read, deleteAll: stale, inserts };
 }
 
 /**
@@ -305,27 +387,30 @@ function snapshotSpans(
   return spans;
 }
 
-/** The insert's parameters of a snapshot of `span`. */
-function insertArgs(ctx: StoreContext, c: Crypto, threadId: string, span: Span): unknown[] {
+/** A snapshot to write: a row of the snapshots table. */
+export type SnapshotRow = SnapshotTableRow;
+
+/** The snapshot of `span`, as a row of the snapshots table. */
+function snapshotRow(ctx: StoreContext, c: Crypto, threadId: string, span: Span): SnapshotRow {
   const first = (span.rows[0] as ChunkRow).seq;
   const last = span.rows[span.rows.length - 1] as ChunkRow;
   const body: SnapshotBody = { turnIds: turnIdsOf(span.rows), messages: span.messages };
   const data = JSON.stringify(body);
-  return [
-    threadId,
-    first,
-    last.seq,
-    last.turnId,
-    Date.parse(last.createdAt ?? ''),
-    SNAPSHOT_FORMAT,
-    digestOf(c, threadId, first, last.seq, data),
+  return {
+    thread_id: threadId,
+    first_seq: first,
+    last_seq: last.seq,
+    last_turn_id: last.turnId,
+    last_created_at: Date.parse(last.createdAt ?? ''),
+    format: SNAPSHOT_FORMAT,
+    digest: digestOf(c, threadId, first, last.seq, data),
     data,
-    ctx.now(),
-  ];
+    created_at: ctx.now(),
+  };
 }
 
 /** Whether the rows after the snapshots group on their own to what follows the snapshots' messages. */
-function joinsCleanly(bodies: readonly SnapshotBody[], rows: readonly ChunkRow[]): boolean {
+export function joinsCleanly(bodies: readonly SnapshotBody[], rows: readonly ChunkRow[]): boolean {
   if (rows.length === 0) return false;
   const ids = new Set<string>();
   let lastRole: ChatRole | undefined;

@@ -314,12 +314,15 @@ export interface ChunkStore extends ChunkStoreTurns {
   /**
    * The thread for a cold rebuild of its history, read in one snapshot of the database: the
    * grouped messages of its older turns, from history snapshots, and its rows after them (see
-   * {@link HistoryRead}). On a SQLite file the store opened itself, a long thread reads as a few
-   * large values instead of one row per chunk: once at least `snapshotMinRows` (default 1,000)
-   * rows of whole turns follow the last snapshot, the read writes more (only when nothing was
-   * written since it began; a read never fails for it; `snapshotMinRows: false` turns this off). A snapshot is used only while it provably equals what grouping its
-   * rows gives (a digest, its last row unchanged, no later row of its turns); `truncateAfter` and
-   * `deleteThread` remove the ones they make stale. Elsewhere every row is read, as `getRows`.
+   * {@link HistoryRead}). A long thread reads as a few large values instead of one row per
+   * chunk: once at least `snapshotMinRows` (default 1,000) rows of whole turns follow the last
+   * snapshot, the read writes more (only when the thread was not written since it began; a read
+   * never fails for it; `snapshotMinRows: false` turns this off). A snapshot is used only while
+   * it provably equals what grouping its rows gives (a digest, its last row unchanged, no later
+   * row of its turns); `truncateAfter` and `deleteThread` remove the ones they make stale. On the
+   * SQLite file the store opened itself the read and the write are one transaction; through a
+   * Kysely (PostgreSQL, MySQL/MariaDB) the read is one `REPEATABLE READ` transaction and the
+   * write a second one under the thread's lock.
    *
    * @throws {ChunklogError} `thread-not-found`; `corrupt-row` under the `throw` policy
    *

@@ -4,6 +4,7 @@ import type { ChatMessage } from '../../schema/chat-message.js';
 import { groupRows } from '../../transforms/group-rows.js';
 import type { StoreContext } from '../context.js';
 import { readHistoryDirect } from '../history-snapshots.js';
+import { readHistoryPooled } from '../history-snapshots-pooled.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { corruptRowPolicy } from '../store-options.js';
 import { selectThread } from '../threads.js';
@@ -30,6 +31,10 @@ async function historyOf(
     direct = readHistoryDirect(ctx, threadId, policy);
   }
   if (direct === undefined) {
+    // Through the application's Kysely: snapshots read in one REPEATABLE READ transaction.
+    const pooled = await readHistoryPooled(ctx, threadId, policy);
+    if (pooled === 'no-thread') throw threadNotFound(threadId);
+    if (pooled !== undefined) return pooled.history;
     return { messages: [], turnIds: [], rows: await rowsAfter(ctx, threadId, 0, policy) };
   }
   if (direct.read === 0 && (await selectThread(ctx, ctx.db, threadId, false)) === undefined) {

@@ -1,0 +1,210 @@
+import type { Kysely } from 'kysely';
+import { decodeRows } from './codec.js';
+import type { StoreContext } from './context.js';
+import {
+  type HistoryPlan,
+  joinsCleanly,
+  nodeCrypto,
+  planHistory,
+  type RowMark,
+  type SnapshotRecord,
+  usableSnapshots,
+} from './history-snapshots.js';
+import { isMissingSchema } from './not-migrated.js';
+import type { DecodedRows } from './queries/get-rows.js';
+import type { StoreTables } from './tables.js';
+import { type SelectedThread, selectThread } from './threads.js';
+import { writeTransaction } from './transaction.js';
+import type { CorruptRowPolicy, HistoryRead } from './types.js';
+
+// History snapshots through the application's Kysely (PostgreSQL, MySQL/MariaDB, a SQLite Kysely):
+// the same snapshots and rules as on the store's own SQLite connection (history-snapshots.ts),
+// read in one REPEATABLE READ transaction, and written afterwards in a write transaction that
+// holds the thread's lock and writes only if the thread is as the read saw it (notes/0078).
+
+/** A history read through Kysely: what it gives, or `'no-thread'`. */
+export type PooledHistory =
+  | { readonly history: HistoryRead; readonly read: number }
+  | 'no-thread'
+  | undefined;
+
+/** Thrown inside the read transaction to roll it back when the snapshots table is missing. */
+class NotMigrated extends Error {}
+
+/**
+ * Reads a thread for a cold rebuild through the store's Kysely, in one snapshot of the database
+ * (a `REPEATABLE READ` transaction): the messages of its older turns from the history snapshots,
+ * and the rows after them. What it gives always groups to what grouping all the thread's rows
+ * gives. When at least `snapshotMinRows` rows of whole turns follow the snapshots, it then writes
+ * more (and replaces those it could not use) in a write transaction that locks the thread and
+ * writes nothing when the thread's `next_seq` or `updated_at` moved since the read: every write of
+ * rows moves them. A failed write is dropped: the read has its answer already.
+ *
+ * @param ctx - the store (not on its own SQLite connection: see `readHistoryDirect` there)
+ * @param threadId - the thread
+ * @param policy - what a corrupt row does (a read that skipped one writes no snapshot)
+ * @returns the read; `'no-thread'` when the thread does not exist; undefined when snapshots are
+ *   not used here (turned off, no `node:crypto`, or the table is missing: read rows instead)
+ */
+export async function readHistoryPooled(
+  ctx: StoreContext,
+  threadId: string,
+  policy: CorruptRowPolicy,
+): Promise<PooledHistory> {
+  const minRows = ctx.snapshotMinRows;
+  const c = nodeCrypto();
+  if (ctx.direct !== undefined || minRows === false || c === undefined) return undefined;
+  let found: { readonly plan: HistoryPlan; readonly thread: SelectedThread } | undefined;
+  try {
+    const builder = ctx.db.transaction();
+    found = await (ctx.adapter.name === 'sqlite'
+      ? builder
+      : builder.setIsolationLevel('repeatable read')
+    ).execute(async (trx) => {
+      // The first statement: PostgreSQL and MySQL take the transaction's snapshot here.
+      const thread = await selectThread(ctx, trx, threadId, false);
+      if (thread === undefined) return undefined;
+      let records: SnapshotRecord[];
+      try {
+        records = await snapshotsOf(ctx, trx, threadId);
+      } catch (error) {
+        // PostgreSQL has aborted the transaction: roll it back, and read rows instead.
+        if (isMissingSchema(error)) throw new NotMigrated();
+        throw error;
+      }
+      let usable =
+        records.length === 0
+          ? undefined
+          : usableSnapshots(c, await probeRows(ctx, trx, threadId, records), threadId, records);
+      let stale = records.length > 0 && usable === undefined;
+      let rows = await rowsAfter(ctx, trx, threadId, usable?.last ?? 0, policy);
+      if (usable !== undefined && !joinsCleanly(usable.bodies, rows.rows)) {
+        stale = true;
+        usable = undefined;
+        rows = await rowsAfter(ctx, trx, threadId, 0, policy);
+      }
+      const found = { usable, stale, rows, migrated: true, minRows };
+      return { plan: planHistory(ctx, c, threadId, found), thread };
+    });
+  } catch (error) {
+    if (error instanceof NotMigrated) return undefined;
+    throw error;
+  }
+  if (found === undefined) return 'no-thread';
+  const { plan, thread } = found;
+  if (plan.deleteAll || plan.inserts.length > 0) await writeSnapshots(ctx, threadId, plan, thread);
+  return { history: plan.history, read: plan.read };
+}
+
+/** The thread's snapshots, oldest first. */
+async function snapshotsOf(
+  ctx: StoreContext,
+  db: Kysely<StoreTables>,
+  threadId: string,
+): Promise<SnapshotRecord[]> {
+  return await db
+    .selectFrom(ctx.names.snapshots as 'snapshots')
+    .select([
+      'first_seq',
+      'last_seq',
+      'last_turn_id',
+      'last_created_at',
+      'format',
+      'digest',
+      'data',
+    ])
+    .where('thread_id', '=', threadId)
+    .orderBy('first_seq')
+    .execute();
+}
+
+/**
+ * What checking `records` needs of the rows, read in two queries: whether a row precedes the
+ * first snapshot, and the rows at each snapshot's last seq.
+ */
+async function probeRows(
+  ctx: StoreContext,
+  db: Kysely<StoreTables>,
+  threadId: string,
+  records: readonly SnapshotRecord[],
+): Promise<{ rowBefore(seq: number): boolean; rowAt(seq: number): RowMark | undefined }> {
+  const first = Number((records[0] as SnapshotRecord).first_seq);
+  const lasts = records.map((r) => Number(r.last_seq)).filter((n) => Number.isSafeInteger(n));
+  const before = await db
+    .selectFrom(ctx.names.chunks as 'chunks')
+    .select('seq')
+    .where('thread_id', '=', threadId)
+    .where('seq', '<', Number.isSafeInteger(first) ? first : 0)
+    .limit(1)
+    .execute();
+  const at =
+    lasts.length === 0
+      ? []
+      : await db
+          .selectFrom(ctx.names.chunks as 'chunks')
+          .select(['seq', 'turn_id', 'created_at'])
+          .where('thread_id', '=', threadId)
+          .where('seq', 'in', lasts)
+          .execute();
+  const bySeq = new Map<number, RowMark>(at.map((r) => [Number(r.seq), r]));
+  return {
+    rowBefore: () => before.length > 0,
+    rowAt: (seq) => bySeq.get(seq),
+  };
+}
+
+/** The rows after `afterSeq`, decoded, in the read's transaction. */
+async function rowsAfter(
+  ctx: StoreContext,
+  db: Kysely<StoreTables>,
+  threadId: string,
+  afterSeq: number,
+  policy: CorruptRowPolicy,
+): Promise<DecodedRows> {
+  const records = (await ctx.statements.rowsAfter.execute(db, [threadId, afterSeq])).rows;
+  return { rows: decodeRows(threadId, records, policy), read: records.length };
+}
+
+/**
+ * Writes what `plan` calls for, if the thread is still as `seen` (its `next_seq` and
+ * `updated_at` under its lock): otherwise rows were written, truncated or moved since the read,
+ * and the next whole-thread read decides again. Snapshots past the used ones (written meanwhile
+ * by another reader of the same rows) are replaced. Errors are dropped.
+ */
+async function writeSnapshots(
+  ctx: StoreContext,
+  threadId: string,
+  plan: HistoryPlan,
+  seen: SelectedThread,
+): Promise<void> {
+  const snapshots = ctx.names.snapshots as 'snapshots';
+  const from = plan.inserts[0]?.first_seq;
+  try {
+    await writeTransaction(
+      ctx,
+      async (trx) => {
+        const now = (await ctx.statements.lockThread.execute(trx, [threadId])).rows[0];
+        if (
+          now === undefined ||
+          Number(now.next_seq) !== Number(seen.next_seq) ||
+          Number(now.updated_at) !== Number(seen.updated_at)
+        ) {
+          return;
+        }
+        if (plan.deleteAll) {
+          await trx.deleteFrom(snapshots).where('thread_id', '=', threadId).execute();
+        } else if (from !== undefined) {
+          await trx
+            .deleteFrom(snapshots)
+            .where('thread_id', '=', threadId)
+            .where('first_seq', '>=', from)
+            .execute();
+        }
+        for (const row of plan.inserts) await trx.insertInto(snapshots).values(row).execute();
+      },
+      { what: 'getHistory (writing a history snapshot)', threadId },
+    );
+  } catch {
+    // The snapshot is only a faster way to read: the read stands, and a later one writes it.
+  }
+}

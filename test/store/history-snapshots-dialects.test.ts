@@ -1,0 +1,329 @@
+// History snapshots through the application's Kysely (notes/0078): on PostgreSQL, MariaDB/MySQL
+// and a SQLite Kysely, a whole-thread read reads the snapshots and the rows after them in one
+// REPEATABLE READ transaction, and writes snapshots afterwards only if the thread did not move.
+// Every test compares against a second store on the same tables with snapshots off, which reads
+// every row: a snapshot may make a read faster, never different.
+import Database from 'better-sqlite3';
+import fc from 'fast-check';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { modelMessagesOf } from '../../src/model-messages/to-model-messages.js';
+import type { Chunk } from '../../src/schema/chunk.js';
+import type { ChunkRowDraft } from '../../src/schema/chunk-row.js';
+import { createAgentSession } from '../../src/session/index.js';
+import {
+  type ChunkStore,
+  type ChunkStoreOptions,
+  createChunkStore,
+} from '../../src/store/index.js';
+import { createScriptedModel } from '../../src/testing/index.js';
+import { explodeTurn } from '../../src/transforms/explode-turn.js';
+import { groupRows } from '../../src/transforms/group-rows.js';
+import { POSTGRES_URL } from '../support/services.js';
+import { type TurnSpec, threadArb } from '../transforms/arbitraries.js';
+import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
+
+const available = await availableDialects();
+const harnesses: DialectHarness[] = [];
+const opened: ChunkStore[] = [];
+afterAll(async () => {
+  for (const store of opened.splice(0)) await store.close();
+  for (const h of harnesses) await h.dispose();
+});
+
+/** The rows of a realistic small turn: a question, reasoning with a signature, a tool call, an answer. */
+function turn(n: number, turnId = `turn-${n}`): ChunkRowDraft[] {
+  const assistant: Chunk[] = [
+    {
+      type: 'thinking',
+      step: 0,
+      text: `thinking ${n}`,
+      providerMetadata: { anthropic: { signature: `sig-${n}` } },
+    },
+    {
+      type: 'tool-batch',
+      step: 0,
+      calls: [{ id: `call-${n}`, name: 'read', input: { path: `f${n}` }, result: `file ${n}` }],
+    },
+    { type: 'text', step: 1, text: `answer ${n} ✓ 🎉` },
+  ];
+  return [
+    ...explodeTurn(turnId, [{ type: 'text', step: 0, text: `question ${n}` }], { role: 'user' }),
+    ...explodeTurn(turnId, assistant, { role: 'assistant' }),
+  ];
+}
+
+/** The drafts of a generated turn. */
+function draftsOf(spec: TurnSpec): ChunkRowDraft[] {
+  if (spec.kind === 'system') return explodeTurn(spec.turnId, spec.chunks, { role: 'system' });
+  return [
+    ...explodeTurn(spec.turnId, spec.user, { role: 'user' }),
+    ...explodeTurn(spec.turnId, spec.assistant, { role: 'assistant' }),
+  ];
+}
+
+type Snap = { first_seq: number; last_seq: number; digest: string; data: string };
+
+/** One database: the store under test and the reference reading every row, on the same tables. */
+interface Setup {
+  readonly h: DialectHarness;
+  readonly store: ChunkStore;
+  readonly reference: ChunkStore;
+  /** The thread's snapshots, oldest first, as stored. */
+  snapshots(threadId: string): Promise<Snap[]>;
+}
+
+type Target = 'postgres' | 'mysql' | 'sqlite-kysely';
+
+/** A store through a Kysely: the harness's for servers, a SQLite Kysely on the harness's file. */
+function openThrough(target: Target, h: DialectHarness, options: ChunkStoreOptions): ChunkStore {
+  if (target !== 'sqlite-kysely') return h.openStore(options);
+  const db = new Kysely({
+    dialect: new SqliteDialect({
+      database: () => {
+        const sqlite = new Database(h.file as string, { timeout: 10_000 });
+        sqlite.pragma('journal_mode = WAL');
+        return Promise.resolve(sqlite);
+      },
+    }),
+  });
+  const store = createChunkStore({ db }, { ...options, tablePrefix: h.prefix });
+  return {
+    ...store,
+    async close() {
+      await store.close();
+      await db.destroy();
+    },
+  };
+}
+
+async function setUp(target: Target, minRows: number): Promise<Setup> {
+  const h = createHarness(target === 'sqlite-kysely' ? 'sqlite' : target);
+  harnesses.push(h);
+  const store = openThrough(target, h, { snapshotMinRows: minRows });
+  const reference = openThrough(target, h, { snapshotMinRows: false });
+  opened.push(store, reference);
+  await store.migrate();
+  return {
+    h,
+    store,
+    reference,
+    async snapshots(threadId) {
+      const rows = await h.raw
+        .selectFrom(`${h.prefix}snapshots`)
+        .select(['first_seq', 'last_seq', 'digest', 'data'])
+        .where('thread_id', '=', threadId)
+        .orderBy('first_seq')
+        .execute();
+      return rows.map((r) => ({
+        ...r,
+        first_seq: Number(r.first_seq),
+        last_seq: Number(r.last_seq),
+      }));
+    },
+  };
+}
+
+/** Both stores give the same messages and model input, and the history read groups to them. */
+async function expectSame(s: Setup, threadId: string): Promise<void> {
+  const expected = await s.reference.getMessages(threadId);
+  const got = await s.store.getMessages(threadId);
+  expect(JSON.stringify(got)).toBe(JSON.stringify(expected));
+  expect(JSON.stringify(modelMessagesOf(got))).toBe(JSON.stringify(modelMessagesOf(expected)));
+  const history = await s.store.getHistory(threadId);
+  expect(JSON.stringify([...history.messages, ...groupRows(history.rows)])).toBe(
+    JSON.stringify(groupRows(await s.reference.getRows(threadId))),
+  );
+}
+
+async function appendTurns(store: ChunkStore, threadId: string, from: number, to: number) {
+  for (let n = from; n < to; n++) await store.appendTurn(threadId, turn(n));
+}
+
+const targets: Array<{ target: Target; on: boolean }> = [
+  { target: 'postgres', on: available.includes('postgres') },
+  { target: 'mysql', on: available.includes('mysql') },
+  { target: 'sqlite-kysely', on: true },
+];
+
+for (const { target, on } of targets) {
+  describe.skipIf(!on)(`history snapshots through Kysely on ${target}`, () => {
+    it('a whole-thread read writes a snapshot of the whole turns before the last, and later reads use it', async () => {
+      const s = await setUp(target, 20);
+      await appendTurns(s.store, 't', 0, 10);
+      expect(await s.snapshots('t')).toEqual([]);
+      await expectSame(s, 't');
+      const spans = (await s.snapshots('t')).map((x) => [x.first_seq, x.last_seq]);
+      // Ten turns of 5 rows: the snapshot holds the first nine, the last turn stays rows.
+      expect(spans).toEqual([[1, 45]]);
+      const history = await s.store.getHistory('t');
+      expect(history.turnIds).toEqual(Array.from({ length: 9 }, (_, n) => `turn-${n}`));
+      expect(history.rows.map((r) => r.seq)).toEqual([46, 47, 48, 49, 50]);
+      await appendTurns(s.store, 't', 10, 14);
+      await expectSame(s, 't');
+      expect((await s.snapshots('t')).map((x) => [x.first_seq, x.last_seq])).toEqual([
+        [1, 45],
+        [46, 65],
+      ]);
+    });
+
+    it('a tampered snapshot is not used, and is replaced by a true one', async () => {
+      const s = await setUp(target, 20);
+      await appendTurns(s.store, 't', 0, 10);
+      await s.store.getMessages('t');
+      const [before] = await s.snapshots('t');
+      const table = `${s.h.prefix}snapshots`;
+      await s.h.raw
+        .updateTable(table)
+        .set({ data: (before as Snap).data.replace('answer 3', 'answer X') })
+        .where('thread_id', '=', 't')
+        .execute();
+      await expectSame(s, 't');
+      expect(await s.snapshots('t')).toEqual([before]);
+      expect((await s.store.getHistory('t')).messages.length).toBe(18);
+    });
+
+    it('truncateAfter and rows stored again at the same seqs are read, and new snapshots made', async () => {
+      const s = await setUp(target, 10);
+      await appendTurns(s.store, 't', 0, 6);
+      await s.store.getMessages('t');
+      expect((await s.snapshots('t')).map((x) => x.last_seq)).toEqual([25]);
+      await s.store.truncateAfter('t', 24);
+      expect(await s.snapshots('t')).toEqual([]);
+      await s.store.appendTurn('t', turn(99));
+      await s.store.appendTurn('t', turn(100));
+      await expectSame(s, 't');
+      expect((await s.snapshots('t')).map((x) => x.last_seq)).toEqual([29]);
+    });
+
+    it('a missing thread is thread-not-found, an empty one reads empty', async () => {
+      const s = await setUp(target, 10);
+      await expect(s.store.getHistory('nope')).rejects.toMatchObject({ code: 'thread-not-found' });
+      await s.store.createThread('empty');
+      expect(await s.store.getHistory('empty')).toEqual({ messages: [], turnIds: [], rows: [] });
+    });
+
+    it('a session started on a thread with snapshots sends the model input of one reading every row', async () => {
+      const s = await setUp(target, 10);
+      await appendTurns(s.store, 't', 0, 8);
+      await s.store.getMessages('t');
+      expect(await s.snapshots('t')).toHaveLength(1);
+      const prompts: string[] = [];
+      for (const store of [s.store, s.reference]) {
+        const model = createScriptedModel([{ parts: [{ type: 'text', text: 'ok' }] }]);
+        const session = createAgentSession({ store, threadId: 't', model });
+        try {
+          prompts.push(JSON.stringify(await session.modelMessages({ text: 'next', turnId: 'n' })));
+        } finally {
+          await session.close();
+        }
+      }
+      expect(prompts[0]).toBe(prompts[1]);
+      expect(prompts[0]).toContain('sig-3');
+    });
+
+    it('a whole-thread read through snapshots equals grouping every stored row, whatever the turns, truncations and reads in between', async () => {
+      const s = await setUp(target, 3);
+      let run = 0;
+      const op = fc.oneof(
+        fc.constant({ kind: 'read' as const }),
+        fc.record({
+          kind: fc.constant('truncate' as const),
+          at: fc.double({ min: 0, max: 1, noNaN: true }),
+        }),
+        fc.constant({ kind: 'none' as const }),
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          threadArb(10),
+          fc.array(op, { minLength: 10, maxLength: 10 }),
+          async (turns, ops) => {
+            const threadId = `p${run++}`;
+            for (let i = 0; i < turns.length; i++) {
+              await s.store.appendTurn(threadId, draftsOf(turns[i] as TurnSpec));
+              const o = ops[i] as (typeof ops)[number];
+              if (o.kind === 'read') await expectSame(s, threadId);
+              if (o.kind === 'truncate') {
+                const last = (await s.reference.getRows(threadId)).at(-1)?.seq ?? 0;
+                await s.store.truncateAfter(threadId, Math.floor(o.at * last));
+              }
+            }
+            await expectSame(s, threadId);
+            await expectSame(s, threadId);
+          },
+        ),
+        { numRuns: 15 },
+      );
+      const count = await s.h.raw
+        .selectFrom(`${s.h.prefix}snapshots`)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
+      expect(Number(count.n)).toBeGreaterThan(0);
+    });
+  });
+}
+
+describe.skipIf(!available.includes('postgres'))(
+  'history snapshots on PostgreSQL, racing a writer',
+  () => {
+    it('rows stored between the read and its snapshot write: nothing is written, and the next read writes a true one', async () => {
+      const h = createHarness('postgres');
+      harnesses.push(h);
+      // A clock that moves on every call: each write of the writer gives the thread a new updated_at.
+      let clock = Date.now();
+      const writer = h.openStore({ snapshotMinRows: false, now: () => ++clock });
+      opened.push(writer);
+      await writer.migrate();
+      await appendTurns(writer, 't', 0, 10);
+      // The reader's pool stores one more turn, truncates into what the read would snapshot and
+      // stores another, just before the snapshot write locks the thread: next_seq is back where the
+      // read saw it, but the rows the snapshot would hold changed.
+      const pool = new pg.Pool({ connectionString: POSTGRES_URL, max: 2 });
+      let raced = 0;
+      const connect = pool.connect.bind(pool);
+      (pool as unknown as { connect: () => Promise<pg.PoolClient> }).connect = async () => {
+        const client = await connect();
+        const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+        (client as unknown as { query: unknown }).query = async (...args: unknown[]) => {
+          const text = typeof args[0] === 'string' ? args[0] : '';
+          if (raced === 0 && /for update/i.test(text) && text.includes(`${h.prefix}threads`)) {
+            raced++;
+            await writer.appendTurn('t', turn(50));
+            await writer.truncateAfter('t', 40);
+            await writer.appendTurn('t', turn(51));
+          }
+          return query(...args);
+        };
+        return client;
+      };
+      const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+      const reader = createChunkStore({ db }, { tablePrefix: h.prefix, snapshotMinRows: 20 });
+      try {
+        const first = await reader.getHistory('t');
+        // The read answered from its own snapshot of the database: the ten turns.
+        expect(first.rows.map((r) => r.turnId).at(-1)).toBe('turn-9');
+        expect(raced).toBe(1);
+        const table = `${h.prefix}snapshots`;
+        const count = async () =>
+          Number(
+            (
+              await h.raw
+                .selectFrom(table)
+                .select((eb) => eb.fn.countAll().as('n'))
+                .executeTakeFirstOrThrow()
+            ).n,
+          );
+        expect(await count()).toBe(0);
+        const expected = JSON.stringify(await writer.getMessages('t'));
+        expect(JSON.stringify(await reader.getMessages('t'))).toBe(expected);
+        expect(await count()).toBe(1);
+        expect(JSON.stringify(await reader.getMessages('t'))).toBe(expected);
+        expect(expected).toContain('turn-51');
+      } finally {
+        await reader.close();
+        await db.destroy();
+      }
+    });
+  },
+);
