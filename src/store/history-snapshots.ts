@@ -334,6 +334,14 @@ export function planHistory(
  */
 const MAX_SNAPSHOT_SPANS = 20;
 
+/**
+ * The most characters of row data one snapshot holds (unless one turn has more), about the
+ * size of its JSON: 4,000,000 characters are at most 12 MB of UTF-8, which MySQL's default
+ * 16 MB `max_allowed_packet` takes in one insert (a turn of large tool results would otherwise
+ * make 20,000 rows too large a value on any dialect).
+ */
+export const MAX_SNAPSHOT_CHARS = 4_000_000;
+
 /** A run of rows to snapshot, and what grouping them gives. */
 interface Span {
   readonly rows: readonly ChunkRow[];
@@ -341,10 +349,11 @@ interface Span {
 }
 
 /**
- * Splits `rows[0, cut)` into runs of whole turns of at most `maxRows` rows (a
- * longer turn alone), each ending where grouping can be cut: no turn has rows on both sides, and
- * the run does not end with a system message that the next row's would join. `before` is the role
- * of the message that ends what precedes the rows (the snapshots read).
+ * Splits `rows[0, cut)` into runs of whole turns of at most `maxRows` rows and about
+ * {@link MAX_SNAPSHOT_CHARS} characters of data (a longer turn alone), each ending where grouping
+ * can be cut: no turn has rows on both sides, and the run does not end with a system message that
+ * the next row's would join. `before` is the role of the message that ends what precedes the rows
+ * (the snapshots read).
  */
 function snapshotSpans(
   rows: readonly ChunkRow[],
@@ -354,7 +363,16 @@ function snapshotSpans(
 ): Span[] {
   if (before === 'system' && roleOf(rows[0]) === 'system') return [];
   const lastAt = new Map<string, number>();
-  for (let k = 0; k < cut; k++) lastAt.set((rows[k] as ChunkRow).turnId, k);
+  // chars[k]: the characters of the data of rows[0, k), and of each row's other fields.
+  const chars = new Float64Array(cut + 1);
+  for (let k = 0; k < cut; k++) {
+    const row = rows[k] as ChunkRow;
+    lastAt.set(row.turnId, k);
+    chars[k + 1] = (chars[k] as number) + (JSON.stringify(row.data)?.length ?? 0) + 100;
+  }
+  const fits = (start: number, end: number) =>
+    end - start <= maxRows &&
+    (chars[end] as number) - (chars[start] as number) <= MAX_SNAPSHOT_CHARS;
   // The clean boundaries: every turn seen so far ends before them.
   const bounds: number[] = [];
   let reach = -1;
@@ -369,7 +387,7 @@ function snapshotSpans(
     // The furthest boundary within the size, or the nearest one past it.
     while (b < bounds.length && (bounds[b] as number) <= start) b++;
     let at = b;
-    while (at + 1 < bounds.length && (bounds[at + 1] as number) - start <= maxRows) at++;
+    while (at + 1 < bounds.length && fits(start, bounds[at + 1] as number)) at++;
     for (;;) {
       const end = bounds[at];
       if (end === undefined) return spans;

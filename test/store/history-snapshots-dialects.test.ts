@@ -12,6 +12,7 @@ import { modelMessagesOf } from '../../src/model-messages/to-model-messages.js';
 import type { Chunk } from '../../src/schema/chunk.js';
 import type { ChunkRowDraft } from '../../src/schema/chunk-row.js';
 import { createAgentSession } from '../../src/session/index.js';
+import { MAX_SNAPSHOT_CHARS } from '../../src/store/history-snapshots.js';
 import {
   type ChunkStore,
   type ChunkStoreOptions,
@@ -195,6 +196,29 @@ for (const { target, on } of targets) {
       await s.store.appendTurn('t', turn(100));
       await expectSame(s, 't');
       expect((await s.snapshots('t')).map((x) => x.last_seq)).toEqual([29]);
+    });
+
+    it('a long run of large rows is snapshotted in parts of at most MAX_SNAPSHOT_CHARS, each stored and used', async () => {
+      const s = await setUp(target, 10);
+      // 30 turns with a 200,000-character tool result each: 6 MB of JSON, more than one value
+      // MySQL takes in one insert by default (16 MB packets hold at most 4,000,000 characters of
+      // 4-byte UTF-8).
+      const big = '✓ a line of a large tool result\n'.repeat(6_500);
+      for (let n = 0; n < 30; n++) {
+        const drafts = turn(n);
+        const call = drafts.find((d) => d.type === 'tool_result');
+        if (call !== undefined) (call.data as { result: unknown }).result = `${n}: ${big}`;
+        await s.store.appendTurn('big', drafts);
+      }
+      await expectSame(s, 'big');
+      const snaps = await s.snapshots('big');
+      expect(snaps.length).toBeGreaterThan(1);
+      for (const snap of snaps) expect(snap.data.length).toBeLessThan(MAX_SNAPSHOT_CHARS * 1.05);
+      expect(snaps.at(-1)?.last_seq).toBe(145);
+      expect((await s.store.getHistory('big')).rows.map((r) => r.seq)).toEqual([
+        146, 147, 148, 149, 150,
+      ]);
+      await expectSame(s, 'big');
     });
 
     it('a missing thread is thread-not-found, an empty one reads empty', async () => {
