@@ -126,8 +126,11 @@ async function setUp(target: Target, minRows: number): Promise<Setup> {
   };
 }
 
-/** Both stores give the same messages and model input, and the history read groups to them. */
-async function expectSame(s: Setup, threadId: string): Promise<void> {
+/**
+ * Both stores give the same messages and model input, and the history read groups to them.
+ * Returns how many messages the history read took from snapshots.
+ */
+async function expectSame(s: Setup, threadId: string): Promise<number> {
   const expected = await s.reference.getMessages(threadId);
   const got = await s.store.getMessages(threadId);
   expect(JSON.stringify(got)).toBe(JSON.stringify(expected));
@@ -136,6 +139,7 @@ async function expectSame(s: Setup, threadId: string): Promise<void> {
   expect(JSON.stringify([...history.messages, ...groupRows(history.rows)])).toBe(
     JSON.stringify(groupRows(await s.reference.getRows(threadId))),
   );
+  return history.messages.length;
 }
 
 async function appendTurns(store: ChunkStore, threadId: string, from: number, to: number) {
@@ -250,6 +254,7 @@ for (const { target, on } of targets) {
     it('a whole-thread read through snapshots equals grouping every stored row, whatever the turns, truncations and reads in between', async () => {
       const s = await setUp(target, 3);
       let run = 0;
+      let fromSnapshots = 0;
       const op = fc.oneof(
         fc.constant({ kind: 'read' as const }),
         fc.record({
@@ -264,26 +269,27 @@ for (const { target, on } of targets) {
           fc.array(op, { minLength: 10, maxLength: 10 }),
           async (turns, ops) => {
             const threadId = `p${run++}`;
+            // Four ordinary turns first, read once: the generated turns, truncations and reads
+            // then play on a thread that has a snapshot.
+            for (let n = 0; n < 4; n++) await s.store.appendTurn(threadId, turn(n, `base-${n}`));
+            fromSnapshots += await expectSame(s, threadId);
             for (let i = 0; i < turns.length; i++) {
               await s.store.appendTurn(threadId, draftsOf(turns[i] as TurnSpec));
               const o = ops[i] as (typeof ops)[number];
-              if (o.kind === 'read') await expectSame(s, threadId);
+              if (o.kind === 'read') fromSnapshots += await expectSame(s, threadId);
               if (o.kind === 'truncate') {
                 const last = (await s.reference.getRows(threadId)).at(-1)?.seq ?? 0;
                 await s.store.truncateAfter(threadId, Math.floor(o.at * last));
               }
             }
-            await expectSame(s, threadId);
-            await expectSame(s, threadId);
+            fromSnapshots += await expectSame(s, threadId);
+            fromSnapshots += await expectSame(s, threadId);
           },
         ),
         { numRuns: 15 },
       );
-      const count = await s.h.raw
-        .selectFrom(`${s.h.prefix}snapshots`)
-        .select((eb) => eb.fn.countAll().as('n'))
-        .executeTakeFirstOrThrow();
-      expect(Number(count.n)).toBeGreaterThan(0);
+      // The reads did use snapshots.
+      expect(fromSnapshots).toBeGreaterThan(0);
     });
   });
 }
