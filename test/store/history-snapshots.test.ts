@@ -9,49 +9,13 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { modelMessagesOf } from '../../src/model-messages/to-model-messages.js';
-import type { Chunk } from '../../src/schema/chunk.js';
-import type { ChunkRowDraft } from '../../src/schema/chunk-row.js';
-import { createAgentSession } from '../../src/session/index.js';
 import { type ChunkStore, createChunkStore } from '../../src/store/index.js';
-import { createScriptedModel } from '../../src/testing/index.js';
-import { explodeTurn } from '../../src/transforms/explode-turn.js';
 import { groupRows } from '../../src/transforms/group-rows.js';
 import { rejected, thrown } from '../support/chunklog-error.js';
 import { type TurnSpec, threadArb } from '../transforms/arbitraries.js';
+import { draftsOf, firstModelInput, snapshotTurn as turn } from './support/history-turns.js';
 
 const T = 'thread';
-
-/** The rows of a realistic small turn: a question, reasoning with a signature, a tool call, an answer. */
-function turn(n: number): ChunkRowDraft[] {
-  const turnId = `turn-${n}`;
-  const assistant: Chunk[] = [
-    {
-      type: 'thinking',
-      step: 0,
-      text: `thinking ${n}`,
-      providerMetadata: { anthropic: { signature: `sig-${n}` } },
-    },
-    {
-      type: 'tool-batch',
-      step: 0,
-      calls: [{ id: `call-${n}`, name: 'read', input: { path: `f${n}` }, result: `file ${n}` }],
-    },
-    { type: 'text', step: 1, text: `answer ${n}` },
-  ];
-  return [
-    ...explodeTurn(turnId, [{ type: 'text', step: 0, text: `question ${n}` }], { role: 'user' }),
-    ...explodeTurn(turnId, assistant, { role: 'assistant' }),
-  ];
-}
-
-/** The drafts of a generated turn. */
-function draftsOf(spec: TurnSpec): ChunkRowDraft[] {
-  if (spec.kind === 'system') return explodeTurn(spec.turnId, spec.chunks, { role: 'system' });
-  return [
-    ...explodeTurn(spec.turnId, spec.user, { role: 'user' }),
-    ...explodeTurn(spec.turnId, spec.assistant, { role: 'assistant' }),
-  ];
-}
 
 let dir: string;
 let file: string;
@@ -295,18 +259,9 @@ describe('history snapshots', () => {
     const { store, reference } = await stores(10);
     await appendTurns(store, 0, 8);
     await store.getMessages(T);
-    const prompts: string[] = [];
-    for (const s of [store, reference]) {
-      const model = createScriptedModel([{ parts: [{ type: 'text', text: 'ok' }] }]);
-      const session = createAgentSession({ store: s, threadId: T, model });
-      try {
-        prompts.push(JSON.stringify(await session.modelMessages({ text: 'next', turnId: 'n' })));
-      } finally {
-        await session.close();
-      }
-    }
-    expect(prompts[0]).toBe(prompts[1]);
-    expect(prompts[0]).toContain('sig-3');
+    const input = await firstModelInput(store, T);
+    expect(input).toBe(await firstModelInput(reference, T));
+    expect(input).toContain('sig-3');
   });
 
   it('a whole-thread read through snapshots equals grouping every stored row, whatever the turns, truncations, foreign rows and reads in between', async () => {
