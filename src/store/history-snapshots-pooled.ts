@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { decodeRows } from './codec.js';
 import type { StoreContext } from './context.js';
 import {
+  type HistoryFound,
   type HistoryPlan,
   joinsCleanly,
   nodeCrypto,
@@ -54,7 +55,7 @@ export async function readHistoryPooled(
   const minRows = ctx.snapshotMinRows;
   const c = nodeCrypto();
   if (ctx.direct !== undefined || minRows === false || c === undefined) return undefined;
-  let found: { readonly plan: HistoryPlan; readonly thread: SelectedThread } | undefined;
+  let found: { readonly read: HistoryFound; readonly thread: SelectedThread } | undefined;
   try {
     const builder = ctx.db.transaction();
     found = await (ctx.adapter.name === 'sqlite'
@@ -77,22 +78,23 @@ export async function readHistoryPooled(
           ? undefined
           : usableSnapshots(c, await probeRows(ctx, trx, threadId, records), threadId, records);
       let stale = records.length > 0 && usable === undefined;
-      let rows = await rowsAfter(ctx, trx, threadId, usable?.last ?? 0, policy);
+      let rows = await decodedRowsAfter(ctx, trx, threadId, usable?.last ?? 0, policy);
       if (usable !== undefined && !joinsCleanly(usable.bodies, rows.rows)) {
         stale = true;
         usable = undefined;
-        rows = await rowsAfter(ctx, trx, threadId, 0, policy);
+        rows = await decodedRowsAfter(ctx, trx, threadId, 0, policy);
       }
-      const found = { usable, stale, rows, migrated: true, minRows };
-      return { plan: planHistory(ctx, c, threadId, found), thread };
+      return { read: { usable, stale, rows, migrated: true, minRows }, thread };
     });
   } catch (error) {
     if (error instanceof NotMigrated) return undefined;
     throw error;
   }
   if (found === undefined) return 'no-thread';
-  const { plan, thread } = found;
-  if (plan.deleteAll || plan.inserts.length > 0) await writeSnapshots(ctx, threadId, plan, thread);
+  // Grouped and serialized after the read's transaction has ended, not while it holds a connection.
+  const plan = planHistory(ctx, c, threadId, found.read);
+  if (plan.deleteAll || plan.inserts.length > 0)
+    await writeSnapshots(ctx, threadId, plan, found.thread);
   return { history: plan.history, read: plan.read };
 }
 
@@ -154,7 +156,7 @@ async function probeRows(
 }
 
 /** The rows after `afterSeq`, decoded, in the read's transaction. */
-async function rowsAfter(
+async function decodedRowsAfter(
   ctx: StoreContext,
   db: Kysely<StoreTables>,
   threadId: string,

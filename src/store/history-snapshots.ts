@@ -5,7 +5,7 @@ import { chatRoleOf } from '../transforms/row-to-chunk.js';
 import type { StoreContext } from './context.js';
 import { isMissingSchema } from './not-migrated.js';
 import { type DecodedRows, decodePages } from './queries/get-rows.js';
-import type { SnapshotRecord as SnapshotTableRow } from './tables.js';
+import type { SnapshotRecord as SnapshotRow } from './tables.js';
 import type { CorruptRowPolicy, HistoryRead } from './types.js';
 
 // History snapshots (notes/0076): a derived copy of a thread's older turns, grouped, as one JSON
@@ -77,6 +77,19 @@ interface SnapshotSql {
 
 const sqlByStore = new WeakMap<StoreContext, SnapshotSql>();
 
+/** The snapshots table's columns, in the order the direct insert takes them. */
+const INSERT_COLUMNS = [
+  'thread_id',
+  'first_seq',
+  'last_seq',
+  'last_turn_id',
+  'last_created_at',
+  'format',
+  'digest',
+  'data',
+  'created_at',
+] as const satisfies ReadonlyArray<keyof SnapshotRow>;
+
 function sqlOf(ctx: StoreContext): SnapshotSql {
   let sql = sqlByStore.get(ctx);
   if (sql === undefined) {
@@ -88,7 +101,7 @@ function sqlOf(ctx: StoreContext): SnapshotSql {
       rowAt: `select turn_id, created_at from ${chunks} where thread_id = ? and seq = ?`,
       rowBefore: `select seq from ${chunks} where thread_id = ? and seq < ? limit 1`,
       deleteAll: `delete from ${snapshots} where thread_id = ?`,
-      insert: `insert into ${snapshots} (thread_id, first_seq, last_seq, last_turn_id, last_created_at, format, digest, data, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      insert: `insert into ${snapshots} (${INSERT_COLUMNS.join(', ')}) values (${INSERT_COLUMNS.map(() => '?').join(', ')})`,
     };
     sqlByStore.set(ctx, sql);
   }
@@ -246,25 +259,24 @@ export function readHistoryDirect(
     result = plan;
     const writes: [string, unknown[]][] = [];
     if (plan.deleteAll) writes.push([sql.deleteAll, [threadId]]);
-    for (const r of plan.inserts) {
-      writes.push([
-        sql.insert,
-        [
-          r.thread_id,
-          r.first_seq,
-          r.last_seq,
-          r.last_turn_id,
-          r.last_created_at,
-          r.format,
-          r.digest,
-          r.data,
-          r.created_at,
-        ],
-      ]);
-    }
+    for (const r of plan.inserts) writes.push([sql.insert, INSERT_COLUMNS.map((c) => r[c])]);
     if (writes.length > 0) write(writes);
   });
   return ran ? result : undefined;
+}
+
+/** What a history read found: see {@link planHistory}. */
+export interface HistoryFound {
+  /** The snapshots it could use. */
+  readonly usable: UsableSnapshots | undefined;
+  /** Whether some of the thread's snapshots could not be used. */
+  readonly stale: boolean;
+  /** The rows it read after the usable snapshots. */
+  readonly rows: DecodedRows;
+  /** Whether the snapshots table exists. */
+  readonly migrated: boolean;
+  /** The store's `snapshotMinRows`. */
+  readonly minRows: number;
 }
 
 /** What a history read found, and the snapshot writes it calls for. */
@@ -294,13 +306,7 @@ export function planHistory(
   ctx: StoreContext,
   c: Crypto,
   threadId: string,
-  found: {
-    readonly usable: UsableSnapshots | undefined;
-    readonly stale: boolean;
-    readonly rows: DecodedRows;
-    readonly migrated: boolean;
-    readonly minRows: number;
-  },
+  found: HistoryFound,
 ): HistoryPlan {
   const { usable, stale, rows, migrated, minRows } = found;
   const messages: ChatMessage[] = [];
@@ -404,9 +410,6 @@ function snapshotSpans(
   }
   return spans;
 }
-
-/** A snapshot to write: a row of the snapshots table. */
-export type SnapshotRow = SnapshotTableRow;
 
 /** The snapshot of `span`, as a row of the snapshots table. */
 function snapshotRow(ctx: StoreContext, c: Crypto, threadId: string, span: Span): SnapshotRow {
