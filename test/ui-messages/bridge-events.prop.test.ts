@@ -92,8 +92,8 @@ const inTurn = (types: readonly ChunkEventType[]) =>
 /**
  * Whether tool events come in the order a model stream and a tool runner make them: a call's
  * input streams (in its step) before the call, approvals, progress and one result come after it,
- * and an answer follows its request. Events in another order (a page that begins mid-turn) make
- * parts the client cannot move or merge; notes/0011, 5.
+ * an answer follows its request, and no approval id is requested twice. Events in another order
+ * (a page that begins mid-turn) make parts the client cannot move or merge; notes/0011, 5.
  */
 function toolEventsInOrder(events: readonly ChunkEvent[]): boolean {
   const phase = new Map<string, { step: number; at: 'streaming' | 'called' | 'answered' }>();
@@ -124,7 +124,12 @@ function toolEventsInOrder(events: readonly ChunkEvent[]): boolean {
       case 'tool-progress':
       case 'tool-approval-request':
         if (call?.at !== 'called') return false;
-        if (event.type === 'tool-approval-request') approvals.add(event.approvalId);
+        if (event.type === 'tool-approval-request') {
+          // Approval ids are unique: the AI SDK's client answers the first call requested with an
+          // id, its server the last, so one id on two requests has no single meaning.
+          if (approvals.has(event.approvalId)) return false;
+          approvals.add(event.approvalId);
+        }
         break;
       case 'tool-result':
         if (call?.at !== 'called') return false;
