@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { decodeRows } from './codec.js';
+import { decodeRows, ROW_COLUMNS, type SelectedRow } from './codec.js';
 import type { StoreContext } from './context.js';
 import {
   type HistoryFound,
@@ -12,6 +12,7 @@ import {
   usableSnapshots,
 } from './history-snapshots.js';
 import { isMissingSchema } from './not-migrated.js';
+import { PreparedQuery } from './prepared.js';
 import type { DecodedRows } from './queries/get-rows.js';
 import type { StoreTables } from './tables.js';
 import { type SelectedThread, selectThread } from './threads.js';
@@ -19,9 +20,11 @@ import { writeTransaction } from './transaction.js';
 import type { CorruptRowPolicy, HistoryRead } from './types.js';
 
 // History snapshots through the application's Kysely (PostgreSQL, MySQL/MariaDB, a SQLite Kysely):
-// the same snapshots and rules as on the store's own SQLite connection (history-snapshots.ts),
-// read in one REPEATABLE READ transaction, and written afterwards in a write transaction that
-// holds the thread's lock and writes only if the thread is as the read saw it (notes/0078).
+// the same snapshots and rules as on the store's own SQLite connection (history-snapshots.ts).
+// A thread without snapshots is read in one statement (its rows and version), one with
+// snapshots in one REPEATABLE READ transaction (notes/0078, 0079). Snapshots are written afterwards,
+// in a write transaction that holds the thread's lock and writes only if the thread is as the read
+// saw it.
 
 /** A history read through Kysely: what it gives, or `'no-thread'`. */
 export type PooledHistory =
@@ -33,9 +36,10 @@ export type PooledHistory =
 class NotMigrated extends Error {}
 
 /**
- * Reads a thread for a cold rebuild through the store's Kysely, in one snapshot of the database
- * (a `REPEATABLE READ` transaction): the messages of its older turns from the history snapshots,
- * and the rows after them. What it gives always groups to what grouping all the thread's rows
+ * Reads a thread for a cold rebuild through the store's Kysely, in one snapshot of the database:
+ * the messages of its older turns from the history snapshots, and the rows after them (a
+ * `REPEATABLE READ` transaction); without snapshots, its rows (one statement, which also reads
+ * the thread's version). What it gives always groups to what grouping all the thread's rows
  * gives. When at least `snapshotMinRows` rows of whole turns follow the snapshots, it then writes
  * more (and replaces those it could not use) in a write transaction that locks the thread and
  * writes nothing when the thread's `next_seq` or `updated_at` moved since the read: every write of
@@ -55,10 +59,120 @@ export async function readHistoryPooled(
   const minRows = ctx.snapshotMinRows;
   const c = nodeCrypto();
   if (ctx.direct !== undefined || minRows === false || c === undefined) return undefined;
-  let found: { readonly read: HistoryFound; readonly thread: SelectedThread } | undefined;
+  // First one statement, outside any transaction: the thread's rows with its version, unless it
+  // has snapshots. One statement sees one snapshot of the database, so a thread without snapshots
+  // (every short thread, and a long one until its first whole-thread read) costs what reading its
+  // rows costs, and the version a snapshot write checks is the one its rows were read at.
+  let plain: Plain;
+  try {
+    plain = await rowsUnlessSnapshots(ctx, threadId, policy);
+  } catch (error) {
+    if (isMissingSchema(error)) return undefined;
+    throw error;
+  }
+  // No row: an empty or missing thread, or one with snapshots (read in a transaction).
+  const found =
+    plain.thread === undefined
+      ? await readInTransaction(ctx, c, threadId, policy, minRows)
+      : {
+          read: { usable: undefined, stale: false, rows: plain.rows, migrated: true, minRows },
+          thread: plain.thread,
+        };
+  if (found === 'not-migrated') return undefined;
+  if (found === undefined) return 'no-thread';
+  // Grouped and serialized after the read's transaction has ended, not while it holds a connection.
+  const plan = planHistory(ctx, c, threadId, found.read);
+  if (plan.deleteAll || plan.inserts.length > 0)
+    await writeSnapshots(ctx, threadId, plan, found.thread);
+  return { history: plan.history, read: plan.read };
+}
+
+/** The version a snapshot write compares under the thread's lock: every write of rows moves it. */
+type ThreadVersion = Pick<SelectedThread, 'next_seq' | 'updated_at'>;
+
+/** A row with the version of its thread, read in the same statement. */
+type VersionedRecord = SelectedRow & {
+  readonly thread_next_seq: unknown;
+  readonly thread_updated_at: unknown;
+};
+
+/** The rows of a thread without snapshots, and the thread's version (undefined: no row read). */
+interface Plain {
+  readonly rows: DecodedRows;
+  readonly thread: ThreadVersion | undefined;
+}
+
+/** `[threadId]` → the thread's rows and version, or no row when it has snapshots; per store. */
+const plainReads = new WeakMap<StoreContext, PreparedQuery<VersionedRecord>>();
+
+/** The thread's rows, each with the thread's version, when the thread has no snapshot. */
+async function rowsUnlessSnapshots(
+  ctx: StoreContext,
+  threadId: string,
+  policy: CorruptRowPolicy,
+): Promise<Plain> {
+  let query = plainReads.get(ctx);
+  if (query === undefined) {
+    const threads = ctx.threads;
+    query = new PreparedQuery<VersionedRecord>((db, arg) =>
+      db
+        .selectFrom(ctx.names.chunks as 'chunks')
+        .select(ROW_COLUMNS)
+        .select((eb) => [
+          eb
+            .selectFrom(threads)
+            .select('next_seq')
+            .where('id', '=', arg<string>(0))
+            .as('thread_next_seq'),
+          eb
+            .selectFrom(threads)
+            .select('updated_at')
+            .where('id', '=', arg<string>(0))
+            .as('thread_updated_at'),
+        ])
+        .where('thread_id', '=', arg<string>(0))
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom(ctx.names.snapshots as 'snapshots')
+                .select('thread_id')
+                .where('thread_id', '=', arg<string>(0)),
+            ),
+          ),
+        )
+        .orderBy('seq'),
+    );
+    plainReads.set(ctx, query);
+  }
+  const records = (await query.execute(ctx.db, [threadId])).rows;
+  const first = records[0];
+  return {
+    rows: { rows: decodeRows(threadId, records, policy), read: records.length },
+    thread:
+      first === undefined
+        ? undefined
+        : { next_seq: first.thread_next_seq, updated_at: first.thread_updated_at },
+  };
+}
+
+/**
+ * A thread with snapshots, read in one REPEATABLE READ transaction (a deferred `BEGIN` on a
+ * SQLite Kysely): its version, its snapshots, what checking them needs of the rows, and the
+ * rows after the usable ones. `'not-migrated'` when the snapshots table is missing.
+ */
+async function readInTransaction(
+  ctx: StoreContext,
+  c: NonNullable<ReturnType<typeof nodeCrypto>>,
+  threadId: string,
+  policy: CorruptRowPolicy,
+  minRows: number,
+): Promise<
+  { readonly read: HistoryFound; readonly thread: ThreadVersion } | 'not-migrated' | undefined
+> {
   try {
     const builder = ctx.db.transaction();
-    found = await (ctx.adapter.name === 'sqlite'
+    return await (ctx.adapter.name === 'sqlite'
       ? builder
       : builder.setIsolationLevel('repeatable read')
     ).execute(async (trx) => {
@@ -87,15 +201,9 @@ export async function readHistoryPooled(
       return { read: { usable, stale, rows, migrated: true, minRows }, thread };
     });
   } catch (error) {
-    if (error instanceof NotMigrated) return undefined;
+    if (error instanceof NotMigrated) return 'not-migrated';
     throw error;
   }
-  if (found === undefined) return 'no-thread';
-  // Grouped and serialized after the read's transaction has ended, not while it holds a connection.
-  const plan = planHistory(ctx, c, threadId, found.read);
-  if (plan.deleteAll || plan.inserts.length > 0)
-    await writeSnapshots(ctx, threadId, plan, found.thread);
-  return { history: plan.history, read: plan.read };
 }
 
 /** The thread's snapshots, oldest first. */
@@ -177,7 +285,7 @@ async function writeSnapshots(
   ctx: StoreContext,
   threadId: string,
   plan: HistoryPlan,
-  seen: SelectedThread,
+  seen: ThreadVersion,
 ): Promise<void> {
   const snapshots = ctx.names.snapshots as 'snapshots';
   const from = plan.inserts[0]?.first_seq;

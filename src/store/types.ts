@@ -321,8 +321,9 @@ export interface ChunkStore extends ChunkStoreTurns {
    * it provably equals what grouping its rows gives (a digest, its last row unchanged, no later
    * row of its turns); `truncateAfter` and `deleteThread` remove the ones they make stale. On the
    * SQLite file the store opened itself the read and the write are one transaction; through a
-   * Kysely (PostgreSQL, MySQL/MariaDB) the read is one `REPEATABLE READ` transaction and the
-   * write a second one under the thread's lock.
+   * Kysely (PostgreSQL, MySQL/MariaDB) the read is one `REPEATABLE READ` transaction (one
+   * statement and no transaction for a thread without snapshots) and the write a second one
+   * under the thread's lock.
    *
    * @throws {ChunklogError} `thread-not-found`; `corrupt-row` under the `throw` policy
    *

@@ -313,3 +313,57 @@ describe.skipIf(!available.includes('postgres'))(
     });
   },
 );
+
+/** A reader on its own Kysely, which logs every statement the store runs. */
+function readerOn(h: DialectHarness) {
+  const pool = new pg.Pool({ connectionString: POSTGRES_URL, max: 2 });
+  const statements: string[] = [];
+  const db = new Kysely({
+    dialect: new PostgresDialect({ pool }),
+    log: (event) => {
+      statements.push(event.query.sql);
+    },
+  });
+  const reader = createChunkStore({ db }, { tablePrefix: h.prefix, snapshotMinRows: 20 });
+  return {
+    reader,
+    statements,
+    async close() {
+      await reader.close();
+      await db.destroy();
+    },
+  };
+}
+
+describe.skipIf(!available.includes('postgres'))(
+  'history snapshots on PostgreSQL: the statements of a whole-thread read',
+  () => {
+    it('a thread without snapshots is read in one statement (its rows and version), a thread with snapshots in one REPEATABLE READ transaction', async () => {
+      const h = createHarness('postgres');
+      harnesses.push(h);
+      const writer = h.openStore({ snapshotMinRows: false });
+      opened.push(writer);
+      await writer.migrate();
+      await appendTurns(writer, 'short', 0, 3);
+      await appendTurns(writer, 'long', 0, 10);
+      const r = readerOn(h);
+      try {
+        const short = await r.reader.getHistory('short');
+        expect(short.rows.map((row) => row.turnId).at(-1)).toBe('turn-2');
+        expect(r.statements).toHaveLength(1);
+        r.statements.length = 0;
+        // The long thread's first read has no snapshot either: its rows, then a snapshot write.
+        await r.reader.getHistory('long');
+        expect(r.statements[0]).toMatch(/from "\w+chunks"/);
+        expect(r.statements[1]).toMatch(/^start transaction isolation level read committed/i);
+        r.statements.length = 0;
+        const history = await r.reader.getHistory('long');
+        expect(history.turnIds).toHaveLength(9);
+        expect(r.statements[1]).toMatch(/^start transaction isolation level repeatable read/i);
+        expect(r.statements.at(-1)).toMatch(/^commit/i);
+      } finally {
+        await r.close();
+      }
+    });
+  },
+);

@@ -31,7 +31,8 @@ async function historyOf(
     direct = readHistoryDirect(ctx, threadId, policy);
   }
   if (direct === undefined) {
-    // Through the application's Kysely: snapshots read in one REPEATABLE READ transaction.
+    // Through the application's Kysely: a thread's rows in one statement, or its snapshots and the
+    // rows after them in one REPEATABLE READ transaction.
     const pooled = await readHistoryPooled(ctx, threadId, policy);
     if (pooled === 'no-thread') throw threadNotFound(threadId);
     if (pooled !== undefined) return pooled.history;
