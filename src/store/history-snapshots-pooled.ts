@@ -70,14 +70,22 @@ export async function readHistoryPooled(
     if (isMissingSchema(error)) return undefined;
     throw error;
   }
-  // No row: an empty or missing thread, or one with snapshots (read in a transaction).
-  const found =
-    plain.thread === undefined
-      ? await readInTransaction(ctx, c, threadId, policy, minRows)
-      : {
-          read: { usable: undefined, stale: false, rows: plain.rows, migrated: true, minRows },
-          thread: plain.thread,
-        };
+  let found: Awaited<ReturnType<typeof readInTransaction>>;
+  if (plain.thread !== undefined) {
+    found = {
+      read: { usable: undefined, stale: false, rows: plain.rows, migrated: true, minRows },
+      thread: plain.thread,
+    };
+  } else {
+    // No row: a missing or empty thread (a new chat's first read), or one with snapshots.
+    const head = await threadHead(ctx, threadId);
+    if (head === undefined) return 'no-thread';
+    if (!head.hasSnapshots && Number(head.next_seq) === 1) {
+      return { history: { messages: [], turnIds: [], rows: [] }, read: 0 };
+    }
+    // Snapshots, or rows stored since the first statement: one snapshot of the database.
+    found = await readInTransaction(ctx, c, threadId, policy, minRows);
+  }
   if (found === 'not-migrated') return undefined;
   if (found === undefined) return 'no-thread';
   // Grouped and serialized after the read's transaction has ended, not while it holds a connection.
@@ -153,6 +161,38 @@ async function rowsUnlessSnapshots(
       first === undefined
         ? undefined
         : { next_seq: first.thread_next_seq, updated_at: first.thread_updated_at },
+  };
+}
+
+/** A thread's version and whether it has snapshots. */
+interface ThreadHead extends ThreadVersion {
+  readonly hasSnapshots: boolean;
+}
+
+/** The thread's version and whether it has snapshots, in one statement; undefined: no thread. */
+async function threadHead(ctx: StoreContext, threadId: string): Promise<ThreadHead | undefined> {
+  const row = await ctx.db
+    .selectFrom(ctx.threads)
+    .select(['next_seq', 'updated_at'])
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom(ctx.names.snapshots as 'snapshots')
+            .select('thread_id')
+            .where('thread_id', '=', threadId),
+        )
+        .as('has_snapshots'),
+    )
+    .where('id', '=', threadId)
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+  // PostgreSQL gives a boolean, MySQL and SQLite 0 or 1.
+  const has: unknown = row.has_snapshots;
+  return {
+    next_seq: row.next_seq,
+    updated_at: row.updated_at,
+    hasSnapshots: has === true || Number(has) === 1,
   };
 }
 

@@ -314,9 +314,22 @@ describe.skipIf(!available.includes('postgres'))(
   },
 );
 
-/** A reader on its own Kysely, which logs every statement the store runs. */
-function readerOn(h: DialectHarness) {
+/**
+ * A reader on its own Kysely, which logs every statement the store runs; its pool's clients run
+ * `before(text)` ahead of each statement.
+ */
+function readerOn(h: DialectHarness, before: (text: string) => Promise<void> = async () => {}) {
   const pool = new pg.Pool({ connectionString: POSTGRES_URL, max: 2 });
+  const connect = pool.connect.bind(pool);
+  (pool as unknown as { connect: () => Promise<pg.PoolClient> }).connect = async () => {
+    const client = await connect();
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: unknown }).query = async (...args: unknown[]) => {
+      await before(typeof args[0] === 'string' ? args[0] : '');
+      return query(...args);
+    };
+    return client;
+  };
   const statements: string[] = [];
   const db = new Kysely({
     dialect: new PostgresDialect({ pool }),
@@ -338,7 +351,7 @@ function readerOn(h: DialectHarness) {
 describe.skipIf(!available.includes('postgres'))(
   'history snapshots on PostgreSQL: the statements of a whole-thread read',
   () => {
-    it('a thread without snapshots is read in one statement (its rows and version), a thread with snapshots in one REPEATABLE READ transaction', async () => {
+    it('a thread without snapshots is read in one statement (its rows and version), an empty or missing one in two, a thread with snapshots in one REPEATABLE READ transaction after them', async () => {
       const h = createHarness('postgres');
       harnesses.push(h);
       const writer = h.openStore({ snapshotMinRows: false });
@@ -352,6 +365,16 @@ describe.skipIf(!available.includes('postgres'))(
         expect(short.rows.map((row) => row.turnId).at(-1)).toBe('turn-2');
         expect(r.statements).toHaveLength(1);
         r.statements.length = 0;
+        // No row read: then the thread's version and whether it has snapshots, one statement more.
+        await writer.createThread('empty');
+        expect(await r.reader.getHistory('empty')).toEqual({ messages: [], turnIds: [], rows: [] });
+        expect(r.statements).toHaveLength(2);
+        r.statements.length = 0;
+        await expect(r.reader.getHistory('missing')).rejects.toMatchObject({
+          code: 'thread-not-found',
+        });
+        expect(r.statements).toHaveLength(2);
+        r.statements.length = 0;
         // The long thread's first read has no snapshot either: its rows, then a snapshot write.
         await r.reader.getHistory('long');
         expect(r.statements[0]).toMatch(/from "\w+chunks"/);
@@ -359,8 +382,40 @@ describe.skipIf(!available.includes('postgres'))(
         r.statements.length = 0;
         const history = await r.reader.getHistory('long');
         expect(history.turnIds).toHaveLength(9);
-        expect(r.statements[1]).toMatch(/^start transaction isolation level repeatable read/i);
+        expect(r.statements[2]).toMatch(/^start transaction isolation level repeatable read/i);
         expect(r.statements.at(-1)).toMatch(/^commit/i);
+      } finally {
+        await r.close();
+      }
+    });
+
+    it('rows stored between the first statement (no row) and the second: the read has them, in one snapshot', async () => {
+      const h = createHarness('postgres');
+      harnesses.push(h);
+      const writer = h.openStore({ snapshotMinRows: false });
+      opened.push(writer);
+      await writer.migrate();
+      await writer.createThread('t');
+      let raced = 0;
+      const r = readerOn(h, async (text) => {
+        // Just before the second statement: the thread's version and whether it has snapshots.
+        if (
+          raced === 0 &&
+          /exists/i.test(text) &&
+          text.includes(`"${h.prefix}threads"`) &&
+          !text.includes(`"${h.prefix}chunks"`)
+        ) {
+          raced++;
+          await appendTurns(writer, 't', 0, 2);
+        }
+      });
+      try {
+        const history = await r.reader.getHistory('t');
+        expect(raced).toBe(1);
+        expect(history.rows.map((row) => row.seq)).toEqual(
+          Array.from({ length: 10 }, (_, i) => i + 1),
+        );
+        expect(r.statements[2]).toMatch(/^start transaction isolation level repeatable read/i);
       } finally {
         await r.close();
       }
