@@ -389,6 +389,27 @@ if (pgReachable) {
         },
       ],
     });
+    // A short thread's cold read (a session starting on it): no snapshot exists, and the read
+    // must cost what reading its rows costs, not a transaction's round trips (notes/0079).
+    const SHORT_READS = 50;
+    for (let n = 0; n < 5; n++) await pgStore.appendTurn('pg-short', realisticDrafts(n));
+    await compare({
+      title: `a 5-turn thread's history on PostgreSQL, ${SHORT_READS} reads a run (no limit)`,
+      baseline: {
+        name: 'getHistory from every row (snapshotMinRows: false)',
+        run: async () => {
+          for (let k = 0; k < SHORT_READS; k++) await pgRows.getHistory('pg-short');
+        },
+      },
+      contenders: [
+        {
+          name: 'getHistory with snapshots on (none exists for a short thread)',
+          run: async () => {
+            for (let k = 0; k < SHORT_READS; k++) await pgStore.getHistory('pg-short');
+          },
+        },
+      ],
+    });
   } finally {
     await pgPool.query(`drop table if exists ${chats}`);
     await pgStore.close();
