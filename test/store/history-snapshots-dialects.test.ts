@@ -250,41 +250,37 @@ for (const { target, on } of targets) {
   });
 }
 
+/** A PostgreSQL harness and a store on it (snapshots off) that writes the tables, migrated. */
+async function postgresWriter(options: ChunkStoreOptions) {
+  const h = createHarness('postgres');
+  harnesses.push(h);
+  const writer = h.openStore(options);
+  opened.push(writer);
+  await writer.migrate();
+  return { h, writer };
+}
+
 describe.skipIf(!available.includes('postgres'))(
   'history snapshots on PostgreSQL, racing a writer',
   () => {
     it('rows stored between the read and its snapshot write: nothing is written, and the next read writes a true one', async () => {
-      const h = createHarness('postgres');
-      harnesses.push(h);
       // A clock that moves on every call: each write of the writer gives the thread a new updated_at.
       let clock = Date.now();
-      const writer = h.openStore({ snapshotMinRows: false, now: () => ++clock });
-      opened.push(writer);
-      await writer.migrate();
+      const { h, writer } = await postgresWriter({ snapshotMinRows: false, now: () => ++clock });
       await appendTurns(writer, 't', 0, 10);
       // The reader's pool stores one more turn, truncates into what the read would snapshot and
       // stores another, just before the snapshot write locks the thread: next_seq is back where the
       // read saw it, but the rows the snapshot would hold changed.
-      const pool = new pg.Pool({ connectionString: POSTGRES_URL, max: 2 });
       let raced = 0;
-      const connect = pool.connect.bind(pool);
-      (pool as unknown as { connect: () => Promise<pg.PoolClient> }).connect = async () => {
-        const client = await connect();
-        const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-        (client as unknown as { query: unknown }).query = async (...args: unknown[]) => {
-          const text = typeof args[0] === 'string' ? args[0] : '';
-          if (raced === 0 && /for update/i.test(text) && text.includes(`${h.prefix}threads`)) {
-            raced++;
-            await writer.appendTurn('t', turn(50));
-            await writer.truncateAfter('t', 40);
-            await writer.appendTurn('t', turn(51));
-          }
-          return query(...args);
-        };
-        return client;
-      };
-      const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
-      const reader = createChunkStore({ db }, { tablePrefix: h.prefix, snapshotMinRows: 20 });
+      const r = readerOn(h, async (text) => {
+        if (raced === 0 && /for update/i.test(text) && text.includes(`${h.prefix}threads`)) {
+          raced++;
+          await writer.appendTurn('t', turn(50));
+          await writer.truncateAfter('t', 40);
+          await writer.appendTurn('t', turn(51));
+        }
+      });
+      const reader = r.reader;
       try {
         const first = await reader.getHistory('t');
         // The read answered from its own snapshot of the database: the ten turns.
@@ -307,8 +303,7 @@ describe.skipIf(!available.includes('postgres'))(
         expect(JSON.stringify(await reader.getMessages('t'))).toBe(expected);
         expect(expected).toContain('turn-51');
       } finally {
-        await reader.close();
-        await db.destroy();
+        await r.close();
       }
     });
   },
@@ -352,11 +347,7 @@ describe.skipIf(!available.includes('postgres'))(
   'history snapshots on PostgreSQL: the statements of a whole-thread read',
   () => {
     it('a thread without snapshots is read in one statement (its rows and version), an empty or missing one in two, a thread with snapshots in one REPEATABLE READ transaction after them', async () => {
-      const h = createHarness('postgres');
-      harnesses.push(h);
-      const writer = h.openStore({ snapshotMinRows: false });
-      opened.push(writer);
-      await writer.migrate();
+      const { h, writer } = await postgresWriter({ snapshotMinRows: false });
       await appendTurns(writer, 'short', 0, 3);
       await appendTurns(writer, 'long', 0, 10);
       const r = readerOn(h);
@@ -390,11 +381,7 @@ describe.skipIf(!available.includes('postgres'))(
     });
 
     it('rows stored between the first statement (no row) and the second: the read has them, in one snapshot', async () => {
-      const h = createHarness('postgres');
-      harnesses.push(h);
-      const writer = h.openStore({ snapshotMinRows: false });
-      opened.push(writer);
-      await writer.migrate();
+      const { h, writer } = await postgresWriter({ snapshotMinRows: false });
       await writer.createThread('t');
       let raced = 0;
       const r = readerOn(h, async (text) => {
