@@ -8,6 +8,7 @@ import {
   nodeCrypto,
   planHistory,
   type RowMark,
+  SNAPSHOT_COLUMNS,
   type SnapshotRecord,
   usableSnapshots,
 } from './history-snapshots.js';
@@ -139,16 +140,7 @@ async function rowsUnlessSnapshots(
             .as('thread_updated_at'),
         ])
         .where('thread_id', '=', arg<string>(0))
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom(ctx.names.snapshots as 'snapshots')
-                .select('thread_id')
-                .where('thread_id', '=', arg<string>(0)),
-            ),
-          ),
-        )
+        .where((eb) => eb.not(eb.exists(snapshotOf(ctx, arg<string>(0)))))
         .orderBy('seq'),
     );
     plainReads.set(ctx, query);
@@ -164,6 +156,14 @@ async function rowsUnlessSnapshots(
   };
 }
 
+/** A subquery that finds a snapshot of the thread (for `EXISTS`). */
+function snapshotOf(ctx: StoreContext, threadId: string) {
+  return ctx.db
+    .selectFrom(ctx.names.snapshots as 'snapshots')
+    .select('thread_id')
+    .where('thread_id', '=', threadId);
+}
+
 /** A thread's version and whether it has snapshots. */
 interface ThreadHead extends ThreadVersion {
   readonly hasSnapshots: boolean;
@@ -174,16 +174,7 @@ async function threadHead(ctx: StoreContext, threadId: string): Promise<ThreadHe
   const row = await ctx.db
     .selectFrom(ctx.threads)
     .select(['next_seq', 'updated_at'])
-    .select((eb) =>
-      eb
-        .exists(
-          eb
-            .selectFrom(ctx.names.snapshots as 'snapshots')
-            .select('thread_id')
-            .where('thread_id', '=', threadId),
-        )
-        .as('has_snapshots'),
-    )
+    .select((eb) => eb.exists(snapshotOf(ctx, threadId)).as('has_snapshots'))
     .where('id', '=', threadId)
     .executeTakeFirst();
   if (row === undefined) return undefined;
@@ -254,15 +245,7 @@ async function snapshotsOf(
 ): Promise<SnapshotRecord[]> {
   return await db
     .selectFrom(ctx.names.snapshots as 'snapshots')
-    .select([
-      'first_seq',
-      'last_seq',
-      'last_turn_id',
-      'last_created_at',
-      'format',
-      'digest',
-      'data',
-    ])
+    .select(SNAPSHOT_COLUMNS)
     .where('thread_id', '=', threadId)
     .orderBy('first_seq')
     .execute();

@@ -77,6 +77,17 @@ interface SnapshotSql {
 
 const sqlByStore = new WeakMap<StoreContext, SnapshotSql>();
 
+/** The columns a snapshot is read with (a {@link SnapshotRecord}), on every path. */
+export const SNAPSHOT_COLUMNS = [
+  'first_seq',
+  'last_seq',
+  'last_turn_id',
+  'last_created_at',
+  'format',
+  'digest',
+  'data',
+] as const satisfies ReadonlyArray<keyof SnapshotRecord & keyof SnapshotRow>;
+
 /** The snapshots table's columns, in the order the direct insert takes them. */
 const INSERT_COLUMNS = [
   'thread_id',
@@ -97,7 +108,7 @@ function sqlOf(ctx: StoreContext): SnapshotSql {
     const snapshots = q(ctx.names.snapshots);
     const chunks = q(ctx.names.chunks);
     sql = {
-      snapshots: `select first_seq, last_seq, last_turn_id, last_created_at, format, digest, data from ${snapshots} where thread_id = ? order by first_seq`,
+      snapshots: `select ${SNAPSHOT_COLUMNS.join(', ')} from ${snapshots} where thread_id = ? order by first_seq`,
       rowAt: `select turn_id, created_at from ${chunks} where thread_id = ? and seq = ?`,
       rowBefore: `select seq from ${chunks} where thread_id = ? and seq < ? limit 1`,
       deleteAll: `delete from ${snapshots} where thread_id = ?`,
