@@ -91,13 +91,7 @@ export const SNAPSHOT_COLUMNS = [
 /** The snapshots table's columns, in the order the direct insert takes them. */
 const INSERT_COLUMNS = [
   'thread_id',
-  'first_seq',
-  'last_seq',
-  'last_turn_id',
-  'last_created_at',
-  'format',
-  'digest',
-  'data',
+  ...SNAPSHOT_COLUMNS,
   'created_at',
 ] as const satisfies ReadonlyArray<keyof SnapshotRow>;
 
