@@ -78,7 +78,7 @@ interface SnapshotSql {
 const sqlByStore = new WeakMap<StoreContext, SnapshotSql>();
 
 /** The columns a snapshot is read with (a {@link SnapshotRecord}), on every path. */
-export const SNAPSHOT_COLUMNS = [
+export const SNAPSHOT_COLUMNS: ReadonlyArray<keyof SnapshotRecord & keyof SnapshotRow> = [
   'first_seq',
   'last_seq',
   'last_turn_id',
@@ -86,7 +86,7 @@ export const SNAPSHOT_COLUMNS = [
   'format',
   'digest',
   'data',
-] as const satisfies ReadonlyArray<keyof SnapshotRecord & keyof SnapshotRow>;
+];
 
 /** The snapshots table's columns, in the order the direct insert takes them. */
 const INSERT_COLUMNS = [
