@@ -5,7 +5,7 @@ const config: Options = {
     index: 'src/index.ts',
     'window/index': 'src/window/index.ts',
     'store/index': 'src/store/index.ts',
-    'session/index': 'src/session/index.ts',
+    'session/index': 'src/entries/session.ts',
     'testing/index': 'src/testing/index.ts',
     'react/index': 'src/react/index.ts',
     'relay/index': 'src/relay/index.ts',

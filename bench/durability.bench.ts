@@ -9,7 +9,7 @@ import { stepCountIs, streamText, tool } from 'ai';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { z } from 'zod';
-import { createAgentSession, type SessionDurability } from '../src/session/index.js';
+import { createAgentSession, type SessionDurability } from '../src/entries/session.js';
 import { type ChunkStore, createChunkStore } from '../src/store/index.js';
 import { createScriptedModel, type ScriptedStep } from '../src/testing/index.js';
 import { dropStoreTables } from '../test/support/drop-store-tables.js';

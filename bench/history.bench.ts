@@ -20,8 +20,8 @@ import { convertToModelMessages, type ModelMessage, streamText, type UIMessage }
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { createAgentSession } from '../src/entries/session.js';
 import { modelMessagesOf } from '../src/model-messages/to-model-messages.js';
-import { createAgentSession } from '../src/session/index.js';
 import { createChunkStore } from '../src/store/index.js';
 import { createScriptedModel, type ScriptedStep } from '../src/testing/index.js';
 import { groupRows, groupRowsToMessages } from '../src/transforms/group-rows.js';

@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { createAgentSession } from '../src/entries/session.js';
 import {
   createInProcessRelay,
   createPostgresRelay,
@@ -23,7 +24,6 @@ import {
   type Relay,
 } from '../src/relay/index.js';
 import type { ChunkEvent } from '../src/schema/chunk-event.js';
-import { createAgentSession } from '../src/session/index.js';
 import { createChunkStore } from '../src/store/index.js';
 import { createScriptedModel } from '../src/testing/index.js';
 import { compare, record } from './harness.js';

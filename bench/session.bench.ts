@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stepCountIs, streamText, tool } from 'ai';
 import { z } from 'zod';
-import { type AgentSession, createAgentSession } from '../src/session/index.js';
+import { type AgentSession, createAgentSession } from '../src/entries/session.js';
 import { createChunkStore } from '../src/store/index.js';
 import { createScriptedModel, type ScriptedStep } from '../src/testing/index.js';
 import { compare } from './harness.js';

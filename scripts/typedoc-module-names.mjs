@@ -5,7 +5,8 @@ import { Converter, ReflectionKind } from 'typedoc';
 export function load(app) {
   app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) => {
     for (const module of context.project.getChildrenByKind(ReflectionKind.Module)) {
-      module.name = module.name === 'index' ? 'chunklog' : `chunklog/${module.name}`;
+      const name = module.name.replace(/^entries\//, '');
+      module.name = name === 'index' ? 'chunklog' : `chunklog/${name}`;
     }
   });
 }

@@ -4,9 +4,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
+import { toNodeListener } from './http/node-listener.js';
 import { createInspector } from './inspect/inspector.js';
 import { openReadOnlyStore } from './inspect/open-target.js';
-import { toNodeListener } from './session/handlers/node-listener.js';
 
 const USAGE = `Usage: chunklog inspect <target> [--port 4000] [--host 127.0.0.1] [--prefix chunklog_]
 

@@ -1,4 +1,4 @@
-import type { ControlAnswer, ControlHandler, ControlMessage } from './types.js';
+import type { ControlAnswer, ControlHandler, ControlMessage } from '../live/relay.js';
 
 /** A control request on the wire: who asks, which thread, what. */
 export interface ControlRequest {

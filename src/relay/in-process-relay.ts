@@ -1,8 +1,6 @@
 import { ChunklogError } from '../errors/index.js';
-import type { ChunkEvent } from '../schema/chunk-event.js';
-import { EventHub } from '../session/event-hub.js';
-import { ReplayBuffer } from '../session/replay-buffer.js';
-import type { EventMeta } from '../session/types.js';
+import { EventHub } from '../live/event-hub.js';
+import type { EventMeta } from '../live/event-meta.js';
 import type {
   ControlAnswer,
   ControlHandler,
@@ -10,8 +8,10 @@ import type {
   Relay,
   RelayFollowOptions,
   RelayRead,
-} from './types.js';
-import { aborted, Wake } from './wake.js';
+} from '../live/relay.js';
+import { ReplayBuffer } from '../live/replay-buffer.js';
+import { aborted, Wake } from '../live/wake.js';
+import type { ChunkEvent } from '../schema/chunk-event.js';
 
 /** Options of {@link createInProcessRelay}, for example `{ replayLimit: 20_000 }`. */
 export interface InProcessRelayOptions {

@@ -7,6 +7,15 @@
  *
  * @packageDocumentation
  */
+
+export type {
+  ControlAnswer,
+  ControlHandler,
+  ControlMessage,
+  Relay,
+  RelayFollowOptions,
+  RelayRead,
+} from '../live/relay.js';
 export { createInProcessRelay, type InProcessRelayOptions } from './in-process-relay.js';
 export {
   createPostgresRelay,
@@ -23,11 +32,3 @@ export {
   type RedisRelayOptions,
   type RedisSubscriberLike,
 } from './redis-relay.js';
-export type {
-  ControlAnswer,
-  ControlHandler,
-  ControlMessage,
-  Relay,
-  RelayFollowOptions,
-  RelayRead,
-} from './types.js';

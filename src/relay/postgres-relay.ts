@@ -1,6 +1,15 @@
 import { ChunklogError } from '../errors/index.js';
+import type { EventMeta } from '../live/event-meta.js';
+import type {
+  ControlAnswer,
+  ControlHandler,
+  ControlMessage,
+  Relay,
+  RelayFollowOptions,
+  RelayRead,
+} from '../live/relay.js';
+import type { Wake } from '../live/wake.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
-import type { EventMeta } from '../session/types.js';
 import { ControlExchange, type ControlReply, type ControlRequest } from './control-exchange.js';
 import {
   type FollowBackend,
@@ -9,15 +18,6 @@ import {
   type StoredEntry,
   unavailable,
 } from './remote-follow.js';
-import type {
-  ControlAnswer,
-  ControlHandler,
-  ControlMessage,
-  Relay,
-  RelayFollowOptions,
-  RelayRead,
-} from './types.js';
-import type { Wake } from './wake.js';
 
 /** A query result of `pg`. */
 export interface PgResultLike {

@@ -1,13 +1,5 @@
 import { ChunklogError } from '../errors/index.js';
-import type { ChunkEvent } from '../schema/chunk-event.js';
-import type { EventMeta } from '../session/types.js';
-import { ControlExchange, type ControlReply, type ControlRequest } from './control-exchange.js';
-import {
-  type FollowBackend,
-  followStored,
-  type StoredEntry,
-  unavailable,
-} from './remote-follow.js';
+import type { EventMeta } from '../live/event-meta.js';
 import type {
   ControlAnswer,
   ControlHandler,
@@ -15,8 +7,16 @@ import type {
   Relay,
   RelayFollowOptions,
   RelayRead,
-} from './types.js';
-import type { Wake } from './wake.js';
+} from '../live/relay.js';
+import type { Wake } from '../live/wake.js';
+import type { ChunkEvent } from '../schema/chunk-event.js';
+import { ControlExchange, type ControlReply, type ControlRequest } from './control-exchange.js';
+import {
+  type FollowBackend,
+  followStored,
+  type StoredEntry,
+  unavailable,
+} from './remote-follow.js';
 
 /**
  * The part of an `ioredis` client the Redis relay uses (typed structurally: `ioredis` is an

@@ -1,8 +1,8 @@
 import { ChunklogError } from '../errors/index.js';
+import type { RelayFollowOptions, RelayRead } from '../live/relay.js';
+import { parseEventId } from '../live/replay-buffer.js';
+import { aborted, Wake } from '../live/wake.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
-import { parseEventId } from '../session/replay-buffer.js';
-import type { RelayFollowOptions, RelayRead } from './types.js';
-import { aborted, Wake } from './wake.js';
 
 /** One stored event of a thread, as a remote relay keeps it. */
 export interface StoredEntry<P> {

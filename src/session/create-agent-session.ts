@@ -1,12 +1,15 @@
 import type { ModelMessage, ToolSet } from 'ai';
 import { ChunklogError } from '../errors/index.js';
 import { invalidOption, readOptions } from '../errors/invalid-option.js';
-import { attachRelay } from '../relay/attach-session.js';
+import { isAbortSignal } from '../live/abort-signal.js';
+import { EventHub } from '../live/event-hub.js';
+import { ReplayBuffer } from '../live/replay-buffer.js';
 import { SYSTEM_KINDS } from '../schema/chunk.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
 import type { LeaseFence } from '../store/turn-types.js';
 import type { StepUsage } from '../store/usage-types.js';
+import { attachRelay } from './attach-relay.js';
 import { budgetedInput } from './context-input.js';
 import {
   type StepDurableStore,
@@ -14,15 +17,12 @@ import {
   stepWriterFor,
   stepWritingSink,
 } from './durable-turn.js';
-import { EventHub } from './event-hub.js';
 import { buildModelMessages, loadHistory, userMessage } from './history.js';
 import { type HeldLease, type LeaseStore, takeLease } from './lease.js';
 import { LiveTurn } from './live-turn.js';
 import { applyAnthropicCaching, explodeChunks } from './pipeline.js';
 import { closeInterruptedTurns, isRecoveryStore, type RecoveryStore } from './recovery.js';
-import { ReplayBuffer } from './replay-buffer.js';
 import { planResume } from './resume-turn.js';
-import { isAbortSignal } from './sse.js';
 import { recordTurnUsage } from './step-usage.js';
 import { checkProgressText, notRunning } from './tool-progress.js';
 import { isCancelledWait, TurnGuard } from './turn-guard.js';

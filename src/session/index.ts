@@ -1,9 +1,5 @@
-/**
- * chunklog/session: the headless agent runner (model → events → store) and web-standard
- * `Request → Response` handlers for pages and live events.
- *
- * @packageDocumentation
- */
+// The session layer's exports: the headless agent runner (model → events → store). The
+// `chunklog/session` subpath adds the HTTP layer's handlers (src/entries/session.ts).
 
 export { DEFAULT_COMPACTION_INSTRUCTIONS } from './context-input.js';
 export { createAgentSession } from './create-agent-session.js';
@@ -14,36 +10,17 @@ export {
   fallbackReason,
   type ModelSwitch,
 } from './fallback.js';
-export { createChunkHandlers } from './handlers/create-chunk-handlers.js';
-export {
-  type NodeRequestLike,
-  type NodeResponseLike,
-  toNodeListener,
-} from './handlers/node-listener.js';
-export type { HandlerErrorBody, HandlerErrorCode } from './handlers/responses.js';
-export type {
-  Authorize,
-  AuthorizeResult,
-  ChunkHandlers,
-  ChunkHandlersOptions,
-  ChunkPageLike,
-  PageStore,
-  SessionLookup,
-  UIMessageStreamRouteOptions,
-} from './handlers/types.js';
 export type { LeaseStore, SessionLeaseOptions } from './lease.js';
 export {
   type CloseInterruptedOptions,
   closeInterruptedTurns,
   type RecoveryStore,
 } from './recovery.js';
-export { parseEventId } from './replay-buffer.js';
 export type {
   InterruptedToolCall,
   RecoveryPolicy,
   SessionRecoveryOptions,
 } from './resume-turn.js';
-export { formatSse, type SessionEventStreamOptions, sessionEventStream } from './sse.js';
 export { type ToolProgress, toolProgress } from './tool-progress.js';
 export type { ExistingTurnPolicy } from './turn-guard.js';
 export type {

@@ -1,7 +1,8 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { Instructions, LanguageModel, ModelMessage, StopCondition, ToolSet } from 'ai';
+import type { Replay, SessionListener } from '../live/event-meta.js';
+import type { Relay } from '../live/relay.js';
 import type { ContextBudget } from '../model-messages/context-budget.js';
-import type { Relay } from '../relay/types.js';
 import type { ChatMessage } from '../schema/chat-message.js';
 import type { SystemKind } from '../schema/chunk.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
@@ -46,6 +47,8 @@ export interface SessionStore {
 
 /** Prompt caching a session applies to every step: Anthropic's cache breakpoints (`'anthropic'`), or none (`'none'`). */
 export type SessionCaching = 'anthropic' | 'none';
+
+export type { EventMeta, Replay, SessionListener } from '../live/event-meta.js';
 
 /**
  * Options of {@link createAgentSession}.
@@ -248,25 +251,6 @@ export interface TurnHandle extends AsyncIterable<ChunkEvent> {
   cancel(reason?: string): void;
 }
 
-/** The wire identity of an event: `id` is `${turnId}:${index}` (for example `t1:0`), unique in the thread. */
-export interface EventMeta {
-  /** The SSE event id. */
-  readonly id: string;
-  readonly turnId: string;
-  /** The event's position in its turn, from 0 (`turn-start`). */
-  readonly index: number;
-}
-
-/**
- * A subscriber of a session's events.
- *
- * @example
- * ```ts
- * const stop = session.subscribe((event, { id }) => socket.send(JSON.stringify({ id, event })));
- * ```
- */
-export type SessionListener = (event: ChunkEvent, meta: EventMeta) => void;
-
 /** A system event for {@link AgentSession.notify}, for example `{ kind: 'config-reload', text: 'Settings changed' }`. */
 export interface NotifyInput {
   readonly kind: SystemKind;
@@ -316,24 +300,6 @@ export type SteerOutcome =
 export interface SteerHandle {
   readonly id: string;
   readonly outcome: Promise<SteerOutcome>;
-}
-
-/**
- * The events to send a client that (re)connects, from {@link AgentSession.replay}.
- *
- * @example
- * ```ts
- * const { events, gap } = session.replay(request.headers.get('last-event-id'));
- * ```
- */
-export interface Replay {
-  /** Events the client has not seen, with their ids, in order. */
-  readonly events: ReadonlyArray<{ readonly event: ChunkEvent; readonly meta: EventMeta }>;
-  /**
-   * True when events the client missed are no longer available (an older turn, or the oldest
-   * events of a very long turn): it should reload from the store once the turn seals.
-   */
-  readonly gap: boolean;
 }
 
 /**

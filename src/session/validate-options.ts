@@ -1,9 +1,9 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { type LanguageModel, type StopCondition, stepCountIs, type ToolSet } from 'ai';
 import { ChunklogError } from '../errors/index.js';
+import { checkRelay } from '../live/check-relay.js';
+import type { Relay } from '../live/relay.js';
 import { type ContextBudget, planModelInput } from '../model-messages/context-budget.js';
-import { checkRelay } from '../relay/check-relay.js';
-import type { Relay } from '../relay/types.js';
 import { idProblem } from '../store/validate.js';
 import { type ContextConfig, DEFAULT_COMPACTION_INSTRUCTIONS } from './context-input.js';
 import { withCorruptRowPolicy } from './corrupt-row-policy.js';

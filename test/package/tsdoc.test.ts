@@ -8,18 +8,27 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import tsupConfig from '../../tsup.config.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** The barrel of every subpath: `./dist/window/index.js` → `src/window/index.ts`. */
+/**
+ * The barrel of every subpath: `./dist/window/index.js` → the tsup entry it is built from
+ * (`src/window/index.ts`).
+ */
 function barrels(): string[] {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     exports: Record<string, string | { default?: string }>;
   };
+  const entries = tsupConfig.entry as Record<string, string>;
   return Object.values(pkg.exports)
     .map((target) => (typeof target === 'string' ? target : target.default))
     .filter((target): target is string => target?.startsWith('./dist/') === true)
-    .map((target) => join(root, target.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')));
+    .map((target) => {
+      const entry = entries[target.replace(/^\.\/dist\//, '').replace(/\.js$/, '')];
+      if (entry === undefined) throw new Error(`no tsup entry builds ${target}`);
+      return join(root, entry);
+    });
 }
 
 function program(entries: readonly string[]): ts.Program {
@@ -142,7 +151,7 @@ describe('TSDoc of the public API', () => {
       'src/index.ts',
       'src/window/index.ts',
       'src/store/index.ts',
-      'src/session/index.ts',
+      'src/entries/session.ts',
       'src/testing/index.ts',
       'src/react/index.ts',
       'src/relay/index.ts',

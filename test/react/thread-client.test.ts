@@ -3,13 +3,13 @@
 import { tool } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ChunklogError } from '../../src/errors/index.js';
-import { createThreadClient, type ThreadClient } from '../../src/react/index.js';
 import {
   type AgentSession,
   createAgentSession,
   createChunkHandlers,
-} from '../../src/session/index.js';
+} from '../../src/entries/session.js';
+import { ChunklogError } from '../../src/errors/index.js';
+import { createThreadClient, type ThreadClient } from '../../src/react/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
 import { gate, openSqliteStore, sequentialIds } from '../session/support.js';
 

@@ -14,15 +14,15 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPostgresRelay, createRedisRelay, type Relay } from '../../src/relay/index.js';
-import type { ChunkEvent } from '../../src/schema/chunk-event.js';
-import type { ChunkRow } from '../../src/schema/chunk-row.js';
 import {
   type AgentSession,
   createAgentSession,
   createChunkHandlers,
   toNodeListener,
-} from '../../src/session/index.js';
+} from '../../src/entries/session.js';
+import { createPostgresRelay, createRedisRelay, type Relay } from '../../src/relay/index.js';
+import type { ChunkEvent } from '../../src/schema/chunk-event.js';
+import type { ChunkRow } from '../../src/schema/chunk-row.js';
 import { groupRowsToMessages } from '../../src/transforms/index.js';
 import { ChunkWindow } from '../../src/window/index.js';
 import { durableScript, durableTools, stepOf } from '../session/support/durable-script.js';

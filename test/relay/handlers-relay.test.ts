@@ -4,8 +4,8 @@
 import { tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createAgentSession, createChunkHandlers } from '../../src/entries/session.js';
 import { createInProcessRelay } from '../../src/relay/index.js';
-import { createAgentSession, createChunkHandlers } from '../../src/session/index.js';
 import { createChunkStore } from '../../src/store/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
 

@@ -2,8 +2,8 @@
 // anything else — another charset or a JSON-like media type that is not JSON — rather than
 // decoding it as something it is not. No turn starts for a refused body.
 import { afterEach, describe, expect, it } from 'vitest';
-import { isJsonMediaType } from '../../src/session/handlers/media-type.js';
-import { createAgentSession, createChunkHandlers } from '../../src/session/index.js';
+import { createAgentSession, createChunkHandlers } from '../../src/entries/session.js';
+import { isJsonMediaType } from '../../src/http/media-type.js';
 import { createChunkStore } from '../../src/store/index.js';
 import { createScriptedModel, parseScript } from '../../src/testing/index.js';
 

@@ -4,9 +4,9 @@
 // usage totals equal the scripted model's reported usage, and the window shows the sentinels.
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createAgentSession, DEFAULT_COMPACTION_INSTRUCTIONS } from '../../src/entries/session.js';
 import { SUMMARY_HEADING } from '../../src/model-messages/index.js';
 import type { ContextTruncation } from '../../src/schema/context-truncation.js';
-import { createAgentSession, DEFAULT_COMPACTION_INSTRUCTIONS } from '../../src/session/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
 import { ChunkWindow } from '../../src/window/index.js';
 import { readFile } from './fixtures.js';

@@ -10,9 +10,9 @@ import { tool } from 'ai';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createAgentSession } from '../../src/entries/session.js';
 import { toModelMessages } from '../../src/model-messages/index.js';
 import type { ChunkRowDraft } from '../../src/schema/chunk-row.js';
-import { createAgentSession } from '../../src/session/index.js';
 import { createChunkStore } from '../../src/store/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
 

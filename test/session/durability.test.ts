@@ -1,7 +1,7 @@
 // Step durability: with `durability: 'step'` the user's message is stored when the turn starts
 // and each step's rows when the step ends; the stored turn equals the one `'turn'` stores.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAgentSession } from '../../src/session/index.js';
+import { createAgentSession } from '../../src/entries/session.js';
 import { createScriptedModel } from '../../src/testing/index.js';
 import { listFiles, readFile, slowTool } from './fixtures.js';
 import { openSqliteStore, plainRows, sequentialIds } from './support.js';

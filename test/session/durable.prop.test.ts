@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { closeInterruptedTurns } from '../../src/entries/session.js';
 import { toModelMessages } from '../../src/model-messages/index.js';
 import type { ChunkRowDraft } from '../../src/schema/chunk-row.js';
-import { closeInterruptedTurns } from '../../src/session/index.js';
 import { createChunkStore } from '../../src/store/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chunklog-durable-prop-'));

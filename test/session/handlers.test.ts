@@ -1,13 +1,13 @@
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ChunklogError } from '../../src/errors/index.js';
-import type { ChunkEvent } from '../../src/schema/chunk-event.js';
 import {
   type AgentSession,
   createAgentSession,
   createChunkHandlers,
   sessionEventStream,
-} from '../../src/session/index.js';
+} from '../../src/entries/session.js';
+import { ChunklogError } from '../../src/errors/index.js';
+import type { ChunkEvent } from '../../src/schema/chunk-event.js';
 import { createScriptedModel, parseScript } from '../../src/testing/index.js';
 import { readSse, serve } from './http-support.js';
 import { gate, openSqliteStore, recordEvents, sequentialIds } from './support.js';

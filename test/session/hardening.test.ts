@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { withCorruptRowPolicy } from '../../src/session/corrupt-row-policy.js';
 import {
   type AgentSessionOptions,
   createAgentSession,
   type SessionStore,
-} from '../../src/session/index.js';
+} from '../../src/entries/session.js';
+import { withCorruptRowPolicy } from '../../src/session/corrupt-row-policy.js';
 import { SESSION_OPTIONS } from '../../src/session/validate-options.js';
 import { createChunkStore } from '../../src/store/index.js';
 import { createScriptedModel, parseScript } from '../../src/testing/index.js';

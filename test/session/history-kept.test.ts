@@ -1,7 +1,7 @@
 import { tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgentSession } from '../../src/session/index.js';
+import { createAgentSession } from '../../src/entries/session.js';
 import { createScriptedModel, type ScriptedStep } from '../../src/testing/index.js';
 import { explodeTurn } from '../../src/transforms/explode-turn.js';
 import { openSqliteStore, sequentialIds } from './support.js';

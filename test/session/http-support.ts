@@ -1,7 +1,7 @@
 // A real HTTP server on localhost for the handler tests, and a small SSE reader.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toNodeListener } from '../../src/session/index.js';
+import { toNodeListener } from '../../src/entries/session.js';
 
 /** Serves `handler` on 127.0.0.1 on a free port. */
 export async function serve(

@@ -4,8 +4,8 @@
 // next seq where those rows end (closing the turn appends right after them). On the SQLite file,
 // PostgreSQL and MariaDB.
 import { afterAll, describe, expect, it } from 'vitest';
+import { closeInterruptedTurns } from '../../src/entries/session.js';
 import type { ChunkRow } from '../../src/schema/chunk-row.js';
-import { closeInterruptedTurns } from '../../src/session/index.js';
 import {
   availableDialects,
   createHarness,

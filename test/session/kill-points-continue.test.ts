@@ -6,9 +6,9 @@
 // the very input the uninterrupted run's model got at that step. On the SQLite file,
 // PostgreSQL and MariaDB.
 import { afterAll, describe, expect, it } from 'vitest';
+import { createAgentSession } from '../../src/entries/session.js';
 import { toModelMessages } from '../../src/model-messages/index.js';
 import type { ChunkRow } from '../../src/schema/chunk-row.js';
-import { createAgentSession } from '../../src/session/index.js';
 import {
   availableDialects,
   createHarness,

@@ -5,8 +5,8 @@
 // it (`interrupted`, no orphan tool call) and runs the next turn right after it. On the SQLite
 // file, PostgreSQL and MariaDB.
 import { afterAll, describe, expect, it } from 'vitest';
+import { createAgentSession } from '../../src/entries/session.js';
 import { toModelMessages } from '../../src/model-messages/index.js';
-import { createAgentSession } from '../../src/session/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
 import {
   availableDialects,

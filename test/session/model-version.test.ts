@@ -2,7 +2,7 @@
 // on Node 20 when no major is asked for) passed with fallbacks: a clear invalid-option error that
 // names the model and what to install. The type error is in session.test-d.ts.
 import { describe, expect, it } from 'vitest';
-import { createAgentSession } from '../../src/session/index.js';
+import { createAgentSession } from '../../src/entries/session.js';
 import { createChunkStore } from '../../src/store/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
 import { thrown } from '../support/chunklog-error.js';

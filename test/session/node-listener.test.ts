@@ -2,7 +2,7 @@
 // listeners it waits with must not pile up on the response for as long as the stream lasts.
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { type NodeRequestLike, toNodeListener } from '../../src/session/index.js';
+import { type NodeRequestLike, toNodeListener } from '../../src/entries/session.js';
 
 /** A response whose every write fills the buffer; `drain` follows on the next turn. */
 class SlowResponse extends EventEmitter {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createAgentSession } from '../../src/entries/session.js';
 import type { ChunkEvent } from '../../src/schema/chunk-event.js';
-import { createAgentSession } from '../../src/session/index.js';
 import { createScriptedModel, parseScript } from '../../src/testing/index.js';
 import { slowTool } from './fixtures.js';
 import {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { parseEventId } from '../../src/entries/session.js';
+import { ReplayBuffer } from '../../src/live/replay-buffer.js';
 import type { ChunkEvent } from '../../src/schema/chunk-event.js';
-import { parseEventId } from '../../src/session/index.js';
-import { ReplayBuffer } from '../../src/session/replay-buffer.js';
 
 /** Feeds a turn of `count` events (turn-start … turn-end when `end`) into the buffer. */
 function turn(buffer: ReplayBuffer, turnId: string, count: number, end = true): string[] {

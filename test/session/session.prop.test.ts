@@ -3,9 +3,13 @@
 import { jsonSchema, tool } from 'ai';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createAgentSession,
+  type SteerHandle,
+  type TurnHandle,
+} from '../../src/entries/session.js';
 import type { ChunkEvent } from '../../src/schema/chunk-event.js';
 import type { ChunkRowDraft } from '../../src/schema/chunk-row.js';
-import { createAgentSession, type SteerHandle, type TurnHandle } from '../../src/session/index.js';
 import { createTurnState, explodeTurn, reduceTurn } from '../../src/session/pipeline.js';
 import { createScriptedModel, type ScriptedStep } from '../../src/testing/index.js';
 import { openSqliteStore } from './support.js';

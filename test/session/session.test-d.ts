@@ -1,8 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { LanguageModel } from 'ai';
 import { describe, expectTypeOf, it } from 'vitest';
-import type { ChunkEvent } from '../../src/schema/chunk-event.js';
-import type { ChunkRow } from '../../src/schema/chunk-row.js';
 import type {
   AgentSession,
   AgentSessionOptions,
@@ -11,7 +9,9 @@ import type {
   SessionStore,
   SteerOutcome,
   TurnHandle,
-} from '../../src/session/index.js';
+} from '../../src/entries/session.js';
+import type { ChunkEvent } from '../../src/schema/chunk-event.js';
+import type { ChunkRow } from '../../src/schema/chunk-row.js';
 import type { ChunkStore } from '../../src/store/index.js';
 import type { ScriptedModel } from '../../src/testing/index.js';
 

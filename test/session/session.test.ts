@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type AgentSessionOptions, createAgentSession } from '../../src/entries/session.js';
 import { ChunklogError } from '../../src/errors/index.js';
 import type { ChunkEvent } from '../../src/schema/chunk-event.js';
-import { type AgentSessionOptions, createAgentSession } from '../../src/session/index.js';
 import { createScriptedModel, parseScript } from '../../src/testing/index.js';
 import { gate, openSqliteStore, recordEvents, sequentialIds } from './support.js';
 

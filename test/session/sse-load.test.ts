@@ -3,7 +3,7 @@
 // reading is dropped at its queue bound with an explicit `event: dropped` (its queue freed, not
 // kept), and a thread takes no more open streams than the handlers allow.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAgentSession, createChunkHandlers } from '../../src/session/index.js';
+import { createAgentSession, createChunkHandlers } from '../../src/entries/session.js';
 import { createChunkStore } from '../../src/store/index.js';
 import { createScriptedModel, parseScript } from '../../src/testing/index.js';
 

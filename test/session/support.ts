@@ -3,9 +3,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AgentSession, EventMeta } from '../../src/entries/session.js';
 import type { ChunkEvent } from '../../src/schema/chunk-event.js';
 import type { ChunkRow } from '../../src/schema/chunk-row.js';
-import type { AgentSession, EventMeta } from '../../src/session/index.js';
 import { createChunkStore } from './store.js';
 
 /** A store over a fresh SQLite file, and how to remove it. */

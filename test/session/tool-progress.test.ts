@@ -5,14 +5,14 @@
 import { streamText, tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ChunklogError } from '../../src/errors/index.js';
-import type { ChunkEvent } from '../../src/schema/chunk-event.js';
 import {
   type AgentSession,
   createAgentSession,
   type ToolProgress,
   toolProgress,
-} from '../../src/session/index.js';
+} from '../../src/entries/session.js';
+import { ChunklogError } from '../../src/errors/index.js';
+import type { ChunkEvent } from '../../src/schema/chunk-event.js';
 import { LiveTurn } from '../../src/session/live-turn.js';
 import { TurnHandleImpl } from '../../src/session/turn-handle.js';
 import { createScriptedModel, parseScript } from '../../src/testing/index.js';

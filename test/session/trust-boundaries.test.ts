@@ -8,7 +8,7 @@ import {
   parseEventId,
   sessionEventStream,
   toNodeListener,
-} from '../../src/session/index.js';
+} from '../../src/entries/session.js';
 import { createChunkStore } from '../../src/store/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
 import { thrown } from '../support/chunklog-error.js';

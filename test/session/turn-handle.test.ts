@@ -3,8 +3,8 @@
 // those iterators finished, the handle holds none (a handle kept for its `rows` or `result`
 // does not keep the turn's events).
 import { afterEach, describe, expect, it } from 'vitest';
+import { createAgentSession, type TurnHandle } from '../../src/entries/session.js';
 import type { ChunkEvent } from '../../src/schema/chunk-event.js';
-import { createAgentSession, type TurnHandle } from '../../src/session/index.js';
 import { createScriptedModel, parseScript } from '../../src/testing/index.js';
 import { toUIMessageStream } from '../../src/ui-messages/index.js';
 import { gate, openSqliteStore, recordEvents, sequentialIds } from './support.js';

@@ -1,7 +1,7 @@
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createAgentSession } from '../../src/entries/session.js';
 import type { ChunkEvent } from '../../src/schema/chunk-event.js';
-import { createAgentSession } from '../../src/session/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
 import { listFiles, readFile } from './fixtures.js';
 import { openSqliteStore, plainRows, recordEvents, sequentialIds } from './support.js';

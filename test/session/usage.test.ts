@@ -1,7 +1,7 @@
 // The session stores each turn's step usage (tokens, model id, finish reason, duration by the
 // session's clock) and the store totals it per thread.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAgentSession } from '../../src/session/index.js';
+import { createAgentSession } from '../../src/entries/session.js';
 import { createScriptedModel } from '../../src/testing/index.js';
 import { readFile } from './fixtures.js';
 import { openSqliteStore, sequentialIds } from './support.js';

@@ -4,8 +4,8 @@
 import { DefaultChatTransport, tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createAgentSession, createChunkHandlers } from '../../src/entries/session.js';
 import type { ChunkRow } from '../../src/schema/index.js';
-import { createAgentSession, createChunkHandlers } from '../../src/session/index.js';
 import { createChunkStore } from '../../src/store/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
 import { groupRowsToMessages } from '../../src/transforms/index.js';

@@ -1,7 +1,7 @@
 // ChunkWindow.reconcile over a turn stored step by step: the stored part of the running turn and
 // its live events merge without a duplicate or a gap, mid-turn and after the turn ends.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAgentSession } from '../../src/session/index.js';
+import { createAgentSession } from '../../src/entries/session.js';
 import { createChunkStore } from '../../src/store/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
 import { groupRowsToMessages } from '../../src/transforms/index.js';

@@ -3,8 +3,8 @@
 // message from its first event — same id, same role — not as an assistant message that turns
 // into a system message on reconcile.
 import { afterEach, describe, expect, it } from 'vitest';
+import { createAgentSession } from '../../src/entries/session.js';
 import type { ChunkEvent } from '../../src/schema/index.js';
-import { createAgentSession } from '../../src/session/index.js';
 import { type ChunkStore, createChunkStore } from '../../src/store/index.js';
 import { createScriptedModel, parseScript } from '../../src/testing/index.js';
 import { ChunkWindow } from '../../src/window/index.js';

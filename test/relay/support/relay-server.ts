@@ -7,13 +7,13 @@ import { tool } from 'ai';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { z } from 'zod';
-import { createPostgresRelay, createRedisRelay, type Relay } from '../../../src/relay/index.js';
 import {
   type AgentSession,
   createAgentSession,
   createChunkHandlers,
   toNodeListener,
-} from '../../../src/session/index.js';
+} from '../../../src/entries/session.js';
+import { createPostgresRelay, createRedisRelay, type Relay } from '../../../src/relay/index.js';
 import { createChunkStore } from '../../../src/store/index.js';
 import { createScriptedModel } from '../../../src/testing/index.js';
 

@@ -4,8 +4,9 @@
 // has expired (its holder died); if so its session calls `resumeInterruptedTurns()`, which takes
 // the lease and continues the turn. It does not wait on a live holder's lease (the call would
 // poll it and hold the session's turn slot until that turn ends). One call in flight per thread.
+
+import type { AgentSession } from '../../../src/entries/session.js';
 import type { Relay } from '../../../src/relay/index.js';
-import type { AgentSession } from '../../../src/session/index.js';
 import type { ChunkStore } from '../../../src/store/index.js';
 
 export interface TakeOverWiring {

@@ -5,8 +5,8 @@
 //   argv[2]: JSON { spec: HarnessSpec, threadId, relay: 'redis' | 'postgres', url, prefix, ttlMs }
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { createAgentSession } from '../../../src/entries/session.js';
 import { createPostgresRelay, createRedisRelay, type Relay } from '../../../src/relay/index.js';
-import { createAgentSession } from '../../../src/session/index.js';
 import { durableScript, durableTools } from '../../session/support/durable-script.js';
 import { type HarnessSpec, openStoreFromSpec } from '../../store/support/dialects.js';
 

@@ -3,7 +3,7 @@
 // its parent over IPC, which then SIGKILLs it). Points: before and after each store write, and
 // inside each tool's execute.
 //   argv[2]: JSON { spec: HarnessSpec, threadId, killAt }
-import { createAgentSession } from '../../../src/session/index.js';
+import { createAgentSession } from '../../../src/entries/session.js';
 import type { ChunkStore } from '../../../src/store/index.js';
 import { createScriptedModel } from '../../../src/testing/index.js';
 import { type HarnessSpec, openStoreFromSpec } from '../../store/support/dialects.js';

@@ -1,7 +1,8 @@
 // The turns the history-snapshot suites store: a realistic small turn, and a generated one.
+
+import { createAgentSession } from '../../../src/entries/session.js';
 import type { Chunk } from '../../../src/schema/chunk.js';
 import type { ChunkRowDraft } from '../../../src/schema/chunk-row.js';
-import { createAgentSession } from '../../../src/session/index.js';
 import type { ChunkStore } from '../../../src/store/index.js';
 import { createScriptedModel } from '../../../src/testing/index.js';
 import { explodeTurn } from '../../../src/transforms/explode-turn.js';

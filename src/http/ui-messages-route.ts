@@ -1,12 +1,12 @@
-import { noSessionHere, type RemoteControl } from '../../relay/remote-control.js';
+import type { AgentSession } from '../session/types.js';
 import {
   type ToUIMessageStreamResponseOptions,
   toUIMessageStreamResponse,
-} from '../../ui-messages/index.js';
-import type { AgentSession } from '../types.js';
+} from '../ui-messages/index.js';
 import { readChatRequest } from './chat-request.js';
 import { answerMessage, steerElsewhere } from './messages-route.js';
 import { readJsonObject } from './params.js';
+import { noSessionHere, type RemoteControl } from './remote-control.js';
 import { badParameter, sessionFailure } from './responses.js';
 
 /**

@@ -1,6 +1,6 @@
-import { cancelViaRelay, type RemoteControl } from '../../relay/remote-control.js';
-import type { AgentSession } from '../types.js';
+import type { AgentSession } from '../session/types.js';
 import { readOptionalJsonObject, turnIdProblem } from './params.js';
+import { cancelViaRelay, type RemoteControl } from './remote-control.js';
 import { badParameter, errorResponse, json } from './responses.js';
 
 /** The longest cancel reason accepted (it becomes the text of the `cancelled` chunk). */

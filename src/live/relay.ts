@@ -1,6 +1,6 @@
 import type { SystemKind } from '../schema/chunk.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
-import type { EventMeta } from '../session/types.js';
+import type { EventMeta } from './event-meta.js';
 
 /**
  * What a reader of a relay gets: the next event of the thread (with its id `turnId:index`), or

@@ -1,5 +1,5 @@
-import type { AgentSession } from '../session/types.js';
-import type { ControlAnswer, ControlMessage } from './types.js';
+import type { ControlAnswer, ControlMessage } from '../live/relay.js';
+import type { AgentSession } from './types.js';
 
 /**
  * Carries out a control message on the session that runs the thread's turn, as the handlers do

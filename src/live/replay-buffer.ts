@@ -1,5 +1,5 @@
 import type { ChunkEvent } from '../schema/chunk-event.js';
-import type { EventMeta, Replay } from './types.js';
+import type { EventMeta, Replay } from './event-meta.js';
 
 interface Entry {
   readonly event: ChunkEvent;

@@ -1,4 +1,4 @@
-import { invalidOption } from '../../errors/invalid-option.js';
+import { invalidOption } from '../errors/invalid-option.js';
 
 /** The parts of Node's `IncomingMessage` the adapter uses (an `http.IncomingMessage` fits). */
 export interface NodeRequestLike extends AsyncIterable<Uint8Array | string> {

@@ -1,6 +1,6 @@
 import { ChunklogError } from '../errors/index.js';
-import { formatSse } from '../session/sse.js';
-import type { Relay } from './types.js';
+import type { Relay } from '../live/relay.js';
+import { formatSse } from '../live/sse-format.js';
 
 const encoder = new TextEncoder();
 

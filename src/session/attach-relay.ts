@@ -1,6 +1,6 @@
-import type { AgentSession, SessionErrorContext } from '../session/types.js';
+import type { Relay } from '../live/relay.js';
 import { answerControl } from './answer-control.js';
-import type { Relay } from './types.js';
+import type { AgentSession, SessionErrorContext } from './types.js';
 
 /**
  * Connects a session to a relay: every event the session emits is published (in order, with its

@@ -1,7 +1,7 @@
 import { ChunklogError } from '../errors/index.js';
+import type { ControlAnswer, ControlMessage, Relay } from '../live/relay.js';
 import type { SystemKind } from '../schema/chunk.js';
-import { errorResponse, json } from '../session/handlers/responses.js';
-import type { ControlAnswer, ControlMessage, Relay } from './types.js';
+import { errorResponse, json } from './responses.js';
 
 /** Where the handlers reach a turn that runs on another process. */
 export interface RemoteControl {

@@ -1,8 +1,8 @@
-import { parseEventId } from '../replay-buffer.js';
-import { openEventStream } from '../sse.js';
-import type { AgentSession } from '../types.js';
+import { parseEventId } from '../live/replay-buffer.js';
+import type { AgentSession } from '../session/types.js';
 import type { ThreadConnections } from './connection-limit.js';
 import { badParameter, errorResponse } from './responses.js';
+import { openEventStream } from './session-event-stream.js';
 
 /** How the events route bounds what its clients cost. */
 export interface EventStreamLimits {

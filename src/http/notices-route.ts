@@ -1,7 +1,7 @@
-import { noSessionHere, noticeViaRelay, type RemoteControl } from '../../relay/remote-control.js';
-import type { SystemKind } from '../../schema/chunk.js';
-import type { AgentSession } from '../types.js';
+import type { SystemKind } from '../schema/chunk.js';
+import type { AgentSession } from '../session/types.js';
 import { readJsonObject } from './params.js';
+import { noSessionHere, noticeViaRelay, type RemoteControl } from './remote-control.js';
 import { badParameter, json, sessionFailure } from './responses.js';
 
 /**

@@ -1,4 +1,4 @@
-import { ChunklogError } from '../../errors/index.js';
+import { ChunklogError } from '../errors/index.js';
 import { integerParam } from './params.js';
 import { badParameter, errorResponse, json } from './responses.js';
 import type { PageStore } from './types.js';

@@ -1,4 +1,4 @@
-import { ChunklogError } from '../../errors/index.js';
+import { ChunklogError } from '../errors/index.js';
 
 /** The `code` of an error a handler answers with, for example `'invalid-parameter'` with a 400. */
 export type HandlerErrorCode =

@@ -1,5 +1,5 @@
 import { ChunklogError } from '../errors/index.js';
-import type { Relay } from './types.js';
+import type { Relay } from './relay.js';
 
 const METHODS = ['publish', 'follow', 'runningTurn', 'control', 'serveControl', 'close'] as const;
 

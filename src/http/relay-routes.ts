@@ -1,16 +1,12 @@
+import type { Relay } from '../live/relay.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
-import {
-  type EventStreamLimits,
-  eventStreamResponse,
-  openingOf,
-} from '../session/handlers/events-route.js';
 import {
   type ToUIMessageStreamResponseOptions,
   toUIMessageStreamResponse,
 } from '../ui-messages/index.js';
+import { type EventStreamLimits, eventStreamResponse, openingOf } from './events-route.js';
 import { relayEventStream } from './relay-event-stream.js';
 import { relayUnavailable } from './remote-control.js';
-import type { Relay } from './types.js';
 
 /**
  * `GET …/threads/:id/events` read from a relay: the thread's events on any process, resumable

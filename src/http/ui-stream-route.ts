@@ -1,8 +1,8 @@
+import type { AgentSession } from '../session/types.js';
 import {
   type ToUIMessageStreamResponseOptions,
   toUIMessageStreamResponse,
-} from '../../ui-messages/index.js';
-import type { AgentSession } from '../types.js';
+} from '../ui-messages/index.js';
 import { runningTurnEvents } from './live-turn-events.js';
 
 /**

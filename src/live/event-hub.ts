@@ -1,5 +1,5 @@
 import type { ChunkEvent } from '../schema/chunk-event.js';
-import type { EventMeta, SessionListener } from './types.js';
+import type { EventMeta, SessionListener } from './event-meta.js';
 
 /**
  * Fans events out to any number of listeners. A listener that throws is reported and kept; it

@@ -1,5 +1,5 @@
-import type { ChunkEvent } from '../../schema/chunk-event.js';
-import type { AgentSession } from '../types.js';
+import type { ChunkEvent } from '../schema/chunk-event.js';
+import type { AgentSession } from '../session/types.js';
 
 /**
  * The events of the session's running turn, from its `turn-start` to its `turn-end`: what the

@@ -1,7 +1,7 @@
-import type { Relay } from '../../relay/types.js';
-import type { ChunkPage } from '../../schema/chunk-page.js';
-import type { ToUIMessageStreamResponseOptions } from '../../ui-messages/index.js';
-import type { AgentSession } from '../types.js';
+import type { Relay } from '../live/relay.js';
+import type { ChunkPage } from '../schema/chunk-page.js';
+import type { AgentSession } from '../session/types.js';
+import type { ToUIMessageStreamResponseOptions } from '../ui-messages/index.js';
 
 /**
  * A page of a thread's log, the store's page shape `{ chunks, total, oldestSeq, hasMore }`: the

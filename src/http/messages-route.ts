@@ -1,6 +1,6 @@
-import { noSessionHere, type RemoteControl, steerViaRelay } from '../../relay/remote-control.js';
-import type { AgentSession } from '../types.js';
+import type { AgentSession } from '../session/types.js';
 import { readJsonObject, turnIdProblem } from './params.js';
+import { noSessionHere, type RemoteControl, steerViaRelay } from './remote-control.js';
 import { badParameter, json, sessionFailure } from './responses.js';
 
 /**
