@@ -4,11 +4,26 @@
 //   3. a smoke test that installs the tarball in a scratch project and imports every subpath
 //      from ESM and through Node's require(esm) from CommonJS;
 //   4. the core entry, chunklog/window and chunklog/react bundle for a browser (no Node built-ins,
-//      no drivers), and chunklog/react renders on a server (react-dom/server) without a DOM.
+//      no drivers), each within its gzipped size limit (BROWSER_BUNDLES), the window and react
+//      ones without classic zod; and chunklog/react renders on a server (react-dom/server)
+//      without a DOM.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+// What `export * from '<entry>'` costs a browser app: minified ESM, gzipped (level 9), React
+// external (the app's own copy). The window and react bundles validate with zod/mini; the
+// public `…Schema` exports (classic zod views, src/schema/classic-view.ts) must not reach them.
+const BROWSER_BUNDLES = [
+  // Mostly the AI SDK (`ai`, for the two UI-message helpers) and classic zod (the public
+  // schemas): a guard against regressions, not a target.
+  { entry: 'chunklog', limit: 215_000, classicZod: true },
+  { entry: 'chunklog/window', limit: 30_000, classicZod: false },
+  { entry: 'chunklog/react', limit: 35_000, classicZod: false },
+];
+const bytes = (n) => n.toLocaleString('en-US');
 
 const root = resolve(import.meta.dirname, '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -85,14 +100,16 @@ try {
   run(process.execPath, ['cjs.cjs'], { cwd: project });
 
   // Browser: bundle the browser-safe entries with platform=browser; any Node built-in or
-  // database driver import fails the build.
+  // database driver import fails the build, and so does a bundle over its size limit.
   const esbuild = await import('esbuild');
-  for (const entry of ['chunklog', 'chunklog/window', 'chunklog/react']) {
+  const problems = [];
+  for (const { entry, limit, classicZod } of BROWSER_BUNDLES) {
     const result = await esbuild.build({
       stdin: { contents: `export * from '${entry}';`, resolveDir: project },
       bundle: true,
       platform: 'browser',
       format: 'esm',
+      minify: true,
       write: false,
       metafile: true,
       logLevel: 'silent',
@@ -104,10 +121,31 @@ try {
       throw new Error(
         `${entry} pulls server-only modules into a browser bundle: ${bad.join(', ')}`,
       );
+    // What each module left in the bundle after tree shaking (inputs lists them all).
+    const [output] = Object.values(result.metafile.outputs);
+    const used = Object.entries(output.inputs)
+      .filter(([, input]) => input.bytesInOutput > 0)
+      .map(([path, input]) => [path.replace(/^.*node_modules\//, ''), input.bytesInOutput]);
+    const zodBytes = used
+      .filter(([path]) => path.startsWith('zod/'))
+      .reduce((sum, [, size]) => sum + size, 0);
+    const minified = result.outputFiles[0].contents;
+    const gzipped = gzipSync(minified, { level: 9 }).length;
     console.log(
-      `browser bundle ${entry}: ${result.outputFiles[0].contents.length} bytes, ${inputs.length} inputs`,
+      `browser bundle ${entry}: ${bytes(gzipped)} bytes gzipped (limit ${bytes(limit)}), ` +
+        `${bytes(minified.length)} minified, of which zod ${bytes(zodBytes)}; ${used.length} modules`,
     );
+    if (gzipped > limit)
+      problems.push(`${entry} is ${bytes(gzipped)} bytes gzipped, over its ${bytes(limit)}`);
+    const classic = used.filter(([path]) => path.startsWith('zod/v4/classic/'));
+    if (!classicZod && classic.length > 0)
+      problems.push(
+        `${entry} carries classic zod (${classic.map(([path]) => path).join(', ')}): a public ` +
+          '…Schema export is used where its zod/mini definition should be, or a classic view is ' +
+          'not built as /* @__PURE__ */ classicView(…) (src/schema/classic-view.ts)',
+      );
   }
+  if (problems.length > 0) throw new Error(`browser bundles:\n  ${problems.join('\n  ')}`);
 
   // chunklog/react on a server: importing it and rendering a component that uses the hooks
   // touches no browser global (this Node process has no window, document or EventSource).

@@ -1,6 +1,9 @@
-import { z } from 'zod';
-import { type Chunk, ChunkSchema } from './chunk.js';
-import { type TurnStatus, TurnStatusSchema } from './turn-status.js';
+import type { ZodType } from 'zod';
+import * as z from 'zod/mini';
+import type { Chunk } from './chunk.js';
+import { chunkMini } from './chunk-schemas.js';
+import { classicView } from './classic-view.js';
+import { type TurnStatus, turnStatusMini } from './turn-status.js';
 
 /** The role of a {@link ChatMessage}. Tool rows join their turn's assistant message. */
 export type ChatRole = 'user' | 'assistant' | 'system';
@@ -26,17 +29,23 @@ export interface ChatMessage {
   readonly status?: TurnStatus | undefined;
 }
 
+/** The `zod/mini` schema of a {@link ChatRole}. */
+export const chatRoleMini: z.ZodMiniType<ChatRole> = z.enum(['user', 'assistant', 'system']);
+
+/** The `zod/mini` schema of a {@link ChatMessage}. */
+export const chatMessageMini: z.ZodMiniType<ChatMessage> = z.object({
+  id: z.string().check(z.minLength(1)),
+  turnId: z.string().check(z.minLength(1)),
+  role: chatRoleMini,
+  chunks: z.array(chunkMini),
+  status: z.optional(turnStatusMini),
+});
+
 /** Zod schema of a {@link ChatRole}. */
-export const ChatRoleSchema: z.ZodType<ChatRole> = z.enum(['user', 'assistant', 'system']);
+export const ChatRoleSchema: ZodType<ChatRole> = /* @__PURE__ */ classicView(chatRoleMini);
 
 /** Zod schema of a {@link ChatMessage}. */
-export const ChatMessageSchema: z.ZodType<ChatMessage> = z.object({
-  id: z.string().min(1),
-  turnId: z.string().min(1),
-  role: ChatRoleSchema,
-  chunks: z.array(ChunkSchema),
-  status: TurnStatusSchema.optional(),
-});
+export const ChatMessageSchema: ZodType<ChatMessage> = /* @__PURE__ */ classicView(chatMessageMini);
 
 /**
  * The id of the message of `turnId` and `role`.

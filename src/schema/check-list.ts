@@ -1,12 +1,11 @@
-import type { z } from 'zod';
 import { ChunklogError, type ChunklogErrorCode } from '../errors/chunklog-error.js';
-import { type ChatMessage, ChatMessageSchema } from './chat-message.js';
-import { firstIssue, formatPath, previewValue } from './parse.js';
+import { type ChatMessage, chatMessageMini } from './chat-message.js';
+import { type AnyZodSchema, firstIssue, formatPath, previewValue } from './parse.js';
 
 /** What {@link checkList} checks and how it names a failure. */
 export interface ListCheck {
-  /** The schema every element must match. */
-  readonly schema: z.ZodType;
+  /** The schema every element must match (a `zod/mini` one in chunklog's browser-safe code). */
+  readonly schema: AnyZodSchema;
   /** The error code of a failure. */
   readonly code: ChunklogErrorCode;
   /** The public function, for the message (`'groupRowsToMessages'`). */
@@ -61,7 +60,7 @@ export function checkList<T>(value: unknown, check: ListCheck): readonly T[] {
  */
 export function checkChatMessages(value: unknown, where: string): readonly ChatMessage[] {
   return checkList<ChatMessage>(value, {
-    schema: ChatMessageSchema,
+    schema: chatMessageMini,
     code: 'invalid-message',
     where,
     argument: 'messages',

@@ -1,19 +1,17 @@
-import { z } from 'zod';
-import { type SystemKind, SystemKindSchema } from './chunk.js';
-import { type ContextTruncation, ContextTruncationSchema } from './context-truncation.js';
+import type { ZodType } from 'zod';
+import * as z from 'zod/mini';
+import type { SystemKind } from './chunk.js';
+import { oneFileSource, systemKindMini } from './chunk-schemas.js';
+import { classicView } from './classic-view.js';
+import { type ContextTruncation, contextTruncationMini } from './context-truncation.js';
 import {
   type JSONValue,
-  JsonValueSchema,
+  jsonValueMini,
   type ProviderMetadata,
-  ProviderMetadataSchema,
+  providerMetadataMini,
 } from './json.js';
-import { type Citation, CitationSchema, type Source, SourceSchema } from './source.js';
-import {
-  type FinishReason,
-  FinishReasonSchema,
-  type TokenUsage,
-  TokenUsageSchema,
-} from './usage.js';
+import { type Citation, citationMini, type Source, sourceMini } from './source.js';
+import { type FinishReason, finishReasonMini, type TokenUsage, tokenUsageMini } from './usage.js';
 
 /** A turn began. The first event of every turn. */
 export interface TurnStartEvent {
@@ -307,31 +305,33 @@ void _allChunkEventTypesListed;
 /** Every {@link ChunkEventType}, in a fixed order. Generators and exhaustive tests use it. */
 export const CHUNK_EVENT_TYPES: readonly ChunkEventType[] = allChunkEventTypes;
 
-const id = z.string().optional();
-const metadata = ProviderMetadataSchema.optional();
-const stepNumber = z.number().int().nonnegative();
+const id = z.optional(z.string());
+const optionalString = z.optional(z.string());
+const optionalBoolean = z.optional(z.boolean());
+const metadata = z.optional(providerMetadataMini);
+const stepNumber = z.number().check(z.int(), z.nonnegative());
 
 const turnStart = z.object({
   type: z.literal('turn-start'),
-  turnId: z.string().min(1),
+  turnId: z.string().check(z.minLength(1)),
   assistantId: id,
-  role: z.enum(['assistant', 'system']).optional(),
+  role: z.optional(z.enum(['assistant', 'system'])),
 });
 const turnEnd = z.object({
   type: z.literal('turn-end'),
-  finishReason: FinishReasonSchema.optional(),
-  usage: TokenUsageSchema.optional(),
+  finishReason: z.optional(finishReasonMini),
+  usage: z.optional(tokenUsageMini),
 });
 const stepStart = z.object({
   type: z.literal('step-start'),
-  step: stepNumber.optional(),
+  step: z.optional(stepNumber),
   modelId: id,
 });
 const stepFinish = z.object({
   type: z.literal('step-finish'),
-  step: stepNumber.optional(),
-  finishReason: FinishReasonSchema,
-  usage: TokenUsageSchema.optional(),
+  step: z.optional(stepNumber),
+  finishReason: finishReasonMini,
+  usage: z.optional(tokenUsageMini),
   modelId: id,
   providerMetadata: metadata,
 });
@@ -346,7 +346,7 @@ const textEnd = z.object({
   type: z.literal('text-end'),
   id,
   providerMetadata: metadata,
-  citations: z.array(CitationSchema).optional(),
+  citations: z.optional(z.array(citationMini)),
 });
 const reasoningStart = z.object({
   type: z.literal('reasoning-start'),
@@ -369,10 +369,10 @@ const toolInputStart = z.object({
   type: z.literal('tool-input-start'),
   toolCallId: z.string(),
   toolName: z.string(),
-  providerExecuted: z.boolean().optional(),
+  providerExecuted: optionalBoolean,
   providerMetadata: metadata,
-  dynamic: z.boolean().optional(),
-  title: z.string().optional(),
+  dynamic: optionalBoolean,
+  title: optionalString,
 });
 const toolInputDelta = z.object({
   type: z.literal('tool-input-delta'),
@@ -383,58 +383,56 @@ const toolCall = z.object({
   type: z.literal('tool-call'),
   toolCallId: z.string(),
   toolName: z.string(),
-  input: JsonValueSchema,
-  providerExecuted: z.boolean().optional(),
+  input: jsonValueMini,
+  providerExecuted: optionalBoolean,
   providerMetadata: metadata,
-  dynamic: z.boolean().optional(),
-  invalid: z.boolean().optional(),
-  title: z.string().optional(),
+  dynamic: optionalBoolean,
+  invalid: optionalBoolean,
+  title: optionalString,
 });
 const toolProgress = z.object({
   type: z.literal('tool-progress'),
   toolCallId: z.string(),
-  text: z.string().optional(),
-  output: JsonValueSchema.optional(),
+  text: optionalString,
+  output: z.optional(jsonValueMini),
 });
 const toolResult = z.object({
   type: z.literal('tool-result'),
   toolCallId: z.string(),
-  toolName: z.string().optional(),
-  output: JsonValueSchema,
-  isError: z.boolean().optional(),
-  denied: z.boolean().optional(),
-  providerExecuted: z.boolean().optional(),
+  toolName: optionalString,
+  output: jsonValueMini,
+  isError: optionalBoolean,
+  denied: optionalBoolean,
+  providerExecuted: optionalBoolean,
   providerMetadata: metadata,
 });
 const toolApprovalRequest = z.object({
   type: z.literal('tool-approval-request'),
   toolCallId: z.string(),
   approvalId: z.string(),
-  reason: z.string().optional(),
-  isAutomatic: z.boolean().optional(),
-  signature: z.string().optional(),
+  reason: optionalString,
+  isAutomatic: optionalBoolean,
+  signature: optionalString,
 });
 const toolApprovalResponse = z.object({
   type: z.literal('tool-approval-response'),
   approvalId: z.string(),
   approved: z.boolean(),
-  reason: z.string().optional(),
-  toolCallId: z.string().optional(),
+  reason: optionalString,
+  toolCallId: optionalString,
 });
-const source = z.object({ type: z.literal('source'), source: SourceSchema });
+const source = z.object({ type: z.literal('source'), source: sourceMini });
 const file = z
   .object({
     type: z.literal('file'),
     mediaType: z.string(),
-    data: z.string().optional(),
-    url: z.string().optional(),
-    filename: z.string().optional(),
+    data: optionalString,
+    url: optionalString,
+    filename: optionalString,
     providerMetadata: metadata,
-    reasoning: z.boolean().optional(),
+    reasoning: optionalBoolean,
   })
-  .refine((f) => (f.data === undefined) !== (f.url === undefined), {
-    message: 'a file event needs exactly one of `data` (base64) and `url`',
-  });
+  .check(oneFileSource('event'));
 const steeringMessage = z.object({
   type: z.literal('steering-message'),
   id: z.string(),
@@ -444,17 +442,20 @@ const steeringMessage = z.object({
 const error = z.object({
   type: z.literal('error'),
   message: z.string(),
-  statusCode: z.number().int().optional(),
+  statusCode: z.optional(z.number().check(z.int())),
 });
 const system = z.object({
   type: z.literal('system'),
-  kind: SystemKindSchema,
+  kind: systemKindMini,
   text: z.string(),
-  truncation: ContextTruncationSchema.optional(),
+  truncation: z.optional(contextTruncationMini),
 });
 
-/** Zod schema of a {@link ChunkEvent}: any event of the wire vocabulary, told apart by `type`. */
-export const ChunkEventSchema: z.ZodType<ChunkEvent> = z.discriminatedUnion('type', [
+/**
+ * The `zod/mini` schema of a {@link ChunkEvent}: any event of the wire vocabulary, told apart by
+ * `type`. What the window validates live events with.
+ */
+export const chunkEventMini: z.ZodMiniType<ChunkEvent> = z.discriminatedUnion('type', [
   turnStart,
   turnEnd,
   stepStart,
@@ -479,3 +480,6 @@ export const ChunkEventSchema: z.ZodType<ChunkEvent> = z.discriminatedUnion('typ
   error,
   system,
 ]);
+
+/** Zod schema of a {@link ChunkEvent}: any event of the wire vocabulary, told apart by `type`. */
+export const ChunkEventSchema: ZodType<ChunkEvent> = /* @__PURE__ */ classicView(chunkEventMini);

@@ -1,7 +1,9 @@
-import { z } from 'zod';
-import { type ChunkRow, ChunkRowSchema } from './chunk-row.js';
+import type { ZodType } from 'zod';
+import * as z from 'zod/mini';
+import { type ChunkRow, chunkRowMini } from './chunk-row.js';
+import { classicView } from './classic-view.js';
 import { parseWith } from './parse.js';
-import { type TurnStatus, TurnStatusSchema } from './turn-status.js';
+import { type TurnStatus, turnStatusMini } from './turn-status.js';
 
 /**
  * One page of a thread's log, as `ChunkStore.getChunks` returns it and as a window's `loadPage`
@@ -29,25 +31,18 @@ export interface ChunkPage {
   readonly turnStatus?: Readonly<Record<string, TurnStatus>> | undefined;
 }
 
-const seqOf = z.number().int().positive();
-
 /**
- * Zod schema of a {@link ChunkPage}. Beyond the shape it checks that rows are in strictly
- * ascending `seq`, belong to one thread, and that `oldestSeq` is the first row's `seq` (null for
- * an empty page).
- *
- * @example
- * ```ts
- * const page = ChunkPageSchema.parse(await response.json());
- * ```
+ * The `zod/mini` schema of a {@link ChunkPage}: what the window validates pages with. Beyond the
+ * shape it checks that rows are in strictly ascending `seq`, belong to one thread, and that
+ * `oldestSeq` is the first row's `seq` (null for an empty page).
  */
-export const ChunkPageSchema: z.ZodType<ChunkPage> = z
+export const chunkPageMini: z.ZodMiniType<ChunkPage> = z
   .object({
-    chunks: z.array(ChunkRowSchema),
-    total: z.number().int().nonnegative(),
-    oldestSeq: seqOf.nullable(),
+    chunks: z.array(chunkRowMini),
+    total: z.number().check(z.int(), z.nonnegative()),
+    oldestSeq: z.nullable(z.number().check(z.int(), z.positive())),
     hasMore: z.boolean(),
-    turnStatus: z.record(z.string(), TurnStatusSchema).optional(),
+    turnStatus: z.optional(z.record(z.string(), turnStatusMini)),
   })
   .check((ctx) => {
     const { chunks, oldestSeq } = ctx.value;
@@ -85,6 +80,18 @@ export const ChunkPageSchema: z.ZodType<ChunkPage> = z
   });
 
 /**
+ * Zod schema of a {@link ChunkPage}. Beyond the shape it checks that rows are in strictly
+ * ascending `seq`, belong to one thread, and that `oldestSeq` is the first row's `seq` (null for
+ * an empty page).
+ *
+ * @example
+ * ```ts
+ * const page = ChunkPageSchema.parse(await response.json());
+ * ```
+ */
+export const ChunkPageSchema: ZodType<ChunkPage> = /* @__PURE__ */ classicView(chunkPageMini);
+
+/**
  * Validates a page returned by a `loadPage`.
  *
  * @param value - the untrusted page
@@ -97,5 +104,5 @@ export const ChunkPageSchema: z.ZodType<ChunkPage> = z
  * ```
  */
 export function parseChunkPage(value: unknown): ChunkPage {
-  return parseWith(ChunkPageSchema, value, 'invalid-page', 'chunk page');
+  return parseWith(chunkPageMini, value, 'invalid-page', 'chunk page');
 }

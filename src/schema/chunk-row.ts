@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { ZodType } from 'zod';
+import * as z from 'zod/mini';
 import type {
   CustomChunk,
   DataChunk,
@@ -11,20 +12,24 @@ import type {
   ThinkingChunk,
   ToolCallEntry,
 } from './chunk.js';
-import { RowDataSchemas } from './chunk-schemas.js';
+import { rowDataMini } from './chunk-schemas.js';
+import { classicView } from './classic-view.js';
 
 export { RowDataSchemas } from './chunk-schemas.js';
 
 /** Who a row speaks for. Tool results are `tool`; a steering message is `user`. */
 export type ChunkRole = 'user' | 'assistant' | 'tool' | 'system';
 
-/** Zod schema of a {@link ChunkRole}. */
-export const ChunkRoleSchema: z.ZodType<ChunkRole> = z.enum([
+/** The `zod/mini` schema of a {@link ChunkRole}. */
+export const chunkRoleMini: z.ZodMiniType<ChunkRole> = z.enum([
   'user',
   'assistant',
   'tool',
   'system',
 ]);
+
+/** Zod schema of a {@link ChunkRole}. */
+export const ChunkRoleSchema: ZodType<ChunkRole> = /* @__PURE__ */ classicView(chunkRoleMini);
 
 /** The `type` column of a row. A tool-batch chunk becomes `tool_call` and `tool_result` rows. */
 export type ChunkRowType =
@@ -160,13 +165,13 @@ export interface StoredRowFields {
 export type ChunkRow = ChunkRowDraft & StoredRowFields;
 
 const draftBase = {
-  turnId: z.string().min(1),
-  step: z.number().int().nonnegative(),
-  role: ChunkRoleSchema,
+  turnId: z.string().check(z.minLength(1)),
+  step: z.number().check(z.int(), z.nonnegative()),
+  role: chunkRoleMini,
 };
 
 const draftOf = <T extends ChunkRowType>(type: T) =>
-  z.object({ ...draftBase, type: z.literal(type), data: RowDataSchemas[type] });
+  z.object({ ...draftBase, type: z.literal(type), data: rowDataMini[type] });
 
 const drafts = [
   draftOf('text'),
@@ -182,17 +187,24 @@ const drafts = [
   draftOf('data'),
 ] as const;
 
-/** Zod schema of a {@link ChunkRowDraft}: `data` is checked against the schema of its `type`. */
-export const ChunkRowDraftSchema: z.ZodType<ChunkRowDraft> = z.discriminatedUnion('type', drafts);
+/** The `zod/mini` schema of a {@link ChunkRowDraft}: `data` is checked against its `type`'s. */
+export const chunkRowDraftMini: z.ZodMiniType<ChunkRowDraft> = z.discriminatedUnion('type', drafts);
 
 const storedFields = {
-  threadId: z.string().min(1),
-  seq: z.number().int().positive(),
-  createdAt: z.string().optional(),
+  threadId: z.string().check(z.minLength(1)),
+  seq: z.number().check(z.int(), z.positive()),
+  createdAt: z.optional(z.string()),
 };
 
-/** Zod schema of a stored {@link ChunkRow}. */
-export const ChunkRowSchema: z.ZodType<ChunkRow> = z.discriminatedUnion(
+/** The `zod/mini` schema of a stored {@link ChunkRow}. */
+export const chunkRowMini: z.ZodMiniType<ChunkRow> = z.discriminatedUnion(
   'type',
-  drafts.map((d) => d.extend(storedFields)) as unknown as typeof drafts,
-) as unknown as z.ZodType<ChunkRow>;
+  drafts.map((d) => z.extend(d, storedFields)) as unknown as typeof drafts,
+) as unknown as z.ZodMiniType<ChunkRow>;
+
+/** Zod schema of a {@link ChunkRowDraft}: `data` is checked against the schema of its `type`. */
+export const ChunkRowDraftSchema: ZodType<ChunkRowDraft> =
+  /* @__PURE__ */ classicView(chunkRowDraftMini);
+
+/** Zod schema of a stored {@link ChunkRow}. */
+export const ChunkRowSchema: ZodType<ChunkRow> = /* @__PURE__ */ classicView(chunkRowMini);

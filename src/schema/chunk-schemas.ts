@@ -1,8 +1,11 @@
 // The zod schemas of chunks and of row data, built from one set of field shapes: a chunk's
 // schema is its fields plus `type` and `step`; a row's `data` schema is exactly those fields
-// (notes/0003), so that a chunk and its row cannot drift apart. Each export is typed against
-// the TypeScript declaration it checks (chunk.ts, chunk-row.ts).
-import { z } from 'zod';
+// (notes/0003), so that a chunk and its row cannot drift apart. They are defined with `zod/mini`
+// (`…Mini`, what chunklog validates with); the public `…Schema` exports are classic zod views of
+// them (classic-view.ts). Each is typed against the TypeScript declaration it checks (chunk.ts,
+// chunk-row.ts).
+import type { ZodType } from 'zod';
+import * as z from 'zod/mini';
 import type {
   Chunk,
   CustomChunk,
@@ -20,12 +23,15 @@ import type {
   ToolCallEntry,
 } from './chunk.js';
 import type { ChunkRowDraft, ChunkRowType } from './chunk-row.js';
-import { ContextTruncationSchema } from './context-truncation.js';
-import { JsonValueSchema, ProviderMetadataSchema } from './json.js';
-import { CitationSchema, SourceSchema } from './source.js';
+import { classicView, classicViews } from './classic-view.js';
+import { contextTruncationMini } from './context-truncation.js';
+import { jsonValueMini, providerMetadataMini } from './json.js';
+import { citationMini, sourceMini } from './source.js';
 
-const metadata = ProviderMetadataSchema.optional();
-const step = z.number().int().nonnegative();
+const metadata = z.optional(providerMetadataMini);
+const step = z.number().check(z.int(), z.nonnegative());
+const optionalString = z.optional(z.string());
+const optionalBoolean = z.optional(z.boolean());
 const systemKinds = [
   'notice',
   'model-changed',
@@ -45,87 +51,86 @@ void _allSystemKindsListed;
 /** Every {@link SystemKind}, in a fixed order. */
 export const SYSTEM_KINDS: readonly SystemKind[] = systemKinds;
 
-/** Zod schema of a {@link SystemKind}. */
-export const SystemKindSchema: z.ZodType<SystemKind> = z.enum(systemKinds);
+/** The `zod/mini` schema of a {@link SystemKind}. */
+export const systemKindMini: z.ZodMiniType<SystemKind> = z.enum(systemKinds);
 
 const toolApproval = z.object({
   id: z.string(),
-  approved: z.boolean().optional(),
-  reason: z.string().optional(),
-  isAutomatic: z.boolean().optional(),
-  signature: z.string().optional(),
+  approved: optionalBoolean,
+  reason: optionalString,
+  isAutomatic: optionalBoolean,
+  signature: optionalString,
 });
-
-/** Zod schema of a {@link ToolApproval}. */
-export const ToolApprovalSchema: z.ZodType<ToolApproval> = toolApproval;
 
 // A tool call: its first fields (id, tool, input), what happened to it, and the rest of it.
 const callHead = {
   id: z.string(),
   name: z.string(),
-  input: JsonValueSchema.optional(),
-  inputText: z.string().optional(),
+  input: z.optional(jsonValueMini),
+  inputText: optionalString,
 };
 const outcome = {
-  result: JsonValueSchema.optional(),
-  isError: z.boolean().optional(),
-  denied: z.boolean().optional(),
-  progress: z.string().optional(),
-  preliminary: JsonValueSchema.optional(),
+  result: z.optional(jsonValueMini),
+  isError: optionalBoolean,
+  denied: optionalBoolean,
+  progress: optionalString,
+  preliminary: z.optional(jsonValueMini),
   resultProviderMetadata: metadata,
-  deferred: z.boolean().optional(),
+  deferred: optionalBoolean,
 };
 const callTail = {
-  providerExecuted: z.boolean().optional(),
+  providerExecuted: optionalBoolean,
   providerMetadata: metadata,
-  dynamic: z.boolean().optional(),
-  invalid: z.boolean().optional(),
-  title: z.string().optional(),
-  approval: toolApproval.optional(),
-  orphan: z.boolean().optional(),
+  dynamic: optionalBoolean,
+  invalid: optionalBoolean,
+  title: optionalString,
+  approval: z.optional(toolApproval),
+  orphan: optionalBoolean,
 };
 const toolCallEntry = z.object({ ...callHead, ...outcome, ...callTail });
-
-/** Zod schema of a {@link ToolCallEntry}. */
-export const ToolCallEntrySchema: z.ZodType<ToolCallEntry> = toolCallEntry;
 
 // The fields of the chunk types that are one row each.
 const text = {
   text: z.string(),
-  id: z.string().optional(),
+  id: optionalString,
   providerMetadata: metadata,
-  citations: z.array(CitationSchema).optional(),
+  citations: z.optional(z.array(citationMini)),
 };
 const thinking = {
   text: z.string(),
-  id: z.string().optional(),
+  id: optionalString,
   providerMetadata: metadata,
-  modelId: z.string().optional(),
+  modelId: optionalString,
 };
-const error = { message: z.string(), statusCode: z.number().int().optional() };
+const error = { message: z.string(), statusCode: z.optional(z.number().check(z.int())) };
 const system = {
-  kind: SystemKindSchema,
+  kind: systemKindMini,
   text: z.string(),
-  truncation: ContextTruncationSchema.optional(),
+  truncation: z.optional(contextTruncationMini),
 };
 const steering = { id: z.string(), text: z.string() };
-const source = { source: SourceSchema };
+const source = { source: sourceMini };
 const file = {
   mediaType: z.string(),
-  data: z.string().optional(),
-  url: z.string().optional(),
-  filename: z.string().optional(),
+  data: optionalString,
+  url: optionalString,
+  filename: optionalString,
   providerMetadata: metadata,
-  reasoning: z.boolean().optional(),
+  reasoning: optionalBoolean,
 };
 const custom = { kind: z.string(), providerMetadata: metadata };
-const data = { name: z.string(), id: z.string().optional(), data: JsonValueSchema };
+const data = { name: z.string(), id: optionalString, data: jsonValueMini };
 
-const oneSource = (f: { data?: string | undefined; url?: string | undefined }): boolean =>
-  (f.data === undefined) !== (f.url === undefined);
-const oneSourceMessage = (what: string) => ({
-  message: `a file ${what} needs exactly one of \`data\` (base64) and \`url\``,
-});
+/** The check that a file (chunk, row data or event) has exactly one of `data` and `url`. */
+export const oneFileSource = (
+  what: string,
+): z.core.$ZodCheck<{
+  readonly data?: string | undefined;
+  readonly url?: string | undefined;
+}> =>
+  z.refine((f) => (f.data === undefined) !== (f.url === undefined), {
+    error: `a file ${what} needs exactly one of \`data\` (base64) and \`url\``,
+  });
 
 const textChunk = z.object({ type: z.literal('text'), step, ...text });
 const thinkingChunk = z.object({ type: z.literal('thinking'), step, ...thinking });
@@ -140,12 +145,12 @@ const steeringChunk = z.object({ type: z.literal('steering'), step, ...steering 
 const sourceChunk = z.object({ type: z.literal('source'), step, ...source });
 const fileChunk = z
   .object({ type: z.literal('file'), step, ...file })
-  .refine(oneSource, oneSourceMessage('chunk'));
+  .check(oneFileSource('chunk'));
 const customChunk = z.object({ type: z.literal('custom'), step, ...custom });
 const dataChunk = z.object({ type: z.literal('data'), step, ...data });
 
-/** Zod schema of a {@link Chunk}: any of the variants, told apart by `type`. */
-export const ChunkSchema: z.ZodType<Chunk> = z.discriminatedUnion('type', [
+/** The `zod/mini` schema of a {@link Chunk}: any of the variants, told apart by `type`. */
+export const chunkMini: z.ZodMiniType<Chunk> = z.discriminatedUnion('type', [
   textChunk,
   thinkingChunk,
   toolBatchChunk,
@@ -158,37 +163,16 @@ export const ChunkSchema: z.ZodType<Chunk> = z.discriminatedUnion('type', [
   dataChunk,
 ]);
 
-/** Zod schema of a {@link TextChunk}. */
-export const TextChunkSchema: z.ZodType<TextChunk> = textChunk;
-/** Zod schema of a {@link ThinkingChunk}. */
-export const ThinkingChunkSchema: z.ZodType<ThinkingChunk> = thinkingChunk;
-/** Zod schema of a {@link ToolBatchChunk}. */
-export const ToolBatchChunkSchema: z.ZodType<ToolBatchChunk> = toolBatchChunk;
-/** Zod schema of a {@link ErrorChunk}. */
-export const ErrorChunkSchema: z.ZodType<ErrorChunk> = errorChunk;
-/** Zod schema of a {@link SystemChunk}. */
-export const SystemChunkSchema: z.ZodType<SystemChunk> = systemChunk;
-/** Zod schema of a {@link SteeringChunk}. */
-export const SteeringChunkSchema: z.ZodType<SteeringChunk> = steeringChunk;
-/** Zod schema of a {@link SourceChunk}. */
-export const SourceChunkSchema: z.ZodType<SourceChunk> = sourceChunk;
-/** Zod schema of a {@link FileChunk}. */
-export const FileChunkSchema: z.ZodType<FileChunk> = fileChunk;
-/** Zod schema of a {@link CustomChunk}. */
-export const CustomChunkSchema: z.ZodType<CustomChunk> = customChunk;
-/** Zod schema of a {@link DataChunk}. */
-export const DataChunkSchema: z.ZodType<DataChunk> = dataChunk;
-
-/** Zod schemas of each row type's `data`: the fields of its chunk type. */
-export const RowDataSchemas: {
-  readonly [T in ChunkRowType]: z.ZodType<Extract<ChunkRowDraft, { type: T }>['data']>;
+/** The `zod/mini` schemas of each row type's `data`: the fields of its chunk type. */
+export const rowDataMini: {
+  readonly [T in ChunkRowType]: z.ZodMiniType<Extract<ChunkRowDraft, { type: T }>['data']>;
 } = {
   text: z.object(text),
   thinking: z.object(thinking),
   tool_call: z.object({
     id: callHead.id,
     name: callHead.name,
-    index: z.number().int().nonnegative(),
+    index: z.number().check(z.int(), z.nonnegative()),
     input: callHead.input,
     inputText: callHead.inputText,
     ...callTail,
@@ -197,8 +181,46 @@ export const RowDataSchemas: {
   error: z.object(error),
   system: z.object(system),
   source: z.object(source),
-  file: z.object(file).refine(oneSource, oneSourceMessage('row')),
+  file: z.object(file).check(oneFileSource('row')),
   custom: z.object(custom),
   steering: z.object(steering),
   data: z.object(data),
 };
+
+/** Zod schema of a {@link SystemKind}. */
+export const SystemKindSchema: ZodType<SystemKind> = /* @__PURE__ */ classicView(systemKindMini);
+/** Zod schema of a {@link ToolApproval}. */
+export const ToolApprovalSchema: ZodType<ToolApproval> = /* @__PURE__ */ classicView(toolApproval);
+/** Zod schema of a {@link ToolCallEntry}. */
+export const ToolCallEntrySchema: ZodType<ToolCallEntry> =
+  /* @__PURE__ */ classicView(toolCallEntry);
+/** Zod schema of a {@link Chunk}: any of the variants, told apart by `type`. */
+export const ChunkSchema: ZodType<Chunk> = /* @__PURE__ */ classicView(chunkMini);
+/** Zod schema of a {@link TextChunk}. */
+export const TextChunkSchema: ZodType<TextChunk> = /* @__PURE__ */ classicView(textChunk);
+/** Zod schema of a {@link ThinkingChunk}. */
+export const ThinkingChunkSchema: ZodType<ThinkingChunk> =
+  /* @__PURE__ */ classicView(thinkingChunk);
+/** Zod schema of a {@link ToolBatchChunk}. */
+export const ToolBatchChunkSchema: ZodType<ToolBatchChunk> =
+  /* @__PURE__ */ classicView(toolBatchChunk);
+/** Zod schema of a {@link ErrorChunk}. */
+export const ErrorChunkSchema: ZodType<ErrorChunk> = /* @__PURE__ */ classicView(errorChunk);
+/** Zod schema of a {@link SystemChunk}. */
+export const SystemChunkSchema: ZodType<SystemChunk> = /* @__PURE__ */ classicView(systemChunk);
+/** Zod schema of a {@link SteeringChunk}. */
+export const SteeringChunkSchema: ZodType<SteeringChunk> =
+  /* @__PURE__ */ classicView(steeringChunk);
+/** Zod schema of a {@link SourceChunk}. */
+export const SourceChunkSchema: ZodType<SourceChunk> = /* @__PURE__ */ classicView(sourceChunk);
+/** Zod schema of a {@link FileChunk}. */
+export const FileChunkSchema: ZodType<FileChunk> = /* @__PURE__ */ classicView(fileChunk);
+/** Zod schema of a {@link CustomChunk}. */
+export const CustomChunkSchema: ZodType<CustomChunk> = /* @__PURE__ */ classicView(customChunk);
+/** Zod schema of a {@link DataChunk}. */
+export const DataChunkSchema: ZodType<DataChunk> = /* @__PURE__ */ classicView(dataChunk);
+
+/** Zod schemas of each row type's `data`: the fields of its chunk type. */
+export const RowDataSchemas: {
+  readonly [T in ChunkRowType]: ZodType<Extract<ChunkRowDraft, { type: T }>['data']>;
+} = /* @__PURE__ */ classicViews(rowDataMini);

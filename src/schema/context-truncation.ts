@@ -1,4 +1,6 @@
-import { z } from 'zod';
+import type { ZodType } from 'zod';
+import * as z from 'zod/mini';
+import { classicView } from './classic-view.js';
 
 /**
  * What a `context-truncated` system chunk records: where model input starts since this cut, what
@@ -31,14 +33,18 @@ export interface ContextTruncation {
   readonly summary?: string | undefined;
 }
 
-const count = z.number().int().nonnegative();
+const count = z.number().check(z.int(), z.nonnegative());
 
-/** Zod schema of a {@link ContextTruncation}. */
-export const ContextTruncationSchema: z.ZodType<ContextTruncation> = z.object({
-  firstKeptTurnId: z.string().min(1),
-  firstKeptSeq: count.optional(),
+/** The `zod/mini` schema of a {@link ContextTruncation}. */
+export const contextTruncationMini: z.ZodMiniType<ContextTruncation> = z.object({
+  firstKeptTurnId: z.string().check(z.minLength(1)),
+  firstKeptSeq: z.optional(count),
   leftOutTurns: count,
   maxTokens: count,
   keptTokens: count,
-  summary: z.string().optional(),
+  summary: z.optional(z.string()),
 });
+
+/** Zod schema of a {@link ContextTruncation}. */
+export const ContextTruncationSchema: ZodType<ContextTruncation> =
+  /* @__PURE__ */ classicView(contextTruncationMini);

@@ -109,6 +109,7 @@ export {
   toJsonValue,
 } from './json.js';
 export {
+  type AnyZodSchema,
   parseChatMessage,
   parseChunk,
   parseChunkEvent,

@@ -1,4 +1,6 @@
-import { z } from 'zod';
+import type { ZodType } from 'zod';
+import * as z from 'zod/mini';
+import { classicView } from './classic-view.js';
 
 /** A JSON value: what survives `JSON.parse(JSON.stringify(v))` unchanged. */
 export type JSONValue = null | string | number | boolean | JSONArray | JSONObject;
@@ -176,8 +178,8 @@ export function toJsonValue(value: unknown): JSONValue {
   return text === undefined ? null : (JSON.parse(text) as JSONValue);
 }
 
-/** Zod schema of a {@link JSONValue}; a failure names the path of the first non-JSON value. */
-export const JsonValueSchema: z.ZodType<JSONValue> = z.unknown().check((ctx) => {
+/** The `zod/mini` schema of a {@link JSONValue}; a failure names the path of the first non-JSON value. */
+export const jsonValueMini: z.ZodMiniType<JSONValue> = z.unknown().check((ctx) => {
   const bad = findNonJson(ctx.value);
   if (bad) {
     ctx.issues.push({
@@ -187,13 +189,23 @@ export const JsonValueSchema: z.ZodType<JSONValue> = z.unknown().check((ctx) => 
       path: bad.path,
     });
   }
-}) as unknown as z.ZodType<JSONValue>;
+}) as unknown as z.ZodMiniType<JSONValue>;
+
+/** The `zod/mini` schema of a {@link JSONObject}. */
+export const jsonObjectMini: z.ZodMiniType<JSONObject> = z.record(z.string(), jsonValueMini);
+
+/** The `zod/mini` schema of {@link ProviderMetadata}. */
+export const providerMetadataMini: z.ZodMiniType<ProviderMetadata> = z.record(
+  z.string(),
+  jsonObjectMini,
+);
+
+/** Zod schema of a {@link JSONValue}; a failure names the path of the first non-JSON value. */
+export const JsonValueSchema: ZodType<JSONValue> = /* @__PURE__ */ classicView(jsonValueMini);
 
 /** Zod schema of a {@link JSONObject}. */
-export const JsonObjectSchema: z.ZodType<JSONObject> = z.record(z.string(), JsonValueSchema);
+export const JsonObjectSchema: ZodType<JSONObject> = /* @__PURE__ */ classicView(jsonObjectMini);
 
 /** Zod schema of {@link ProviderMetadata}. */
-export const ProviderMetadataSchema: z.ZodType<ProviderMetadata> = z.record(
-  z.string(),
-  JsonObjectSchema,
-);
+export const ProviderMetadataSchema: ZodType<ProviderMetadata> =
+  /* @__PURE__ */ classicView(providerMetadataMini);

@@ -1,18 +1,28 @@
-import type { z } from 'zod';
+import type { ZodType } from 'zod';
+import type { ZodMiniType } from 'zod/mini';
+import type { $ZodError } from 'zod/v4/core';
 import {
   ChunklogError,
   type ChunklogErrorCode,
   type SafeResult,
 } from '../errors/chunklog-error.js';
-import { type ChatMessage, ChatMessageSchema } from './chat-message.js';
-import { type Chunk, ChunkSchema } from './chunk.js';
-import { type ChunkEvent, ChunkEventSchema } from './chunk-event.js';
-import {
-  type ChunkRow,
-  type ChunkRowDraft,
-  ChunkRowDraftSchema,
-  ChunkRowSchema,
-} from './chunk-row.js';
+import { type ChatMessage, chatMessageMini } from './chat-message.js';
+import type { Chunk } from './chunk.js';
+import { type ChunkEvent, chunkEventMini } from './chunk-event.js';
+import { type ChunkRow, type ChunkRowDraft, chunkRowDraftMini, chunkRowMini } from './chunk-row.js';
+import { chunkMini } from './chunk-schemas.js';
+import { PARSE_CONTEXT } from './issue-messages.js';
+
+/**
+ * A zod 4 schema: classic (`zod`, as chunklog's public `…Schema` exports are) or `zod/mini` (what
+ * chunklog validates with inside, so that a browser bundle carries no classic zod).
+ *
+ * @example
+ * ```ts
+ * const schema: AnyZodSchema<TokenUsage> = TokenUsageSchema;
+ * ```
+ */
+export type AnyZodSchema<T = unknown> = ZodType<T> | ZodMiniType<T>;
 
 /**
  * Shortens a value for an error message. Never throws, whatever the value: a BigInt prints as
@@ -89,16 +99,16 @@ export interface SchemaIssue {
 /**
  * The first problem `schema` finds in `value`, or undefined when it matches.
  *
- * @param schema - a zod schema
+ * @param schema - a zod schema (classic or `zod/mini`)
  * @param value - the untrusted value
  * @returns the first issue (its path, message, offending value and the zod error)
  */
-export function firstIssue(schema: z.ZodType, value: unknown): SchemaIssue | undefined {
-  const result = schema.safeParse(value);
+export function firstIssue(schema: AnyZodSchema, value: unknown): SchemaIssue | undefined {
+  const result = schema.safeParse(value, PARSE_CONTEXT);
   return result.success ? undefined : issueOf(result.error, value);
 }
 
-function issueOf(error: z.ZodError, value: unknown): SchemaIssue {
+function issueOf(error: $ZodError, value: unknown): SchemaIssue {
   const issue = error.issues[0];
   const path = (issue?.path ?? []).filter((k): k is string | number => typeof k !== 'symbol');
   return {
@@ -113,7 +123,7 @@ function issueOf(error: z.ZodError, value: unknown): SchemaIssue {
  * Validates `value` against `schema`, returning a {@link ChunklogError} that names the first
  * offending path and value instead of throwing.
  *
- * @param schema - a zod schema
+ * @param schema - a zod schema (classic or `zod/mini`)
  * @param value - the untrusted value
  * @param code - the error code to use on failure
  * @param what - what the value is, for the message (for example `'chunk event'`)
@@ -126,12 +136,12 @@ function issueOf(error: z.ZodError, value: unknown): SchemaIssue {
  * ```
  */
 export function safeParseWith<T>(
-  schema: z.ZodType<T>,
+  schema: AnyZodSchema<T>,
   value: unknown,
   code: ChunklogErrorCode,
   what: string,
 ): SafeResult<T> {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, PARSE_CONTEXT);
   if (result.success) return { success: true, value: result.data };
   const issue = issueOf(result.error, value);
   const message = `Invalid ${what} at ${formatPath(issue.path)}: ${issue.message} (got ${previewValue(issue.value)})`;
@@ -148,7 +158,7 @@ export function safeParseWith<T>(
 /**
  * Like {@link safeParseWith}, but throws the error.
  *
- * @param schema - a zod schema
+ * @param schema - a zod schema (classic or `zod/mini`)
  * @param value - the untrusted value
  * @param code - the error code to use on failure
  * @param what - what the value is, for the message
@@ -161,7 +171,7 @@ export function safeParseWith<T>(
  * ```
  */
 export function parseWith<T>(
-  schema: z.ZodType<T>,
+  schema: AnyZodSchema<T>,
   value: unknown,
   code: ChunklogErrorCode,
   what: string,
@@ -184,7 +194,7 @@ export function parseWith<T>(
  * ```
  */
 export function parseChunkEvent(value: unknown): ChunkEvent {
-  return parseWith(ChunkEventSchema, value, 'invalid-event', 'chunk event');
+  return parseWith(chunkEventMini, value, 'invalid-event', 'chunk event');
 }
 
 /**
@@ -201,7 +211,7 @@ export function parseChunkEvent(value: unknown): ChunkEvent {
  * ```
  */
 export function safeParseChunkEvent(value: unknown): SafeResult<ChunkEvent> {
-  return safeParseWith(ChunkEventSchema, value, 'invalid-event', 'chunk event');
+  return safeParseWith(chunkEventMini, value, 'invalid-event', 'chunk event');
 }
 
 /**
@@ -217,7 +227,7 @@ export function safeParseChunkEvent(value: unknown): SafeResult<ChunkEvent> {
  * ```
  */
 export function parseChunk(value: unknown): Chunk {
-  return parseWith(ChunkSchema, value, 'invalid-chunk', 'chunk');
+  return parseWith(chunkMini, value, 'invalid-chunk', 'chunk');
 }
 
 /**
@@ -233,7 +243,7 @@ export function parseChunk(value: unknown): Chunk {
  * ```
  */
 export function parseChunkRowDraft(value: unknown): ChunkRowDraft {
-  return parseWith(ChunkRowDraftSchema, value, 'invalid-row', 'chunk row draft');
+  return parseWith(chunkRowDraftMini, value, 'invalid-row', 'chunk row draft');
 }
 
 /**
@@ -249,7 +259,7 @@ export function parseChunkRowDraft(value: unknown): ChunkRowDraft {
  * ```
  */
 export function parseChunkRow(value: unknown): ChunkRow {
-  return parseWith(ChunkRowSchema, value, 'invalid-row', 'chunk row');
+  return parseWith(chunkRowMini, value, 'invalid-row', 'chunk row');
 }
 
 /**
@@ -265,5 +275,5 @@ export function parseChunkRow(value: unknown): ChunkRow {
  * ```
  */
 export function parseChatMessage(value: unknown): ChatMessage {
-  return parseWith(ChatMessageSchema, value, 'invalid-message', 'chat message');
+  return parseWith(chatMessageMini, value, 'invalid-message', 'chat message');
 }

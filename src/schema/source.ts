@@ -1,5 +1,7 @@
-import { z } from 'zod';
-import { type ProviderMetadata, ProviderMetadataSchema } from './json.js';
+import type { ZodType } from 'zod';
+import * as z from 'zod/mini';
+import { classicView } from './classic-view.js';
+import { type ProviderMetadata, providerMetadataMini } from './json.js';
 
 /** A web page the model used, as the AI SDK's `source` part describes it. */
 export interface UrlSource {
@@ -29,8 +31,8 @@ const urlSourceShape = {
   sourceType: z.literal('url'),
   id: z.string(),
   url: z.string(),
-  title: z.string().optional(),
-  providerMetadata: ProviderMetadataSchema.optional(),
+  title: z.optional(z.string()),
+  providerMetadata: z.optional(providerMetadataMini),
 };
 
 const documentSourceShape = {
@@ -38,15 +40,18 @@ const documentSourceShape = {
   id: z.string(),
   mediaType: z.string(),
   title: z.string(),
-  filename: z.string().optional(),
-  providerMetadata: ProviderMetadataSchema.optional(),
+  filename: z.optional(z.string()),
+  providerMetadata: z.optional(providerMetadataMini),
 };
 
-/** Zod schema of a {@link Source}. */
-export const SourceSchema: z.ZodType<Source> = z.discriminatedUnion('sourceType', [
+/** The `zod/mini` schema of a {@link Source}. */
+export const sourceMini: z.ZodMiniType<Source> = z.discriminatedUnion('sourceType', [
   z.object(urlSourceShape),
   z.object(documentSourceShape),
 ]);
+
+/** Zod schema of a {@link Source}. */
+export const SourceSchema: ZodType<Source> = /* @__PURE__ */ classicView(sourceMini);
 
 /**
  * A citation that supports a passage of text (the AI SDK's `Citation`, carried on `text-end`).
@@ -62,10 +67,13 @@ export interface Citation {
   readonly citedText?: string | undefined;
 }
 
-/** Zod schema of a {@link Citation}. */
-export const CitationSchema: z.ZodType<Citation> = z.object({
-  source: SourceSchema,
-  startIndex: z.number().optional(),
-  endIndex: z.number().optional(),
-  citedText: z.string().optional(),
+/** The `zod/mini` schema of a {@link Citation}. */
+export const citationMini: z.ZodMiniType<Citation> = z.object({
+  source: sourceMini,
+  startIndex: z.optional(z.number()),
+  endIndex: z.optional(z.number()),
+  citedText: z.optional(z.string()),
 });
+
+/** Zod schema of a {@link Citation}. */
+export const CitationSchema: ZodType<Citation> = /* @__PURE__ */ classicView(citationMini);

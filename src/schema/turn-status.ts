@@ -1,4 +1,6 @@
-import { z } from 'zod';
+import type { ZodType } from 'zod';
+import * as z from 'zod/mini';
+import { classicView } from './classic-view.js';
 
 /**
  * Where a turn is: `running` while its writer works on it (its rows so far are stored, more may
@@ -14,20 +16,19 @@ import { z } from 'zod';
  */
 export type TurnStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
 
+const turnStatuses = ['running', 'completed', 'failed', 'cancelled', 'interrupted'] as const;
+
+// Compile-time check: the list names every TurnStatus.
+const _allTurnStatusesListed: [Exclude<TurnStatus, (typeof turnStatuses)[number]>] extends [never]
+  ? true
+  : never = true;
+void _allTurnStatusesListed;
+
 /** Every {@link TurnStatus}, in the order a turn may go through them. */
-export const TURN_STATUSES: readonly TurnStatus[] = [
-  'running',
-  'completed',
-  'failed',
-  'cancelled',
-  'interrupted',
-];
+export const TURN_STATUSES: readonly TurnStatus[] = turnStatuses;
+
+/** The `zod/mini` schema of a {@link TurnStatus}. */
+export const turnStatusMini: z.ZodMiniType<TurnStatus> = z.enum(turnStatuses);
 
 /** The schema of a {@link TurnStatus}. */
-export const TurnStatusSchema: z.ZodType<TurnStatus> = z.enum([
-  'running',
-  'completed',
-  'failed',
-  'cancelled',
-  'interrupted',
-]);
+export const TurnStatusSchema: ZodType<TurnStatus> = /* @__PURE__ */ classicView(turnStatusMini);

@@ -1,4 +1,6 @@
-import { z } from 'zod';
+import type { ZodType } from 'zod';
+import * as z from 'zod/mini';
+import { classicView } from './classic-view.js';
 
 /**
  * Token counts of a step or a turn, flattened from the AI SDK's `LanguageModelUsage`. Every
@@ -16,10 +18,10 @@ export interface TokenUsage {
   readonly cacheWriteTokens?: number | undefined;
 }
 
-const count = z.number().nonnegative().optional();
+const count = z.optional(z.number().check(z.nonnegative()));
 
-/** Zod schema of {@link TokenUsage}. */
-export const TokenUsageSchema: z.ZodType<TokenUsage> = z.object({
+/** The `zod/mini` schema of {@link TokenUsage}. */
+export const tokenUsageMini: z.ZodMiniType<TokenUsage> = z.object({
   inputTokens: count,
   outputTokens: count,
   totalTokens: count,
@@ -27,6 +29,9 @@ export const TokenUsageSchema: z.ZodType<TokenUsage> = z.object({
   cacheReadTokens: count,
   cacheWriteTokens: count,
 });
+
+/** Zod schema of {@link TokenUsage}. */
+export const TokenUsageSchema: ZodType<TokenUsage> = /* @__PURE__ */ classicView(tokenUsageMini);
 
 /** The finish reasons the AI SDK itself gives (its `FinishReason`). */
 export type AiSdkFinishReason =
@@ -56,5 +61,9 @@ export const AI_SDK_FINISH_REASONS: readonly AiSdkFinishReason[] = [
  */
 export type FinishReason = AiSdkFinishReason | (string & {});
 
+/** The `zod/mini` schema of a {@link FinishReason}. */
+export const finishReasonMini: z.ZodMiniType<FinishReason> = z.string();
+
 /** Zod schema of a {@link FinishReason}. */
-export const FinishReasonSchema: z.ZodType<FinishReason> = z.string();
+export const FinishReasonSchema: ZodType<FinishReason> =
+  /* @__PURE__ */ classicView(finishReasonMini);

@@ -5,7 +5,7 @@ import type { GroupableRow } from './row-input.js';
 const ROLES: ReadonlySet<unknown> = new Set(['user', 'assistant', 'tool', 'system']);
 
 /**
- * Whether a row is valid as `GroupableRowSchema` defines it, checked by hand (its data by
+ * Whether a row is valid as `groupableRowMini` defines it, checked by hand (its data by
  * `rowDataIsExact`): `false` is no verdict, the schema decides then. Extra fields (a live
  * entry's `id`) are ignored, as grouping ignores them.
  */

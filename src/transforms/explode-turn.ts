@@ -1,12 +1,13 @@
 import { ChunklogError } from '../errors/chunklog-error.js';
 import { checkList } from '../schema/check-list.js';
-import { type Chunk, ChunkSchema, type ToolBatchChunk } from '../schema/chunk.js';
+import type { Chunk, ToolBatchChunk } from '../schema/chunk.js';
 import type {
   ChunkRole,
   ChunkRowDraft,
   ToolCallRowData,
   ToolResultRowData,
 } from '../schema/chunk-row.js';
+import { chunkMini } from '../schema/chunk-schemas.js';
 import { firstNonSystem } from '../schema/system-message.js';
 
 /**
@@ -208,7 +209,7 @@ export function explodeTurn(
 ): ChunkRowDraft[] {
   const { role } = checkOptions(turnId, options);
   const checked = checkList<Chunk>(chunks, {
-    schema: ChunkSchema,
+    schema: chunkMini,
     code: 'invalid-chunk',
     where: 'explodeTurn',
     argument: 'chunks',

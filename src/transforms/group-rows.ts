@@ -11,7 +11,7 @@ import {
   createBatch,
 } from './batch-builder.js';
 import { isExactRow } from './exact-row.js';
-import { type GroupableRow, GroupableRowSchema } from './row-input.js';
+import { type GroupableRow, groupableRowMini } from './row-input.js';
 import { chatRoleOf, toChunk } from './row-to-chunk.js';
 
 /** A message being rebuilt: the final message object, and the batch its chunks end with. */
@@ -195,7 +195,7 @@ export function groupRowsToMessages(rows: readonly GroupableRow[]): ChatMessage[
   if (Array.isArray(rows) && rows.every(isExactRow)) return groupRows(rows);
   return groupRows(
     checkList<GroupableRow>(rows, {
-      schema: GroupableRowSchema,
+      schema: groupableRowMini,
       code: 'invalid-row',
       where: 'groupRowsToMessages',
       argument: 'rows',

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { type ChunkRowDraft, ChunkRowDraftSchema } from '../schema/chunk-row.js';
+import * as z from 'zod/mini';
+import { type ChunkRowDraft, chunkRowDraftMini } from '../schema/chunk-row.js';
 
 /**
  * A row {@link groupRowsToMessages} accepts: a stored `ChunkRow`, a draft from
@@ -14,8 +14,8 @@ import { type ChunkRowDraft, ChunkRowDraftSchema } from '../schema/chunk-row.js'
  */
 export type GroupableRow = ChunkRowDraft & { readonly seq?: number | null | undefined };
 
-/** Zod schema of a {@link GroupableRow}: a valid draft, with an optional numeric `seq` or null. */
-export const GroupableRowSchema: z.ZodType<GroupableRow> = z.intersection(
-  ChunkRowDraftSchema,
-  z.object({ seq: z.number().nullable().optional() }),
+/** The `zod/mini` schema of a {@link GroupableRow}: a valid draft, with an optional `seq` or null. */
+export const groupableRowMini: z.ZodMiniType<GroupableRow> = z.intersection(
+  chunkRowDraftMini,
+  z.object({ seq: z.optional(z.nullable(z.number())) }),
 );

@@ -1,21 +1,24 @@
-import { z } from 'zod';
-import { type Chunk, type JSONValue, RowDataSchemas } from '../schema/index.js';
+import * as z from 'zod/mini';
+import type { Chunk } from '../schema/chunk.js';
+import { rowDataMini } from '../schema/chunk-schemas.js';
+import { PARSE_CONTEXT } from '../schema/issue-messages.js';
+import type { JSONValue } from '../schema/json.js';
 import { CHUNKLOG_DATA_PART_PREFIX, CHUNKLOG_DATA_PARTS } from './data-parts.js';
 import { invalidUIMessage, type UIMessageLocation } from './invalid-ui-message.js';
 
 // The data of chunklog's system and error parts is the data of a system and an error row.
-const systemData = RowDataSchemas.system;
-const errorData = RowDataSchemas.error;
+const systemData = rowDataMini.system;
+const errorData = rowDataMini.error;
 const progressData = z.object({ toolCallId: z.string(), text: z.string() });
 const deferredData = z.object({ toolCallId: z.string() });
 
 function parseData<T>(
-  schema: z.ZodType<T>,
+  schema: z.ZodMiniType<T>,
   value: unknown,
   location: UIMessageLocation,
   what: string,
 ): T {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, PARSE_CONTEXT);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   throw invalidUIMessage(

@@ -1,6 +1,7 @@
 import type { UIMessage } from 'ai';
+import { type ChatMessage, chatMessageMini } from '../schema/chat-message.js';
 import { checkChatMessages } from '../schema/check-list.js';
-import { type ChatMessage, ChatMessageSchema, type Chunk } from '../schema/index.js';
+import type { Chunk } from '../schema/chunk.js';
 import { parseWith } from '../schema/parse.js';
 import { type AnyUIPart, chunkToParts } from './chunk-to-parts.js';
 import { withDeferredOutcomes } from './deferred-outcomes.js';
@@ -52,7 +53,7 @@ export function toUIMessage<UI_MESSAGE extends UIMessage = UIMessage>(
   message: ChatMessage,
 ): UI_MESSAGE {
   return uiMessageOf<UI_MESSAGE>(
-    parseWith(ChatMessageSchema, message, 'invalid-message', 'chat message'),
+    parseWith(chatMessageMini, message, 'invalid-message', 'chat message'),
   );
 }
 

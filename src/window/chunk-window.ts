@@ -2,8 +2,9 @@ import { ChunklogError } from '../errors/chunklog-error.js';
 import { invalidOption, readOptions } from '../errors/invalid-option.js';
 import type { ChatMessage } from '../schema/chat-message.js';
 import { checkList } from '../schema/check-list.js';
-import { type Chunk, ChunkSchema } from '../schema/chunk.js';
-import { type ChunkEvent, ChunkEventSchema } from '../schema/chunk-event.js';
+import type { Chunk } from '../schema/chunk.js';
+import { type ChunkEvent, chunkEventMini } from '../schema/chunk-event.js';
+import { chunkMini } from '../schema/chunk-schemas.js';
 import { safeParseWith } from '../schema/parse.js';
 import { applyEvent } from './apply-event.js';
 import { evictToLimit } from './eviction.js';
@@ -258,7 +259,7 @@ export class ChunkWindow {
    * ```
    */
   apply(event: ChunkEvent): void {
-    const parsed = safeParseWith(ChunkEventSchema, event, 'invalid-event', 'chunk event');
+    const parsed = safeParseWith(chunkEventMini, event, 'invalid-event', 'chunk event');
     if (!parsed.success) throw parsed.error;
     const next = applyEvent(this.state, parsed.value, () => ++this.keys);
     if (next === this.state) return;
@@ -291,7 +292,7 @@ export class ChunkWindow {
         ? [{ type: 'text', step: 0, text: content }]
         : [
             ...checkList<Chunk>(content, {
-              schema: ChunkSchema,
+              schema: chunkMini,
               code: 'invalid-chunk',
               where: 'ChunkWindow.addPendingUserMessage',
               argument: 'content',

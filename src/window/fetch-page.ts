@@ -1,6 +1,7 @@
 import { ChunklogError } from '../errors/chunklog-error.js';
+import { type ChunkPage, chunkPageMini } from '../schema/chunk-page.js';
 import { safeParseWith } from '../schema/parse.js';
-import { type ChunkPage, ChunkPageSchema, type LoadPage, type LoadPageRequest } from './page.js';
+import type { LoadPage, LoadPageRequest } from './page.js';
 
 function loadFailed(request: LoadPageRequest, cause: unknown): ChunklogError {
   const what = request.before === undefined ? 'the tail' : `the page before seq ${request.before}`;
@@ -32,7 +33,7 @@ export async function fetchPage(
   } catch (cause) {
     throw loadFailed(request, cause);
   }
-  const parsed = safeParseWith(ChunkPageSchema, raw, 'invalid-page', 'chunk page');
+  const parsed = safeParseWith(chunkPageMini, raw, 'invalid-page', 'chunk page');
   if (!parsed.success) throw loadFailed(request, parsed.error);
   const page = parsed.value;
   const expected = threadId();

@@ -13,7 +13,6 @@ export type { LiveEntry, LogEntry, SealedEntry } from './log-entry.js';
 export { type ChunkWindowOptions, DEFAULT_PAGE_SIZE } from './options.js';
 export {
   type ChunkPage,
-  ChunkPageSchema,
   type LoadPage,
   type LoadPageRequest,
   parseChunkPage,

@@ -1,6 +1,6 @@
 import type { ChunkPage } from '../schema/chunk-page.js';
 
-export { type ChunkPage, ChunkPageSchema, parseChunkPage } from '../schema/chunk-page.js';
+export { type ChunkPage, parseChunkPage } from '../schema/chunk-page.js';
 
 /**
  * What a window asks its `loadPage` for: the newest `limit` rows with `seq < before`, or the
@@ -19,8 +19,8 @@ export interface LoadPageRequest {
 }
 
 /**
- * Fetches one page, over HTTP or straight from a store. Its answer is validated with
- * {@link ChunkPageSchema}: it crosses a trust boundary.
+ * Fetches one page, over HTTP or straight from a store. Its answer is validated as
+ * {@link parseChunkPage} does (the checks of `ChunkPageSchema`): it crosses a trust boundary.
  *
  * @example
  * ```ts

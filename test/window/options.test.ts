@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
 import { ChunklogError } from '../../src/errors/index.js';
-import type { ChunkEvent, ChunkRow } from '../../src/schema/index.js';
+import { type ChunkEvent, ChunkPageSchema, type ChunkRow } from '../../src/schema/index.js';
 import {
   type ChunkPage,
-  ChunkPageSchema,
   ChunkWindow,
   type ChunkWindowOptions,
   parseChunkPage,

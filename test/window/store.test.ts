@@ -3,10 +3,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { foldTurn } from '../../src/reducer/index.js';
-import type { ChunkEvent } from '../../src/schema/index.js';
+import { type ChunkEvent, ChunkPageSchema } from '../../src/schema/index.js';
 import { type ChunkStore, createChunkStore } from '../../src/store/index.js';
 import { explodeTurn, groupRowsToMessages } from '../../src/transforms/index.js';
-import { ChunkPageSchema, ChunkWindow } from '../../src/window/index.js';
+import { ChunkWindow } from '../../src/window/index.js';
 import { textBlock, toolRound, turnOf } from './support/events.js';
 
 const THREAD = 'thread-1';
