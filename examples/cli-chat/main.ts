@@ -105,7 +105,7 @@ async function showTurn(threadId: string, turnId: string | undefined): Promise<v
     return;
   }
   print(p.dim(`  turn ${id}: ${rows.length} rows, seqs ${rows[0]?.seq}–${rows.at(-1)?.seq}`));
-  printMessages(groupRowsToMessages(rows), print, p);
+  printMessages(groupRowsToMessages(rows), print, p, rows);
 }
 
 /** The last `rows` rows of the thread, grouped into messages (a page may start mid-turn). */
@@ -116,7 +116,7 @@ async function showHistory(threadId: string, rows: number): Promise<void> {
   }
   const page = await store.getChunks(threadId, { limit: rows });
   if (page.hasMore) print(p.dim(`  … ${(page.oldestSeq ?? 1) - 1} older rows`));
-  printMessages(groupRowsToMessages(page.chunks), print, p);
+  printMessages(groupRowsToMessages(page.chunks), print, p, page.chunks);
 }
 
 const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: tty });
@@ -163,10 +163,11 @@ async function command(line: string): Promise<boolean> {
     case 'help':
       print(
         [
-          '/history [n]   the last n rows of the thread (default 20), as messages',
+          '/history [n]   the last n rows of the thread (default 20), as messages with their seqs',
           '/turn [id]     one turn (default: the latest), with its id and seqs',
           '/cancel        stop the running turn (it is stored with what it had)',
-          '/fork [seq]    copy this thread (up to seq) into a new one and switch to it',
+          '/fork [seq]    copy this thread up to row seq (default: all of it) into a new thread',
+          '               and switch to it; a seq is a row number: /history shows them',
           '/steer <text>  add a message to the running turn',
           '/threads       the threads in the store',
           '/switch <id>   go to another thread',
@@ -211,9 +212,20 @@ async function command(line: string): Promise<boolean> {
       return true;
     }
     case 'fork': {
-      await session.idle();
       const from = session.threadId;
+      if (rest !== '' && !/^\d+$/.test(rest)) {
+        print(
+          `/fork takes a seq: the number of a row in this thread, as /history shows after each\n` +
+            `message ("· seqs 2–5"). /fork 5 copies rows 1 to 5; /fork alone copies them all.`,
+        );
+        return true;
+      }
+      await session.idle();
       const total = await rowsIn(store, from);
+      if (total === 0) {
+        print(p.dim('nothing to fork yet: a thread is stored from its first turn'));
+        return true;
+      }
       const atSeq = rest ? Number(rest) : total;
       const fork = await store.forkThread(from, {
         atSeq,

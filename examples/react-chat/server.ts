@@ -3,7 +3,8 @@
 // sessions: under `/api` (JSON: pages, live events, messages, steer, cancel, notices) for the
 // chunk-native view on `chunklog/react`, and under `/ui` with `uiMessageStream` for the view on
 // `useChat` from `@ai-sdk/react` (its messages route streams the turn; `/ui/threads/:id/stream`
-// resumes it after a reload).
+// resumes it after a reload). Two small routes of the example's own list and create threads for
+// the page's thread switcher (`GET /api/threads`, `POST /api/threads`).
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -85,6 +86,26 @@ export async function startReactChat(options: ReactChatOptions): Promise<ReactCh
     uiMessageStream: true,
   });
 
+  /** The thread switcher's routes: the newest threads, and a new empty one. */
+  async function threads(request: Request): Promise<Response> {
+    if (request.method === 'GET') {
+      const page = await store.listThreads({ limit: 50 });
+      const list = page.threads.map(({ id, title, total, updatedAt }) => ({
+        id,
+        title,
+        total,
+        updatedAt,
+      }));
+      return Response.json({ threads: list });
+    }
+    if (request.method === 'POST') {
+      const id = `chat-${crypto.randomUUID().slice(0, 8)}`;
+      const thread = await store.createThread(id, { title: `New chat ${id.slice(5)}` });
+      return Response.json({ id: thread.id, title: thread.title }, { status: 201 });
+    }
+    return new Response('Method not allowed', { status: 405, headers: { allow: 'GET, POST' } });
+  }
+
   const root = resolve(options.outDir);
   const page = readFileSync(join(root, 'index.html'), 'utf8');
   function file(path: string): Response {
@@ -99,6 +120,7 @@ export async function startReactChat(options: ReactChatOptions): Promise<ReactCh
 
   const listener = toNodeListener(async (request) => {
     const { pathname } = new URL(request.url);
+    if (pathname === '/api/threads') return threads(request);
     if (pathname.startsWith('/api/')) return api.fetch(request);
     if (pathname.startsWith('/ui/')) return ui.fetch(request);
     if (request.method !== 'GET') return new Response('Not found', { status: 404 });

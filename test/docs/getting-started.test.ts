@@ -2,13 +2,15 @@
 // runs it on 20 and on 22): the packed tarball and the page's install lines in one npm install,
 // then each file of the page as it is printed there: the quick start and the tools (output as
 // the page shows it), the provider (without a key: the provider's own error, so the v4 models
-// were accepted), the server (it serves the thread) and the client (it bundles for a browser).
+// were accepted), the server (it serves the thread, the page and the bundled client) and the
+// client (it bundles for a browser; in Chromium, the page shows the thread and sends from its box).
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, openPage } from '../examples/browser.js';
 import { ensureBuilt, exampleEnv, ROOT, tempDir } from '../examples/support.js';
-import { npmRegistryAvailable } from '../support/services.js';
+import { chromiumAvailable, npmRegistryAvailable } from '../support/services.js';
 import { installedBy, readPage } from './snippets/extract.js';
 
 const page = readPage(ROOT, 'docs/getting-started.md');
@@ -23,6 +25,7 @@ const online = npmRegistryAvailable();
 const temp = tempDir('getting-started');
 const dir = temp.dir;
 let server: ChildProcess | undefined;
+let serverUrl = '';
 
 const run = (command: string, args: string[], timeout = 120_000) =>
   execFileSync(command, args, { cwd: dir, env: exampleEnv(), encoding: 'utf8', timeout });
@@ -125,7 +128,36 @@ describe.skipIf(!online)('getting started, verbatim, from an empty folder', () =
       })
       .toContain('Hello from the server!');
     expect((await fetch(`${url}/threads/other/chunks`)).status).toBe(403);
+    // The page the section talks about, and its script: client.ts, bundled by the server.
+    const html = await (await fetch(`${url}/`)).text();
+    expect(html).toContain('<form id="composer">');
+    expect(html).toContain('<script type="module" src="/client.js">');
+    const script = await fetch(`${url}/client.js`);
+    expect(script.headers.get('content-type')).toContain('javascript');
+    expect(await script.text()).toContain('/threads/');
+    serverUrl = url;
   }, 60_000);
+
+  it.skipIf(!chromiumAvailable())(
+    'the page shows the thread and sends what is typed in its box (Chromium)',
+    async () => {
+      expect(serverUrl, 'server.ts is running').not.toBe('');
+      const browser = await launchChromium();
+      try {
+        const { page, problems } = await openPage(browser, `${serverUrl}/`);
+        const answers = page.locator('#log p', { hasText: 'assistant: Hello from the server!' });
+        await expect.poll(() => answers.count()).toBe(1); // the turn posted above, from the store
+        await page.fill('#text', 'Hi from the page');
+        await page.press('#text', 'Enter');
+        await expect.poll(() => page.textContent('#log')).toContain('user: Hi from the page');
+        await expect.poll(() => answers.count()).toBe(2);
+        expect(problems).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    },
+    60_000,
+  );
 
   it('bundles client.ts for a browser against the installed package', async () => {
     const { build } = await import('esbuild');

@@ -78,14 +78,17 @@ describe('examples/cli-chat', () => {
     expect(out).toContain('┊ thinking  The user said “hello there”.');
     expect(out).toContain('You said: “hello there”.');
 
+    // History says the seqs of each message's rows: what /fork takes.
     out = await chat.say('/history', /You said/);
-    expect(out).toMatch(/you ▸ hello there\nagent\n {2}┊ thinking/);
+    const seqs = /you ▸ hello there {2}· seq 1\nagent {2}· seqs 2–(\d+)\n {2}┊ thinking/.exec(out);
+    expect(seqs, out).not.toBeNull();
 
     // The latest turn, read by its id: the user's message and the answer, from seq 1.
     out = await chat.say('/turn', /You said/);
     const turnId = /turn (\S+): (\d+) rows, seqs 1–(\d+)/.exec(out);
     expect(turnId?.[2]).toBe(turnId?.[3]);
-    expect(out).toMatch(/you ▸ hello there\nagent\n {2}┊ thinking/);
+    expect(turnId?.[3]).toBe(seqs?.[1]);
+    expect(out).toMatch(/you ▸ hello there {2}· seq 1\nagent {2}· seqs 2–\d+\n {2}┊ thinking/);
     out = await chat.say(`/turn ${turnId?.[1]}`, /You said/);
     expect(out).toContain(`turn ${turnId?.[1]}: ${turnId?.[2]} rows`);
     out = await chat.say('/turn nope', /no turn/);
@@ -111,6 +114,11 @@ describe('examples/cli-chat', () => {
       out.indexOf('You said: “and after that?”'),
     );
     await chat.waitFor(/You said: “and after that\?”[\s\S]*╰ stop/);
+
+    // A fork point that is not a seq says what a seq is, and forks nothing.
+    out = await chat.say('/fork abc', /\/fork alone copies them all/);
+    expect(out).toContain('/fork takes a seq: the number of a row in this thread');
+    expect(out).not.toContain('error:');
 
     out = await chat.say('/fork', /now on thread/);
     const match = /forked "main" at seq (\d+) into "([^"]+)"/.exec(out);
@@ -165,7 +173,7 @@ describe('examples/cli-chat', () => {
     expect(start).toContain(`on thread "${forkId}"`);
 
     let out = await chat.say('/history 100', /on the fork[\s\S]*agent/);
-    expect(out).toContain('you ▸ hello there');
+    expect(out).toContain('you ▸ hello there  · seq 1');
     expect(out).toContain('── cancelled ── cancelled from the terminal');
     expect(out).toContain('⚙ slow_job {"seconds":30} (no result)');
 

@@ -1,9 +1,11 @@
 // examples/react-chat end to end in headless Chromium, both views. The chunk view (chunklog/react):
-// send, stream, steer, queue, stop, every chunk kind, usage, a reload while a turn runs, older
-// pages on scroll, Markdown and HTML kept inert. The useChat view (@ai-sdk/react on chunklog's UI
-// message handlers): send, stream, steer, stop, a reload while a turn runs (resume). Screenshots
-// in .tmp/ (react-chat-chunks.png, react-chat-usechat.png). The server builds the page with Vite
-// at start-up, offline.
+// send (a message reads "sending…" until the server accepted it, "queued" while it waits), stream,
+// steer, queue, stop, every chunk kind, usage, retry on an error card, a reload while a turn runs,
+// older pages on scroll, Markdown and HTML kept inert; the thread switcher (list, switch, new
+// thread, back). The useChat view (@ai-sdk/react on chunklog's UI message handlers): send,
+// stream, tool progress inside its tool, steer, stop, retry, a reload while a turn runs (resume).
+// Screenshots in .tmp/ (react-chat-chunks.png, react-chat-usechat.png, react-chat-threads.png).
+// The server builds the page with Vite at start-up, offline.
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -78,7 +80,27 @@ describe.skipIf(!hasChromium)('examples/react-chat in Chromium', () => {
     // An empty thread says what to type.
     expect(await page.textContent('.empty')).toContain('weather Paris');
 
-    await turn(page, 'weather Paris');
+    // The message shows at once and reads "sending…" until the server has accepted it: the POST
+    // is held here until the page has shown that.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(
+      '**/api/threads/showcase/messages',
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+      { times: 1 },
+    );
+    const first = Number(await data(page, 'total'));
+    await say(page, 'weather Paris');
+    const sending = page.locator('.message.user.sending', { hasText: 'weather Paris' });
+    await expect.poll(() => sending.locator('.message-status').textContent()).toBe('sending…');
+    release();
+    await expect.poll(() => sending.count()).toBe(0);
+    await settled(page, first);
     expect(await page.locator('.empty').count()).toBe(0);
     expect(await page.locator('.chunk.tool-batch .call.done').count()).toBe(2);
     expect(await page.textContent('.chunk.tool-batch')).toContain('"celsius": 21');
@@ -87,21 +109,29 @@ describe.skipIf(!hasChromium)('examples/react-chat in Chromium', () => {
     expect(await page.textContent('#usage')).toMatch(/last turn: [\d,]+ in · [\d,]+ out tokens/);
 
     // While the slow tool runs: its progress streams; steer with one message, queue another.
+    // The job takes 8 s, so that a loaded machine still finds it running for the queued message.
     const before = Number(await data(page, 'total'));
-    await say(page, 'slow');
+    await say(page, 'slow 8');
     await page.waitForSelector('.call.running .progress');
     expect(await page.textContent('#status')).toBe('working…');
+    // The answer streams: the message it answers reads as sent, with no status under it.
+    expect(await page.locator('.message.user', { hasText: 'slow 8' }).count()).toBe(1);
+    expect(await page.locator('.message.user .message-status').count()).toBe(0);
     await page.fill('#input', 'please also mention the time');
     await page.click('#steer');
     await page.fill('#input', 'and then say goodbye');
     await page.click('#queue');
-    await page.waitForSelector('.message.user.pending');
+    // Accepted by the server, behind the running turn.
+    const queued = page.locator('.message.user.queued', { hasText: 'and then say goodbye' });
+    await expect
+      .poll(() => queued.locator('.message-status').textContent())
+      .toBe('queued: it runs after the current turn');
     await expect
       .poll(() => page.textContent('#log'), { timeout: 20_000 })
       .toContain('You said: “and then say goodbye”');
     await settled(page, before);
     expect(await page.textContent('.chunk.steering')).toContain('please also mention the time');
-    expect(await page.locator('.message.user.pending').count()).toBe(0);
+    expect(await page.locator('.message.user .message-status').count()).toBe(0);
 
     await turn(page, 'ratelimit');
     expect(await page.textContent('.chunk.system.kind-model-changed')).toContain(
@@ -109,6 +139,15 @@ describe.skipIf(!hasChromium)('examples/react-chat in Chromium', () => {
     );
     await turn(page, 'error');
     expect(await page.locator('.chunk.error .error-title').last().textContent()).toBe('Error 503');
+    // Retry, on the newest turn's error card: the user's last message again, as a new turn.
+    expect(await page.locator('.chunk.error .retry').count()).toBe(1);
+    const errors = await page.locator('.chunk.error').count();
+    const beforeRetry = Number(await data(page, 'total'));
+    await page.click('.chunk.error .retry');
+    await settled(page, beforeRetry);
+    expect(await page.locator('.chunk.error').count()).toBe(errors + 1);
+    expect(await page.locator('article.message.user', { hasText: /^error$/ }).count()).toBe(2);
+    expect(await page.locator('.chunk.error .retry').count()).toBe(1); // on the newest only
 
     const beforeStop = Number(await data(page, 'total'));
     await say(page, 'slow');
@@ -228,9 +267,60 @@ describe.skipIf(!hasChromium)('examples/react-chat in Chromium', () => {
       log.dispatchEvent(new Event('scroll'));
     });
     await expect.poll(() => data(page, 'rows').then(Number)).toBeLessThanOrEqual(limit);
+    // The status bar says it in words.
+    await expect
+      .poll(() => page.textContent('#stats'))
+      .toMatch(
+        /^\d+ rows in memory \(limit 24\) · \d+ stored in the thread · scroll up for older$/,
+      );
     expect(problems).toEqual([]);
     await page.close();
   }, 150_000);
+
+  it('thread switcher: lists the threads, switches, makes a new one, and Back returns', async () => {
+    const { page, problems } = await openPage(
+      browser as Browser,
+      `${baseUrl}?view=chunks&thread=switch-a`,
+    );
+    await page.waitForFunction(() => document.body.dataset.reconcile === 'idle');
+    await turn(page, 'hello from a');
+    // The list is the store's (`listThreads`): after the turn, thread switch-a is in it, with its rows.
+    const option = (id: string) => page.locator(`#thread-select option[value="${id}"]`);
+    await expect.poll(() => option('switch-a').textContent()).toMatch(/^switch-a · \d+ rows$/);
+
+    // A new thread (`createThread`): the view switches to it, empty, and the URL names it.
+    await page.click('#new-thread');
+    await page.waitForFunction(() => document.body.dataset.thread?.startsWith('chat-'));
+    const created = await data(page, 'thread');
+    expect(new URL(page.url()).searchParams.get('thread')).toBe(created);
+    await page.waitForFunction(() => document.body.dataset.reconcile === 'idle');
+    expect(await page.textContent('.empty')).toContain('weather Paris');
+    expect(await page.inputValue('#thread-select')).toBe(created);
+    expect(await option(created).textContent()).toMatch(/^New chat .+ · empty$/);
+    await turn(page, 'hello from the new one');
+    expect(await page.textContent('#log')).not.toContain('hello from a');
+
+    // Switch back with the list: the thread's own history, nothing of the other one.
+    await page.selectOption('#thread-select', 'switch-a');
+    await expect.poll(() => page.textContent('#log')).toContain('You said: “hello from a”');
+    expect(await page.textContent('#log')).not.toContain('hello from the new one');
+    await screenshot(page, 'react-chat-threads.png');
+    // Back: the new thread again.
+    await page.goBack();
+    await expect.poll(() => data(page, 'thread')).toBe(created);
+    await expect
+      .poll(() => page.textContent('#log'))
+      .toContain('You said: “hello from the new one”');
+    // The other view keeps the thread.
+    await page.click('a[href*="view=usechat"]');
+    await page.waitForFunction(() => document.body.dataset.status === 'ready');
+    expect(await page.inputValue('#thread-select')).toBe(created);
+    await expect
+      .poll(() => page.textContent('#log'))
+      .toContain('You said: “hello from the new one”');
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
 
   it('useChat view: send, stream, steer, stop, a reload while a turn runs, inert HTML', async () => {
     const { page, problems, dialogs } = await openPage(
@@ -253,9 +343,12 @@ describe.skipIf(!hasChromium)('examples/react-chat in Chromium', () => {
     expect(await page.locator('.call.done').count()).toBe(2);
 
     // Steer the slow tool's turn through chunklog's JSON route: the steering message shows up
-    // in the useChat stream.
+    // in the useChat stream. The tool's progress streams inside its card, as in the chunk view.
     await say(page, 'slow');
-    await page.waitForSelector('.call.running');
+    await page.waitForSelector('.call.running .progress');
+    expect(await page.locator('#log pre.progress').count()).toBe(
+      await page.locator('#log .call pre.progress').count(),
+    );
     await page.fill('#input', 'please hurry');
     await page.click('#steer');
     await ready();
@@ -293,6 +386,23 @@ describe.skipIf(!hasChromium)('examples/react-chat in Chromium', () => {
     await ready();
     await expect.poll(() => page.textContent('#log')).toContain('<img src=x onerror=alert(1)>');
     expect(await page.locator('#log img, #log script, #log b').count()).toBe(0);
+
+    // An error card, and Retry on it: the last user text sent again, as a new turn.
+    const idle = () =>
+      page.waitForFunction(() => document.body.dataset.running === 'false', null, {
+        timeout: 20_000,
+      });
+    await say(page, 'error');
+    await page.waitForSelector('article.message.assistant .chunk.error .retry');
+    await idle();
+    const errors = page.locator('article.message.assistant .chunk.error');
+    expect(await errors.count()).toBe(1);
+    await page.click('article.message.assistant .chunk.error .retry');
+    await expect.poll(() => errors.count(), { timeout: 20_000 }).toBe(2);
+    await idle();
+    expect(await page.locator('article.message.user', { hasText: /^error$/ }).count()).toBe(2);
+    await expect.poll(() => page.locator('.chunk.error .retry').count()).toBe(1);
+
     await page.waitForTimeout(300);
     expect(dialogs).toEqual([]);
     await screenshot(page, 'react-chat-usechat.png');

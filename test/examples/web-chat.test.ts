@@ -1,6 +1,7 @@
 // examples/web-chat end to end in headless Chromium: eviction while a long turn streams, older
-// pages on scroll, model output kept inert, every chunk kind, steering and queueing, and a
-// screenshot (.tmp/web-chat.png).
+// pages on scroll, the status bar's counts in words, model output kept inert, every chunk kind,
+// a message's state (sending, queued, sent), steering and queueing, and a screenshot
+// (.tmp/web-chat.png).
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -159,6 +160,14 @@ describe.skipIf(!hasChromium)('examples/web-chat in Chromium', () => {
     expect(await page.textContent('#log')).toContain('Thinking, chunk 1 of 150.');
     expect(await chunkCount(page)).toBeGreaterThan(LIMIT);
     expect(await page.textContent('#log')).toContain('long 150'); // the user's message, too
+    // The status bar says what it holds, and that the limit waits while the user reads.
+    await expect
+      .poll(() => page.textContent('#stats'))
+      .toMatch(
+        new RegExp(
+          `^\\d+ rows in memory \\(limit ${LIMIT}, back to it at the bottom\\) · \\d+ stored in the thread`,
+        ),
+      );
 
     // Back at the bottom, the window evicts down to the limit again.
     await page.evaluate(() => {
@@ -167,6 +176,13 @@ describe.skipIf(!hasChromium)('examples/web-chat in Chromium', () => {
       log.dispatchEvent(new Event('scroll'));
     });
     await expect.poll(() => chunkCount(page)).toBeLessThanOrEqual(LIMIT);
+    await expect
+      .poll(() => page.textContent('#stats'))
+      .toMatch(
+        new RegExp(
+          `^\\d+ rows in memory \\(limit ${LIMIT}\\) · \\d+ stored in the thread · scroll up for older$`,
+        ),
+      );
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -198,25 +214,57 @@ describe.skipIf(!hasChromium)('examples/web-chat in Chromium', () => {
     // An empty thread says what to type; the hint goes once there is something.
     expect(await page.isVisible('#empty')).toBe(true);
     expect(await page.textContent('#empty')).toContain('weather Paris');
-    await turn(page, 'weather Paris');
+    // The message shows at once and reads "sending…" until the server has accepted it: the POST
+    // is held here until the page has shown that.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(
+      '**/api/threads/showcase/messages',
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+      { times: 1 },
+    );
+    const first = await storedRows(page);
+    await say(page, 'weather Paris');
+    const sending = page.locator('.message.user.sending', { hasText: 'weather Paris' });
+    await expect.poll(() => sending.locator('.message-status').textContent()).toBe('sending…');
+    release();
+    await expect.poll(() => sending.count()).toBe(0);
+    await settled(page, first);
     expect(await page.isVisible('#empty')).toBe(false);
+    // The status bar's counts, in words (and a legend in its title).
+    expect(await page.textContent('#stats')).toMatch(
+      /^\d+ rows in memory \(limit 200\) · \d+ stored in the thread$/,
+    );
+    expect(await page.getAttribute('#stats', 'title')).toContain('A row is one entry');
     // The usage the turn-end event carried.
     expect(await page.textContent('#usage')).toMatch(/^last turn: [\d,]+ in · [\d,]+ out tokens/);
     expect(await page.locator('.chunk.tool-batch .call.done').count()).toBe(2);
     expect(await page.textContent('.chunk.tool-batch')).toContain('"celsius": 21');
 
-    // While a slow tool runs: steer with one message, queue another.
+    // While a slow tool runs: steer with one message, queue another. The job takes 8 s, so that
+    // a loaded machine still finds it running for the queued message.
     const before = await storedRows(page);
-    await say(page, 'slow');
+    await say(page, 'slow 8');
     await page.waitForSelector('#steer:not([hidden])');
     // Progress text streams into the call while the tool runs.
     const progress = await page.waitForSelector('.call.running .progress');
     expect(await progress.textContent()).toMatch(/^\d+% done\n/);
+    // The answer streams: the message it answers reads as sent, with no status under it.
+    expect(await page.locator('.message.user .message-status').count()).toBe(0);
     await page.fill('#input', 'please also mention the time');
     await page.click('#steer');
     await page.fill('#input', 'and then say goodbye');
     await page.click('#queue');
-    await page.waitForSelector('.message.user.pending');
+    // Accepted by the server, behind the running turn.
+    const queued = page.locator('.message.user.queued', { hasText: 'and then say goodbye' });
+    await expect
+      .poll(() => queued.locator('.message-status').textContent())
+      .toBe('queued: it runs after the current turn');
     await expect
       .poll(() => page.textContent('#log'), { timeout: EXAMPLE_TIMEOUT_MS })
       .toContain('You said: “and then say goodbye”');
@@ -226,7 +274,7 @@ describe.skipIf(!hasChromium)('examples/web-chat in Chromium', () => {
     expect(await page.textContent('#log')).toContain(
       'while I was working you said: “please also mention the time”',
     );
-    expect(await page.locator('.message.user.pending').count()).toBe(0); // replaced by stored rows
+    expect(await page.locator('.message.user .message-status').count()).toBe(0); // stored rows
 
     await turn(page, 'ratelimit');
     const separator = page.locator('.chunk.system.kind-model-changed');
@@ -247,6 +295,9 @@ describe.skipIf(!hasChromium)('examples/web-chat in Chromium', () => {
     expect(await page.locator('.chunk.system.kind-cancelled').last().textContent()).toContain(
       'Stopped by the user.',
     );
+    // The call it cut short reads so, not "running".
+    const stopped = page.locator('article.message.assistant', { hasText: 'Stopped by the user.' });
+    expect(await stopped.locator('.call .badge').textContent()).toBe('unfinished');
 
     await say(page, '/notice Deployed version 2.');
     await page.waitForSelector('.message.system .chunk.system');
@@ -264,6 +315,13 @@ describe.skipIf(!hasChromium)('examples/web-chat in Chromium', () => {
     });
     expect(await page.locator('.chunk.steering').count()).toBe(1);
     expect(await page.locator('.message.system').count()).toBe(1);
+    expect(await stopped.locator('.call .badge').textContent()).toBe('unfinished');
+    // A tool's progress box shows its newest lines, as a terminal does.
+    const box = page.locator('.call', { hasText: '"seconds":8' }).locator('pre.progress');
+    expect(await box.textContent()).toContain('100% done');
+    expect(
+      await box.evaluate((pre) => pre.scrollHeight - pre.scrollTop - pre.clientHeight),
+    ).toBeLessThanOrEqual(1);
     await page.click('.message.assistant details.chunk.thinking summary >> nth=1');
 
     mkdirSync(join(ROOT, '.tmp'), { recursive: true });

@@ -1,12 +1,15 @@
 // The chunk-native view on `chunklog/react`: `useChunkThread` keeps a ChunkWindow over the
 // thread's pages, fed by its live events. The window bounds what the page holds: at the bottom it
 // evicts the oldest chunks past `limit`; scrolled up, it keeps them and loads older pages.
+import type { ChatMessage } from 'chunklog';
 import { useChunkThread } from 'chunklog/react';
-import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
-import { MessageView } from './Chunks.js';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { describeWindow, WINDOW_STATS_LEGEND } from '../../shared/window-stats.js';
+import { MessageView, type UserMessageStatus } from './Chunks.js';
 import { Composer } from './Composer.js';
 import { EmptyHint } from './EmptyHint.js';
 import { formatUsage } from './usage.js';
+import { useTurnEnd } from './use-turn-end.js';
 
 const offsetIn = (log: HTMLElement, node: HTMLElement) =>
   node.getBoundingClientRect().top - log.getBoundingClientRect().top;
@@ -20,7 +23,20 @@ function firstVisible(log: HTMLElement): { key: string; offset: number } | null 
   return null;
 }
 
-export function ChunkChat({ threadId, limit }: { threadId: string; limit: number }) {
+/** The text of a user message. */
+const textOf = (message: ChatMessage): string =>
+  message.chunks.map((chunk) => (chunk.type === 'text' ? chunk.text : '')).join('');
+
+export function ChunkChat({
+  threadId,
+  limit,
+  onTurnEnd,
+}: {
+  threadId: string;
+  limit: number;
+  /** Told when a turn ended (the header's thread list is read again). */
+  onTurnEnd?: (() => void) | undefined;
+}) {
   const thread = useChunkThread({
     threadId,
     basePath: '/api',
@@ -30,10 +46,28 @@ export function ChunkChat({ threadId, limit }: { threadId: string; limit: number
   const { snapshot, turn, lastTurn } = thread;
   const logRef = useRef<HTMLElement>(null);
   const running = turn.status === 'running';
-  const pendingTurns = useMemo(
-    () => new Set(snapshot.log.filter((entry) => entry.pending).map((entry) => entry.turnId)),
-    [snapshot.log],
-  );
+  useTurnEnd(running, onTurnEnd);
+
+  // A user message is shown at once, before the server has it. It says "sending…" until the
+  // server accepted it (the POST's 202) or its turn started, "queued" while the server holds it
+  // behind the running turn, and then reads as sent: the answer streams under it.
+  const [accepted, setAccepted] = useState<ReadonlyMap<string, { queued: boolean }>>(new Map());
+  const statusOf = useMemo(() => {
+    const pending = new Set<string>();
+    const started = new Set<string>();
+    for (const entry of snapshot.log) {
+      if (entry.pending) pending.add(entry.turnId);
+      else if (entry.live) started.add(entry.turnId);
+    }
+    if (snapshot.liveTurnId !== null) started.add(snapshot.liveTurnId);
+    return (message: ChatMessage): UserMessageStatus | undefined => {
+      const { turnId } = message;
+      if (message.role !== 'user' || !pending.has(turnId) || started.has(turnId)) return undefined;
+      const answer = accepted.get(turnId);
+      if (answer === undefined) return 'sending';
+      return answer.queued ? 'queued' : undefined;
+    };
+  }, [snapshot.log, snapshot.liveTurnId, accepted]);
 
   // At the bottom, follow what streams in. Scrolled up, keep the chunk the user reads where it
   // was while older pages are added above it.
@@ -81,12 +115,37 @@ export function ChunkChat({ threadId, limit }: { threadId: string; limit: number
   };
   const send = (text: string) => {
     thread.setScrolledUp(false); // back to the bottom, where the answer appears
-    if (text.startsWith('/notice')) void thread.notify(text.slice(7).trim() || 'A notice.');
-    else void thread.send(text); // while a turn runs, the server queues it behind that turn
+    if (text.startsWith('/notice')) {
+      void thread.notify(text.slice(7).trim() || 'A notice.');
+      return;
+    }
+    // While a turn runs, the server queues it behind that turn.
+    void thread.send(text).then((sent) => {
+      if (sent === undefined) return; // not sent: the message is gone, the error shows
+      setAccepted((before) => {
+        const still = snapshotRef.current.log; // forget the turns stored since
+        const pending = new Set(still.filter((e) => e.pending).map((e) => e.turnId));
+        const next = new Map([...before].filter(([turnId]) => pending.has(turnId)));
+        return next.set(sent.turnId, { queued: sent.queued });
+      });
+    });
   };
-  const stats = `${snapshot.log.length} rows held (limit ${limit}) · ${snapshot.total} stored${
-    snapshot.hasOlder ? ' · scroll up for older' : ''
-  }`;
+  const snapshotRef = useRef(snapshot);
+  snapshotRef.current = snapshot;
+
+  // Retry, on the error cards of the newest turn once it ended: the user's last message, sent
+  // again as a new turn. One callback for every render, so that the messages stay memoized.
+  const lastUser = [...snapshot.groups].reverse().find((message) => message.role === 'user');
+  const latest = useRef({ send, text: '' });
+  latest.current = { send, text: lastUser ? textOf(lastUser) : '' };
+  const retry = useCallback(() => {
+    const { send, text } = latest.current;
+    if (text !== '') send(text);
+  }, []);
+  const newest = snapshot.groups.at(-1);
+  const retryOn =
+    !running && newest?.role === 'assistant' && latest.current.text !== '' ? newest.id : undefined;
+  const stats = describeWindow(snapshot, limit);
   const usage = lastTurn?.usage ?? turn.usage;
   const empty = snapshot.groups.length === 0 && snapshot.total === 0 && !snapshot.loadingOlder;
 
@@ -101,7 +160,9 @@ export function ChunkChat({ threadId, limit }: { threadId: string; limit: number
             last turn: {formatUsage(usage)}
           </span>
         )}
-        <span className="stats">{stats}</span>
+        <span className="stats" id="stats" title={WINDOW_STATS_LEGEND}>
+          {stats}
+        </span>
       </header>
       <main className="log" id="log" ref={logRef} onScroll={onScroll} aria-live="polite">
         {snapshot.hasOlder && (
@@ -122,8 +183,9 @@ export function ChunkChat({ threadId, limit }: { threadId: string; limit: number
           <MessageView
             key={message.id}
             message={message}
-            pending={message.role === 'user' && pendingTurns.has(message.turnId)}
+            status={statusOf(message)}
             live={running && message.turnId === turn.turnId}
+            onRetry={message.id === retryOn ? retry : undefined}
           />
         ))}
         {thread.error ? (

@@ -67,12 +67,36 @@ function SafeLink({ url, label }: { url: string; label: string }) {
   );
 }
 
+/** An error card; with `onRetry`, a button that sends the user's last message again. */
+export function ErrorCard({
+  title,
+  message,
+  onRetry,
+}: {
+  title: string;
+  message: string;
+  onRetry?: (() => void) | undefined;
+}) {
+  return (
+    <div className="chunk error" role="alert">
+      <div className="error-title">{title}</div>
+      <div className="body">{message}</div>
+      {onRetry && (
+        <button type="button" className="retry" onClick={onRetry}>
+          Retry
+        </button>
+      )}
+    </div>
+  );
+}
+
 /** One chunk. `markdown`: render text as Markdown (the assistant's), else as plain text. */
 export function ChunkView({
   chunk,
   markdown,
   live,
   turnLive,
+  onRetry,
 }: {
   chunk: Chunk;
   markdown: boolean;
@@ -80,6 +104,8 @@ export function ChunkView({
   live: boolean;
   /** Its turn is live. */
   turnLive: boolean;
+  /** Offered on an error card: sends the user's last message again. */
+  onRetry?: (() => void) | undefined;
 }) {
   switch (chunk.type) {
     case 'text':
@@ -102,12 +128,11 @@ export function ChunkView({
       );
     case 'error':
       return (
-        <div className="chunk error" role="alert">
-          <div className="error-title">
-            {chunk.statusCode ? `Error ${chunk.statusCode}` : 'Error'}
-          </div>
-          <div className="body">{chunk.message}</div>
-        </div>
+        <ErrorCard
+          title={chunk.statusCode ? `Error ${chunk.statusCode}` : 'Error'}
+          message={chunk.message}
+          onRetry={onRetry}
+        />
       );
     case 'system':
       // A separator: what comes after it happened after the notice (a model switch, a cancel,
@@ -156,19 +181,33 @@ function chunkKey(chunk: Chunk, index: number): string {
   return `${chunk.type}:${chunk.step}:${index}`;
 }
 
+/**
+ * Where a user's message not stored yet is: `sending` until the server accepted it, `queued`
+ * while it waits behind the running turn. Once its turn runs it reads as sent (no label).
+ */
+export type UserMessageStatus = 'sending' | 'queued';
+
+const STATUS_TEXT: Record<UserMessageStatus, string> = {
+  sending: 'sending…',
+  queued: 'queued: it runs after the current turn',
+};
+
 /** A message: the user's, the assistant's (every chunk in order), or a system message. */
 export const MessageView = memo(function MessageView({
   message,
-  pending,
+  status,
   live,
+  onRetry,
 }: {
   message: ChatMessage;
-  pending: boolean;
+  status?: UserMessageStatus | undefined;
   live: boolean;
+  /** Given to the newest turn's error cards when no turn runs. */
+  onRetry?: (() => void) | undefined;
 }) {
   const last = message.chunks.length - 1;
   return (
-    <article className={`message ${message.role}${pending ? ' pending' : ''}`} data-id={message.id}>
+    <article className={`message ${message.role} ${status ?? ''}`} data-id={message.id}>
       {message.chunks.map((chunk, index) => {
         const key = chunkKey(chunk, index);
         return (
@@ -180,11 +219,12 @@ export const MessageView = memo(function MessageView({
               markdown={message.role === 'assistant'}
               live={live && index === last}
               turnLive={live}
+              onRetry={onRetry}
             />
           </div>
         );
       })}
-      {pending && <div className="sending">sending…</div>}
+      {status && <div className="message-status">{STATUS_TEXT[status]}</div>}
     </article>
   );
 });

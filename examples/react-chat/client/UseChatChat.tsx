@@ -14,9 +14,11 @@ import {
   toUIMessages,
 } from 'chunklog';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { ErrorCard } from './Chunks.js';
 import { Composer } from './Composer.js';
 import { EmptyHint } from './EmptyHint.js';
 import { Markdown } from './Markdown.js';
+import { useTurnEnd } from './use-turn-end.js';
 
 const api = (threadId: string) => `/api/threads/${encodeURIComponent(threadId)}`;
 const ui = (threadId: string) => `/ui/threads/${encodeURIComponent(threadId)}`;
@@ -36,13 +38,20 @@ const post = (url: string, body: unknown) =>
     body: JSON.stringify(body),
   });
 
-export function UseChatChat({ threadId }: { threadId: string }) {
+export function UseChatChat({
+  threadId,
+  onTurnEnd,
+}: {
+  threadId: string;
+  /** Told when a turn ended (the header's thread list is read again). */
+  onTurnEnd?: (() => void) | undefined;
+}) {
   const [initial, setInitial] = useState<UIMessage[] | undefined>(undefined);
   useEffect(() => {
     storedMessages(threadId).then(setInitial, () => setInitial([]));
   }, [threadId]);
   if (initial === undefined) return <main className="log" id="log" />;
-  return <Chat threadId={threadId} initial={initial} />;
+  return <Chat threadId={threadId} initial={initial} onTurnEnd={onTurnEnd} />;
 }
 
 type Part = UIMessage['parts'][number];
@@ -51,7 +60,40 @@ type Part = UIMessage['parts'][number];
 const partKey = (part: Part, index: number): string =>
   'toolCallId' in part ? `tool:${part.toolCallId}` : `${part.type}:${index}`;
 
-function PartView({ part, role, live }: { part: Part; role: UIMessage['role']; live: boolean }) {
+/**
+ * The progress text of each tool call of a message. chunklog sends it as a data part of its own
+ * (`data-chunklog-tool-progress`, after the tool parts of its batch); the view shows it inside
+ * the call's card, as the chunk view does.
+ */
+function progressByCall(message: UIMessage): ReadonlyMap<string, string> {
+  const progress = new Map<string, string>();
+  for (const part of message.parts) {
+    if (isChunklogToolProgressPart(part)) {
+      const { toolCallId, text } = part.data;
+      progress.set(toolCallId, (progress.get(toolCallId) ?? '') + text);
+    }
+  }
+  return progress;
+}
+
+function PartView({
+  part,
+  role,
+  live,
+  progress,
+  hasCall,
+  onRetry,
+}: {
+  part: Part;
+  role: UIMessage['role'];
+  live: boolean;
+  /** The progress text of the message's tool calls. */
+  progress: ReadonlyMap<string, string>;
+  /** Whether the message has the tool part of a call. */
+  hasCall: (toolCallId: string) => boolean;
+  /** Offered on an error card: sends the user's last message again. */
+  onRetry?: (() => void) | undefined;
+}) {
   if (isChunklogSystemPart(part)) {
     return (
       <div className={`chunk system kind-${part.data.kind}`}>
@@ -62,15 +104,17 @@ function PartView({ part, role, live }: { part: Part; role: UIMessage['role']; l
   }
   if (isChunklogErrorPart(part)) {
     return (
-      <div className="chunk error" role="alert">
-        <div className="error-title">
-          {part.data.statusCode ? `Error ${part.data.statusCode}` : 'Error'}
-        </div>
-        <div className="body">{part.data.message}</div>
-      </div>
+      <ErrorCard
+        title={part.data.statusCode ? `Error ${part.data.statusCode}` : 'Error'}
+        message={part.data.message}
+        onRetry={onRetry}
+      />
     );
   }
-  if (isChunklogToolProgressPart(part)) return <pre className="progress">{part.data.text}</pre>;
+  if (isChunklogToolProgressPart(part)) {
+    // Shown in its call's card; alone only when the message lacks the call (a partial page).
+    return hasCall(part.data.toolCallId) ? null : <pre className="progress">{part.data.text}</pre>;
+  }
   switch (part.type) {
     case 'text':
       return role === 'assistant' ? (
@@ -121,6 +165,9 @@ function PartView({ part, role, live }: { part: Part; role: UIMessage['role']; l
                 <span className="input">{JSON.stringify(tool.input ?? null)}</span>
                 <span className={`badge ${state}`}>{state}</span>
               </div>
+              {progress.get(tool.toolCallId) ? (
+                <pre className="progress">{progress.get(tool.toolCallId)}</pre>
+              ) : null}
               {'output' in tool && tool.output !== undefined ? (
                 <pre className="result">{JSON.stringify(tool.output, null, 2)}</pre>
               ) : null}
@@ -135,7 +182,15 @@ function PartView({ part, role, live }: { part: Part; role: UIMessage['role']; l
   }
 }
 
-function Chat({ threadId, initial }: { threadId: string; initial: UIMessage[] }) {
+function Chat({
+  threadId,
+  initial,
+  onTurnEnd,
+}: {
+  threadId: string;
+  initial: UIMessage[];
+  onTurnEnd?: (() => void) | undefined;
+}) {
   const transport = useMemo(
     () =>
       new DefaultChatTransport({
@@ -159,6 +214,15 @@ function Chat({ threadId, initial }: { threadId: string; initial: UIMessage[] })
     },
   });
   const running = status === 'submitted' || status === 'streaming';
+  useTurnEnd(running, onTurnEnd);
+  // Retry, on the error cards of the newest message once the turn ended: the user's last text,
+  // sent again (chunklog's log is append-only: a new turn, not a regenerated one).
+  const lastUser = [...messages].reverse().find((message) => message.role === 'user');
+  const lastUserText =
+    lastUser?.parts.map((part) => (part.type === 'text' ? part.text : '')).join('') ?? '';
+  const newest = messages.at(-1);
+  const retryOn =
+    !running && newest?.role === 'assistant' && lastUserText !== '' ? newest.id : undefined;
   const logRef = useRef<HTMLElement>(null);
   useLayoutEffect(() => {
     const log = logRef.current;
@@ -183,18 +247,30 @@ function Chat({ threadId, initial }: { threadId: string; initial: UIMessage[] })
       </header>
       <main className="log" id="log" ref={logRef} aria-live="polite">
         {messages.length === 0 && <EmptyHint />}
-        {messages.map((message, i) => (
-          <article key={message.id} className={`message ${message.role}`} data-id={message.id}>
-            {message.parts.map((part, index) => (
-              <PartView
-                key={partKey(part, index)}
-                part={part}
-                role={message.role}
-                live={running && i === messages.length - 1}
-              />
-            ))}
-          </article>
-        ))}
+        {messages.map((message, i) => {
+          const progress = progressByCall(message);
+          const calls = new Set(
+            message.parts.flatMap((part) => ('toolCallId' in part ? [part.toolCallId] : [])),
+          );
+          const hasCall = (toolCallId: string) => calls.has(toolCallId);
+          const onRetry =
+            message.id === retryOn ? () => void sendMessage({ text: lastUserText }) : undefined;
+          return (
+            <article key={message.id} className={`message ${message.role}`} data-id={message.id}>
+              {message.parts.map((part, index) => (
+                <PartView
+                  key={partKey(part, index)}
+                  part={part}
+                  role={message.role}
+                  live={running && i === messages.length - 1}
+                  progress={progress}
+                  hasCall={hasCall}
+                  onRetry={onRetry}
+                />
+              ))}
+            </article>
+          );
+        })}
         {error && (
           <div className="chunk error client-error" role="alert">
             {error.message}

@@ -3,7 +3,8 @@
 // the oldest chunks past `limit`; scrolled up, it keeps them and loads older pages.
 import type { ChatMessage, ChunkEvent, TokenUsage } from 'chunklog';
 import { ChunkWindow, type ChunkWindowSnapshot } from 'chunklog/window';
-import { renderMessage } from './render.js';
+import { describeWindow, WINDOW_STATS_LEGEND } from '../../shared/window-stats.js';
+import { followProgress, renderMessage, type UserMessageStatus } from './render.js';
 
 const params = new URLSearchParams(location.search);
 const threadId = params.get('thread') ?? 'web';
@@ -20,6 +21,7 @@ const buttons = {
   stop: document.getElementById('stop') as HTMLButtonElement,
 };
 (document.getElementById('thread') as HTMLElement).textContent = `thread ${threadId}`;
+(document.getElementById('stats') as HTMLElement).title = WINDOW_STATS_LEGEND;
 
 const chunkWindow = new ChunkWindow({
   limit,
@@ -58,7 +60,39 @@ function showUsage(usage: TokenUsage | undefined): void {
 
 // ── rendering ────────────────────────────────────────────────────────────────────────────────
 
-const rendered = new Map<string, { message: ChatMessage; pending: boolean; node: HTMLElement }>();
+type Status = UserMessageStatus | undefined;
+interface Rendered {
+  readonly message: ChatMessage;
+  readonly status: Status;
+  readonly live: boolean;
+  readonly node: HTMLElement;
+}
+const rendered = new Map<string, Rendered>();
+
+/** The turns the server accepted (its 202), and whether it queued them, until they are stored. */
+const accepted = new Map<string, { queued: boolean }>();
+
+/**
+ * A user message not stored yet reads "sending…" until the server accepted it or its turn
+ * started, "queued" while the server holds it behind the running turn, and then as sent.
+ */
+function statusOf(snapshot: ChunkWindowSnapshot): (message: ChatMessage) => Status {
+  const pending = new Set<string>();
+  const started = new Set<string>();
+  for (const entry of snapshot.log) {
+    if (entry.pending) pending.add(entry.turnId);
+    else if (entry.live) started.add(entry.turnId);
+  }
+  if (snapshot.liveTurnId !== null) started.add(snapshot.liveTurnId);
+  for (const turnId of accepted.keys()) if (!pending.has(turnId)) accepted.delete(turnId);
+  return (message) => {
+    if (message.role !== 'user' || !pending.has(message.turnId)) return undefined;
+    if (started.has(message.turnId)) return undefined;
+    const answer = accepted.get(message.turnId);
+    if (answer === undefined) return 'sending';
+    return answer.queued ? 'queued' : undefined;
+  };
+}
 let scheduled = false;
 chunkWindow.subscribe(() => {
   if (scheduled) return;
@@ -92,19 +126,28 @@ function restore(kept: { key: string; offset: number }): void {
 function render(snapshot: ChunkWindowSnapshot): void {
   const atBottom = !snapshot.scrolledUp;
   const kept = atBottom ? null : anchor();
-  const pendingTurns = new Set(snapshot.log.filter((e) => e.pending).map((e) => e.turnId));
+  const status = statusOf(snapshot);
+  const running = snapshot.liveTurnId !== null && snapshot.liveTurn?.ended !== true;
+  const fresh: HTMLElement[] = [];
 
   // Messages keyed by their stable id: one that did not change keeps its element.
   const seen = new Set<string>();
   let previous: HTMLElement | null = null;
   for (const message of snapshot.groups) {
     seen.add(message.id);
-    const pending = message.role === 'user' && pendingTurns.has(message.turnId);
+    const state = status(message);
+    const live = running && message.turnId === snapshot.liveTurnId;
     let entry = rendered.get(message.id);
-    if (entry === undefined || entry.message !== message || entry.pending !== pending) {
-      const node = renderMessage(message, pending);
+    if (
+      entry === undefined ||
+      entry.message !== message ||
+      entry.status !== state ||
+      entry.live !== live
+    ) {
+      const node = renderMessage(message, state, live);
       entry?.node.replaceWith(node);
-      entry = { message, pending, node };
+      fresh.push(node);
+      entry = { message, status: state, live, node };
       rendered.set(message.id, entry);
     }
     const expected: Element | null = previous
@@ -123,15 +166,13 @@ function render(snapshot: ChunkWindowSnapshot): void {
     }
   }
 
+  for (const node of fresh) followProgress(node);
   if (atBottom) logEl.scrollTop = logEl.scrollHeight;
   else if (kept) restore(kept);
 
-  const running = snapshot.liveTurnId !== null && snapshot.liveTurn?.ended !== true;
   setRunning(running);
   const chunks = logEl.querySelectorAll('.chunk').length;
-  (document.getElementById('stats') as HTMLElement).textContent =
-    `${chunks} chunks on the page · ${snapshot.log.length} rows held (limit ${limit}) · ${snapshot.total} stored` +
-    (snapshot.hasOlder ? ' · scroll up for older' : '');
+  (document.getElementById('stats') as HTMLElement).textContent = describeWindow(snapshot, limit);
   document.body.dataset.chunks = String(chunks);
   document.body.dataset.reconcile = snapshot.reconcileStatus;
   document.body.dataset.total = String(snapshot.total);
@@ -180,7 +221,13 @@ async function send(text: string): Promise<void> {
   const turnId = `web-${crypto.randomUUID()}`;
   const pending = chunkWindow.addPendingUserMessage(text, { turnId });
   const response = await post('messages', { text, mode: 'send', turnId });
-  if (!response.ok) chunkWindow.removePendingUserMessage(pending);
+  if (!response.ok) {
+    chunkWindow.removePendingUserMessage(pending);
+    return;
+  }
+  const { queued } = (await response.json()) as { turnId: string; queued: boolean };
+  accepted.set(turnId, { queued });
+  render(chunkWindow.getSnapshot()); // the window did not change: its message's status did
 }
 
 async function submit(mode: 'send' | 'steer'): Promise<void> {

@@ -33,14 +33,17 @@ function thinking(chunk: Extract<Chunk, { type: 'thinking' }>, key: string): HTM
   return details;
 }
 
-function toolCall(call: ToolCallEntry): HTMLElement {
+/** A call without a result runs while its turn is live; in a turn that ended it was cut short. */
+function toolCall(call: ToolCallEntry, live: boolean): HTMLElement {
   const state = call.isError
     ? 'error'
     : call.result !== undefined
       ? 'done'
       : call.denied
         ? 'denied'
-        : 'running';
+        : live
+          ? 'running'
+          : 'unfinished';
   const box = el('div', `call ${state}`);
   const head = el('div', 'call-head');
   const input = call.input !== undefined ? JSON.stringify(call.input) : (call.inputText ?? '');
@@ -74,8 +77,8 @@ function safeLink(url: string, label: string): HTMLElement {
   return el('span', '', label || url);
 }
 
-/** One chunk's element. Every chunk element has the class `chunk`. */
-export function renderChunk(chunk: Chunk, key: string): HTMLElement {
+/** One chunk's element (`live`: its turn runs). Every chunk element has the class `chunk`. */
+export function renderChunk(chunk: Chunk, key: string, live: boolean): HTMLElement {
   switch (chunk.type) {
     case 'text':
       return el('div', 'chunk text', chunk.text);
@@ -83,7 +86,7 @@ export function renderChunk(chunk: Chunk, key: string): HTMLElement {
       return thinking(chunk, key);
     case 'tool-batch': {
       const batch = el('div', 'chunk tool-batch');
-      for (const call of chunk.calls) batch.append(toolCall(call));
+      for (const call of chunk.calls) batch.append(toolCall(call, live));
       return batch;
     }
     case 'error': {
@@ -142,16 +145,41 @@ function chunkKey(message: ChatMessage, chunk: Chunk): string {
   return `${message.id}|${chunk.type}|${chunk.step}|${id ?? JSON.stringify(chunk).slice(0, 200)}`;
 }
 
-/** A message bubble: the user's, the assistant's (every chunk in order), or a system one. */
-export function renderMessage(message: ChatMessage, pending: boolean): HTMLElement {
-  const bubble = el('article', `message ${message.role}${pending ? ' pending' : ''}`);
+/**
+ * Where a user's message not stored yet is: `sending` until the server accepted it, `queued`
+ * while it waits behind the running turn. Once its turn runs it reads as sent (no label).
+ */
+export type UserMessageStatus = 'sending' | 'queued';
+
+const STATUS_TEXT: Record<UserMessageStatus, string> = {
+  sending: 'sending…',
+  queued: 'queued: it runs after the current turn',
+};
+
+/**
+ * A message bubble: the user's, the assistant's (every chunk in order), or a system one. `live`:
+ * its turn runs. Call `followProgress` once it is on the page.
+ */
+export function renderMessage(
+  message: ChatMessage,
+  status: UserMessageStatus | undefined,
+  live: boolean,
+): HTMLElement {
+  const bubble = el('article', `message ${message.role}${status ? ` ${status}` : ''}`);
   bubble.dataset.id = message.id;
   for (const chunk of message.chunks) {
     const key = chunkKey(message, chunk);
-    const node = renderChunk(chunk, key);
+    const node = renderChunk(chunk, key, live);
     node.dataset.key = key;
     bubble.append(node);
   }
-  if (pending) bubble.append(el('div', 'sending', 'sending…'));
+  if (status) bubble.append(el('div', 'message-status', STATUS_TEXT[status]));
   return bubble;
+}
+
+/** A tool's progress box shows its newest lines, like a terminal: scrolled to its end. */
+export function followProgress(bubble: HTMLElement): void {
+  for (const pre of bubble.querySelectorAll<HTMLElement>('pre.progress')) {
+    pre.scrollTop = pre.scrollHeight;
+  }
 }

@@ -16,3 +16,13 @@ declare module '@libsql/kysely-libsql' {
     createQueryCompiler: Dialect['createQueryCompiler'];
   }
 }
+
+declare module 'next/server' {
+  /** Runs a task after the response has been sent (Next.js 15). */
+  export function after(task: Promise<unknown> | (() => unknown)): void;
+}
+
+declare module '@vercel/functions' {
+  /** Keeps the function running until the promise settles. */
+  export function waitUntil(promise: Promise<unknown>): void;
+}
