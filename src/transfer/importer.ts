@@ -72,7 +72,11 @@ export class Importer {
     try {
       value = JSON.parse(text);
     } catch (error) {
-      throw this.problem(number, new LineProblem('not JSON', [], error));
+      const what =
+        this.header === undefined
+          ? 'not a chunklog thread export: the first line is not JSON'
+          : 'not JSON';
+      throw this.problem(number, new LineProblem(what, [], error));
     }
     if (this.header === undefined) return this.start(number, value);
     if (this.ended) throw this.problem(number, new LineProblem('a line after the end line'));
