@@ -52,6 +52,22 @@ export function inspectorListener(
   };
 }
 
+/** The web Request of a GET or HEAD, without a body; undefined when it cannot be made. */
+function toRequest(req: IncomingMessage, method: string): Request | undefined {
+  try {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (typeof value === 'string') headers.append(name, value);
+      else for (const item of value ?? []) headers.append(name, item);
+    }
+    // The path only: the Host header is the handler's to check, never trusted as the URL's host.
+    const path = (req.url ?? '/').startsWith('/') ? (req.url ?? '/') : '/';
+    return new Request(new URL(`http://inspector.invalid${path}`), { method, headers });
+  } catch {
+    return undefined;
+  }
+}
+
 async function respond(
   handler: (request: Request) => Promise<Response>,
   req: IncomingMessage,
@@ -64,20 +80,13 @@ async function respond(
     res.end(READ_ONLY);
     return;
   }
-  let response: Response;
-  try {
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (typeof value === 'string') headers.append(name, value);
-      else for (const item of value ?? []) headers.append(name, item);
-    }
-    // The path only: the Host header is the handler's to check, never trusted as the URL's host.
-    const path = (req.url ?? '/').startsWith('/') ? (req.url ?? '/') : '/';
-    const url = new URL(`http://inspector.invalid${path}`);
-    response = await handler(new Request(url, { method, headers }));
-  } catch {
-    response = new Response('Bad request.\n', { status: 400 });
-  }
+  const request = toRequest(req, method);
+  const response =
+    request === undefined
+      ? new Response('Bad request.\n', { status: 400 })
+      : await handler(request).catch(
+          () => new Response('The inspector failed.\n', { status: 500 }),
+        );
   const body = method === 'HEAD' ? undefined : Buffer.from(await response.arrayBuffer());
   const out: Record<string, string> = {};
   response.headers.forEach((value, name) => {
