@@ -9,6 +9,7 @@ const config: Options = {
     'testing/index': 'src/testing/index.ts',
     'react/index': 'src/react/index.ts',
     'relay/index': 'src/relay/index.ts',
+    'transfer/index': 'src/transfer/index.ts',
     cli: 'src/cli.ts',
   },
   format: ['esm'],

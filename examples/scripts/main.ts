@@ -13,6 +13,7 @@
 //   tour                                     all of the above on a seeded .tmp/scripts.db
 import { createWriteStream, rmSync } from 'node:fs';
 import { finished } from 'node:stream/promises';
+import type { ImportThreadResult } from 'chunklog/transfer';
 import { exitQuietlyOnClosedStdout } from '../shared/closed-pipe.js';
 import { openStore } from '../shared/open-store.js';
 import { printPages } from '../shared/print.js';
@@ -64,20 +65,16 @@ async function main(argv: string[]): Promise<void> {
         break;
       case 'export': {
         const out = b === undefined ? process.stdout : createWriteStream(need(b, 'file'));
-        const { rows, pages } = await exportThread(store, need(a, 'thread'), out, limit);
+        const { turns, rows } = await exportThread(store, need(a, 'thread'), out, limit);
         if (out !== process.stdout) {
           out.end();
           await finished(out);
-          print(`exported ${rows} rows of ${a} to ${b} (${pages} page(s))`);
+          print(`exported ${rows} rows (${turns} turn(s)) of ${a} to ${b}`);
         }
         break;
       }
       case 'import': {
-        const result = await importThread(store, need(a, 'file'), b);
-        print(
-          `imported ${result.turns} turn(s) into ${result.threadId}: ${result.written} row(s) written` +
-            (result.sameSeqs ? ', every row kept its seq' : ''),
-        );
+        print(imported(await importThread(store, need(a, 'file'), b)));
         break;
       }
       case 'delete':
@@ -90,6 +87,12 @@ async function main(argv: string[]): Promise<void> {
   } finally {
     await close();
   }
+}
+
+function imported(result: ImportThreadResult): string {
+  const skipped = result.skippedTurns > 0 ? `, ${result.skippedTurns} turn(s) already there` : '';
+  const seqs = result.sameSeqs ? ', every row kept its seq' : '';
+  return `imported ${result.turns} turn(s) into ${result.threadId}: ${result.rows} row(s) written${skipped}${seqs}`;
 }
 
 function need(value: string | undefined, name: string): string {
@@ -117,18 +120,14 @@ async function tour(): Promise<void> {
 
     step(`export ${file} plan-example .tmp/plan-example.jsonl --limit 5`);
     const out = createWriteStream('.tmp/plan-example.jsonl');
-    const { rows, pages } = await exportThread(store, 'plan-example', out, 5);
+    const { turns, rows } = await exportThread(store, 'plan-example', out, 5);
     out.end();
     await finished(out);
-    print(`exported ${rows} rows, read forwards in ${pages} pages (getChunksAfter, limit 5)`);
+    print(`exported ${rows} rows (${turns} turn(s)), read forwards 5 rows a page (getChunksAfter)`);
 
     for (const round of ['first', 'second']) {
       step(`import ${file} .tmp/plan-example.jsonl copy (${round} time)`);
-      const result = await importThread(store, '.tmp/plan-example.jsonl', 'copy');
-      print(
-        `imported ${result.turns} turn(s) into ${result.threadId}: ${result.written} row(s) written` +
-          (result.sameSeqs ? ', every row kept its seq' : ''),
-      );
+      print(imported(await importThread(store, '.tmp/plan-example.jsonl', 'copy')));
     }
     const [original, copy] = await Promise.all([
       store.getRows('plan-example'),

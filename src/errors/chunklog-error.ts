@@ -61,7 +61,13 @@ export type ChunklogErrorCode =
    */
   | 'lease-lost'
   /** Steps were appended to a turn that is not `running` in the store (it ended, or never began). */
-  | 'turn-not-running';
+  | 'turn-not-running'
+  /**
+   * A thread export given to `importThread` (`chunklog/transfer`) is malformed: a line that is not
+   * JSON or not of the format, an unknown format version, rows out of order, a file cut short;
+   * `path` starts with `'line'` and the line number.
+   */
+  | 'invalid-export';
 
 /** Structured facts about a failure; every field is optional and JSON-safe. */
 export interface ChunklogErrorDetails {

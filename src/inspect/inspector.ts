@@ -1,144 +1,160 @@
 import { ChunklogError } from '../errors/chunklog-error.js';
-import type { TurnInfo } from '../store/turn-types.js';
-import type { ChunkStore } from '../store/types.js';
-import type { TurnUsage } from '../store/usage-types.js';
+import type { PriceFunction } from '../store/usage-types.js';
 import type { SafeHtml } from './html.js';
-import { errorPage, layout, rowsPage, threadsPage, turnPage } from './pages.js';
+import { errorPage, layout } from './layout.js';
+import { pathSegments } from './query.js';
+import type { InspectedStore } from './reads.js';
+import {
+  inputRoute,
+  type PageContext,
+  type PageResult,
+  rowsRoute,
+  searchRoute,
+  threadRoute,
+  threadsRoute,
+  turnRoute,
+} from './routes.js';
 import { INSPECTOR_CSS } from './styles.js';
 
 /** Options of {@link createInspector}. */
 export interface InspectorOptions {
   /** What the header names as the source (a file name, a URL without its password). */
   readonly source: string;
+  /**
+   * The Host header values to answer (`inspectorHosts(address, port)`); any other gets 403, so
+   * that a page whose name was rebound to this machine (DNS rebinding) cannot read the store.
+   */
+  readonly hosts: readonly string[];
   /** Threads per page. Default 50. */
   readonly threadsPerPage?: number | undefined;
   /** Rows per page. Default 100. */
   readonly rowsPerPage?: number | undefined;
+  /** Turns per page. Default 30. */
+  readonly turnsPerPage?: number | undefined;
+  /** Prices a step's usage in dollars (`chunklog inspect --price`); without it, no cost is shown. */
+  readonly price?: PriceFunction | undefined;
+  /** The most rows one page of search results reads. Default 20,000. */
+  readonly searchRowLimit?: number | undefined;
+  /** The most rows a filtered page of rows reads. Default 5,000. */
+  readonly filterScanLimit?: number | undefined;
+  /** Seconds between reloads of a running turn's page. Default 2. */
+  readonly refreshSeconds?: number | undefined;
+  /** The clock, for "how long ago". Default `new Date()`. */
+  readonly now?: (() => Date) | undefined;
 }
 
 const HEADERS = {
-  // No script at all, no outside resource: what the store holds cannot run in this page.
+  // No script at all, no outside resource: what the store holds cannot run in this page. Forms
+  // (search, filters) submit to the inspector itself, with GET.
   'content-security-policy':
-    "default-src 'none'; style-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "default-src 'none'; style-src 'self'; img-src data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
 };
 
-function page(status: number, title: string, source: string, body: SafeHtml): Response {
-  return new Response(layout(title, source, body).value, {
+function text(status: number, body: string, headers: Record<string, string> = {}): Response {
+  return new Response(`${body}\n`, {
     status,
+    headers: { 'content-type': 'text/plain; charset=utf-8', ...HEADERS, ...headers },
+  });
+}
+
+function page(source: string, result: PageResult): Response {
+  const body = layout(result.title, source, result.body, {
+    refreshSeconds: result.refreshSeconds,
+    query: result.query,
+  });
+  return new Response(body.value, {
+    status: result.status ?? 200,
     headers: { 'content-type': 'text/html; charset=utf-8', ...HEADERS },
   });
 }
 
-/**
- * A turn's recorded usage. A store not migrated to `0003_usage_and_thread_meta` (the inspector opens stores
- * read-only and never migrates) has no usage table: the page then shows no usage rather than failing.
- */
-async function turnUsage(
-  store: Pick<ChunkStore, 'getTurnUsage'>,
-  threadId: string,
-  turnId: string,
-): Promise<TurnUsage | undefined> {
-  try {
-    return (await store.getTurnUsage(threadId, turnId)) ?? undefined;
-  } catch {
-    return undefined;
-  }
+function failure(status: number, title: string, message: string): PageResult {
+  return { status, title, body: errorPage(title, message) as SafeHtml };
 }
 
-/** A turn's recorded status, or undefined when the store cannot say (not migrated to 0002). */
-async function turnInfo(
-  store: Pick<ChunkStore, 'getTurnInfo'>,
-  threadId: string,
-  turnId: string,
-): Promise<TurnInfo | undefined> {
-  try {
-    return (await store.getTurnInfo(threadId, turnId)) ?? undefined;
-  } catch {
-    return undefined;
-  }
+function route(ctx: PageContext, segments: readonly string[]): Promise<PageResult> | undefined {
+  const [first, threadId, kind, turnId, leaf, ...rest] = segments;
+  if (rest.length > 0) return undefined;
+  if (first === '' && segments.length === 1) return threadsRoute(ctx);
+  if (first === 'search' && segments.length === 1) return searchRoute(ctx);
+  if (first !== 'threads' || threadId === undefined || threadId === '') return undefined;
+  if (kind === undefined) return threadRoute(ctx, threadId);
+  if (kind === 'rows' && turnId === undefined) return rowsRoute(ctx, threadId);
+  if (kind !== 'turns' || turnId === undefined || turnId === '') return undefined;
+  if (leaf === undefined) return turnRoute(ctx, threadId, turnId);
+  if (leaf === 'input') return inputRoute(ctx, threadId, turnId);
+  return undefined;
 }
 
 /**
- * The inspector: a read-only, fetch-style handler over a store's threads, pages of rows and
- * turns. It answers GET (and HEAD) only, and calls only the store's read methods.
+ * The inspector: a read-only, fetch-style handler over a store's threads, turns, rows, model
+ * input and a text search. It answers GET (and HEAD) only, for the Host values it is given only,
+ * and calls only the store's read methods.
  *
  * @param store - the store to read
- * @param options - the source's name and page sizes
+ * @param options - the source's name, the Host values to answer, page sizes and bounds
  * @returns the handler
  */
 export function createInspector(
-  store: Pick<
-    ChunkStore,
-    'listThreads' | 'getThread' | 'getChunks' | 'getTurn' | 'getTurnUsage' | 'getTurnInfo'
-  >,
+  store: InspectedStore,
   options: InspectorOptions,
 ): (request: Request) => Promise<Response> {
-  const threadsPerPage = options.threadsPerPage ?? 50;
-  const rowsPerPage = options.rowsPerPage ?? 100;
   const { source } = options;
+  const hosts = new Set(options.hosts.map((host) => host.toLowerCase()));
+  const limits = {
+    threads: options.threadsPerPage ?? 50,
+    rows: options.rowsPerPage ?? 100,
+    turns: options.turnsPerPage ?? 30,
+    searchRows: options.searchRowLimit ?? 20_000,
+    searchHits: 100,
+    filterScan: options.filterScanLimit ?? 5_000,
+    inputMessages: 200,
+  };
+  const now = options.now ?? (() => new Date());
   return async (request) => {
+    const host = request.headers.get('host')?.toLowerCase();
+    if (host === undefined || !hosts.has(host)) {
+      return text(
+        403,
+        `The inspector answers only requests made to the address it listens on (or localhost); Host ${JSON.stringify(host ?? '')} is refused.`,
+      );
+    }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return new Response('The inspector is read-only.', {
-        status: 405,
-        headers: { allow: 'GET, HEAD' },
+      return text(405, 'The inspector is read-only: it answers GET and HEAD only.', {
+        allow: 'GET, HEAD',
       });
     }
     const url = new URL(request.url);
-    const path = url.pathname;
+    if (url.pathname === '/inspector.css') {
+      return new Response(INSPECTOR_CSS, {
+        headers: { 'content-type': 'text/css; charset=utf-8', ...HEADERS },
+      });
+    }
+    let result: PageResult;
     try {
-      if (path === '/inspector.css') {
-        return new Response(INSPECTOR_CSS, {
-          headers: { 'content-type': 'text/css; charset=utf-8', ...HEADERS },
-        });
-      }
-      if (path === '/') {
-        const before = url.searchParams.get('before') ?? undefined;
-        const threads = await store.listThreads({
-          limit: threadsPerPage,
-          ...(before ? { before } : {}),
-        });
-        return page(200, 'Threads', source, threadsPage(threads, before));
-      }
-      const match = /^\/threads\/([^/]+)(?:\/turns\/([^/]+))?\/?$/.exec(path);
-      if (match) {
-        const threadId = decodeURIComponent(match[1] as string);
-        const thread = await store.getThread(threadId);
-        if (match[2] !== undefined) {
-          const turnId = decodeURIComponent(match[2]);
-          const rows = await store.getTurn(threadId, turnId);
-          if (rows === null) {
-            return page(
-              404,
-              'No such turn',
-              source,
-              errorPage('No such turn', `Thread ${threadId} has no turn ${turnId}.`),
-            );
-          }
-          const usage = await turnUsage(store, threadId, turnId);
-          const info = await turnInfo(store, threadId, turnId);
-          return page(200, `Turn ${turnId}`, source, turnPage(thread, turnId, rows, usage, info));
-        }
-        const raw = url.searchParams.get('before');
-        const before = raw !== null && /^\d+$/.test(raw) ? Number(raw) : undefined;
-        const rows = await store.getChunks(threadId, {
-          limit: rowsPerPage,
-          ...(before !== undefined ? { before } : {}),
-        });
-        return page(200, `Thread ${threadId}`, source, rowsPage(thread, rows, before));
-      }
-      return page(404, 'Not found', source, errorPage('Not found', `Nothing at ${path}.`));
+      const ctx: PageContext = {
+        store,
+        params: url.searchParams,
+        now: now(),
+        limits,
+        price: options.price,
+        refreshSeconds: options.refreshSeconds ?? 2,
+      };
+      const routed = route(ctx, pathSegments(url.pathname));
+      result = routed ? await routed : failure(404, 'Not found', `Nothing at ${url.pathname}.`);
     } catch (error) {
       if (ChunklogError.hasCode(error, 'thread-not-found')) {
-        return page(404, 'No such thread', source, errorPage('No such thread', error.message));
+        result = failure(404, 'No such thread', error.message);
+      } else if (ChunklogError.hasCode(error, 'invalid-option')) {
+        result = failure(400, 'Bad request', error.message);
+      } else {
+        const message = error instanceof Error ? error.message : String(error);
+        result = failure(500, 'Error', `The store could not be read: ${message}`);
       }
-      if (ChunklogError.hasCode(error, 'invalid-option')) {
-        return page(400, 'Bad request', source, errorPage('Bad request', error.message));
-      }
-      const message = error instanceof Error ? error.message : String(error);
-      return page(500, 'Error', source, errorPage('The store could not be read', message));
     }
+    return page(source, result);
   };
 }

@@ -42,4 +42,40 @@ code { font-size: 12px; }
 .chunk.steering { border-left: 3px solid #2f6fde; padding-left: 10px; }
 .chunk.steering .who { font-size: 11px; color: #2f6fde; }
 .chunk.custom, .chunk.data, .chunk.file, .chunk.source { font-size: 12px; color: #6b7385; }
+header form.search { flex: 1; max-width: 420px; }
+header form.search input { width: 100%; padding: 4px 8px; border: 1px solid #cdd3dd; border-radius: 6px; font: inherit; }
+a { color: #2f5fb8; }
+.crumbs { margin: 4px 0; } .muted, .ago, .note, .scan, .hidden-count { color: #6b7385; }
+.ago { font-size: 11px; margin-left: 4px; }
+code.id { font-size: 12px; }
+.status { font-size: 11px; padding: 1px 7px; border-radius: 10px; background: #e3e7ee; font-weight: 600; }
+.status-running { background: #fff2c6; color: #8a6100; } .status-completed { background: #dcf2dd; color: #2e7d32; }
+.status-failed { background: #fde0e0; color: #c62828; } .status-cancelled { background: #ece4f7; color: #5e35b1; }
+.status-interrupted { background: #fbe3cf; color: #b3541e; }
+.live { margin-left: 8px; font-size: 12px; color: #8a6100; }
+.live::before { content: "●"; margin-right: 4px; animation: pulse 1.2s infinite; }
+@keyframes pulse { 50% { opacity: .25; } }
+.turn-nav { display: flex; justify-content: space-between; margin: 6px 0; }
+table.turns td.said { color: #3d4658; max-width: 340px; }
+tr.turn.turn-failed td:first-child, tr.turn.turn-cancelled td:first-child, tr.turn.turn-interrupted td:first-child { box-shadow: inset 3px 0 #e57373; }
+tr.turn.turn-running td:first-child { box-shadow: inset 3px 0 #f0b400; }
+code.id, time, td.num { white-space: nowrap; }
+.statuses { display: flex; gap: 10px; margin: 6px 0 10px; font-size: 13px; }
+form.filters, form.search-thread { display: flex; gap: 10px; align-items: center; flex-wrap: wrap; margin: 10px 0; padding: 8px 12px; background: #fff; border: 1px solid #dde1e8; border-radius: 8px; }
+form.filters select, form.search-thread input { font: inherit; }
+td.snippet { max-width: 640px; overflow-wrap: anywhere; }
+mark { background: #ffe58a; padding: 0 1px; }
+.tabs { display: flex; gap: 6px; margin: 8px 0; flex-wrap: wrap; }
+.tabs .tab { padding: 3px 10px; border-radius: 14px; border: 1px solid #cdd3dd; text-decoration: none; background: #fff; }
+.tabs b.tab { background: #1d2330; color: #fff; border-color: #1d2330; }
+.model-message { background: #fff; border: 1px solid #dde1e8; border-radius: 8px; padding: 6px 12px; margin: 8px 0; }
+.model-message.fresh { border-left: 4px solid #2f6fde; }
+.model-message .mhead { font-size: 12px; color: #6b7385; display: flex; gap: 6px; align-items: center; }
+.model-message .role { text-transform: uppercase; font-weight: 600; letter-spacing: .04em; }
+.model-message.role-user .role { color: #2f6fde; } .model-message.role-tool .role { color: #2e7d32; }
+.part { border-top: 1px dashed #eceff3; padding-top: 4px; margin-top: 4px; }
+.part .ptype { font-size: 11px; color: #6b7385; font-family: ui-monospace, monospace; margin-right: 4px; }
+.badge.new { background: #e2ebfb; color: #2f5fb8; }
+.breakpoint { font-size: 11px; padding: 1px 7px; border-radius: 10px; background: #fff2c6; color: #8a6100; font-weight: 600; }
+.breakpoint::before { content: "⚑ "; }
 `;

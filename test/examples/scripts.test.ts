@@ -60,37 +60,41 @@ describe('examples/scripts', () => {
     expect(out).toContain(
       'imported 2 turn(s) into copy: 13 row(s) written, every row kept its seq',
     );
-    expect(out).toContain('imported 2 turn(s) into copy: 0 row(s) written, every row kept its seq');
-    expect(out).toContain('exported 13 rows, read forwards in 3 pages (getChunksAfter, limit 5)');
+    expect(out).toContain(
+      'imported 0 turn(s) into copy: 0 row(s) written, 2 turn(s) already there, every row kept its seq',
+    );
+    expect(out).toContain(
+      'exported 13 rows (2 turn(s)), read forwards 5 rows a page (getChunksAfter)',
+    );
     expect(out).toContain('the copy holds the same rows, times included');
   });
 
   it('exports a thread from one SQLite file and imports it into another', async () => {
     const file = join(temp.dir, 'thread.jsonl');
     expect(await run('export', '.tmp/scripts.db', 'plan-example', file, '--limit', '4')).toContain(
-      `exported 13 rows of plan-example to ${file} (4 page(s))`,
+      `exported 13 rows (2 turn(s)) of plan-example to ${file}`,
     );
     const lines = readFileSync(file, 'utf8').trim().split('\n');
-    expect(lines).toHaveLength(14);
+    expect(lines).toHaveLength(1 + 2 + 13 + 1); // header, two turn lines, rows, end
     expect(JSON.parse(lines[0] as string)).toMatchObject({
-      format: 'chunklog.thread',
+      format: 'chunklog-thread',
       version: 1,
       thread: { id: 'plan-example', total: 13 },
     });
-    expect(lines.slice(1).map((line) => JSON.parse(line).seq)).toEqual(
-      Array.from({ length: 13 }, (_, i) => i + 1),
-    );
+    const rowLines = lines.map((line) => JSON.parse(line)).filter((line) => line.kind === 'row');
+    expect(rowLines.map((row) => row.seq)).toEqual(Array.from({ length: 13 }, (_, i) => i + 1));
+    expect(JSON.parse(lines.at(-1) as string)).toEqual({ kind: 'end', turns: 2, rows: 13 });
 
     const other = join(temp.dir, 'other.db');
     expect(await run('import', other, file)).toContain(
       'imported 2 turn(s) into plan-example: 13 row(s) written, every row kept its seq',
     );
     const again = join(temp.dir, 'again.jsonl');
-    expect(await run('export', other, 'plan-example', again)).toContain('(1 page(s))');
+    expect(await run('export', other, 'plan-example', again)).toContain('exported 13 rows');
     // Row for row, the times of the rows included (the import keeps each turn's createdAt).
     const rows = (path: string) => readFileSync(path, 'utf8').trim().split('\n').slice(1);
     expect(rows(again)).toEqual(rows(file));
-    expect(JSON.parse(rows(file)[0] as string).createdAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(JSON.parse(rows(file)[1] as string).createdAt).toMatch(/^\d{4}-\d\d-\d\dT/); // a row
 
     expect(await run('threads', other)).toContain('1 thread(s)');
     expect(await run('turn', other, 'plan-example', 'turn-2')).toContain(
@@ -117,7 +121,7 @@ describe('examples/scripts', () => {
   it('refuses a file that is not an export, naming it', async () => {
     const result = await runExample(SCRIPT, ['import', join(temp.dir, 'x.db'), 'package.json']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('is not a chunklog thread export');
+    expect(result.stderr).toContain('line 1: not a chunklog thread export');
   });
 
   it('prints its usage and exits 2 without a store', async () => {

@@ -24,7 +24,10 @@ async function turn(
   );
 }
 
-/** Seeds `store` (migrated): threads `showcase` (usage recorded), `legacy` (no rows), `long` (240 rows) and `t00`…`t54`. */
+/**
+ * Seeds `store` (migrated): threads `showcase` (two turns, usage recorded), `legacy` (no rows),
+ * `long` (240 rows) and `t00`…`t54`.
+ */
 export async function seedInspectorStore(store: ChunkStore): Promise<void> {
   for (let i = 0; i < 55; i++) {
     await turn(store, `t${String(i).padStart(2, '0')}`, `tt${i}`, `hello ${i}`, [
@@ -99,5 +102,17 @@ export async function seedInspectorStore(store: ChunkStore): Promise<void> {
       durationMs: 2300,
     },
     { step: 1, modelId: 'claude-sonnet-4-5', usage: { inputTokens: 1400, outputTokens: 90 } },
+  ]);
+  // A second turn: its model input holds the first as history, with cache breakpoints.
+  await turn(store, 'showcase', 'turn-2', 'And the way back?', [
+    { type: 'text', step: 0, text: 'The same train, at 18:05.' },
+  ]);
+  await store.recordUsage('showcase', 'turn-2', [
+    {
+      step: 0,
+      modelId: 'claude-sonnet-4-5',
+      usage: { inputTokens: 1500, outputTokens: 12, cacheReadTokens: 1400 },
+      durationMs: 900,
+    },
   ]);
 }

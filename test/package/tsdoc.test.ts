@@ -146,7 +146,7 @@ describe('TSDoc of the public API', () => {
     }
   }, 60_000);
 
-  it('finds the barrels of all seven subpaths', () => {
+  it('finds the barrels of all eight subpaths', () => {
     expect(barrels().map((b) => b.slice(root.length + 1))).toEqual([
       'src/index.ts',
       'src/window/index.ts',
@@ -155,6 +155,7 @@ describe('TSDoc of the public API', () => {
       'src/testing/index.ts',
       'src/react/index.ts',
       'src/relay/index.ts',
+      'src/transfer/index.ts',
     ]);
   });
 });

@@ -1,0 +1,68 @@
+// `chunklog export <db> <threadId> [--out file]`: a thread as JSON Lines, read-only.
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { parseArgs } from 'node:util';
+import { openReadOnlyStore } from '../inspect/open-target.js';
+import { exportThread } from '../transfer/export-thread.js';
+import { UsageError } from './fail.js';
+
+/** Counts what passes through: the end line says how many turns and rows were written. */
+async function* counted(
+  lines: AsyncIterable<string>,
+  tally: { turns: number; rows: number },
+): AsyncGenerator<string> {
+  for await (const line of lines) {
+    if (line.startsWith('{"kind":"end"')) Object.assign(tally, JSON.parse(line));
+    yield line;
+  }
+}
+
+const quietPipe = (error: unknown) => (error as { code?: unknown } | null)?.code === 'EPIPE';
+
+/**
+ * Runs `chunklog export`.
+ *
+ * @param args - the arguments after `export`
+ * @throws {UsageError} for bad arguments; the store's errors
+ */
+export async function exportCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { out: { type: 'string' }, prefix: { type: 'string' } },
+  });
+  const [target, threadId] = positionals;
+  if (target === undefined || threadId === undefined || positionals.length > 2) {
+    throw new UsageError('give a store and a thread id');
+  }
+  const opened = await openReadOnlyStore(target, {
+    tablePrefix: values.prefix,
+    purpose: 'chunklog export',
+  });
+  const tally = { turns: 0, rows: 0 };
+  try {
+    const lines = Readable.from(counted(exportThread(opened.store, threadId), tally));
+    if (values.out === undefined) {
+      await pipeline(lines, process.stdout, { end: false }).catch((error: unknown) => {
+        if (!quietPipe(error)) throw error; // the reader went away (piped to head): stop quietly
+      });
+      return;
+    }
+    // Written beside the file, then renamed: the file is whole or not there.
+    const partial = `${values.out}.partial-${process.pid}`;
+    try {
+      await pipeline(lines, createWriteStream(partial));
+      await rename(partial, values.out);
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw error;
+    }
+    process.stderr.write(
+      `chunklog export: thread ${threadId} (${tally.turns} turns, ${tally.rows} rows) written to ${values.out}\n`,
+    );
+  } finally {
+    await opened.close();
+  }
+}

@@ -1,0 +1,47 @@
+// The command line's help texts.
+
+const TARGET = `  <db>        an SQLite file, postgres://user@host:5432/db or mysql://user@host:3306/db
+  --prefix    the store's table prefix (default chunklog_)`;
+
+/** `chunklog inspect`. */
+export const INSPECT_USAGE: string = `Usage: chunklog inspect <target> [--port 4000] [--host 127.0.0.1] [--prefix chunklog_]
+                       [--price model=input,output]... [--allow-host name]...
+
+  <target>    an SQLite file, postgres://user@host:5432/db or mysql://user@host:3306/db
+  --prefix    the store's table prefix (default chunklog_)
+  --port      the port to listen on (0 picks a free one; default 4000)
+  --host      the address to listen on (default 127.0.0.1: this machine only)
+  --price     dollars per million input and output tokens of a model ('*' for any other), to
+              show costs: --price claude-sonnet-4-5=3,15
+  --allow-host another Host name to answer (the page answers only its own address, localhost,
+              127.0.0.1 and [::1] otherwise)
+
+The page is read-only: the database is opened read-only and only GET is answered.`;
+
+/** `chunklog export`. */
+export const EXPORT_USAGE: string = `Usage: chunklog export <db> <threadId> [--out file.jsonl] [--prefix chunklog_]
+
+${TARGET}
+  --out       the file to write (default: standard output); written whole or not at all
+
+Writes the thread as JSON Lines (format chunklog-thread, version 1), reading the store read-only.`;
+
+/** `chunklog import`. */
+export const IMPORT_USAGE: string = `Usage: chunklog import <db> <file.jsonl | -> [--thread-id id] [--append] [--migrate] [--prefix chunklog_]
+
+${TARGET}
+  --thread-id the id of the thread to create (default: the exported thread's id)
+  --append    when the thread exists, add the turns of the file it does not hold
+  --migrate   create or upgrade the store's tables first (a new SQLite file needs it)
+
+Reads an export of chunklog export ("-": standard input), checks every line, and stores it
+turn by turn: a bad line stops the import with the turns before it stored.`;
+
+/** `chunklog` alone, or `chunklog help`. */
+export const USAGE: string = `Usage: chunklog <command> …
+
+  chunklog inspect <db>                   browse a store in a read-only web page
+  chunklog export <db> <threadId>         write a thread as JSON Lines
+  chunklog import <db> <file.jsonl>       store a thread written by export
+
+chunklog <command> --help tells more.`;

@@ -1,0 +1,72 @@
+// Search results: the rows whose text holds the query, with the match marked, and what the scan
+// read; a link goes on where a bounded scan stopped.
+import type { Thread } from '../../store/types.js';
+import { filterQuery, type RowFilter } from '../filters.js';
+import { formatCount, idCode, timeHtml } from '../format.js';
+import { html, type SafeHtml } from '../html.js';
+import { rowsHref, searchHref, threadHref, turnHref } from '../links.js';
+import type { SearchCursor, SearchHit, SearchResult } from '../search.js';
+import { filterForm } from './parts.js';
+
+/** What the search page shows. */
+export interface SearchView {
+  readonly query: string;
+  readonly thread: Thread | undefined;
+  readonly filter: RowFilter;
+  /** Undefined before a query is given. */
+  readonly result: SearchResult | undefined;
+  readonly rowBudget: number;
+  readonly now: Date;
+}
+
+/** The cursor as query values (`tp`, `ti`, `ts`). */
+export function cursorQuery(cursor: SearchCursor): Record<string, string | number | undefined> {
+  return { tp: cursor.threadsBefore, ti: cursor.index, ts: cursor.before };
+}
+
+function snippet(hit: SearchHit, length: number): SafeHtml {
+  const { text, at } = hit;
+  const start = Math.max(0, at - 60);
+  const end = Math.min(text.length, at + length + 100);
+  const before = `${start > 0 ? '…' : ''}${text.slice(start, at)}`;
+  const after = `${text.slice(at + length, end)}${end < text.length ? '…' : ''}`;
+  return html`${before}<mark>${text.slice(at, at + length)}</mark>${after}`;
+}
+
+function hitRow(hit: SearchHit, view: SearchView): SafeHtml {
+  const { thread, row } = hit;
+  return html`<tr class="hit">
+<td><a href="${threadHref(thread.id)}">${idCode(thread.id)}</a></td><td><a href="${turnHref(thread.id, row.turnId)}">${idCode(row.turnId)}</a></td>
+<td class="num"><a href="${rowsHref(thread.id, { before: row.seq + 1 })}#seq-${row.seq}">${row.seq}</a></td><td>${row.role}</td><td>${row.type}</td>
+<td class="snippet">${snippet(hit, view.query.length)}</td><td>${timeHtml(row.createdAt, view.now)}</td></tr>`;
+}
+
+/**
+ * The search page.
+ *
+ * @param view - the query, its scope and what was found
+ * @returns the page's body
+ */
+export function searchPage(view: SearchView): SafeHtml {
+  const { query, thread, result, filter } = view;
+  const scope = thread
+    ? html`in thread <a href="${threadHref(thread.id)}"><code>${thread.id}</code></a>`
+    : html`in every thread, most recently active first`;
+  const form = filterForm('/search', filter, { q: query, thread: thread?.id });
+  if (result === undefined) {
+    return html`<h1>Search</h1><p class="note">Type words in the search box: every row's text is scanned ${scope}, newest rows first, at most ${formatCount(view.rowBudget)} rows per page of results.</p>`;
+  }
+  const next = result.next
+    ? html`<a rel="next" href="${searchHref({ q: query, thread: thread?.id, ...filterQuery(filter), ...cursorQuery(result.next) })}">go on searching →</a>`
+    : '';
+  const stopped = result.next
+    ? ` It stopped there (at most ${formatCount(view.rowBudget)} rows a page): go on for more.`
+    : ' That is every row.';
+  return html`<h1>Search “${query}”</h1>
+${form}
+<p class="scan">${result.hits.length} hit(s) ${scope}; ${formatCount(result.scannedRows)} row(s) of ${formatCount(result.scannedThreads)} thread(s) read.${stopped}</p>
+${result.hits.length === 0 ? html`<p class="empty">No row holds “${query}”${result.next ? ' in what was read' : ''}.</p>` : ''}
+<table class="hits"><thead><tr><th>thread</th><th>turn</th><th>seq</th><th>role</th><th>type</th><th>text</th><th>stored</th></tr></thead>
+<tbody>${result.hits.map((hit) => hitRow(hit, view))}</tbody></table>
+<nav class="pager">${next}</nav>`;
+}

@@ -1,0 +1,85 @@
+// A thread: its facts and usage, then its turns, newest first, a page at a time.
+import { TURN_STATUSES, type TurnStatus } from '../../schema/turn-status.js';
+import type { Thread } from '../../store/types.js';
+import type { ThreadUsage } from '../../store/usage-types.js';
+import { threadOwner, threadTitle, usageText } from '../facts.js';
+import { formatCost, idCode, preview, timeHtml } from '../format.js';
+import { html, type SafeHtml } from '../html.js';
+import { rowsHref, threadHref, threadsHref, turnHref } from '../links.js';
+import type { TurnListPage, TurnSummary } from '../turn-list.js';
+import { modelsText, statusBadge, tokensText, turnDuration } from './parts.js';
+
+/** What the thread page shows. */
+export interface ThreadView {
+  readonly thread: Thread;
+  readonly usage: ThreadUsage | undefined;
+  readonly turns: TurnListPage;
+  readonly status: TurnStatus | undefined;
+  readonly before: number | undefined;
+  /** Whether costs are shown (a price is known). */
+  readonly priced: boolean;
+  readonly now: Date;
+}
+
+const dash = (value: string | undefined) => value ?? '—';
+
+function turnRow(view: ThreadView, turn: TurnSummary): SafeHtml {
+  const { thread, now, priced } = view;
+  const cost = priced ? html`<td class="num">${dash(formatCost(turn.usage?.cost))}</td>` : '';
+  return html`<tr class="turn turn-${turn.status ?? 'unknown'}">
+<td><a href="${turnHref(thread.id, turn.turnId)}">${idCode(turn.turnId)}</a></td>
+<td>${timeHtml(turn.info?.startedAt ?? turn.createdAt, now)}</td><td>${statusBadge(turn.status)}</td>
+<td class="num">${turn.steps}</td><td class="num">${dash(tokensText(turn.usage))}</td>${cost}
+<td class="num">${dash(turnDuration(turn.usage, turn.info, now))}</td><td>${dash(modelsText(turn.usage))}</td>
+<td class="num">${turn.firstSeq}–${turn.lastSeq}</td><td class="said">${turn.firstText !== undefined ? preview(turn.firstText) : ''}</td></tr>`;
+}
+
+function statusLinks(view: ThreadView): SafeHtml {
+  const all = [undefined, ...TURN_STATUSES];
+  return html`<nav class="statuses">${all.map((status) =>
+    status === view.status
+      ? html`<b>${status ?? 'all'}</b> `
+      : html`<a href="${threadHref(view.thread.id, { status })}">${status ?? 'all'}</a> `,
+  )}</nav>`;
+}
+
+/**
+ * The thread page.
+ *
+ * @param view - the thread, its usage and a page of its turns
+ * @returns the page's body
+ */
+export function threadPage(view: ThreadView): SafeHtml {
+  const { thread, usage, turns, now } = view;
+  const total = usage === undefined ? undefined : usageText(usage.total);
+  const cost = formatCost(usage?.cost);
+  const spent =
+    usage === undefined || usage.steps === 0
+      ? '—'
+      : `${dash(total)} over ${usage.turns} turn(s), ${usage.steps} step(s)${cost ? ` · ${cost}` : ''}`;
+  const rows = turns.turns.map((turn) => turnRow(view, turn));
+  const older =
+    turns.nextBefore !== undefined
+      ? html`<a rel="next" href="${threadHref(thread.id, { before: turns.nextBefore, status: view.status })}">older turns →</a>`
+      : '';
+  const newest =
+    view.before !== undefined
+      ? html`<a href="${threadHref(thread.id, { status: view.status })}">← newest turns</a>`
+      : '';
+  const empty = view.status
+    ? `No ${view.status} turn${view.before ? ' below this point' : ''}.`
+    : 'This thread has no turns yet.';
+  return html`<p class="crumbs"><a href="${threadsHref()}">← threads</a></p>
+<h1>Thread <code>${thread.id}</code></h1>
+<dl class="facts"><dt>title</dt><dd>${dash(threadTitle(thread))}</dd><dt>owner</dt><dd>${dash(threadOwner(thread))}</dd>
+<dt>rows</dt><dd><a href="${rowsHref(thread.id)}">${thread.total} rows</a></dd><dt>created</dt><dd>${timeHtml(thread.createdAt, now)}</dd>
+<dt>last active</dt><dd>${timeHtml(thread.updatedAt, now)}</dd><dt>usage</dt><dd class="usage">${spent}</dd>
+<dt>metadata</dt><dd>${thread.metadata ? html`<code>${JSON.stringify(thread.metadata)}</code>` : '—'}</dd></dl>
+<form class="search-thread" action="/search" method="get"><input type="hidden" name="thread" value="${thread.id}"><input type="search" name="q" placeholder="Search this thread" aria-label="Search this thread"> <button type="submit">Search</button></form>
+<h2>Turns</h2>
+${statusLinks(view)}
+${rows.length === 0 ? html`<p class="empty">${empty}</p>` : ''}
+<table class="turns"><thead><tr><th>turn</th><th>started</th><th>status</th><th>steps</th><th>tokens</th>${view.priced ? html`<th>cost</th>` : ''}<th>duration</th><th>model</th><th>seqs</th><th>user said</th></tr></thead>
+<tbody>${rows}</tbody></table>
+<nav class="pager">${newest} ${older}</nav>`;
+}

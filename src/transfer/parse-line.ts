@@ -1,0 +1,155 @@
+// The checks of an export's lines. Each envelope is strict (an unknown key is refused: a
+// version-1 reader must not drop what a writer meant to keep); a row's draft fields are checked
+// by the core's ChunkRowDraftSchema, as `appendTurn` checks them.
+import { z } from 'zod';
+import { type ChunkRowDraft, ChunkRowDraftSchema } from '../schema/chunk-row.js';
+import { JsonObjectSchema } from '../schema/json.js';
+import { TurnStatusSchema } from '../schema/turn-status.js';
+import { FinishReasonSchema, TokenUsageSchema } from '../schema/usage.js';
+import {
+  THREAD_EXPORT_FORMAT,
+  THREAD_EXPORT_VERSION,
+  type ThreadExportEnd,
+  type ThreadExportHeader,
+  type ThreadExportRow,
+  type ThreadExportTurn,
+} from './format.js';
+
+/** What is wrong with one line; the importer adds the line number and what was imported. */
+export class LineProblem {
+  /**
+   * @param text - what is wrong, as a clause (`"seq" must be above 4`)
+   * @param path - where in the line's object
+   * @param cause - the zod error, when there is one
+   */
+  constructor(
+    readonly text: string,
+    readonly path: readonly PropertyKey[] = [],
+    readonly cause?: unknown,
+  ) {}
+}
+
+const isoTime = z.iso.datetime({ offset: true });
+const count = z.number().int().nonnegative();
+
+const HeaderSchema = z.strictObject({
+  format: z.literal(THREAD_EXPORT_FORMAT),
+  version: z.literal(THREAD_EXPORT_VERSION),
+  thread: z.strictObject({
+    id: z.string().min(1),
+    createdAt: isoTime,
+    updatedAt: isoTime.optional(),
+    total: count.optional(),
+    title: z.string().optional(),
+    ownerId: z.string().min(1).optional(),
+    metadata: JsonObjectSchema.optional(),
+  }),
+});
+
+const TurnSchema = z.strictObject({
+  kind: z.literal('turn'),
+  turnId: z.string().min(1),
+  status: TurnStatusSchema,
+  usage: z
+    .array(
+      z.strictObject({
+        step: count,
+        modelId: z.string().optional(),
+        finishReason: FinishReasonSchema.optional(),
+        usage: TokenUsageSchema,
+        durationMs: z.number().nonnegative().optional(),
+      }),
+    )
+    .optional(),
+});
+
+const RowSchema = z.strictObject({
+  kind: z.literal('row'),
+  seq: z.number().int().positive(),
+  createdAt: isoTime.optional(),
+  turnId: z.unknown(),
+  step: z.unknown(),
+  role: z.unknown(),
+  type: z.unknown(),
+  data: z.unknown(),
+});
+
+const EndSchema = z.strictObject({ kind: z.literal('end'), turns: count, rows: count });
+
+function parsed<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const path = issue?.path ?? [];
+  const where = path.length > 0 ? ` at ${path.map(String).join('.')}` : '';
+  throw new LineProblem(
+    `not a valid ${what} line${where}: ${issue?.message ?? 'invalid'}`,
+    path,
+    result.error,
+  );
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Checks the first line: the format, then the version (an unknown one is refused by name), then
+ * the thread.
+ *
+ * @param value - the line's JSON value
+ * @returns the header
+ * @throws {LineProblem} naming what is wrong
+ */
+export function parseHeader(value: unknown): ThreadExportHeader {
+  if (!isRecord(value) || value.format !== THREAD_EXPORT_FORMAT) {
+    throw new LineProblem(
+      `not a chunklog thread export: the first line must be a header with "format": "${THREAD_EXPORT_FORMAT}"`,
+      ['format'],
+    );
+  }
+  if (value.version !== THREAD_EXPORT_VERSION) {
+    throw new LineProblem(
+      `version ${JSON.stringify(value.version)} of ${THREAD_EXPORT_FORMAT} is not one this chunklog reads (it reads version ${THREAD_EXPORT_VERSION}); a newer chunklog may`,
+      ['version'],
+    );
+  }
+  return parsed(HeaderSchema, value, 'header') as ThreadExportHeader;
+}
+
+/** A line after the header. */
+export type BodyLine = ThreadExportTurn | ThreadExportRow | ThreadExportEnd;
+
+/**
+ * Checks a line after the header: a turn, a row (its draft fields against `ChunkRowDraftSchema`)
+ * or the end.
+ *
+ * @param value - the line's JSON value
+ * @returns the line
+ * @throws {LineProblem} naming what is wrong
+ */
+export function parseBodyLine(value: unknown): BodyLine {
+  const kind = isRecord(value) ? value.kind : undefined;
+  switch (kind) {
+    case 'turn':
+      return parsed(TurnSchema, value, 'turn') as ThreadExportTurn;
+    case 'end':
+      return parsed(EndSchema, value, 'end');
+    case 'row': {
+      const { kind: _kind, seq, createdAt, ...fields } = parsed(RowSchema, value, 'row');
+      const draft: ChunkRowDraft = parsed(ChunkRowDraftSchema, fields, 'row');
+      return {
+        kind: 'row',
+        seq,
+        ...draft,
+        ...(createdAt !== undefined ? { createdAt } : {}),
+      } as ThreadExportRow;
+    }
+    default:
+      throw new LineProblem(
+        isRecord(value) && 'format' in value
+          ? 'a second header: an export holds one thread'
+          : 'not a line of a thread export: expected an object with "kind": "turn", "row" or "end"',
+        ['kind'],
+      );
+  }
+}

@@ -1,0 +1,172 @@
+// `chunklog export` and `chunklog import` (dist/cli.js, the package's bin) as a user runs them:
+// a thread out of one SQLite file and into another or into PostgreSQL, through a file or a pipe;
+// a bad file stops the import with its line; mistakes in the arguments exit 2 with the usage.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createChunkStore } from '../../src/store/index.js';
+import { EXAMPLE_TIMEOUT_MS, ensureBuilt, ROOT, tempDir } from '../examples/support.js';
+import { createHarness, type DialectHarness } from '../store/support/dialects.js';
+import { POSTGRES_URL, postgresAvailable } from '../support/services.js';
+import { seedTransferThread } from '../transfer/support.js';
+
+// Waits are margins load cannot reach, not measures of speed (see EXAMPLE_TIMEOUT_MS).
+vi.setConfig({ testTimeout: EXAMPLE_TIMEOUT_MS, hookTimeout: EXAMPLE_TIMEOUT_MS });
+
+const temp = tempDir('cli');
+const source = join(temp.dir, 'source.db');
+const harnesses: DialectHarness[] = [];
+
+beforeAll(async () => {
+  ensureBuilt();
+  const store = createChunkStore({ sqlite: source });
+  await store.migrate();
+  await seedTransferThread(store, 'trip');
+  await store.close();
+});
+afterAll(async () => {
+  for (const harness of harnesses) await harness.dispose();
+  temp.remove();
+});
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function cli(args: readonly string[], shell?: string): Promise<Run> {
+  const child = shell
+    ? spawn('bash', ['-o', 'pipefail', '-c', shell], { cwd: ROOT })
+    : spawn(process.execPath, [join(ROOT, 'dist/cli.js'), ...args], { cwd: ROOT });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (data: Buffer) => {
+    stdout += data.toString();
+  });
+  child.stderr.on('data', (data: Buffer) => {
+    stderr += data.toString();
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('chunklog export and import', () => {
+  it('exports a thread to a file and imports it into a new SQLite file, then appends nothing twice', async () => {
+    const file = join(temp.dir, 'trip.jsonl');
+    const out = await cli(['export', source, 'trip', '--out', file]);
+    expect(out).toMatchObject({ code: 0, stdout: '' });
+    expect(out.stderr).toMatch(/^chunklog export: thread trip \(5 turns, \d+ rows\) written to /);
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ format: 'chunklog-thread', version: 1 });
+    expect(readdirSync(temp.dir).filter((name) => name.includes('.partial-'))).toEqual([]);
+
+    const target = join(temp.dir, 'target.db');
+    const refused = await cli(['import', target, file]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('pass --migrate to create a store there');
+    expect(existsSync(target)).toBe(false);
+
+    const first = await cli(['import', target, file, '--migrate', '--thread-id', 'copy']);
+    expect(first.stderr).toBe('');
+    expect(first.stdout).toMatch(
+      /^imported 5 turn\(s\), \d+ row\(s\) into thread copy; every row kept its seq\n$/,
+    );
+    const again = await cli(['import', target, file, '--thread-id', 'copy']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(
+      /^chunklog import: importThread: thread copy exists already; nothing was imported/,
+    );
+    const append = await cli(['import', target, file, '--thread-id', 'copy', '--append']);
+    expect(append.stdout).toContain(
+      'imported 0 turn(s), 0 row(s) into thread copy; 5 turn(s) were there already',
+    );
+
+    const store = createChunkStore({ sqlite: target });
+    const original = createChunkStore({ sqlite: source });
+    try {
+      const strip = (rows: readonly { threadId: string; turnId: string; seq: number }[]) =>
+        rows.map((row) => `${row.seq} ${row.turnId}`);
+      expect(strip(await store.getRows('copy'))).toEqual(strip(await original.getRows('trip')));
+      expect((await store.getThread('copy')).title).toBe('Trip planning');
+    } finally {
+      await store.close();
+      await original.close();
+    }
+  });
+
+  it('pipes an export into an import, and stops a bad file at its line', async () => {
+    const target = join(temp.dir, 'piped.db');
+    const cliPath = join(ROOT, 'dist/cli.js');
+    const piped = await cli(
+      [],
+      `"${process.execPath}" "${cliPath}" export "${source}" trip | "${process.execPath}" "${cliPath}" import "${target}" - --migrate`,
+    );
+    expect(piped.stderr).toBe('');
+    expect(piped.stdout).toContain('imported 5 turn(s)');
+    expect(piped.code).toBe(0);
+
+    const lines = (await cli(['export', source, 'trip'])).stdout.trimEnd().split('\n');
+    const bad = lines.findIndex((line) =>
+      line.includes('"turnId":"t2","step":0,"role":"assistant"'),
+    );
+    lines[bad] = (lines[bad] as string).replace('"step":0', '"step":"zero"');
+    const file = join(temp.dir, 'bad.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const result = await cli(['import', join(temp.dir, 'bad.db'), file, '--migrate']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      new RegExp(`^chunklog import: importThread: line ${bad + 1}: not a valid row line at step`),
+    );
+    expect(result.stderr).toContain('The 1 turn(s) before it are in thread trip (the last: t1)');
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  it('says what is wrong with the arguments, once, with the usage', async () => {
+    const none = await cli([]);
+    expect(none.code).toBe(0);
+    expect(none.stdout).toContain('chunklog export <db> <threadId>');
+    const unknown = await cli(['exprot']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('chunklog: unknown command exprot');
+    const missing = await cli(['export', source]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(
+      /^chunklog export: give a store and a thread id\n\nUsage: chunklog export/,
+    );
+    const option = await cli(['import', source, 'x.jsonl', '--thread', 'a']);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toMatch(/^chunklog import: Unknown option '--thread'/);
+    const noThread = await cli(['export', source, 'nope', '--out', join(temp.dir, 'nope.jsonl')]);
+    expect(noThread.code).toBe(1);
+    expect(noThread.stderr).toMatch(/^chunklog export: .*nope/);
+    expect(existsSync(join(temp.dir, 'nope.jsonl'))).toBe(false);
+    const help = await cli(['import', '--help']);
+    expect(help.stdout).toContain('Usage: chunklog import <db> <file.jsonl | ->');
+  });
+
+  it('imports into PostgreSQL and exports the same lines back', async (context) => {
+    if (!(await postgresAvailable())) return context.skip();
+    const harness = createHarness('postgres');
+    harnesses.push(harness);
+    const file = join(temp.dir, 'pg.jsonl');
+    await cli(['export', source, 'trip', '--out', file]);
+    const prefix = ['--prefix', harness.prefix];
+    const imported = await cli(['import', POSTGRES_URL, file, '--migrate', ...prefix]);
+    expect(imported.stderr).toBe('');
+    expect(imported.stdout).toContain('into thread trip; every row kept its seq');
+    const back = await cli(['export', POSTGRES_URL, 'trip', ...prefix]);
+    // Every line but the header (the new thread's createdAt) and the running turn (now
+    // interrupted), as values: PostgreSQL's jsonb keeps a row's data, not the order of its keys.
+    const body = (text: string) =>
+      text
+        .split('\n')
+        .slice(1)
+        .filter((line) => line !== '' && !line.includes('"turnId":"t5"'))
+        .map((line) => JSON.parse(line));
+    expect(body(back.stdout)).toEqual(body(readFileSync(file, 'utf8')));
+  });
+});

@@ -1,0 +1,154 @@
+// exportThread then importThread, on the SQLite file, PostgreSQL and MariaDB: the rows (seqs,
+// turn ids, data, times), each turn's status, the usage per step and the thread's title, owner
+// and metadata come back; a thread is read a page at a time; the same thread gives the same bytes.
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ChunkRow } from '../../src/schema/chunk-row.js';
+import type { ChunkStore } from '../../src/store/index.js';
+import { exportThread, importThread } from '../../src/transfer/index.js';
+import {
+  availableDialects,
+  createHarness,
+  type DialectHarness,
+} from '../store/support/dialects.js';
+import { rejected } from '../support/chunklog-error.js';
+import { collect, seedTransferThread } from './support.js';
+
+const available = await availableDialects();
+const harnesses: DialectHarness[] = [];
+const stores: ChunkStore[] = [];
+afterAll(async () => {
+  for (const store of stores) await store.close();
+  for (const harness of harnesses) await harness.dispose();
+});
+
+async function open(name: (typeof available)[number]): Promise<ChunkStore> {
+  const harness = createHarness(name);
+  harnesses.push(harness);
+  const store = harness.openStore();
+  stores.push(store);
+  await store.migrate();
+  return store;
+}
+
+const withoutThread = (rows: readonly ChunkRow[]) => rows.map(({ threadId: _t, ...row }) => row);
+
+/**
+ * The rows as an import stores them: `appendTurn` stamps a turn's rows with one time, its first
+ * row's (a turn written step by step had one time per step).
+ */
+function oneTimePerTurn(rows: readonly ChunkRow[]) {
+  const first = new Map<string, string | undefined>();
+  for (const row of rows) if (!first.has(row.turnId)) first.set(row.turnId, row.createdAt);
+  return withoutThread(rows).map((row) => ({ ...row, createdAt: first.get(row.turnId) }));
+}
+
+async function statuses(store: ChunkStore, threadId: string) {
+  const out: Record<string, string | undefined> = {};
+  for (const turnId of ['t1', 't2', 't3', 't4', 't5']) {
+    out[turnId] = (await store.getTurnInfo(threadId, turnId))?.status;
+  }
+  return out;
+}
+
+for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
+  describe.skipIf(!available.includes(name))(`export and import on ${name}`, () => {
+    it('brings back rows, times, statuses, usage and the thread', async () => {
+      const source = await open(name);
+      await seedTransferThread(source, 'trip');
+      const calls: number[] = [];
+      const spy = {
+        ...source,
+        getChunksAfter: (
+          threadId: string,
+          options?: Parameters<ChunkStore['getChunksAfter']>[1],
+        ) => {
+          calls.push(options?.limit ?? 0);
+          return source.getChunksAfter(threadId, options);
+        },
+      };
+      const text = await collect(exportThread(spy, 'trip', { pageSize: 4 }));
+      const lines = text
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      const total = (await source.getThread('trip')).total;
+      // Read forwards a page at a time, never more than the page size.
+      expect(calls.every((limit) => limit === 4)).toBe(true);
+      expect(calls).toHaveLength(Math.ceil(total / 4));
+      expect(lines[0]).toMatchObject({
+        format: 'chunklog-thread',
+        version: 1,
+        thread: { id: 'trip', title: 'Trip planning', ownerId: 'ada', total },
+      });
+      expect(lines.at(-1)).toEqual({ kind: 'end', turns: 5, rows: total });
+
+      const target = await open(name);
+      const result = await importThread(target, text);
+      expect(result).toEqual({
+        threadId: 'trip',
+        turns: 5,
+        rows: total,
+        skippedTurns: 0,
+        sameSeqs: true,
+      });
+      const sourceRows = await source.getRows('trip');
+      expect(withoutThread(await target.getRows('trip'))).toEqual(oneTimePerTurn(sourceRows));
+      expect(await statuses(target, 'trip')).toEqual({
+        ...(await statuses(source, 'trip')),
+        t5: 'interrupted', // it was running: no writer holds it here
+      });
+      expect(await target.getTurnUsage('trip', 't1')).toEqual(
+        await source.getTurnUsage('trip', 't1'),
+      );
+      expect(await target.getThreadUsage('trip')).toEqual(await source.getThreadUsage('trip'));
+      const copy = await target.getThread('trip');
+      expect(copy).toMatchObject({
+        title: 'Trip planning',
+        ownerId: 'ada',
+        metadata: { pinned: true, tags: ['travel'] },
+        total,
+      });
+      // The imported thread exports as the same rows, turn lines and end.
+      const again = await collect(exportThread(target, 'trip'));
+      const body = (t: string) =>
+        t
+          .split('\n')
+          .slice(1)
+          .filter((l) => !l.includes('"turnId":"t5"'));
+      expect(body(again)).toEqual(body(text));
+    });
+
+    it('imports under a new id, refuses an existing thread, and appends what is missing', async () => {
+      const store = await open(name);
+      await seedTransferThread(store, 'orig');
+      const text = await collect(exportThread(store, 'orig'));
+      expect(await collect(exportThread(store, 'orig'))).toBe(text); // deterministic
+      const copy = await importThread(store, text, { threadId: 'orig-copy' });
+      expect(copy.threadId).toBe('orig-copy');
+      expect(withoutThread(await store.getRows('orig-copy'))).toEqual(
+        oneTimePerTurn(await store.getRows('orig')),
+      );
+      const exists = await rejected(importThread(store, text, { threadId: 'orig-copy' }));
+      expect(exists.code).toBe('thread-exists');
+      expect(exists.message).toContain('nothing was imported');
+      // A partial copy (its first two turns) gets the rest with `append`.
+      const cut = text.split('\n');
+      const third = cut.findIndex((line) => line.includes('"kind":"turn","turnId":"t3"'));
+      const firstTwo = cut.slice(0, third).filter((l) => l.includes('"kind":"row"')).length;
+      const partial = [
+        ...cut.slice(0, third),
+        JSON.stringify({ kind: 'end', turns: 2, rows: firstTwo }),
+      ];
+      await importThread(store, partial.join('\n'), { threadId: 'partial' });
+      expect(await store.hasTurn('partial', 't3')).toBe(false);
+      const rest = await importThread(store, text, {
+        threadId: 'partial',
+        onExistingThread: 'append',
+      });
+      expect(rest).toMatchObject({ turns: 3, skippedTurns: 2, sameSeqs: true });
+      expect(withoutThread(await store.getRows('partial'))).toEqual(
+        oneTimePerTurn(await store.getRows('orig')),
+      );
+    });
+  });
+}
