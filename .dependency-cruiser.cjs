@@ -22,7 +22,9 @@ const allowed = {
   http: [...CORE, 'store', 'live', 'session', 'relay'],
   testing: [...CORE, 'store', 'live', 'session'],
   inspect: [...CORE, 'store'],
-  entries: [...CORE, 'window', 'react', 'store', 'live', 'session', 'relay', 'http'],
+  transfer: [...CORE, 'store'],
+  cli: [...CORE, 'store', 'inspect', 'transfer'],
+  entries: [...CORE, 'window', 'react', 'store', 'live', 'session', 'relay', 'http', 'transfer'],
 };
 const FOLDERS = Object.keys(allowed);
 

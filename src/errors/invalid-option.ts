@@ -18,28 +18,95 @@ export function invalidOption(
   throw new ChunklogError('invalid-option', `${where}: ${message}`, { option, value });
 }
 
+/** The edit distance of two short strings (insertions, deletions, substitutions, case ignored). */
+function distance(a: string, b: string): number {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= y.length; j++) {
+      const cost = x[i - 1] === y[j - 1] ? 0 : 1;
+      row.push(
+        Math.min(
+          (previous[j] as number) + 1,
+          (row[j - 1] as number) + 1,
+          (previous[j - 1] as number) + cost,
+        ),
+      );
+    }
+    previous = row;
+  }
+  return previous[y.length] as number;
+}
+
+/**
+ * The known option closest to a misspelt one, when it is close enough to be what was meant (at
+ * most a third of its letters differ), else undefined.
+ *
+ * @param name - the unknown option
+ * @param known - the option names the function takes
+ * @returns the closest known option, if any
+ */
+export function closestOption(name: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of known) {
+    const d = distance(name, candidate);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return bestDistance <= Math.max(1, Math.floor(name.length / 3)) ? best : undefined;
+}
+
 /**
  * Reads an options argument: undefined gives `{}`; anything but a plain object, or a key not in
- * `known`, is an `invalid-option` error (a misspelt option fails instead of being ignored).
+ * `known`, is an `invalid-option` error (a misspelt option fails instead of being ignored). The
+ * error names every unknown key, each with the known option it was probably meant to be.
  *
  * @param value - the untrusted options
  * @param where - the public function, for the message
  * @param known - the option names the function takes
+ * @param parent - the option these options are the value of (`'lease'` for `lease.ttlMs`), if any
  * @returns the options as a record
- * @throws {ChunklogError} `invalid-option`, naming `options` or the unknown key
+ * @throws {ChunklogError} `invalid-option`, naming `options` or the (first) unknown key
  */
 export function readOptions(
   value: unknown,
   where: string,
   known: readonly string[],
+  parent?: string,
 ): Readonly<Record<string, unknown>> {
   if (value === undefined) return {};
+  const name = (key: string) => (parent === undefined ? key : `${parent}.${key}`);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    invalidOption(where, 'options', 'options must be an object', value);
+    invalidOption(
+      where,
+      parent ?? 'options',
+      `${parent === undefined ? 'options' : `\`${parent}\``} must be an object`,
+      value,
+    );
   }
   const record = value as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    if (!known.includes(key)) invalidOption(where, key, `unknown option \`${key}\``, record[key]);
-  }
-  return record;
+  const unknown = Object.keys(record).filter((key) => !known.includes(key));
+  const first = unknown[0];
+  if (first === undefined) return record;
+  const described = unknown.map((key) => {
+    const near = closestOption(key, known);
+    return near === undefined
+      ? `\`${name(key)}\``
+      : `\`${name(key)}\` (did you mean \`${name(near)}\`?)`;
+  });
+  const message =
+    unknown.length === 1
+      ? `unknown option ${described[0]}`
+      : `unknown options ${described.join(', ')}`;
+  return invalidOption(
+    where,
+    name(first),
+    `${message}; the options are ${known.map((k) => `\`${name(k)}\``).join(', ')}`,
+    record[first],
+  );
 }

@@ -6,16 +6,14 @@ import { checkAccess } from './authorize.js';
 import { cancelRoute } from './cancel-route.js';
 import { chunksRoute } from './chunks-route.js';
 import { ThreadConnections } from './connection-limit.js';
-import { type EventStreamLimits, eventsRoute } from './events-route.js';
-import { messagesRoute } from './messages-route.js';
+import { noSessionHere } from './control.js';
+import { type EventStreamLimits, eventsRoute, streamRoute } from './live-routes.js';
+import { type MessageTarget, messagesRoute } from './messages-route.js';
 import { noticesRoute } from './notices-route.js';
 import { parseThreadId } from './params.js';
-import { relayEventsRoute, relayUiStreamRoute } from './relay-routes.js';
 import { errorResponse } from './responses.js';
-import { DEFAULT_MAX_QUEUED_BYTES } from './session-event-stream.js';
 import type { ChunkHandlers, ChunkHandlersOptions, UIMessageStreamRouteOptions } from './types.js';
 import { uiMessagesRoute } from './ui-messages-route.js';
-import { uiStreamRoute } from './ui-stream-route.js';
 
 function invalid(option: string, message: string, value: unknown): never {
   throw new ChunklogError('invalid-option', `createChunkHandlers: ${message}`, { option, value });
@@ -140,13 +138,10 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
     invalid('defaultLimit', '`defaultLimit` must not exceed `maxLimit`', defaultLimit);
   const heartbeatMs = positiveInteger('heartbeatMs', options.heartbeatMs, 15_000, 0);
   const maxBodyBytes = positiveInteger('maxBodyBytes', options.maxBodyBytes, 65_536);
+  // Kept for compatibility: live streams read the relay at each client's pace and hold no queue.
+  positiveInteger('maxQueuedBytes', options.maxQueuedBytes, 1);
   const streamLimits: EventStreamLimits = {
     heartbeatMs,
-    maxQueuedBytes: positiveInteger(
-      'maxQueuedBytes',
-      options.maxQueuedBytes,
-      DEFAULT_MAX_QUEUED_BYTES,
-    ),
     connections: new ThreadConnections(
       positiveInteger(
         'maxConnectionsPerThread',
@@ -156,7 +151,6 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
     ),
   };
   const relay = checkRelay(options.relay, 'createChunkHandlers');
-  const remote = (threadId: string) => (relay === undefined ? undefined : { relay, threadId });
   const { uiMessageStream } = options;
   if (
     uiMessageStream !== undefined &&
@@ -178,8 +172,16 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
     if (session !== undefined && session.threadId === threadId) return session;
     return sessions === undefined ? undefined : await sessions(threadId);
   };
-  const noSession = () =>
-    errorResponse(404, 'no-session', 'No session runs for this thread on this server.');
+  /**
+   * Where a thread's live events and control go: the handlers' relay, else the relay of the
+   * thread's session on this process (its own in-process one by default). One path either way.
+   */
+  const targetOf = async (threadId: string): Promise<MessageTarget | undefined> => {
+    const here = await findSession(threadId);
+    const through = relay ?? here?.relay;
+    return through === undefined ? undefined : { relay: through, threadId, session: here };
+  };
+  const closedSignal = (target: MessageTarget): AbortSignal | undefined => target.session?.signal;
 
   const handlers: ChunkHandlers = {
     async chunks(request, threadId) {
@@ -190,36 +192,34 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
     async events(request, threadId) {
       const denied = await checkAccess(authorize, request, threadId);
       if (denied) return denied;
-      if (relay !== undefined) {
-        return relayEventsRoute(request, new URL(request.url), relay, threadId, streamLimits);
-      }
-      const live = await findSession(threadId);
-      if (live === undefined) return noSession();
-      return eventsRoute(request, new URL(request.url), live, threadId, streamLimits);
+      const target = await targetOf(threadId);
+      if (target === undefined) return noSessionHere();
+      const url = new URL(request.url);
+      return eventsRoute(request, url, target.relay, threadId, streamLimits, closedSignal(target));
     },
     async messages(request, threadId) {
       const denied = await checkAccess(authorize, request, threadId);
       if (denied) return denied;
-      const live = await findSession(threadId);
-      if (live === undefined && relay === undefined) return noSession();
+      const target = await targetOf(threadId);
+      if (target === undefined) return noSessionHere();
       if (uiMessageStream === undefined || uiMessageStream === false) {
-        return messagesRoute(request, live, maxBodyBytes, remote(threadId));
+        return messagesRoute(request, target, maxBodyBytes);
       }
-      return uiMessagesRoute(request, live, maxBodyBytes, streamOptions ?? {}, remote(threadId));
+      return uiMessagesRoute(request, target, maxBodyBytes, streamOptions ?? {});
     },
     async cancel(request, threadId) {
       const denied = await checkAccess(authorize, request, threadId);
       if (denied) return denied;
-      const live = await findSession(threadId);
-      if (live === undefined && relay === undefined) return noSession();
-      return cancelRoute(request, live, maxBodyBytes, remote(threadId));
+      const target = await targetOf(threadId);
+      if (target === undefined) return noSessionHere();
+      return cancelRoute(request, target.relay, threadId, maxBodyBytes);
     },
     async notices(request, threadId) {
       const denied = await checkAccess(authorize, request, threadId);
       if (denied) return denied;
-      const live = await findSession(threadId);
-      if (live === undefined && relay === undefined) return noSession();
-      return noticesRoute(request, live, maxBodyBytes, remote(threadId));
+      const target = await targetOf(threadId);
+      if (target === undefined) return noSessionHere();
+      return noticesRoute(request, target.relay, threadId, target.session, maxBodyBytes);
     },
     async stream(request, threadId) {
       if (uiMessageStream === undefined || uiMessageStream === false) {
@@ -227,12 +227,16 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
       }
       const denied = await checkAccess(authorize, request, threadId);
       if (denied) return denied;
-      if (relay !== undefined) {
-        return relayUiStreamRoute(request, relay, threadId, streamOptions ?? {});
-      }
-      const live = await findSession(threadId);
-      if (live === undefined) return noSession();
-      return uiStreamRoute(live, streamOptions ?? {});
+      const target = await targetOf(threadId);
+      if (target === undefined) return noSessionHere();
+      return streamRoute(
+        request,
+        target.relay,
+        threadId,
+        streamOptions ?? {},
+        streamLimits,
+        closedSignal(target),
+      );
     },
     async fetch(request) {
       const url = new URL(request.url);

@@ -1,60 +1,49 @@
+import type { Relay } from '../live/relay.js';
 import type { AgentSession } from '../session/types.js';
+import { noSessionHere, sendControl } from './control.js';
 import { readJsonObject, turnIdProblem } from './params.js';
-import { noSessionHere, type RemoteControl, steerViaRelay } from './remote-control.js';
 import { badParameter, json, sessionFailure } from './responses.js';
+
+/** Where a message goes: the relay of the thread's turns, and this process's session, if any. */
+export interface MessageTarget {
+  readonly relay: Relay;
+  readonly threadId: string;
+  readonly session: AgentSession | undefined;
+}
 
 /**
  * `POST …/threads/:id/messages` with a JSON body `{ text, mode?, turnId? }`: `mode: 'send'` (the
- * default) starts a turn, or queues it behind the running one, and answers 202
- * `{ turnId, queued }`; `mode: 'steer'` adds the text to the running turn and answers 202
- * `{ steeringId }`. Follow the turn on the events stream.
+ * default) starts a turn on this process's session, or queues it behind the running one, and
+ * answers 202 `{ turnId, queued }`; `mode: 'steer'` adds the text to the running turn (through
+ * the relay, wherever it runs) and answers 202 `{ steeringId }`. Follow the turn on the events
+ * stream.
  *
  * @param request - the request
- * @param session - the thread's session
+ * @param target - the relay, the thread and its session here
  * @param maxBodyBytes - the largest body accepted
  * @returns 202, or a 400 naming the bad field (415, 413 for the body itself)
  */
 export async function messagesRoute(
   request: Request,
-  session: AgentSession | undefined,
+  target: MessageTarget,
   maxBodyBytes: number,
-  remote?: RemoteControl | undefined,
 ): Promise<Response> {
   const body = await readJsonObject(request, maxBodyBytes);
   if (!body.ok) return body.response;
-  const steered = await steerElsewhere(body.value, session, remote);
-  if (steered !== undefined) return steered;
-  return session === undefined ? noSessionHere() : answerMessage(body.value, session);
-}
-
-/**
- * A valid steering message while no turn runs on this process: the turn running on another
- * process takes it (through the relay).
- *
- * @returns the answer, or undefined when this process answers (a turn runs here, no turn runs
- *   anywhere, no relay, or the body is not a valid steer)
- */
-export async function steerElsewhere(
-  input: Record<string, unknown>,
-  session: AgentSession | undefined,
-  remote: RemoteControl | undefined,
-): Promise<Response | undefined> {
-  const { text, mode, turnId } = input;
-  if (remote === undefined || mode !== 'steer' || session?.runningTurnId !== undefined) {
-    return undefined;
-  }
-  if (typeof text !== 'string' || text.trim() === '' || turnId !== undefined) return undefined;
-  return steerViaRelay(remote, text);
+  return await answerMessage(body.value, target);
 }
 
 /**
  * Answers the JSON body of `POST …/messages` (see {@link messagesRoute}).
  *
  * @param input - the parsed body
- * @param session - the thread's session
+ * @param target - the relay, the thread and its session here
  * @returns 202, or a 400 naming the bad field
  */
-export function answerMessage(input: Record<string, unknown>, session: AgentSession): Response {
+export async function answerMessage(
+  input: Record<string, unknown>,
+  target: MessageTarget,
+): Promise<Response> {
   const { text, mode = 'send', turnId } = input;
   if (typeof text !== 'string' || text.trim() === '') {
     return badParameter('text', '`text` must be a non-empty string.');
@@ -67,10 +56,17 @@ export function answerMessage(input: Record<string, unknown>, session: AgentSess
   if (mode === 'steer' && turnId !== undefined) {
     return badParameter('turnId', '`turnId` applies to `send` only.');
   }
+  const { session } = target;
+  if (mode === 'steer') {
+    const sent = await sendControl(target.relay, target.threadId, { type: 'steer', text });
+    if (!sent.ok) return sent.response;
+    if (sent.answer.type === 'steered') return json(202, { steeringId: sent.answer.steeringId });
+  }
+  if (session === undefined) return noSessionHere();
   try {
     if (mode === 'steer') {
-      const steer = session.steer(text);
-      return json(202, { steeringId: steer.id });
+      // No turn runs anywhere: the session sends it as a turn of its own.
+      return json(202, { steeringId: session.steer(text).id });
     }
     const busy = session.runningTurnId !== undefined;
     const handle = session.send(typeof turnId === 'string' ? { text, turnId } : text);

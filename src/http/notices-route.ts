@@ -1,7 +1,8 @@
+import type { Relay } from '../live/relay.js';
 import type { SystemKind } from '../schema/chunk.js';
 import type { AgentSession } from '../session/types.js';
+import { noSessionHere, sendControl } from './control.js';
 import { readJsonObject } from './params.js';
-import { noSessionHere, noticeViaRelay, type RemoteControl } from './remote-control.js';
 import { badParameter, json, sessionFailure } from './responses.js';
 
 /**
@@ -11,23 +12,27 @@ import { badParameter, json, sessionFailure } from './responses.js';
 const CLIENT_KINDS: readonly SystemKind[] = ['notice', 'config-reload'];
 
 /**
- * `POST …/threads/:id/notices` with a JSON body `{ text, kind? }`: a system event
- * (`session.notify`), `kind` `'notice'` (the default) or `'config-reload'`. It joins the running
- * turn at its current position, or becomes a system turn of its own; the answer, 202
- * `{ routed: 'turn' | 'system-turn', turnId }`, comes once it is routed (a system turn: stored).
- * System chunks are never sent to the model.
+ * `POST …/threads/:id/notices` with a JSON body `{ text, kind? }`: a system event, `kind`
+ * `'notice'` (the default) or `'config-reload'`. It joins the running turn at its current
+ * position, through the relay wherever the turn runs, or — no turn running anywhere — becomes a
+ * system turn of this process's session; the answer, 202 `{ routed: 'turn' | 'system-turn',
+ * turnId }`, comes once it is routed (a system turn: stored). System chunks are never sent to
+ * the model.
  *
  * @param request - the request
- * @param session - the thread's session
+ * @param relay - the relay the thread's sessions serve their control on
+ * @param threadId - the thread
+ * @param session - the thread's session on this process, if any
  * @param maxBodyBytes - the largest body accepted
  * @returns 202, or a 400 naming `text` or `kind` (415, 413 for the body itself; 503 when the
- *   session is closed)
+ *   session is closed or the relay unreachable; 404 when no turn runs and no session is here)
  */
 export async function noticesRoute(
   request: Request,
+  relay: Relay,
+  threadId: string,
   session: AgentSession | undefined,
   maxBodyBytes: number,
-  remote?: RemoteControl | undefined,
 ): Promise<Response> {
   const body = await readJsonObject(request, maxBodyBytes);
   if (!body.ok) return body.response;
@@ -38,10 +43,14 @@ export async function noticesRoute(
   if (!CLIENT_KINDS.includes(kind as SystemKind)) {
     return badParameter('kind', `\`kind\` must be one of ${CLIENT_KINDS.join(', ')}.`);
   }
-  if (remote !== undefined && session?.runningTurnId === undefined) {
-    // A turn running on another process takes it; with none running, this process records it.
-    const routed = await noticeViaRelay(remote, kind as SystemKind, text);
-    if (routed !== undefined) return routed;
+  const sent = await sendControl(relay, threadId, {
+    type: 'notice',
+    kind: kind as SystemKind,
+    text,
+  });
+  if (!sent.ok) return sent.response;
+  if (sent.answer.type === 'noticed') {
+    return json(202, { routed: 'turn', turnId: sent.answer.turnId });
   }
   if (session === undefined) return noSessionHere();
   try {

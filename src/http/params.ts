@@ -1,3 +1,4 @@
+import { idProblem, MAX_ID_BYTES } from '../schema/id.js';
 import { isJsonMediaType } from './media-type.js';
 import { badParameter, errorResponse } from './responses.js';
 
@@ -6,12 +7,8 @@ export type Parsed<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly response: Response };
 
-const encoder = new TextEncoder();
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it rejects
-const controlCharacters = /[\u0000-\u001f\u007f]/;
-
 /** The longest thread id accepted, in UTF-8 bytes (what every store dialect can key). */
-export const MAX_THREAD_ID_BYTES = 255;
+export const MAX_THREAD_ID_BYTES: number = MAX_ID_BYTES;
 
 /**
  * Decodes and checks a thread id taken from a path segment.
@@ -29,18 +26,9 @@ export function parseThreadId(segment: string): Parsed<string> {
       response: badParameter('threadId', 'The thread id is not valid percent-encoding.'),
     };
   }
-  if (
-    id.length === 0 ||
-    controlCharacters.test(id) ||
-    encoder.encode(id).length > MAX_THREAD_ID_BYTES
-  ) {
-    return {
-      ok: false,
-      response: badParameter(
-        'threadId',
-        `The thread id must be 1 to ${MAX_THREAD_ID_BYTES} bytes with no control characters.`,
-      ),
-    };
+  const problem = idProblem(id);
+  if (problem !== undefined) {
+    return { ok: false, response: badParameter('threadId', `The thread id ${problem}.`) };
   }
   return { ok: true, value: id };
 }
@@ -199,15 +187,13 @@ export async function readOptionalJsonObject(
 }
 
 /**
- * What is wrong with a `turnId` a client sent, if anything: it must be a non-empty string of at
- * most 200 characters (the session checks the rest: bytes, control characters).
+ * What is wrong with a `turnId` a client sent, if anything, by the one id rule (`idProblem`).
  *
  * @param turnId - the field, undefined when absent
  * @returns the message of the 400, or undefined when it is fine or absent
  */
 export function turnIdProblem(turnId: unknown): string | undefined {
   if (turnId === undefined) return undefined;
-  return typeof turnId === 'string' && turnId !== '' && turnId.length <= 200
-    ? undefined
-    : '`turnId` must be a non-empty string of at most 200 characters.';
+  const problem = idProblem(turnId);
+  return problem === undefined ? undefined : `\`turnId\` ${problem}.`;
 }

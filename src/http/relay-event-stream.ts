@@ -10,8 +10,13 @@ export interface RelayEventStreamOptions {
   readonly lastEventId?: string | undefined;
   /** Milliseconds between keep-alive comments; 0 for none. */
   readonly heartbeatMs: number;
-  /** Closing the client's request ends the stream. */
+  /** Closing the client's request ends the stream at once. */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * Ends the stream once the events kept by then are sent: the local session closed (after its
+   * last turn's `turn-end`).
+   */
+  readonly until?: AbortSignal | undefined;
 }
 
 /**
@@ -33,8 +38,9 @@ export function relayEventStream(
   onEnd: () => void,
 ): ReadableStream<Uint8Array> {
   const stop = new AbortController();
-  const signal =
-    options.signal === undefined ? stop.signal : AbortSignal.any([options.signal, stop.signal]);
+  const signal = AbortSignal.any(
+    [options.signal, options.until, stop.signal].filter((s): s is AbortSignal => s !== undefined),
+  );
   const reads = relay
     .follow(threadId, { lastEventId: options.lastEventId, signal })
     [Symbol.asyncIterator]();

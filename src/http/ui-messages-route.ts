@@ -1,12 +1,11 @@
-import type { AgentSession } from '../session/types.js';
 import {
   type ToUIMessageStreamResponseOptions,
   toUIMessageStreamResponse,
 } from '../ui-messages/index.js';
 import { readChatRequest } from './chat-request.js';
-import { answerMessage, steerElsewhere } from './messages-route.js';
+import { noSessionHere } from './control.js';
+import { answerMessage, type MessageTarget } from './messages-route.js';
 import { readJsonObject } from './params.js';
-import { noSessionHere, type RemoteControl } from './remote-control.js';
 import { badParameter, sessionFailure } from './responses.js';
 
 /**
@@ -16,30 +15,28 @@ import { badParameter, sessionFailure } from './responses.js';
  * body is answered as without the option (202 JSON).
  *
  * @param request - the request
- * @param session - the thread's session
+ * @param target - the relay, the thread and its session here
  * @param maxBodyBytes - the largest body accepted
  * @param options - how the stream is sent (`sendError`, `onError`, `keepAliveMs`, `headers`)
  * @returns 200 with the stream, or a 400 naming the bad field (415, 413 for the body itself)
  */
 export async function uiMessagesRoute(
   request: Request,
-  session: AgentSession | undefined,
+  target: MessageTarget,
   maxBodyBytes: number,
   options: ToUIMessageStreamResponseOptions,
-  remote?: RemoteControl | undefined,
 ): Promise<Response> {
   const body = await readJsonObject(request, maxBodyBytes);
   if (!body.ok) return body.response;
   const input = body.value;
-  const steered = await steerElsewhere(input, session, remote);
-  if (steered !== undefined) return steered;
-  if (session === undefined) return noSessionHere();
   if (input.mode !== undefined && input.mode !== 'send') {
     // Steering (or a bad mode) is not a turn of its own: the JSON route answers it.
-    return answerMessage(input, session);
+    return await answerMessage(input, target);
   }
   const chat = readChatRequest(input);
   if (!chat.ok) return badParameter(chat.parameter, chat.message);
+  const { session } = target;
+  if (session === undefined) return noSessionHere();
   try {
     const turn = session.send(
       chat.turnId === undefined ? chat.text : { text: chat.text, turnId: chat.turnId },

@@ -92,7 +92,8 @@ export interface Relay {
   publish(threadId: string, event: ChunkEvent, meta: EventMeta): void;
   /**
    * The thread's events after `lastEventId` (without one: those of the turns not stored yet),
-   * then each new one as it is published, until `signal` aborts. Throws a `ChunklogError` with
+   * then each new one as it is published, until `signal` aborts (the events kept by then are
+   * still given: a reader aborted when its session closed gets the session's last events). Throws a `ChunklogError` with
    * code `relay-unavailable` when the relay cannot be reached (resume later with the last id).
    */
   follow(threadId: string, options?: RelayFollowOptions): AsyncIterable<RelayRead>;

@@ -1,6 +1,8 @@
 /**
  * A wake-up signal a reader waits on: {@link Wake.notify} before or during {@link Wake.wait} is
- * never lost (a notify while the reader was busy makes its next wait return at once).
+ * never lost (a notify while the reader was busy makes its next wait return at once). A wait
+ * holds nothing once it returns: a reader that waits a million times costs no more than one
+ * that waits once.
  */
 export class Wake {
   #pending = false;
@@ -14,36 +16,24 @@ export class Wake {
     resolve?.();
   }
 
-  /** Resolves at the next notify (at once when one came since the last wait). */
-  wait(): Promise<void> {
-    if (this.#pending) {
+  /**
+   * Resolves at the next notify (at once when one came since the last wait), or when `signal`
+   * aborts: its listener is removed when the wait ends.
+   */
+  wait(signal?: AbortSignal): Promise<void> {
+    if (this.#pending || signal?.aborted === true) {
       this.#pending = false;
       return Promise.resolve();
     }
     return new Promise((resolve) => {
-      this.#resolve = () => {
+      const done = () => {
         this.#pending = false;
+        this.#resolve = undefined;
+        signal?.removeEventListener('abort', done);
         resolve();
       };
+      this.#resolve = done;
+      signal?.addEventListener('abort', done, { once: true });
     });
   }
-}
-
-/** Resolves when `signal` aborts (never when it is undefined); `off` stops listening. */
-export function aborted(signal: AbortSignal | undefined): {
-  promise: Promise<void>;
-  off: () => void;
-} {
-  if (signal === undefined) return { promise: new Promise(() => {}), off: () => {} };
-  let off = () => {};
-  const promise = new Promise<void>((resolve) => {
-    if (signal.aborted) {
-      resolve();
-      return;
-    }
-    const onAbort = () => resolve();
-    signal.addEventListener('abort', onAbort, { once: true });
-    off = () => signal.removeEventListener('abort', onAbort);
-  });
-  return { promise, off: () => off() };
 }

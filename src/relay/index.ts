@@ -8,6 +8,7 @@
  * @packageDocumentation
  */
 
+export { createInProcessRelay, type InProcessRelayOptions } from '../live/in-process-relay.js';
 export type {
   ControlAnswer,
   ControlHandler,
@@ -16,7 +17,6 @@ export type {
   RelayFollowOptions,
   RelayRead,
 } from '../live/relay.js';
-export { createInProcessRelay, type InProcessRelayOptions } from './in-process-relay.js';
 export {
   createPostgresRelay,
   type PgClientLike,

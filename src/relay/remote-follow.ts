@@ -1,7 +1,7 @@
 import { ChunklogError } from '../errors/index.js';
 import type { RelayFollowOptions, RelayRead } from '../live/relay.js';
 import { parseEventId } from '../live/replay-buffer.js';
-import { aborted, Wake } from '../live/wake.js';
+import { Wake } from '../live/wake.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 
 /** One stored event of a thread, as a remote relay keeps it. */
@@ -70,26 +70,34 @@ export async function* followStored<P>(
 ): AsyncGenerator<RelayRead> {
   const wake = new Wake();
   let failure: unknown;
-  let failed: (() => void) | undefined;
-  const lost = new Promise<void>((resolve) => {
-    failed = resolve;
-  });
+  /** The read in flight's reject, so that a lost connection fails it at once. */
+  let failRead: ((error: unknown) => void) | undefined;
   // A read in flight when the connection drops may wait in the client's offline queue: the
-  // reader fails at once instead.
-  const orLost = <T>(read: Promise<T>): Promise<T> =>
-    Promise.race([
-      read,
-      lost.then((): never => {
-        throw failure;
-      }),
-    ]);
-  const stop = aborted(options.signal);
+  // reader fails at once instead. Each read holds its own settle functions, dropped when it
+  // settles: nothing accumulates however long the reader follows.
+  const orLost = <T>(read: Promise<T>): Promise<T> => {
+    if (failure !== undefined) return Promise.reject(failure);
+    return new Promise<T>((resolve, reject) => {
+      failRead = reject;
+      read.then(
+        (value) => {
+          failRead = undefined;
+          resolve(value);
+        },
+        (error: unknown) => {
+          failRead = undefined;
+          reject(error);
+        },
+      );
+    });
+  };
   const stopped = (): boolean => options.signal?.aborted === true;
   let unwatch: (() => void) | undefined;
   try {
     const watching = backend.watch(threadId, wake, (error) => {
       failure = error;
-      failed?.();
+      failRead?.(error);
+      wake.notify();
     });
     try {
       unwatch = await orLost(watching);
@@ -114,7 +122,9 @@ export async function* followStored<P>(
     let ord = start.ord;
     let index = start.index;
     let ended = start.ended;
-    while (!stopped()) {
+    for (;;) {
+      // Aborted: one last read gives what is stored by now, then the iteration ends.
+      const stopping = stopped();
       if (failure !== undefined) throw unavailable(what, failure);
       let entries: readonly StoredEntry<P>[];
       try {
@@ -143,12 +153,11 @@ export async function* followStored<P>(
           event,
           meta: { id: `${entry.turnId}:${entry.index}`, turnId: entry.turnId, index: entry.index },
         };
-        if (stopped()) return;
       }
-      if (entries.length < READ_BATCH) await Promise.race([wake.wait(), stop.promise, lost]);
+      if (stopping) return;
+      if (entries.length < READ_BATCH) await wake.wait(options.signal);
     }
   } finally {
-    stop.off();
     unwatch?.();
   }
 }

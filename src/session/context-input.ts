@@ -7,8 +7,9 @@ import {
 } from '../model-messages/context-budget.js';
 import type { ChatMessage } from '../schema/chat-message.js';
 import type { ContextTruncation } from '../schema/context-truncation.js';
+import { modelInputOf } from './model-input.js';
 import { applyAnthropicCaching, modelMessagesOf } from './pipeline.js';
-import type { SessionStore } from './types.js';
+import type { SessionStore } from './store.js';
 
 /** The default request a compaction sends after the turns it summarises. */
 export const DEFAULT_COMPACTION_INSTRUCTIONS =
@@ -36,7 +37,7 @@ async function knownSize(
   history: readonly ChatMessage[],
 ): Promise<{ turnId: string; tokens: number } | undefined> {
   const last = history[history.length - 1];
-  if (last === undefined || typeof store.getTurnUsage !== 'function') return undefined;
+  if (last === undefined) return undefined;
   const usage = await store.getTurnUsage(threadId, last.turnId);
   const step = usage?.steps[usage.steps.length - 1];
   const input = step?.usage.inputTokens;
@@ -49,7 +50,6 @@ async function firstSeqOf(
   threadId: string,
   turnId: string,
 ): Promise<number | undefined> {
-  if (typeof store.getTurn !== 'function') return undefined;
   const rows = await store.getTurn(threadId, turnId).catch(() => null);
   return rows?.[0]?.seq;
 }
@@ -101,7 +101,7 @@ export async function budgetedInput(
   const messages = user === undefined ? history : [...history, user];
   const known = await knownSize(store, threadId, history);
   const plan = planModelInput(messages, {
-    build: (kept) => modelMessagesOf(kept),
+    build: (kept) => modelInputOf(kept),
     budget: context.budget,
     known,
   });

@@ -3,7 +3,6 @@
 
 export { DEFAULT_COMPACTION_INSTRUCTIONS } from './context-input.js';
 export { createAgentSession } from './create-agent-session.js';
-export type { SessionDurability, StepDurableStore } from './durable-turn.js';
 export {
   describeModelSwitch,
   type FallbackReason,
@@ -21,12 +20,14 @@ export type {
   RecoveryPolicy,
   SessionRecoveryOptions,
 } from './resume-turn.js';
+export type { StepDurableStore } from './store.js';
 export { type ToolProgress, toolProgress } from './tool-progress.js';
-export type { ExistingTurnPolicy } from './turn-guard.js';
+export type { SessionDurability } from './turn-writer.js';
 export type {
   AgentSession,
   AgentSessionOptions,
   EventMeta,
+  ExistingTurnPolicy,
   NotifyInput,
   NotifyResult,
   Replay,

@@ -1,5 +1,7 @@
 import { ChunklogError } from '../errors/chunklog-error.js';
-import type { AcquireLeaseResult, LeaseFence, LeaseOptions } from '../store/turn-types.js';
+import { readOptions } from '../errors/invalid-option.js';
+import type { AcquireLeaseResult, LeaseFence } from '../store/turn-types.js';
+import type { SessionStore } from './store.js';
 
 /**
  * The thread lease of a session (`lease` option): while a turn runs, the session holds the
@@ -27,16 +29,8 @@ export interface SessionLeaseOptions {
   readonly onBusy?: 'wait' | 'error' | undefined;
 }
 
-/** The store methods a session lease needs (every `ChunkStore` has them). */
-export interface LeaseStore {
-  acquireLease(
-    threadId: string,
-    holder: string,
-    options: LeaseOptions,
-  ): Promise<AcquireLeaseResult>;
-  renewLease(threadId: string, fence: LeaseFence, options: LeaseOptions): Promise<boolean>;
-  releaseLease(threadId: string, fence: LeaseFence): Promise<boolean>;
-}
+/** The store methods a session lease needs. */
+export type LeaseStore = Pick<SessionStore, 'acquireLease' | 'renewLease' | 'releaseLease'>;
 
 /** The checked lease options. */
 export interface LeaseConfig {
@@ -48,23 +42,13 @@ export interface LeaseConfig {
 /** The default lease duration: 30 s. */
 export const DEFAULT_LEASE_TTL_MS = 30_000;
 
-/** Whether a store can hold thread leases. */
-export function isLeaseStore(store: unknown): store is LeaseStore {
-  const s = store as Partial<LeaseStore> | null;
-  return (
-    typeof s?.acquireLease === 'function' &&
-    typeof s.renewLease === 'function' &&
-    typeof s.releaseLease === 'function'
-  );
-}
-
 /**
  * Checks the `lease` option.
  *
  * @returns the lease configuration, or undefined for none
  * @throws {ChunklogError} `invalid-option`, naming the option
  */
-export function checkLeaseOption(value: unknown, store: unknown): LeaseConfig | undefined {
+export function checkLeaseOption(value: unknown): LeaseConfig | undefined {
   if (value === undefined || value === false) return undefined;
   const invalid = (option: string, message: string, v: unknown): never => {
     throw new ChunklogError('invalid-option', `createAgentSession: ${message}`, {
@@ -72,17 +56,14 @@ export function checkLeaseOption(value: unknown, store: unknown): LeaseConfig | 
       value: v,
     });
   };
-  const o = (value === true ? {} : value) as SessionLeaseOptions;
-  if (typeof o !== 'object' || o === null) invalid('lease', '`lease` must be an object', value);
-  for (const key of Object.keys(o)) {
-    if (!['ttlMs', 'holder', 'onBusy'].includes(key)) {
-      invalid(
-        `lease.${key}`,
-        `unknown option \`lease.${key}\``,
-        (o as Record<string, unknown>)[key],
-      );
-    }
+  if (value !== true && (typeof value !== 'object' || value === null)) {
+    invalid('lease', '`lease` must be true, false or { ttlMs?, holder?, onBusy? }', value);
   }
+  const o = (
+    value === true
+      ? {}
+      : readOptions(value, 'createAgentSession', ['ttlMs', 'holder', 'onBusy'], 'lease')
+  ) as SessionLeaseOptions;
   const ttlMs = o.ttlMs ?? DEFAULT_LEASE_TTL_MS;
   if (!Number.isSafeInteger(ttlMs) || ttlMs < 3 || ttlMs > 86_400_000) {
     invalid('lease.ttlMs', '`lease.ttlMs` must be an integer from 3 to 86,400,000', ttlMs);
@@ -94,9 +75,6 @@ export function checkLeaseOption(value: unknown, store: unknown): LeaseConfig | 
   const onBusy = o.onBusy ?? 'wait';
   if (onBusy !== 'wait' && onBusy !== 'error') {
     invalid('lease.onBusy', "`lease.onBusy` must be 'wait' or 'error'", onBusy);
-  }
-  if (!isLeaseStore(store)) {
-    invalid('store', 'with `lease`, `store` must have the lease methods (a ChunkStore)', store);
   }
   return { ttlMs, holder, onBusy };
 }

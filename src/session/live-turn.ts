@@ -4,10 +4,10 @@ import {
   type Experimental_SteeringOutcome as SteeringOutcome,
 } from 'ai';
 import { ChunklogError } from '../errors/index.js';
+import type { EventMeta } from '../live/event-meta.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import { createTurnState, reduceTurn, type TurnState } from './pipeline.js';
 import type { TurnHandleImpl } from './turn-handle.js';
-import type { EventMeta } from './types.js';
 
 /** Where a live turn's events go besides its handle: the session's subscribers and replay. */
 export type EventSink = (event: ChunkEvent, meta: EventMeta) => void;
@@ -32,6 +32,7 @@ export class LiveTurn {
   #index = 0;
   #heldEnd: { event: ChunkEvent; meta: EventMeta } | undefined;
   readonly #sink: EventSink;
+  readonly #onEnded: () => void;
   /** Tool calls whose `execute` runs now, with how many executions of each run. */
   readonly #running = new Map<string, number>();
   /** Tool calls whose `tool-call` event was emitted. */
@@ -44,11 +45,18 @@ export class LiveTurn {
    * @param sink - the session's subscribers and replay buffer
    * @param firstIndex - the index of its first event: 0, or (a turn taken over after a crash)
    *   the one after the last event the dead process published
+   * @param onEnded - called when `turn-end` is folded (the turn takes no more events from then on)
    */
-  constructor(handle: TurnHandleImpl, sink: EventSink, firstIndex = 0) {
+  constructor(
+    handle: TurnHandleImpl,
+    sink: EventSink,
+    firstIndex = 0,
+    onEnded: () => void = () => {},
+  ) {
     this.handle = handle;
     this.#sink = sink;
     this.#index = firstIndex;
+    this.#onEnded = onEnded;
     this.state = createTurnState({ turnId: handle.turnId });
   }
 
@@ -80,6 +88,7 @@ export class LiveTurn {
       this.#heldEnd = { event, meta };
       this.#running.clear();
       this.#earlyProgress.clear();
+      this.#onEnded();
       return;
     }
     this.handle.push(event);
@@ -188,9 +197,14 @@ export class LiveTurn {
     }
   }
 
-  /** Aborts the turn; the first reason given is the one recorded. */
-  cancel(reason: string | undefined): void {
-    if (this.ended || this.cancelReason !== undefined) return;
+  /**
+   * Aborts the turn; the first reason given is the one recorded.
+   *
+   * @returns whether the turn is cancelled (false: it had ended already)
+   */
+  cancel(reason: string | undefined): boolean {
+    if (this.ended) return false;
+    if (this.cancelReason !== undefined) return true;
     this.cancelReason = reason ?? 'Cancelled';
     this.controller.abort(
       new ChunklogError(
@@ -198,5 +212,6 @@ export class LiveTurn {
         `Turn ${this.handle.turnId} was cancelled: ${this.cancelReason}`,
       ),
     );
+    return true;
   }
 }

@@ -1,32 +1,9 @@
 import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
-import type {
-  AppendStepsOptions,
-  LeaseFence,
-  ListTurnsOptions,
-  TurnInfo,
-} from '../store/turn-types.js';
+import type { LeaseFence, TurnInfo } from '../store/turn-types.js';
+import type { SessionStore } from './store.js';
 
 /** The store methods recovery needs (every `ChunkStore` has them). */
-export interface RecoveryStore {
-  listTurns(threadId: string, options?: ListTurnsOptions): Promise<TurnInfo[]>;
-  getTurn(threadId: string, turnId: string): Promise<ChunkRow[] | null>;
-  appendSteps(
-    threadId: string,
-    turnId: string,
-    drafts: readonly ChunkRowDraft[],
-    options?: AppendStepsOptions,
-  ): Promise<ChunkRow[]>;
-}
-
-/** Whether a store can close interrupted turns. */
-export function isRecoveryStore(store: unknown): store is RecoveryStore {
-  const s = store as Partial<RecoveryStore> | null;
-  return (
-    typeof s?.listTurns === 'function' &&
-    typeof s.getTurn === 'function' &&
-    typeof s.appendSteps === 'function'
-  );
-}
+export type RecoveryStore = Pick<SessionStore, 'listTurns' | 'getTurn' | 'appendSteps'>;
 
 /** Options of {@link closeInterruptedTurns}. */
 export interface CloseInterruptedOptions {

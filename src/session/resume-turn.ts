@@ -1,5 +1,6 @@
 import type { ModelMessage, ToolSet } from 'ai';
 import { ChunklogError } from '../errors/chunklog-error.js';
+import { readOptions } from '../errors/invalid-option.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
 import type { JSONValue } from '../schema/json.js';
@@ -83,12 +84,7 @@ export function checkRecoveryOption(value: unknown): RecoveryConfig {
       value,
     );
   }
-  const o = value as Record<string, unknown>;
-  for (const key of Object.keys(o)) {
-    if (key !== 'policy' && key !== 'rerunTools') {
-      invalid(`recovery.${key}`, `unknown option \`recovery.${key}\``, o[key]);
-    }
-  }
+  const o = readOptions(value, 'createAgentSession', ['policy', 'rerunTools'], 'recovery');
   const policy = o.policy ?? 'close';
   if (policy !== 'close' && policy !== 'continue') {
     invalid('recovery.policy', "`recovery.policy` must be 'close' or 'continue'", policy);

@@ -1,6 +1,5 @@
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import type { StepUsage } from '../store/usage-types.js';
-import type { SessionStore } from './types.js';
 
 /**
  * Collects a turn's usage step by step from its wire events: `step-start` starts the step's
@@ -33,22 +32,4 @@ export class StepUsageLog {
       });
     }
   }
-}
-
-/**
- * Stores a turn's step usage when the store can (`recordUsage`, which a `ChunkStore` has).
- *
- * @param store - the session's store
- * @param threadId - the thread
- * @param turnId - the turn
- * @param steps - its steps' usage
- */
-export async function recordTurnUsage(
-  store: SessionStore,
-  threadId: string,
-  turnId: string,
-  steps: readonly StepUsage[],
-): Promise<void> {
-  if (steps.length === 0 || typeof store.recordUsage !== 'function') return;
-  await store.recordUsage(threadId, turnId, steps);
 }

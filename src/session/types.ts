@@ -3,47 +3,23 @@ import type { Instructions, LanguageModel, ModelMessage, StopCondition, ToolSet 
 import type { Replay, SessionListener } from '../live/event-meta.js';
 import type { Relay } from '../live/relay.js';
 import type { ContextBudget } from '../model-messages/context-budget.js';
-import type { ChatMessage } from '../schema/chat-message.js';
 import type { SystemKind } from '../schema/chunk.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
-import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
+import type { ChunkRow } from '../schema/chunk-row.js';
 import type { JSONValue } from '../schema/json.js';
 import type { FinishReason, TokenUsage } from '../schema/usage.js';
-import type { StepUsage, TurnUsage } from '../store/usage-types.js';
-import type { SessionDurability } from './durable-turn.js';
 import type { SessionLeaseOptions } from './lease.js';
 import type { RecoveryPolicy, SessionRecoveryOptions } from './resume-turn.js';
-import type { ExistingTurnPolicy } from './turn-guard.js';
+import type { SessionStore } from './store.js';
+import type { SessionDurability } from './turn-writer.js';
+
+export type { SessionStore } from './store.js';
 
 /**
- * What a session needs of a store: `appendTurn` to seal a turn and `getMessages` to rebuild the
- * model's input. Every `ChunkStore` of `chunklog/store` fits.
- *
- * @example
- * ```ts
- * const store: SessionStore = createChunkStore({ sqlite: 'chat.db' });
- * ```
+ * What `send` does with a turn id the thread already holds (see
+ * {@link AgentSessionOptions.onExistingTurn}).
  */
-export interface SessionStore {
-  appendTurn(
-    threadId: string,
-    drafts: readonly ChunkRowDraft[],
-    options?: {
-      readonly status?: 'completed' | 'failed' | 'cancelled' | undefined;
-      readonly fence?: { readonly holder: string; readonly token: number } | undefined;
-    },
-  ): Promise<readonly ChunkRow[]>;
-  getMessages(
-    threadId: string,
-    options?: { readonly onCorruptRow?: 'throw' | 'skip' | undefined },
-  ): Promise<readonly ChatMessage[]>;
-  /** Stores a turn's step usage after the turn (a `ChunkStore` has it; without it, none is kept). */
-  recordUsage?(threadId: string, turnId: string, steps: readonly StepUsage[]): Promise<void>;
-  /** A turn's stored usage (corrects the token budget's estimate; optional). */
-  getTurnUsage?(threadId: string, turnId: string): Promise<TurnUsage | null>;
-  /** A turn's stored rows (gives a cut its first seq; optional). */
-  getTurn?(threadId: string, turnId: string): Promise<readonly ChunkRow[] | null>;
-}
+export type ExistingTurnPolicy = 'return' | 'error';
 
 /** Prompt caching a session applies to every step: Anthropic's cache breakpoints (`'anthropic'`), or none (`'none'`). */
 export type SessionCaching = 'anthropic' | 'none';
@@ -119,15 +95,18 @@ export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
    * When a turn's rows are stored. `'turn'` (default): in one transaction when the turn ends —
    * the fewest writes. `'step'`: the user's message when the turn starts (status `running`) and
    * each step's rows when the step ends, one transaction each, so a crash loses at most the step
-   * in progress; the store must have `beginTurn` and `appendSteps` (every `ChunkStore` does).
+   * in progress.
    */
   readonly durability?: SessionDurability | undefined;
   /**
    * Hold the thread's lease in the store while a turn runs, so that one process at a time runs
    * the thread's turns (see {@link SessionLeaseOptions}: `ttlMs`, `holder`, `onBusy`); every
-   * write of the turn is fenced with it. `true` takes the defaults. Default: no lease (one
-   * writer per thread is then the application's business). With a lease, a turn another
-   * holder left `running` (it died) is recovered before the next turn runs (see `recovery`).
+   * write of the turn is fenced with it. `true` takes the defaults; `false` turns it off.
+   * Default: on where more than one process can write the thread — with a `relay` other than an
+   * in-process one, or a store on a database server (PostgreSQL, MySQL/MariaDB) — and off on a
+   * SQLite store without such a relay (one process; `lease: true` for several processes on one
+   * file). With a lease, a turn another holder left `running` (it died) is recovered before the
+   * next turn runs (see `recovery`).
    */
   readonly lease?: SessionLeaseOptions | boolean | undefined;
   /**
@@ -150,10 +129,11 @@ export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
    */
   readonly onExistingTurn?: ExistingTurnPolicy | undefined;
   /**
-   * Publishes the session's events to a relay and serves the thread's control messages from it
-   * while a turn runs, so that any process can follow the turn and cancel, steer or notify it
-   * (`createRedisRelay`, `createPostgresRelay` from `chunklog/relay`). Default: none (the
-   * session's own replay buffer and subscribers only).
+   * Where the session publishes its events and serves the thread's control messages (cancel,
+   * steering, notices) while a turn runs, so that any process can follow the turn and control it
+   * (`createRedisRelay`, `createPostgresRelay` from `chunklog/relay`). Default: an in-process relay
+   * of the session's own (`createInProcessRelay`), which the handlers read through
+   * `session.relay`: one path whether the turn runs here or elsewhere.
    */
   readonly relay?: Relay | undefined;
   /**
@@ -328,6 +308,11 @@ export interface AgentSession {
    * it on to work that should end with the session (`AbortSignal.any([request.signal, session.signal])`).
    */
   readonly signal: AbortSignal;
+  /**
+   * The relay the session publishes its events to and serves its thread's control from (its
+   * `relay` option, or an in-process relay of its own).
+   */
+  readonly relay: Relay;
   /** Starts a turn with the user's message, or queues it behind the running turn. */
   send(input: SendInput, options?: SendOptions): TurnHandle;
   /** Adds a user message to the running turn at its next step boundary. */

@@ -4,6 +4,7 @@ import type { ChunkRowDraft } from '../schema/chunk-row.js';
 import type { StoreContext } from './context.js';
 import type { StoreDialectName } from './dialects/adapter.js';
 import { resolveDialect } from './dialects/detect.js';
+import { afterWrite, forgetStates } from './history/write-state.js';
 import { runMigrations } from './migrations.js';
 import { type DirectSqlite, openSqlite, type SqliteOpenOptions } from './open-sqlite.js';
 import { guardPostgresClients } from './pg-guard.js';
@@ -11,7 +12,7 @@ import { appendTurn } from './queries/append-turn.js';
 import { forkThread } from './queries/fork-thread.js';
 import { getChunks } from './queries/get-chunks.js';
 import { getChunksAfter } from './queries/get-chunks-after.js';
-import { getHistory, getMessages } from './queries/get-history.js';
+import { getHistory, getMessages, writeHistorySnapshot } from './queries/get-history.js';
 import { getRows } from './queries/get-rows.js';
 import { getTurn, hasTurn } from './queries/get-turn.js';
 import { acquireLease, getLease, releaseLease, renewLease } from './queries/leases.js';
@@ -195,7 +196,9 @@ export function createChunkStore(
     },
     async appendTurn(threadId: string, drafts: readonly ChunkRowDraft[], options) {
       open('appendTurn');
-      return await appendTurn(ctx, threadId, drafts, options);
+      const rows = await appendTurn(ctx, threadId, drafts, options);
+      await afterWrite(ctx, threadId, rows[rows.length - 1]?.seq ?? 0);
+      return rows;
     },
     async getChunks(threadId, options) {
       open('getChunks');
@@ -227,6 +230,10 @@ export function createChunkStore(
       open('getHistory');
       return await read(ctx, 'getHistory', threadId, () => getHistory(ctx, threadId, options));
     },
+    async writeHistorySnapshot(threadId) {
+      open('writeHistorySnapshot');
+      return await writeHistorySnapshot(ctx, threadId);
+    },
     async createThread(threadId, options) {
       open('createThread');
       return await createThread(ctx, threadId, options);
@@ -245,10 +252,12 @@ export function createChunkStore(
     },
     async deleteThread(threadId) {
       open('deleteThread');
+      forgetStates(ctx, threadId);
       return await deleteThread(ctx, threadId);
     },
     async truncateAfter(threadId, seq) {
       open('truncateAfter');
+      forgetStates(ctx, threadId);
       return await truncateAfter(ctx, threadId, seq);
     },
     async forkThread(threadId, options) {
@@ -277,7 +286,10 @@ export function createChunkStore(
     },
     async appendSteps(threadId, turnId, drafts, options) {
       open('appendSteps');
-      return await appendSteps(ctx, threadId, turnId, drafts, options);
+      const rows = await appendSteps(ctx, threadId, turnId, drafts, options);
+      const last = rows[rows.length - 1];
+      if (last !== undefined) await afterWrite(ctx, threadId, last.seq);
+      return rows;
     },
     async setTurnStatus(threadId, turnId, status, options) {
       open('setTurnStatus');

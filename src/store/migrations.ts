@@ -6,6 +6,7 @@ import { dialectAdapter } from './dialects/detect.js';
 import { turnsAndLeases } from './migrations/0002-turns-and-leases.js';
 import { usageAndThreadMetaMigration } from './migrations/0003-usage-and-thread-meta.js';
 import { historySnapshotsMigration } from './migrations/0004-history-snapshots.js';
+import { historyStatesMigration } from './migrations/0005-history-states.js';
 import { dialectName, jsonColumns } from './store-options.js';
 import { resolveTableNames, type StoreTableNames, type StoreTableOptions } from './tables.js';
 
@@ -50,7 +51,9 @@ export interface MigrationContext {
  *   duration).
  * - `0004_history_snapshots`: the snapshots table (grouped copies of a thread's older turns, each
  *   with its seq range and a digest), which cold reads of long threads use instead of rows, and
- *   an index on the turns' thread id and status.
+ *   an index on the turns' thread id and status. No longer read since 0005.
+ * - `0005_history_states`: the history states table (a thread's rows folded into messages at a
+ *   seq, as JSON in parts), which whole-thread reads start from.
  *
  * @param options - the dialect, and the table names and JSON type given to `createChunkStore`
  * @returns the migrations by name
@@ -146,6 +149,7 @@ export function migrationsFor(ctx: MigrationContext): Record<string, Migration> 
     '0002_turns_and_leases': turnsAndLeases(ctx),
     '0003_usage_and_thread_meta': usageAndThreadMetaMigration(ctx),
     '0004_history_snapshots': historySnapshotsMigration(ctx),
+    '0005_history_states': historyStatesMigration(ctx),
   };
 }
 

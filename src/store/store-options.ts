@@ -29,6 +29,7 @@ const TABLE_KEYS = [
   'leases',
   'usage',
   'snapshots',
+  'historyStates',
 ] as const;
 const DIALECTS: readonly StoreDialectName[] = ['sqlite', 'postgres', 'mysql'];
 

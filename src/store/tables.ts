@@ -21,6 +21,11 @@ export interface StoreTableNames {
    * cold read of a long thread reads instead of their rows.
    */
   readonly snapshots: string;
+  /**
+   * History states (migration 0005): a thread's rows folded into messages at a seq, which a
+   * whole-thread read starts from instead of the rows before that seq.
+   */
+  readonly historyStates: string;
 }
 
 /** Options naming the store's tables: a prefix, and any single name overridden. */
@@ -29,7 +34,7 @@ export interface StoreTableOptions {
   readonly tablePrefix?: string | undefined;
   /**
    * Explicit table names; each defaults to the prefix plus `threads`, `chunks`, `migrations`,
-   * `migration_lock`, `turns`, `leases`, `usage`, `snapshots`.
+   * `migration_lock`, `turns`, `leases`, `usage`, `snapshots`, `history_states`.
    */
   readonly tables?: Partial<StoreTableNames> | undefined;
 }
@@ -53,6 +58,7 @@ export function resolveTableNames(options: StoreTableOptions): StoreTableNames {
     leases: options.tables?.leases ?? `${prefix}leases`,
     usage: options.tables?.usage ?? `${prefix}usage`,
     snapshots: options.tables?.snapshots ?? `${prefix}snapshots`,
+    historyStates: options.tables?.historyStates ?? `${prefix}history_states`,
   };
   for (const [key, name] of Object.entries(names)) {
     if (typeof name !== 'string' || !identifier.test(name)) {
@@ -161,6 +167,23 @@ export interface SnapshotRecord {
   created_at: number;
 }
 
+/** A `history_states` row (migration 0005): one part of a thread's history state at a seq. */
+export interface HistoryStateRecord {
+  thread_id: string;
+  /** The seq of the last row the state folds in. */
+  at_seq: number;
+  /** The part's number, from 0, and how many parts the state has. */
+  part: number;
+  parts: number;
+  /** The state's JSON format (`MESSAGE_FOLD_FORMAT`). */
+  format: number;
+  /** SHA-256 of the thread id, the seq and the whole JSON, in hex. */
+  digest: string;
+  /** This part of the state's JSON text. */
+  data: string;
+  created_at: number;
+}
+
 /**
  * The store's tables under fixed logical names. Queries name the real tables through
  * {@link StoreTableNames}, cast to these keys, and never qualify a column with a table name.
@@ -172,4 +195,5 @@ export type StoreTables = {
   leases: LeaseRecord;
   usage: UsageRecord;
   snapshots: SnapshotRecord;
+  historyStates: HistoryStateRecord;
 };

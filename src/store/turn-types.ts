@@ -1,5 +1,6 @@
 import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
 import type { TurnStatus } from '../schema/turn-status.js';
+import type { StepUsage } from './usage-types.js';
 
 export type { TurnStatus } from '../schema/turn-status.js';
 export { TURN_STATUSES } from '../schema/turn-status.js';
@@ -105,6 +106,8 @@ export interface AppendStepsOptions {
   readonly status?: EndedTurnStatus | undefined;
   /** Write only while this lease holds (fencing); otherwise `lease-lost` and nothing is written. */
   readonly fence?: LeaseFence | undefined;
+  /** Step usage of the turn, recorded in the same transaction (as `recordUsage` does). */
+  readonly usage?: readonly StepUsage[] | undefined;
 }
 
 /** Options of {@link ChunkStoreTurns.setTurnStatus}. */

@@ -3,6 +3,7 @@ import type { ChunkPage } from '../schema/chunk-page.js';
 import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
 import type { JSONObject } from '../schema/json.js';
 import type { TurnStatus } from '../schema/turn-status.js';
+import type { MessageFold } from '../transforms/message-fold.js';
 import type { StoreDialectName } from './dialects/adapter.js';
 import type { StoreTableNames } from './tables.js';
 import type { ChunkStoreTurns, EndedTurnStatus, LeaseFence } from './turn-types.js';
@@ -21,20 +22,15 @@ export interface ReadOptions {
 }
 
 /**
- * A thread read for rebuilding its history ({@link ChunkStore.getHistory}): the grouped messages
- * of its older turns, read from history snapshots, and the rows after them. Grouping `rows` and
- * appending the result to `messages` gives exactly what grouping all the thread's rows gives.
+ * A thread's whole history, as {@link ChunkStore.getHistory} reads it: every row folded into
+ * messages. `fold` goes on with rows stored later (`fold.add(row)` for each row after
+ * `fold.seq`), giving what reading the thread again would give.
  */
 export interface HistoryRead {
-  /**
-   * The messages of the turns the snapshots hold, oldest first, without `status` (see
-   * `getMessages`); empty when none is used.
-   */
+  /** The messages, oldest first, without `status` (see `getMessages`). */
   readonly messages: ChatMessage[];
-  /** The ids of the turns the snapshots hold (a system-only turn may have no message of its own). */
-  readonly turnIds: string[];
-  /** The thread's rows after those turns, ascending (all of them when no snapshot is used). */
-  readonly rows: ChunkRow[];
+  /** The fold of the thread's rows, up to its last row (`fold.seq`, `fold.last`). */
+  readonly fold: MessageFold;
 }
 
 /** Options of {@link ChunkStore.getChunks}. */
@@ -184,6 +180,11 @@ export interface AppendTurnOptions {
   readonly status?: EndedTurnStatus | undefined;
   /** Write only while this lease holds (fencing); otherwise `lease-lost` and nothing is written. */
   readonly fence?: LeaseFence | undefined;
+  /**
+   * The turn's step usage, recorded with its rows in the same transaction (as `recordUsage`
+   * does; a session passes it). Not written when the turn was stored already (a retry).
+   */
+  readonly usage?: readonly StepUsage[] | undefined;
 }
 
 /** Options of {@link ChunkStore.getRows}. */
@@ -312,28 +313,37 @@ export interface ChunkStore extends ChunkStoreTurns {
    */
   getMessages(threadId: string, options?: ReadOptions): Promise<ChatMessage[]>;
   /**
-   * The thread for a cold rebuild of its history, read in one snapshot of the database: the
-   * grouped messages of its older turns, from history snapshots, and its rows after them (see
-   * {@link HistoryRead}). A long thread reads as a few large values instead of one row per
-   * chunk: once at least `snapshotMinRows` (default 1,000) rows of whole turns follow the last
-   * snapshot, the read writes more (only when the thread was not written since it began; a read
-   * never fails for it; `snapshotMinRows: false` turns this off). A snapshot is used only while
-   * it provably equals what grouping its rows gives (a digest, its last row unchanged, no later
-   * row of its turns); `truncateAfter` and `deleteThread` remove the ones they make stale. On the
-   * SQLite file the store opened itself the read and the write are one transaction; through a
-   * Kysely (PostgreSQL, MySQL/MariaDB) the read is one `REPEATABLE READ` transaction (one
-   * statement and no transaction for a thread without snapshots) and the write a second one
-   * under the thread's lock.
+   * The thread's whole history: its rows folded into messages. The one whole-thread read of the
+   * store (`getMessages` and a session's history go through it): it starts from the thread's
+   * newest history state (its rows folded up to a seq, stored by writes once `snapshotMinRows`
+   * rows follow the last one, or by {@link ChunkStore.writeHistorySnapshot}) and folds the rows
+   * after it; a thread without a state is one statement. A read never writes.
    *
    * @throws {ChunklogError} `thread-not-found`; `corrupt-row` under the `throw` policy
    *
    * @example
    * ```ts
-   * const { messages, rows } = await store.getHistory('thread-1');
-   * const history = [...messages, ...groupRowsToMessages(rows)];
+   * const { messages, fold } = await store.getHistory('thread-1');
+   * const newer = await store.getRows('thread-1', { afterSeq: fold.seq });
+   * for (const row of newer) fold.add(row);
    * ```
    */
   getHistory(threadId: string, options?: ReadOptions): Promise<HistoryRead>;
+  /**
+   * Writes a history state of the thread now (its rows folded into messages up to its last row),
+   * which whole-thread reads then start from. Writes do this by themselves once
+   * `snapshotMinRows` rows follow the newest state; call it for maintenance (after an import, say).
+   *
+   * @returns the seq the state ends with, or undefined when none was written (nothing past the
+   *   newest state, a corrupt row, or `snapshotMinRows: false`)
+   * @throws {ChunklogError} `thread-not-found`
+   *
+   * @example
+   * ```ts
+   * await store.writeHistorySnapshot('thread-1');
+   * ```
+   */
+  writeHistorySnapshot(threadId: string): Promise<number | undefined>;
   /**
    * Creates an empty thread (with a random UUID when no id is given).
    *

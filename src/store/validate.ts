@@ -1,19 +1,8 @@
 import { ChunklogError } from '../errors/chunklog-error.js';
+import { idProblem } from '../schema/id.js';
 import { previewValue } from '../schema/parse.js';
 
-const encoder = new TextEncoder();
-const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/**
- * The longest id (thread or turn) the store accepts, in UTF-8 bytes (MySQL keys them as
- * `VARBINARY(255)`).
- *
- * @example
- * ```ts
- * new TextEncoder().encode(threadId).length <= MAX_ID_BYTES;
- * ```
- */
-export const MAX_ID_BYTES = 255;
+export { idProblem, MAX_ID_BYTES } from '../schema/id.js';
 
 /**
  * The largest page `getChunks` and `listThreads` return.
@@ -24,21 +13,6 @@ export const MAX_ID_BYTES = 255;
  * ```
  */
 export const MAX_PAGE_LIMIT = 1000;
-
-/**
- * Whether `id` can be stored on every dialect: a non-empty, well-formed string without NUL, at
- * most {@link MAX_ID_BYTES} UTF-8 bytes.
- */
-export function idProblem(id: unknown): string | undefined {
-  if (typeof id !== 'string') return 'must be a string';
-  if (id.length === 0) return 'must not be empty';
-  if (id.includes('\u0000')) return 'must not contain NUL';
-  if (loneSurrogate.test(id)) return 'must be well-formed Unicode (no lone surrogates)';
-  // A UTF-16 code unit is at most 3 UTF-8 bytes, so short ids need no encoding.
-  if (id.length * 3 > MAX_ID_BYTES && encoder.encode(id).length > MAX_ID_BYTES)
-    return `must be at most ${MAX_ID_BYTES} UTF-8 bytes`;
-  return undefined;
-}
 
 /**
  * Checks a thread id.

@@ -51,6 +51,8 @@ function typeCheck(checked: readonly Snippet[]): string[] {
       jsx: ts.JsxEmit.ReactJSX,
       paths: {
         chunklog: [join(ROOT, 'src/index.ts')],
+        // A subpath built from an entry of its own (see tsup.config.ts).
+        'chunklog/session': [join(ROOT, 'src/entries/session.ts')],
         'chunklog/*': [join(ROOT, 'src/*/index.ts')],
       },
     },

@@ -217,7 +217,8 @@ describe.skipIf(!hasChromium)('examples/react-chat in Chromium', () => {
     // After the reload the running turn comes back from the server's replay: its tool card is
     // running again and its progress goes on.
     await page.waitForSelector('.call.running .progress', { timeout: 20_000 });
-    expect(await data(page, 'running')).toBe('true');
+    // The page sets its data attributes in an effect after it renders: wait for that render.
+    await page.waitForFunction(() => document.body.dataset.running === 'true');
     expect(await page.textContent('#log')).toContain('You said: “hello there”');
     await settled(page, before);
     expect(await page.locator('.call.done').count()).toBe(1);

@@ -118,22 +118,22 @@ describe("durability: 'step'", () => {
     await session.close();
   });
 
-  it("refuses `durability: 'step'` with a store that cannot write steps", () => {
-    expect(() =>
-      createAgentSession({
-        store: { appendTurn: async () => [], getMessages: async () => [] },
-        threadId: 't',
-        model: script(),
-        durability: 'step',
-      }),
-    ).toThrow(/beginTurn/);
-    expect(() =>
-      createAgentSession({
-        store: { appendTurn: async () => [], getMessages: async () => [] },
-        threadId: 't',
-        model: script(),
-        durability: 'steps' as never,
-      }),
-    ).toThrow(/durability/);
+  it("refuses a store that cannot write steps, and a durability that is not 'turn' or 'step'", async () => {
+    const { store, dispose } = await openSqliteStore();
+    try {
+      expect(() =>
+        createAgentSession({
+          store: { appendTurn: async () => [] } as never,
+          threadId: 't',
+          model: script(),
+          durability: 'step',
+        }),
+      ).toThrow(/beginTurn/);
+      expect(() =>
+        createAgentSession({ store, threadId: 't', model: script(), durability: 'steps' as never }),
+      ).toThrow(/durability/);
+    } finally {
+      await dispose();
+    }
   });
 });

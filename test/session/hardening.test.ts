@@ -6,13 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type AgentSessionOptions,
-  createAgentSession,
-  type SessionStore,
-} from '../../src/entries/session.js';
-import { withCorruptRowPolicy } from '../../src/session/corrupt-row-policy.js';
-import { SESSION_OPTIONS } from '../../src/session/validate-options.js';
+import { type AgentSessionOptions, createAgentSession } from '../../src/entries/session.js';
+import { SESSION_OPTIONS } from '../../src/session/options.js';
 import { createChunkStore } from '../../src/store/index.js';
 import { createScriptedModel, parseScript } from '../../src/testing/index.js';
 import { rejected, thrown } from '../support/chunklog-error.js';
@@ -173,39 +168,30 @@ describe('a corrupt stored row and the session', () => {
     );
   });
 
-  it('keeps every other member of the store when it applies its policy', async () => {
+  it("passes its onCorruptRow to the store's reads, and reads through the store it was given", async () => {
+    const store = await memoryStore();
     const calls: string[] = [];
-    const store: SessionStore & { extra(): string } = {
-      appendTurn: async (_threadId, drafts) => {
-        calls.push('appendTurn');
-        return drafts.map((d, i) => ({
-          ...d,
-          threadId: 'x',
-          seq: i + 1,
-          createdAt: new Date(0).toISOString(),
-        })) as never;
+    const watched = {
+      ...store,
+      getHistory: (threadId: string, options?: Parameters<typeof store.getHistory>[1]) => {
+        calls.push(`getHistory ${options?.onCorruptRow}`);
+        return store.getHistory(threadId, options);
       },
-      getMessages: async (_threadId, options) => {
-        calls.push(`getMessages ${options?.onCorruptRow}`);
-        return [];
-      },
-      extra() {
-        return this === store ? 'bound' : 'unbound';
+      getChunksAfter: (threadId: string, options?: Parameters<typeof store.getChunksAfter>[1]) => {
+        calls.push(`getChunksAfter ${options?.onCorruptRow}`);
+        return store.getChunksAfter(threadId, options);
       },
     };
     const session = createAgentSession({
-      store,
+      store: watched,
       threadId: 'x',
-      model: createScriptedModel(parseScript('text ok')),
+      model: createScriptedModel(parseScript('text ok\n---\ntext again')),
       onCorruptRow: 'skip',
     });
     await session.send('go').rows;
-    expect(calls).toEqual(['getMessages skip', 'appendTurn']);
+    await session.send('more').rows;
     await session.close();
-    // Members the session does not know of stay the store's own, bound to it.
-    expect(withCorruptRowPolicy(store, 'skip').extra()).toBe('bound');
-    // Without a policy the reads are the store's own too (the view only keeps the history).
-    expect(await withCorruptRowPolicy(store, undefined).getMessages('x')).toEqual([]);
-    expect(calls.at(-1)).toBe('getMessages undefined');
+    // The first turn reads the thread whole, the next one what changed since.
+    expect(calls).toEqual(['getHistory skip', 'getChunksAfter skip']);
   });
 });

@@ -221,13 +221,17 @@ describe('the session lifecycle', () => {
     const onError = vi.fn();
     let fail = true;
     const flaky = {
-      getMessages: (threadId: string) => store.getMessages(threadId),
-      appendTurn: async (threadId: string, drafts: Parameters<typeof store.appendTurn>[1]) => {
+      ...store,
+      appendTurn: async (
+        threadId: string,
+        drafts: Parameters<typeof store.appendTurn>[1],
+        options?: Parameters<typeof store.appendTurn>[2],
+      ) => {
         if (fail) {
           fail = false;
           throw new ChunklogError('store-failed', 'disk full');
         }
-        return store.appendTurn(threadId, drafts);
+        return store.appendTurn(threadId, drafts, options);
       },
     };
     const model = createScriptedModel(parseScript('text a\n---\ntext b'));

@@ -2,6 +2,7 @@
 // session's clock) and the store totals it per thread.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgentSession } from '../../src/entries/session.js';
+import { ChunklogError } from '../../src/errors/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
 import { readFile } from './fixtures.js';
 import { openSqliteStore, sequentialIds } from './support.js';
@@ -73,18 +74,36 @@ describe('usage stored per turn', () => {
     await session.close();
   });
 
-  it('keeps running with a store that cannot record usage', async () => {
+  it('stores a turn’s usage with its rows, in one write: a write that fails stores neither', async () => {
     const { store, dispose } = await openSqliteStore();
     disposers.push(dispose);
-    const plain = { appendTurn: store.appendTurn, getMessages: store.getMessages };
+    const writes: string[] = [];
+    let fail = true;
+    const counting = {
+      ...store,
+      appendTurn: async (...args: Parameters<typeof store.appendTurn>) => {
+        writes.push(`appendTurn usage=${args[2]?.usage?.length ?? 0}`);
+        if (fail) {
+          fail = false;
+          throw new ChunklogError('store-failed', 'disk full');
+        }
+        return store.appendTurn(...args);
+      },
+      recordUsage: () => {
+        throw new Error('recordUsage is not called: usage goes with the turn');
+      },
+    };
     const session = createAgentSession({
-      store: plain,
+      store: counting,
       threadId: 'plain',
-      model: createScriptedModel([{ parts: [{ type: 'text', text: 'Hi' }] }]),
+      model: createScriptedModel([{ parts: [{ type: 'text', text: 'Hi' }] }], { repeat: true }),
     });
-    const result = await session.send('Hello').result;
+    await expect(session.send('Hello').rows).rejects.toMatchObject({ code: 'store-failed' });
+    expect((await store.getThreadUsage('plain').catch(() => ({ steps: 0 }))).steps).toBe(0);
+    const result = await session.send('Again').result;
     expect(result.outcome).toBe('completed');
     await session.close();
-    expect((await store.getThreadUsage('plain')).steps).toBe(0);
+    expect(writes).toEqual(['appendTurn usage=1', 'appendTurn usage=1']);
+    expect((await store.getThreadUsage('plain')).steps).toBe(1);
   });
 });

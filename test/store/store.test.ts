@@ -98,6 +98,7 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
           migrationLock: `${other}migration_lock`,
           usage: `${other}usage`,
           snapshots: `${other}snapshots`,
+          historyStates: `${other}history_states`,
           turns: `${other}turns`,
           leases: `${other}leases`,
         },

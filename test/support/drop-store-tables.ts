@@ -4,6 +4,7 @@ import { type Kysely, sql } from 'kysely';
 
 /** Every table `store.migrate()` creates, children before parents (so drops need no cascade). */
 export const STORE_TABLES = [
+  'history_states',
   'snapshots',
   'usage',
   'turns',

@@ -8,7 +8,7 @@ import { exactDraft } from '../../transforms/exact-row.js';
 import { decodeRows, storedRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { wrapStoreErrors } from '../store-errors.js';
-import type { StoreTables } from '../tables.js';
+import type { StoreTables, UsageRecord } from '../tables.js';
 import { insertThreadIfAbsent, type SelectedThread } from '../threads.js';
 import { RollbackDecision, writeTransaction } from '../transaction.js';
 import type { EndedTurnStatus, LeaseFence } from '../turn-types.js';
@@ -17,6 +17,7 @@ import { checkThreadId, idProblem } from '../validate.js';
 import { checkFenceOption, requireFence } from './leases.js';
 import { advanceThreadCreating, insertRowsOfNewTurn } from './new-turn-write.js';
 import { checkEndedStatus, recordSealedStatus } from './turn-status-row.js';
+import { checkSteps, insertUsage, usageRecords } from './usage.js';
 
 /**
  * Validates a turn's drafts before anything is written: each against its schema, one turn id
@@ -113,15 +114,17 @@ export function appendTurn(
   options?: AppendTurnOptions,
 ): Promise<ChunkRow[]> {
   checkThreadId(threadId);
-  const o = readOptions(options, 'appendTurn', ['createdAt', 'status', 'fence']);
+  const o = readOptions(options, 'appendTurn', ['createdAt', 'status', 'fence', 'usage']);
   const fence = checkFenceOption(o.fence);
   const status = o.status === undefined ? undefined : checkEndedStatus(o.status, 'status');
   const stamp = checkCreatedAt(o.createdAt);
   const checked = checkDrafts(drafts);
   const turnId = checked[0]?.turnId;
+  const steps = o.usage === undefined ? [] : checkSteps(o.usage, 'usage');
   // Serialize before the transaction: the lock is held for as short a time as possible.
   const data = checked.map((d) => JSON.stringify(d.data));
-  const write: AppendWrite = { threadId, turnId, checked, data, stamp, status, fence };
+  const usage = turnId === undefined ? [] : usageRecords(threadId, turnId, steps, ctx.now());
+  const write: AppendWrite = { threadId, turnId, checked, data, stamp, status, fence, usage };
   const options_ = { what: 'appendTurn', threadId, idempotent: true };
   // Under a row lock (PostgreSQL, MySQL) the turn-id check is folded into the write; where the
   // lock comes first (SQLite's BEGIN IMMEDIATE) the thread's read already holds it.
@@ -147,6 +150,8 @@ interface AppendWrite {
   readonly stamp: number | undefined;
   readonly status: EndedTurnStatus | undefined;
   readonly fence: LeaseFence | undefined;
+  /** The turn's step usage, stored with its rows. */
+  readonly usage: readonly UsageRecord[];
 }
 
 /**
@@ -192,6 +197,7 @@ async function writeNewTurn(
     const next = first + count;
     await recordSealedStatus(ctx, trx, { threadId, turnId, first, next, now }, w.status);
   }
+  await insertUsage(ctx, trx, w.usage);
   return storedRows(threadId, turnId, first, checked, data, rowsAt);
 }
 
@@ -243,5 +249,6 @@ async function writeCheckingFirst(
     const next = first + checked.length;
     await recordSealedStatus(ctx, trx, { threadId, turnId, first, next, now }, w.status);
   }
+  await insertUsage(ctx, trx, w.usage);
   return storedRows(threadId, turnId, first, checked, data, rowsAt);
 }

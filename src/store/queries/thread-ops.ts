@@ -77,6 +77,10 @@ export function deleteThread(ctx: StoreContext, threadId: string): Promise<boole
           .deleteFrom(ctx.names.snapshots as 'snapshots')
           .where('thread_id', '=', threadId)
           .execute();
+        await trx
+          .deleteFrom(ctx.names.historyStates as 'historyStates')
+          .where('thread_id', '=', threadId)
+          .execute();
         await trx.deleteFrom(ctx.threads).where('id', '=', threadId).execute();
         return true;
       },

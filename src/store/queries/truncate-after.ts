@@ -31,6 +31,11 @@ export function truncateAfter(ctx: StoreContext, threadId: string, seq: number):
           .where('last_seq', '>', seq)
           .execute();
         await trx
+          .deleteFrom(ctx.names.historyStates as 'historyStates')
+          .where('thread_id', '=', threadId)
+          .where('at_seq', '>', seq)
+          .execute();
+        await trx
           .updateTable(ctx.threads)
           .set({ next_seq: seq + 1, updated_at: ctx.now() })
           .where('id', '=', threadId)

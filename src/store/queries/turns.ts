@@ -8,7 +8,7 @@ import { asString, decodeRows, storedIso, storedRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { TURN_COLUMNS, turnStatuses } from '../statements.js';
 import { wrapStoreErrors } from '../store-errors.js';
-import type { StoreTables } from '../tables.js';
+import type { StoreTables, UsageRecord } from '../tables.js';
 import { insertThreadIfAbsent, type SelectedThread } from '../threads.js';
 import { RollbackDecision, writeTransaction } from '../transaction.js';
 import type {
@@ -25,6 +25,7 @@ import { checkDrafts } from './append-turn.js';
 import { checkFenceOption, requireFence } from './leases.js';
 import { advanceThreadCreating, insertRowsOfNewTurn } from './new-turn-write.js';
 import { checkEndedStatus } from './turn-status-row.js';
+import { checkSteps, insertUsage, usageRecords } from './usage.js';
 
 /** A `turns` row as selected. */
 interface SelectedTurn {
@@ -277,6 +278,7 @@ function writeSteps(
   status: EndedTurnStatus | undefined,
   fence: ReturnType<typeof checkFenceOption>,
   needInfo: boolean,
+  usage: readonly UsageRecord[] = [],
 ): Promise<{ rows: ChunkRow[]; info: TurnInfo | undefined }> {
   const data = checked.map((d) => JSON.stringify(d.data));
   const count = checked.length;
@@ -348,6 +350,7 @@ function writeSteps(
           }
           if (!advanced) await statements.advanceThread.execute(trx, [next, now, threadId]);
         }
+        await insertUsage(ctx, trx, usage);
         let info: TurnInfo | undefined;
         if (needInfo) {
           const turn = await selectTurn(ctx, trx, threadId, turnId);
@@ -371,9 +374,11 @@ export async function appendSteps(
 ): Promise<ChunkRow[]> {
   checkThreadId(threadId);
   checkTurnId(turnId);
-  const o = readOptions(options, 'appendSteps', ['status', 'fence']);
+  const o = readOptions(options, 'appendSteps', ['status', 'fence', 'usage']);
   const status = o.status === undefined ? undefined : checkEndedStatus(o.status, 'status');
   const fence = checkFenceOption(o.fence);
+  const steps = o.usage === undefined ? [] : checkSteps(o.usage, 'usage');
+  const usage = usageRecords(threadId, turnId, steps, ctx.now());
   const checked = checkDrafts(drafts);
   const other = checked.findIndex((d) => d.turnId !== turnId);
   if (other !== -1) {
@@ -383,8 +388,9 @@ export async function appendSteps(
       { path: [other, 'turnId'], value: checked[other]?.turnId },
     );
   }
-  return (await writeSteps(ctx, 'appendSteps', threadId, turnId, checked, status, fence, false))
-    .rows;
+  return (
+    await writeSteps(ctx, 'appendSteps', threadId, turnId, checked, status, fence, false, usage)
+  ).rows;
 }
 
 /** `ChunkStore.setTurnStatus`: see there. */

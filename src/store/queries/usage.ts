@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { ChunklogError } from '../../errors/chunklog-error.js';
 import { readOptions } from '../../errors/invalid-option.js';
@@ -5,7 +6,7 @@ import { type TokenUsage, TokenUsageSchema } from '../../schema/usage.js';
 import { asString } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
-import type { UsageRecord } from '../tables.js';
+import type { StoreTables, UsageRecord } from '../tables.js';
 import { selectThread } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import type {
@@ -56,10 +57,17 @@ export function sumUsage(usages: Iterable<TokenUsage>): TokenUsage {
   return out;
 }
 
-function checkSteps(steps: unknown): StepUsage[] {
+/**
+ * Checks step usages (`recordUsage`'s `steps`, a write's `usage` option).
+ *
+ * @param steps - the untrusted steps
+ * @param option - the option's name, for the error
+ * @throws {ChunklogError} `invalid-option` naming the step
+ */
+export function checkSteps(steps: unknown, option = 'steps'): StepUsage[] {
   if (!Array.isArray(steps)) {
-    throw new ChunklogError('invalid-option', 'steps must be an array of step usages.', {
-      option: 'steps',
+    throw new ChunklogError('invalid-option', `${option} must be an array of step usages.`, {
+      option,
       value: steps,
     });
   }
@@ -68,8 +76,8 @@ function checkSteps(steps: unknown): StepUsage[] {
     if (!result.success) {
       throw new ChunklogError(
         'invalid-option',
-        `steps[${i}] is not a step usage: ${result.error.issues[0]?.message ?? 'invalid'}.`,
-        { option: `steps[${i}]`, value: step, cause: result.error },
+        `${option}[${i}] is not a step usage: ${result.error.issues[0]?.message ?? 'invalid'}.`,
+        { option: `${option}[${i}]`, value: step, cause: result.error },
       );
     }
     return step as StepUsage;
@@ -108,8 +116,29 @@ export function recordUsage(
   checkTurnId(turnId);
   const checked = checkSteps(steps);
   if (checked.length === 0) return Promise.resolve();
-  const now = ctx.now();
-  const values = checked.map((s) => ({
+  const values = usageRecords(threadId, turnId, checked, ctx.now());
+  return wrapStoreErrors('recordUsage', threadId, () =>
+    writeTransaction(
+      ctx,
+      async (trx) => {
+        if ((await selectThread(ctx, trx, threadId, false)) === undefined) {
+          throw threadNotFound(threadId);
+        }
+        await insertUsage(ctx, trx, values);
+      },
+      { what: 'recordUsage', threadId },
+    ),
+  );
+}
+
+/** The usage table's rows of a turn's checked steps. */
+export function usageRecords(
+  threadId: string,
+  turnId: string,
+  checked: readonly StepUsage[],
+  now: number,
+): UsageRecord[] {
+  return checked.map((s) => ({
     thread_id: threadId,
     turn_id: turnId,
     step: s.step,
@@ -124,23 +153,24 @@ export function recordUsage(
     duration_ms: s.durationMs ?? null,
     created_at: now,
   }));
-  return wrapStoreErrors('recordUsage', threadId, () =>
-    writeTransaction(
-      ctx,
-      async (trx) => {
-        if ((await selectThread(ctx, trx, threadId, false)) === undefined) {
-          throw threadNotFound(threadId);
-        }
-        const usage = ctx.names.usage as 'usage';
-        const insert = trx.insertInto(usage).values(values);
-        await (ctx.adapter.insertIgnore === 'on-conflict-do-nothing'
-          ? insert.onConflict((oc) => oc.columns(['thread_id', 'turn_id', 'step']).doNothing())
-          : insert.onDuplicateKeyUpdate((eb) => ({ step: eb.ref('step') }))
-        ).execute();
-      },
-      { what: 'recordUsage', threadId },
-    ),
-  );
+}
+
+/**
+ * Inserts usage rows in a write transaction; steps already recorded for the turn are kept as
+ * they were (a retry is safe).
+ */
+export async function insertUsage(
+  ctx: StoreContext,
+  trx: Kysely<StoreTables>,
+  values: readonly UsageRecord[],
+): Promise<void> {
+  if (values.length === 0) return;
+  const usage = ctx.names.usage as 'usage';
+  const insert = trx.insertInto(usage).values(values as UsageRecord[]);
+  await (ctx.adapter.insertIgnore === 'on-conflict-do-nothing'
+    ? insert.onConflict((oc) => oc.columns(['thread_id', 'turn_id', 'step']).doNothing())
+    : insert.onDuplicateKeyUpdate((eb) => ({ step: eb.ref('step') }))
+  ).execute();
 }
 
 const num = (value: unknown): number | undefined =>

@@ -7,19 +7,24 @@ import {
   streamText,
   type ToolSet,
 } from 'ai';
+import type { ChatMessage } from '../schema/chat-message.js';
 import type { Chunk } from '../schema/chunk.js';
+import type { ChunkEvent } from '../schema/chunk-event.js';
 import type { JSONValue } from '../schema/json.js';
 import type { FinishReason, TokenUsage } from '../schema/usage.js';
 import type { StepUsage } from '../store/usage-types.js';
 import { budgetedTurnInput, type ContextConfig } from './context-input.js';
 import { FallbackChain } from './fallback.js';
-import { buildModelMessages, cachingPrepareStep, loadHistory, userMessage } from './history.js';
+import type { KeptHistory } from './kept-history.js';
 import type { LiveTurn } from './live-turn.js';
+import { buildModelMessages, cachingPrepareStep, userMessage } from './model-input.js';
 import { PartEvents } from './part-events.js';
 import { anthropicCachedSystem, toChunkEvents } from './pipeline.js';
+import type { ResumePlan } from './resume-turn.js';
 import { StepUsageLog } from './step-usage.js';
+import type { SessionStore } from './store.js';
 import { trackTools } from './tool-progress.js';
-import type { SessionStore } from './types.js';
+import type { TurnWriter } from './turn-writer.js';
 
 /** Everything a turn needs from the session's options, validated. */
 export interface TurnConfig {
@@ -37,23 +42,28 @@ export interface TurnConfig {
   readonly providerOptions: Readonly<Record<string, Record<string, JSONValue>>> | undefined;
   readonly caching: boolean;
   /** The session's clock (step durations). */
-  readonly now?: (() => number) | undefined;
+  readonly now: () => number;
   /** The token budget and compaction, when the session has a budget. */
   readonly context?: ContextConfig | undefined;
 }
 
-/** What a turn produced, ready to be sealed. */
+/** What a turn produced, ready to be stored. */
 export interface TurnOutcome {
   readonly outcome: 'completed' | 'failed' | 'cancelled';
-  /** The user's message chunks. */
+  /** The user's message chunks (none for a continued turn). */
   readonly userChunks: readonly Chunk[];
-  /** The assistant's chunks. */
+  /** The assistant's chunks (for a continued turn: those of the steps it took now). */
   readonly chunks: readonly Chunk[];
   readonly finishReason: FinishReason | undefined;
   readonly usage: TokenUsage | undefined;
   /** Each finished step's usage, model id, finish reason and duration. */
   readonly steps: readonly StepUsage[];
 }
+
+/** Which turn runs: a new one, with the user's text, or one continued by recovery. */
+export type TurnStart =
+  | { readonly kind: 'fresh'; readonly text: string }
+  | { readonly kind: 'continued'; readonly plan: ResumePlan };
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
@@ -70,7 +80,7 @@ async function streamSteps(
   config: TurnConfig,
   messages: ModelMessage[],
   events: PartEvents,
-  usageLog: StepUsageLog,
+  observe: (event: ChunkEvent) => void,
 ): Promise<void> {
   const steering = live.startSteering();
   // With fallbacks, the chain retries each model itself before moving on: the AI SDK's retries
@@ -107,62 +117,62 @@ async function streamSteps(
     const mapped = events.map(part);
     for (let i = 0; i < mapped.length; i++) {
       const event = mapped[i] as (typeof mapped)[number];
-      usageLog.observe(event);
+      observe(event);
       live.emit(event);
     }
   }
 }
 
 /**
- * Runs one turn from `turn-start` to `turn-end`: reads the history from the store, streams the
- * model's steps (tools, steering, fallbacks, caching), and folds every part into the turn. A
- * provider error ends the turn with an `error` chunk; a cancel ends it with a `cancelled`
- * system chunk. Storing the result is the caller's job.
+ * Runs one turn from `turn-start` to `turn-end`, fresh or continued by recovery: stores its
+ * start (by the writer's mode), reads the thread's history, streams the model's steps (tools,
+ * steering, fallbacks, caching, the token budget), writes each ended step (by the writer's mode),
+ * and folds every part into the turn. A provider error ends the turn with an `error` chunk; a
+ * cancel accepted before the turn ended ends it `cancelled`, with a `cancelled` system chunk.
+ * Storing the end of the turn is the caller's job (`writer.finish`).
  *
  * @param live - the turn
  * @param config - the session's configuration
- * @param ready - resolves when the writes before this turn landed (its history is complete)
- * @param resume - a turn continued by the `continue` recovery policy: its stored rows (user
- *   message first) are the end of the history, the model's steps number on from `lastStep`, and
- *   `announce` sends out the events of the rows recovery stored, after `turn-start`
+ * @param history - the session's kept history of the thread
+ * @param writer - the turn's writer
+ * @param start - a new turn's text, or a continued turn's plan
  * @returns what the turn produced
  */
 export async function runTurn(
   live: LiveTurn,
   config: TurnConfig,
-  ready: () => Promise<unknown>,
-  resume?: { readonly lastStep: number; readonly announce: () => void },
+  history: KeptHistory,
+  writer: TurnWriter,
+  start: TurnStart,
 ): Promise<TurnOutcome> {
   live.emit({ type: 'turn-start', turnId: live.turnId });
-  resume?.announce();
-  const user = resume === undefined ? userMessage(live.turnId, live.handle.text) : undefined;
+  const user = start.kind === 'fresh' ? userMessage(live.turnId, start.text) : undefined;
   const events = new PartEvents();
-  if (resume !== undefined) events.step = resume.lastStep;
-  const usageLog = new StepUsageLog(config.now ?? Date.now);
+  if (start.kind === 'continued') {
+    for (const event of start.plan.events) live.announce(event);
+    events.step = start.plan.lastStep;
+  }
+  const usageLog = new StepUsageLog(config.now);
+  // A step's rows are written when the next step starts (at once: the AI SDK starts it as soon
+  // as the step's tools returned), and the last step's with the turn's end.
+  let stepEnded = false;
+  const observe = (event: ChunkEvent) => {
+    usageLog.observe(event);
+    if (event.type === 'step-finish') stepEnded = true;
+    else if (event.type === 'step-start' && stepEnded) {
+      stepEnded = false;
+      writer.stepEnded(live.state.chunks);
+    }
+  };
   try {
-    await ready();
+    if (user !== undefined) {
+      const begun = await writer.begin(user.chunks);
+      if (begun.stored) throw new Error(`Turn ${live.turnId} is stored already.`);
+    }
     if (!live.controller.signal.aborted) {
-      // The turn's own stored rows (its user message, with step durability) are not history. The
-      // kept history is passed on as it is when it holds none of them (its model messages are kept).
-      const loaded = await loadHistory(config.store, config.threadId);
-      const history =
-        user !== undefined && loaded.some((message) => message.turnId === live.turnId)
-          ? loaded.filter((message) => message.turnId !== live.turnId)
-          : loaded;
-      // A continued turn's input is the stored thread as it is, up to the turn's last stored step
-      // (no token budget: the turn's own input was budgeted when it started).
-      const messages =
-        config.context === undefined || user === undefined
-          ? buildModelMessages(history, user, config.caching)
-          : await budgetedTurnInput(
-              { ...config, context: config.context },
-              history,
-              user,
-              (event) => live.emit(event),
-              live.controller.signal,
-            );
+      const messages = await modelInput(live, config, history, user);
       if (!live.controller.signal.aborted)
-        await streamSteps(live, config, messages, events, usageLog);
+        await streamSteps(live, config, messages, events, observe);
     }
   } catch (error) {
     // The stream broke (or the history could not be read); an abort is reported below.
@@ -174,8 +184,9 @@ export async function runTurn(
     }
   }
   live.endSteering();
-  const cancelled =
-    live.cancelReason !== undefined && (events.aborted || events.finishReason === undefined);
+  // A cancel accepted before the turn ended ends it cancelled, whatever the model did since: the
+  // caller was told so (a 202 to a cancel request), and the status says the same.
+  const cancelled = live.cancelReason !== undefined;
   if (cancelled)
     live.emit({ type: 'system', kind: 'cancelled', text: live.cancelReason as string });
   const finishReason = cancelled
@@ -195,4 +206,32 @@ export async function runTurn(
     usage,
     steps: usageLog.steps,
   };
+}
+
+/**
+ * The model input of the turn's first step. The turn's own stored rows (its user message, stored
+ * at its start) are not history for a new turn; a continued turn's input is the stored thread as
+ * it is, up to its last stored step (no token budget: its input was budgeted when it started).
+ */
+async function modelInput(
+  live: LiveTurn,
+  config: TurnConfig,
+  history: KeptHistory,
+  user: ChatMessage | undefined,
+): Promise<ModelMessage[]> {
+  const loaded = await history.messages();
+  const previous =
+    user !== undefined && loaded.some((message) => message.turnId === live.turnId)
+      ? loaded.filter((message) => message.turnId !== live.turnId)
+      : loaded;
+  if (config.context === undefined || user === undefined) {
+    return buildModelMessages(previous, user, config.caching);
+  }
+  return await budgetedTurnInput(
+    { ...config, context: config.context },
+    previous,
+    user,
+    (event) => live.emit(event),
+    live.controller.signal,
+  );
 }

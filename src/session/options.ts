@@ -1,21 +1,21 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { type LanguageModel, type StopCondition, stepCountIs, type ToolSet } from 'ai';
 import { ChunklogError } from '../errors/index.js';
+import { readOptions } from '../errors/invalid-option.js';
 import { checkRelay } from '../live/check-relay.js';
 import type { Relay } from '../live/relay.js';
 import { type ContextBudget, planModelInput } from '../model-messages/context-budget.js';
+import type { CorruptRowPolicy } from '../store/types.js';
 import { idProblem } from '../store/validate.js';
 import { type ContextConfig, DEFAULT_COMPACTION_INSTRUCTIONS } from './context-input.js';
-import { withCorruptRowPolicy } from './corrupt-row-policy.js';
-import { isStepDurableStore, type SessionDurability } from './durable-turn.js';
 import { createTimeOrderedIds } from './ids.js';
 import { checkLeaseOption, type LeaseConfig } from './lease.js';
 import { whyNotV4Model } from './model-version.js';
-import { isRecoveryStore } from './recovery.js';
 import { checkRecoveryOption, type RecoveryConfig } from './resume-turn.js';
-import type { ExistingTurnPolicy } from './turn-guard.js';
-import type { TurnConfig } from './turn-runner.js';
-import type { AgentSessionOptions, SessionErrorContext } from './types.js';
+import type { TurnConfig } from './run-turn.js';
+import { SESSION_STORE_METHODS, type SessionStore } from './store.js';
+import type { SessionDurability } from './turn-writer.js';
+import type { AgentSessionOptions, ExistingTurnPolicy, SessionErrorContext } from './types.js';
 
 /** The session's options, checked and with their defaults. */
 export interface SessionConfig {
@@ -24,7 +24,10 @@ export interface SessionConfig {
   readonly now: () => number;
   readonly replayLimit: number;
   readonly onError: (error: unknown, context: SessionErrorContext) => void;
+  /** The relay given, or undefined for the session's own in-process one. */
   readonly relay: Relay | undefined;
+  /** The session's corrupt-row policy for its reads, or undefined for the store's. */
+  readonly onCorruptRow: CorruptRowPolicy | undefined;
   /** When turns are stored (`durability`). */
   readonly durability: SessionDurability;
   /** The thread lease (`lease`), or undefined for none. */
@@ -96,12 +99,10 @@ function contextConfig(
       compaction,
     );
   }
-  const c = compaction === true ? {} : (compaction as Record<string, unknown>);
-  for (const key of Object.keys(c)) {
-    if (key !== 'model' && key !== 'instructions') {
-      invalid(`compaction.${key}`, `unknown option \`${key}\``, c[key]);
-    }
-  }
+  const c =
+    compaction === true
+      ? {}
+      : readOptions(compaction, 'createAgentSession', ['model', 'instructions'], 'compaction');
   if (c.model !== undefined && !isModel(c.model)) {
     invalid('compaction.model', '`compaction.model` must be a language model', c.model);
   }
@@ -192,18 +193,19 @@ export function validateOptions<TOOLS extends ToolSet>(
   if (!isObject(options) || Array.isArray(options)) {
     invalid('options', 'options are required', options);
   }
-  for (const key of Object.keys(options)) {
-    if (!(SESSION_OPTIONS as readonly string[]).includes(key)) {
-      invalid(key, `unknown option \`${key}\``, (options as Record<string, unknown>)[key]);
-    }
-  }
+  readOptions(options, 'createAgentSession', SESSION_OPTIONS as readonly string[]);
   const { store, threadId, model } = options;
-  if (
-    !isObject(store) ||
-    typeof store.appendTurn !== 'function' ||
-    typeof store.getMessages !== 'function'
-  ) {
-    invalid('store', '`store` must have `appendTurn` and `getMessages` (a ChunkStore)', store);
+  const missing = isObject(store)
+    ? SESSION_STORE_METHODS.filter(
+        (m) => typeof (store as Record<string, unknown>)[m] !== 'function',
+      )
+    : SESSION_STORE_METHODS;
+  if (missing.length > 0) {
+    invalid(
+      'store',
+      `\`store\` must be a ChunkStore (createChunkStore): ${missing.map((m) => `\`${m}\``).join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing`,
+      store,
+    );
   }
   const threadIdProblem = idProblem(threadId);
   if (threadIdProblem !== undefined) {
@@ -276,26 +278,13 @@ export function validateOptions<TOOLS extends ToolSet>(
   if (durability !== 'turn' && durability !== 'step') {
     invalid('durability', "`durability` must be 'turn' or 'step'", durability);
   }
-  if (durability === 'step' && !isStepDurableStore(store)) {
-    invalid(
-      'store',
-      "with `durability: 'step'`, `store` must have `beginTurn` and `appendSteps` (a ChunkStore)",
-      store,
-    );
-  }
-  const lease = checkLeaseOption(options.lease, store);
+  const relay = checkRelay(options.relay);
+  const lease = checkLeaseOption(options.lease ?? leaseByDefault(store as SessionStore, relay));
   const onExistingTurn = options.onExistingTurn ?? 'return';
   if (onExistingTurn !== 'return' && onExistingTurn !== 'error') {
     invalid('onExistingTurn', "`onExistingTurn` must be 'return' or 'error'", onExistingTurn);
   }
   const recovery = checkRecoveryOption(options.recovery);
-  if (recovery.policy === 'continue' && !isRecoveryStore(store)) {
-    invalid(
-      'store',
-      "with `recovery: 'continue'`, `store` must have `listTurns`, `getTurn` and `appendSteps` (a ChunkStore)",
-      store,
-    );
-  }
   return {
     onExistingTurn,
     recovery,
@@ -303,7 +292,7 @@ export function validateOptions<TOOLS extends ToolSet>(
     lease,
     turn: {
       threadId: threadId as string,
-      store: withCorruptRowPolicy(store, onCorruptRow),
+      store: store as SessionStore,
       model,
       fallbackModels: fallbacks as LanguageModelV4[],
       tools: options.tools,
@@ -323,6 +312,23 @@ export function validateOptions<TOOLS extends ToolSet>(
     now,
     replayLimit,
     onError,
-    relay: checkRelay(options.relay),
+    relay,
+    onCorruptRow,
   };
+}
+
+/**
+ * Whether a session holds the thread's lease when its `lease` option is not given: where more
+ * than one process can write the thread — a relay that reaches other processes, or a store on a
+ * database server. A SQLite store without such a relay is one process's (`lease: true` for
+ * several processes on one file).
+ */
+function leaseByDefault(store: SessionStore, relay: Relay | undefined): boolean {
+  const remoteRelay = relay !== undefined && !isInProcess(relay);
+  return remoteRelay || (store.dialect !== undefined && store.dialect !== 'sqlite');
+}
+
+/** Whether a relay serves one process only (an in-process relay has a synchronous `replay`). */
+function isInProcess(relay: Relay): boolean {
+  return typeof (relay as { replay?: unknown }).replay === 'function';
 }

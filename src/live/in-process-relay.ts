@@ -1,6 +1,7 @@
 import { ChunklogError } from '../errors/index.js';
-import { EventHub } from '../live/event-hub.js';
-import type { EventMeta } from '../live/event-meta.js';
+import type { ChunkEvent } from '../schema/chunk-event.js';
+import { EventHub } from './event-hub.js';
+import type { EventMeta, Replay, SessionListener } from './event-meta.js';
 import type {
   ControlAnswer,
   ControlHandler,
@@ -8,44 +9,74 @@ import type {
   Relay,
   RelayFollowOptions,
   RelayRead,
-} from '../live/relay.js';
-import { ReplayBuffer } from '../live/replay-buffer.js';
-import { aborted, Wake } from '../live/wake.js';
-import type { ChunkEvent } from '../schema/chunk-event.js';
+} from './relay.js';
+import { ReplayBuffer } from './replay-buffer.js';
+import { Wake } from './wake.js';
 
 /** Options of {@link createInProcessRelay}, for example `{ replayLimit: 20_000 }`. */
 export interface InProcessRelayOptions {
   /** How many events of one turn are kept for readers that resume. Default 10,000. */
   readonly replayLimit?: number | undefined;
+  /** Told about an error a {@link InProcessRelay.subscribe} listener threw. Default: ignored. */
+  readonly onListenerError?: ((error: unknown, meta: EventMeta) => void) | undefined;
 }
 
-/** One thread's live state: the session's replay buffer and event hub, per thread. */
+/**
+ * The relay of a single process: a {@link Relay}, and the thread's events at once, synchronously,
+ * for readers in this process ({@link InProcessRelay.subscribe}, {@link InProcessRelay.replay}).
+ * A session's own listeners and replay are served by one.
+ *
+ * @example
+ * ```ts
+ * // assumes: relay
+ * const stop = (relay as InProcessRelay).subscribe('thread-1', (event, meta) => send(meta.id, event));
+ * ```
+ */
+export interface InProcessRelay extends Relay {
+  /** Calls `listener` with each event published on the thread from now on; returns the unsubscribe function. */
+  subscribe(threadId: string, listener: SessionListener): () => void;
+  /** The thread's events a reader that saw `lastEventId` (or nothing) still needs, kept here. */
+  replay(threadId: string, lastEventId?: string | null): Replay;
+}
+
+/** One thread's live state: its replay buffer and event hub. */
 class ThreadChannel {
   readonly buffer: ReplayBuffer;
-  readonly hub = new EventHub(() => {});
+  readonly hub: EventHub;
   running: string | undefined;
   control: ControlHandler | undefined;
 
-  constructor(limit: number) {
+  constructor(limit: number, onListenerError: (error: unknown, meta: EventMeta) => void) {
     this.buffer = new ReplayBuffer(limit);
+    this.hub = new EventHub(onListenerError);
   }
 }
 
-class InProcessRelay implements Relay {
+class InProcessRelayImpl implements InProcessRelay {
   readonly #threads = new Map<string, ThreadChannel>();
   readonly #limit: number;
+  readonly #onListenerError: (error: unknown, meta: EventMeta) => void;
 
-  constructor(limit: number) {
+  constructor(limit: number, onListenerError: (error: unknown, meta: EventMeta) => void) {
     this.#limit = limit;
+    this.#onListenerError = onListenerError;
   }
 
   #thread(threadId: string): ThreadChannel {
     let thread = this.#threads.get(threadId);
     if (thread === undefined) {
-      thread = new ThreadChannel(this.#limit);
+      thread = new ThreadChannel(this.#limit, this.#onListenerError);
       this.#threads.set(threadId, thread);
     }
     return thread;
+  }
+
+  subscribe(threadId: string, listener: SessionListener): () => void {
+    return this.#thread(threadId).hub.subscribe(listener);
+  }
+
+  replay(threadId: string, lastEventId?: string | null): Replay {
+    return this.#thread(threadId).buffer.since(lastEventId);
   }
 
   publish(threadId: string, event: ChunkEvent, meta: EventMeta): void {
@@ -76,9 +107,11 @@ class InProcessRelay implements Relay {
       if (cursor === undefined && first === undefined) first = { event, meta };
       wake.notify();
     });
-    const stop = aborted(options.signal);
     try {
-      while (options.signal?.aborted !== true) {
+      for (;;) {
+        // Aborted: one last pass gives what is kept by now (a session that closes aborts its
+        // readers after its last event), then the iteration ends.
+        const stopping = options.signal?.aborted === true;
         // Without an id: from the latest turn kept, even stored (a reader that comes just as it
         // is stored still gets it).
         const replay = cursor === undefined ? thread.buffer.latest() : thread.buffer.since(cursor);
@@ -89,11 +122,11 @@ class InProcessRelay implements Relay {
           cursor = meta.id;
           yield { type: 'event', event, meta };
         }
-        if (events.length === 0) await Promise.race([wake.wait(), stop.promise]);
+        if (stopping) return;
+        if (events.length === 0) await wake.wait(options.signal);
       }
     } finally {
       unsubscribe();
-      stop.off();
     }
   }
 
@@ -138,7 +171,7 @@ class InProcessRelay implements Relay {
  * const relay = createInProcessRelay();
  * ```
  */
-export function createInProcessRelay(options: InProcessRelayOptions = {}): Relay {
+export function createInProcessRelay(options: InProcessRelayOptions = {}): InProcessRelay {
   const limit = options.replayLimit ?? 10_000;
   if (!Number.isSafeInteger(limit) || limit < 1) {
     throw new ChunklogError(
@@ -150,5 +183,13 @@ export function createInProcessRelay(options: InProcessRelayOptions = {}): Relay
       },
     );
   }
-  return new InProcessRelay(limit);
+  const onListenerError = options.onListenerError ?? (() => {});
+  if (typeof onListenerError !== 'function') {
+    throw new ChunklogError(
+      'invalid-option',
+      'createInProcessRelay: `onListenerError` must be a function',
+      { option: 'onListenerError', value: onListenerError },
+    );
+  }
+  return new InProcessRelayImpl(limit, onListenerError);
 }

@@ -2,25 +2,24 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ChunklogError } from '../../src/errors/index.js';
 import type { ChunkRow, ChunkRowDraft } from '../../src/schema/chunk-row.js';
+import { KeptHistory } from '../../src/session/kept-history.js';
+import { modelInputOf } from '../../src/session/model-input.js';
 import { modelMessagesOf } from '../../src/session/pipeline.js';
-import { ThreadHistory } from '../../src/session/thread-history.js';
+import type { SessionStore } from '../../src/session/store.js';
 import { groupRows } from '../../src/transforms/group-rows.js';
+import { MessageFold } from '../../src/transforms/message-fold.js';
 
 /** A thread's rows in memory, with the reads a kept history uses, counting what they return. */
 class MemoryStore {
   rows: ChunkRow[] = [];
   exists = true;
   rowsRead = 0;
-  async appendTurn(): Promise<readonly ChunkRow[]> {
-    return [];
-  }
-  async getMessages() {
-    return groupRows(this.rows);
-  }
-  async getRows(threadId: string): Promise<readonly ChunkRow[]> {
+  async getHistory(threadId: string) {
     if (!this.exists) throw new ChunklogError('thread-not-found', `no ${threadId}`);
     this.rowsRead += this.rows.length;
-    return this.rows.map((r) => structuredClone(r));
+    const fold = new MessageFold();
+    for (const row of this.rows) fold.add(structuredClone(row));
+    return { fold, messages: fold.messages() };
   }
   async getChunksAfter(
     threadId: string,
@@ -148,12 +147,16 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: fc.constant({ op: 'read' as const }) },
 );
 
-describe('ThreadHistory', () => {
-  it('kept history and its model input always equal grouping the stored rows afresh', async () => {
+/** The kept history of the memory store's thread (it uses only the two reads above). */
+const keptOf = (store: MemoryStore) =>
+  new KeptHistory(store as unknown as SessionStore, 'x', undefined);
+
+describe('KeptHistory', () => {
+  it('kept history and its model input always equal grouping the stored rows afresh, whatever is appended, truncated or recreated', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { maxLength: 40 }), async (ops) => {
         const store = new MemoryStore();
-        const history = new ThreadHistory(store, 'x');
+        const history = keptOf(store);
         let turns = 0;
         let clock = Date.UTC(2026, 0, 1);
         const turnIds: string[] = [];
@@ -177,7 +180,7 @@ describe('ThreadHistory', () => {
             const messages = await history.messages();
             const fresh = groupRows(store.rows);
             expect(JSON.stringify(messages)).toBe(JSON.stringify(fresh));
-            expect(JSON.stringify(history.modelMessagesOf(messages))).toBe(
+            expect(JSON.stringify(modelInputOf(messages))).toBe(
               JSON.stringify(modelMessagesOf(fresh)),
             );
           }
@@ -189,7 +192,7 @@ describe('ThreadHistory', () => {
 
   it('reads only the rows after the last one it read while the store only grows', async () => {
     const store = new MemoryStore();
-    const history = new ThreadHistory(store, 'x');
+    const history = keptOf(store);
     for (let t = 1; t <= 20; t++)
       store.add((KINDS.tools as (typeof KINDS)['chat'])(`t${t}`, undefined), t);
     await history.messages();
@@ -207,7 +210,7 @@ describe('ThreadHistory', () => {
 
   it('applies new rows once when reads overlap', async () => {
     const store = new MemoryStore();
-    const history = new ThreadHistory(store, 'x');
+    const history = keptOf(store);
     store.add((KINDS.chat as (typeof KINDS)['chat'])('t1', undefined), 1);
     await history.messages();
     store.add((KINDS.tools as (typeof KINDS)['chat'])('t2', undefined), 2);
@@ -218,7 +221,7 @@ describe('ThreadHistory', () => {
 
   it('reads the thread again after a truncate, and finds a deleted thread empty', async () => {
     const store = new MemoryStore();
-    const history = new ThreadHistory(store, 'x');
+    const history = keptOf(store);
     for (let t = 1; t <= 5; t++)
       store.add((KINDS.chat as (typeof KINDS)['chat'])(`t${t}`, undefined), t);
     await history.messages();

@@ -1,0 +1,42 @@
+const encoder = new TextEncoder();
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+const controlCharacter = /[\u0000-\u001f\u007f]/;
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * The longest id (thread, turn, owner) chunklog accepts, in UTF-8 bytes: what every store dialect
+ * can key (MySQL keys ids as `VARBINARY(255)`).
+ *
+ * @example
+ * ```ts
+ * new TextEncoder().encode(threadId).length <= MAX_ID_BYTES;
+ * ```
+ */
+export const MAX_ID_BYTES = 255;
+
+/**
+ * What is wrong with an id (a thread's, a turn's, an owner's), or undefined when nothing is: the
+ * one rule the store, the session and the HTTP handlers apply. An id is a non-empty, well-formed
+ * string (no lone surrogates) without control characters (it goes into SSE `id:` lines, URLs and
+ * logs), of at most {@link MAX_ID_BYTES} UTF-8 bytes.
+ *
+ * @param id - the untrusted id
+ * @returns the problem, worded to follow "An id …", or undefined
+ *
+ * @example
+ * ```ts
+ * idProblem('thread-1'); // undefined
+ * idProblem('a\nb'); // 'must not contain control characters'
+ * ```
+ */
+export function idProblem(id: unknown): string | undefined {
+  if (typeof id !== 'string') return 'must be a string';
+  if (id.length === 0) return 'must not be empty';
+  if (controlCharacter.test(id)) return 'must not contain control characters';
+  if (loneSurrogate.test(id)) return 'must be well-formed Unicode (no lone surrogates)';
+  // A UTF-16 code unit is at most 3 UTF-8 bytes, so short ids need no encoding.
+  if (id.length * 3 > MAX_ID_BYTES && encoder.encode(id).length > MAX_ID_BYTES) {
+    return `must be at most ${MAX_ID_BYTES} UTF-8 bytes`;
+  }
+  return undefined;
+}

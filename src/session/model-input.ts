@@ -1,0 +1,99 @@
+import type { ModelMessage, PrepareStepFunction, ToolSet } from 'ai';
+import { type ChatMessage, messageId } from '../schema/chat-message.js';
+import type { TextChunk } from '../schema/chunk.js';
+import { applyAnthropicCaching, modelMessagesOf } from './pipeline.js';
+
+/**
+ * The user's message of a turn, as it will be stored and grouped back: one text chunk at step 0.
+ *
+ * @param turnId - the turn it starts
+ * @param text - what the user wrote
+ * @returns the message
+ */
+export function userMessage(turnId: string, text: string): ChatMessage {
+  const chunk: TextChunk = { type: 'text', step: 0, text };
+  return { id: messageId(turnId, 'user'), turnId, role: 'user', chunks: [chunk] };
+}
+
+/**
+ * Whether a message can be turned into model messages on its own: nothing in it refers to, or
+ * changes, another message's model input (a `model-changed` notice strips earlier reasoning's
+ * signatures; an orphan or deferred result goes back with its call, wherever that is).
+ */
+function standsAlone(message: ChatMessage): boolean {
+  for (const chunk of message.chunks) {
+    if (chunk.type === 'system' && chunk.kind === 'model-changed') return false;
+    if (chunk.type === 'tool-batch') {
+      for (const entry of chunk.calls) {
+        if (entry.orphan === true || entry.deferred === true) return false;
+      }
+    }
+  }
+  return true;
+}
+
+/**
+ * The model messages of each message converted alone. Messages never change once grouped (a
+ * changed message is a new object), so an entry stays true for as long as its message lives.
+ */
+const converted = new WeakMap<ChatMessage, ModelMessage[]>();
+
+/**
+ * The model messages of `messages`: each message's own, kept from earlier calls, when every one
+ * of them stands alone (the common case: a long thread converts only its new messages), else the
+ * whole list converted at once.
+ *
+ * @param messages - grouped messages, oldest first
+ * @returns the model messages, a new array
+ */
+export function modelInputOf(messages: readonly ChatMessage[]): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  for (const message of messages) {
+    let own = converted.get(message);
+    if (own === undefined) {
+      if (!standsAlone(message)) return modelMessagesOf(messages);
+      own = modelMessagesOf([message]);
+      converted.set(message, own);
+    }
+    for (const m of own) out.push(m);
+  }
+  return out;
+}
+
+/**
+ * The model input of a turn's first step: the history and the new user message, rebuilt from
+ * chunks exactly as a later turn (or a restarted process) will rebuild them from the store.
+ *
+ * @param history - the stored messages
+ * @param user - the new user message, if any
+ * @param caching - whether to apply Anthropic cache breakpoints
+ * @returns the messages
+ */
+export function buildModelMessages(
+  history: readonly ChatMessage[],
+  user: ChatMessage | undefined,
+  caching: boolean,
+): ModelMessage[] {
+  const messages = modelInputOf(user === undefined ? history : [...history, user]);
+  return caching ? applyAnthropicCaching(messages) : messages;
+}
+
+/**
+ * A `prepareStep` that applies Anthropic caching to every step's prompt. Each step gets
+ * breakpoints computed from the plain messages (the previous step's prompt without its
+ * breakpoints, plus what the AI SDK appended: the response, tool results, steering), so the
+ * breakpoints of one step never pile up in the next and the prefix stays byte-stable.
+ *
+ * @returns the function to pass as `prepareStep`
+ */
+export function cachingPrepareStep<TOOLS extends ToolSet>(): PrepareStepFunction<TOOLS> {
+  let plain: ModelMessage[] | undefined;
+  let sent = 0;
+  return ({ messages }) => {
+    // `messages` is what was sent last step (our override) plus what the SDK appended since.
+    plain = plain === undefined ? [...messages] : [...plain, ...messages.slice(sent)];
+    const withBreakpoints = applyAnthropicCaching(plain);
+    sent = withBreakpoints.length;
+    return { messages: withBreakpoints };
+  };
+}

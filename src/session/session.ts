@@ -1,0 +1,785 @@
+import type { ModelMessage } from 'ai';
+import { ChunklogError } from '../errors/index.js';
+import { invalidOption, readOptions } from '../errors/invalid-option.js';
+import { isAbortSignal } from '../live/abort-signal.js';
+import type { EventMeta, Replay } from '../live/event-meta.js';
+import { createInProcessRelay, type InProcessRelay } from '../live/in-process-relay.js';
+import type { Relay } from '../live/relay.js';
+import { SYSTEM_KINDS } from '../schema/chunk.js';
+import type { ChunkEvent } from '../schema/chunk-event.js';
+import type { ChunkRow } from '../schema/chunk-row.js';
+import { idProblem } from '../schema/id.js';
+import type { LeaseFence } from '../store/turn-types.js';
+import { answerControl } from './answer-control.js';
+import { budgetedInput } from './context-input.js';
+import { KeptHistory } from './kept-history.js';
+import { type HeldLease, takeLease } from './lease.js';
+import {
+  type Command,
+  type Effect,
+  INITIAL_LIFECYCLE,
+  type Job,
+  type LifecycleState,
+  transition,
+} from './lifecycle.js';
+import { LiveTurn } from './live-turn.js';
+import { buildModelMessages, userMessage } from './model-input.js';
+import type { SessionConfig } from './options.js';
+import { applyAnthropicCaching, explodeChunks } from './pipeline.js';
+import { closeInterruptedTurns } from './recovery.js';
+import { planResume } from './resume-turn.js';
+import { runTurn, type TurnStart } from './run-turn.js';
+import { checkProgressText, notRunning } from './tool-progress.js';
+import { checkCancelReason, TurnHandleImpl } from './turn-handle.js';
+import { TurnWriter, turnExists, type WriteMode } from './turn-writer.js';
+import type {
+  AgentSession,
+  NotifyInput,
+  NotifyResult,
+  SendInput,
+  SendOptions,
+  SessionListener,
+  SteerHandle,
+  SteerOutcome,
+  TurnHandle,
+  TurnResult,
+} from './types.js';
+
+/** Checks a turn id by the one id rule (`idProblem`). */
+function checkTurnId(turnId: unknown, option: string): string {
+  const problem = idProblem(turnId);
+  if (problem !== undefined) {
+    throw new ChunklogError('invalid-option', `A turn id ${problem} (${option}).`, {
+      option,
+      value: turnId,
+    });
+  }
+  return turnId as string;
+}
+
+function readInput(input: SendInput, where: string): { text: string; turnId: string | undefined } {
+  if (typeof input === 'object' && input !== null) readOptions(input, where, ['text', 'turnId']);
+  const text = typeof input === 'string' ? input : input?.text;
+  if (typeof text !== 'string' || text.length === 0) {
+    throw new ChunklogError(
+      'invalid-option',
+      `${where}: the message text must be a non-empty string`,
+      {
+        option: 'text',
+        value: text,
+      },
+    );
+  }
+  const turnId = typeof input === 'string' ? undefined : input.turnId;
+  return { text, turnId: turnId === undefined ? undefined : checkTurnId(turnId, 'turnId') };
+}
+
+function reasonOf(signal: AbortSignal): string | undefined {
+  const reason: unknown = signal.reason;
+  if (typeof reason === 'string') return reason;
+  if (reason instanceof Error && reason.name !== 'AbortError') return reason.message;
+  return undefined;
+}
+
+/** What the session keeps of a job besides the lifecycle's view of it. */
+interface JobRecord {
+  readonly job: Job;
+  /** A user's turn: its handle. */
+  readonly handle?: TurnHandleImpl;
+  /** A system notice of its own: the event and the caller's promise. */
+  readonly notice?: {
+    readonly event: ChunkEvent;
+    readonly settle: (result: NotifyResult) => void;
+    readonly fail: (error: unknown) => void;
+  };
+  /** A resume of interrupted turns: the caller's promise. */
+  readonly resume?: {
+    readonly settle: (results: TurnResult[]) => void;
+    readonly fail: (error: unknown) => void;
+  };
+  /** Stops the job's admission (a lease wait). */
+  admission?: AbortController | undefined;
+  /** The thread's lease, held for the job. */
+  lease?: HeldLease | undefined;
+}
+
+/** The `closed` error of a session. */
+function closedError(threadId: string, what?: string): ChunklogError {
+  return new ChunklogError(
+    'closed',
+    `${what === undefined ? '' : `${what}: `}the session of thread ${threadId} is closed`,
+    { threadId },
+  );
+}
+
+/**
+ * A headless agent on one thread: its public calls become commands of the lifecycle
+ * (lifecycle.ts), and it carries out the effects the lifecycle asks for — admitting a job (the
+ * thread's lease, recovery of interrupted turns, a turn id stored already), running it (one
+ * {@link runTurn} for fresh and continued turns), dropping it — feeding their ends back as
+ * commands. Its events go to one relay (its `relay`, or an in-process one of its own), and to its
+ * own listeners through an in-process relay too.
+ */
+class Session implements AgentSession {
+  readonly threadId: string;
+  readonly relay: Relay;
+  readonly #config: SessionConfig;
+  /** The session's own listeners and replay. */
+  readonly #local: InProcessRelay;
+  readonly #history: KeptHistory;
+  #state: LifecycleState = INITIAL_LIFECYCLE;
+  readonly #jobs = new Map<number, JobRecord>();
+  #nextJob = 1;
+  /** The turn whose model runs now (a user's turn, or one continued by recovery). */
+  #live: LiveTurn | undefined;
+  /** The write in progress, if any (a model input waits for it). */
+  #writes: Promise<unknown> = Promise.resolve();
+  /** Whether interrupted turns were recovered since the lease was first taken. */
+  #recovered = false;
+  /** Turn ids the caller chose (a retry may repeat one): checked in the store before they run. */
+  readonly #explicit = new Set<string>();
+  readonly #closedController = new AbortController();
+  #idleWaiters: Array<() => void> = [];
+  #stopServing: (() => void) | undefined;
+
+  constructor(config: SessionConfig) {
+    this.#config = config;
+    this.threadId = config.turn.threadId;
+    this.#local = createInProcessRelay({
+      replayLimit: config.replayLimit,
+      onListenerError: (error, meta) =>
+        config.onError(error, { source: 'listener', turnId: meta.turnId }),
+    });
+    this.relay = config.relay ?? this.#local;
+    this.#history = new KeptHistory(config.turn.store, this.threadId, config.onCorruptRow);
+  }
+
+  // --- the lifecycle ---------------------------------------------------------------------------
+
+  /** Applies a command and carries out its effects; returns the job a cancel reached. */
+  #dispatch(command: Command): Job | undefined {
+    const next = transition(this.#state, command);
+    this.#state = next.state;
+    for (const effect of next.effects) this.#carryOut(effect);
+    return next.hit;
+  }
+
+  #carryOut(effect: Effect): void {
+    const record = effect.type === 'idle' ? undefined : this.#jobs.get(effect.job.id);
+    switch (effect.type) {
+      case 'admit':
+        if (record !== undefined) this.#admit(record);
+        return;
+      case 'stop-admission':
+        record?.admission?.abort(effect.reason);
+        return;
+      case 'run':
+        if (record !== undefined) void this.#run(record);
+        return;
+      case 'abort':
+        this.#live?.cancel(effect.reason);
+        return;
+      case 'drop':
+        if (record !== undefined) this.#drop(record);
+        return;
+      case 'idle':
+        this.#becameIdle();
+        return;
+    }
+  }
+
+  #enqueue(record: JobRecord, front: boolean): void {
+    this.#jobs.set(record.job.id, record);
+    this.#dispatch({ type: 'enqueue', job: record.job, front });
+  }
+
+  #newJob(kind: Job['kind'], turnId?: string): Job {
+    return { id: this.#nextJob++, kind, ...(turnId === undefined ? {} : { turnId }) };
+  }
+
+  /** The thread's control is served while the session has work. */
+  #serveControl(): void {
+    this.#stopServing ??= this.relay.serveControl(this.threadId, async (message) => {
+      try {
+        return await answerControl(this, message);
+      } catch (error) {
+        this.#config.onError(error, { source: 'listener', turnId: this.runningTurnId });
+        return { type: 'not-running' };
+      }
+    });
+  }
+
+  #becameIdle(): void {
+    this.#stopServing?.();
+    this.#stopServing = undefined;
+    const waiters = this.#idleWaiters;
+    this.#idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  #drop(record: JobRecord): void {
+    this.#jobs.delete(record.job.id);
+    void record.lease?.release();
+    const closed = closedError(this.threadId);
+    record.handle?.settle({ turnId: record.handle.turnId, outcome: 'dropped', rows: [] });
+    record.notice?.fail(closed);
+    record.resume?.fail(closed);
+  }
+
+  // --- admission -------------------------------------------------------------------------------
+
+  #admit(record: JobRecord): void {
+    const { job } = record;
+    if (job.kind !== 'notice') this.#serveControl();
+    const needed =
+      this.#config.lease !== undefined ||
+      (job.kind === 'turn' && this.#explicit.has(job.turnId as string));
+    if (job.kind === 'notice' || !needed) {
+      this.#dispatch({ type: 'admitted', job: job.id, run: true });
+      return;
+    }
+    void this.#admitAsync(record);
+  }
+
+  /**
+   * Takes the thread's lease (waiting for it, or failing with `thread-busy`), recovers the turns
+   * a dead holder left `running` (the first time, and after every takeover), and finds a turn id
+   * the caller sent again stored already (the model is not called again).
+   */
+  async #admitAsync(record: JobRecord): Promise<void> {
+    const { job, handle } = record;
+    const controller = new AbortController();
+    record.admission = controller;
+    const { lease, turn } = this.#config;
+    try {
+      if (lease !== undefined) {
+        const held = await takeLease(
+          turn.store,
+          this.threadId,
+          lease,
+          controller.signal,
+          (error) => {
+            this.#config.onError(error, { source: 'store', turnId: job.turnId });
+            this.#live?.cancel('The thread lease was lost');
+          },
+        );
+        record.lease = held;
+        // A resume job is the recovery itself (with the `continue` policy, whatever `recovery` says).
+        if (job.kind !== 'resume' && (held.tookOver || !this.#recovered)) {
+          try {
+            await this.#recover(held.fence, controller.signal);
+            this.#recovered = true;
+          } catch (error) {
+            this.#config.onError(error, { source: 'store', turnId: job.turnId });
+          }
+        }
+      }
+      if (job.kind === 'turn' && handle !== undefined && this.#explicit.delete(handle.turnId)) {
+        const stored = await this.#storedTurn(handle.turnId);
+        if (stored !== undefined) {
+          await this.#releaseLease(record);
+          handle.settle(stored);
+          this.#jobs.delete(job.id);
+          this.#dispatch({ type: 'admitted', job: job.id, run: false });
+          return;
+        }
+      }
+    } catch (error) {
+      await this.#releaseLease(record);
+      this.#jobs.delete(job.id);
+      if (controller.signal.aborted || ChunklogError.hasCode(error, 'aborted')) {
+        handle?.settle({ turnId: handle.turnId, outcome: 'dropped', rows: [] });
+        record.resume?.fail(error);
+      } else {
+        handle?.fail(error);
+        record.resume?.fail(error);
+      }
+      this.#dispatch({ type: 'admitted', job: job.id, run: false });
+      return;
+    }
+    this.#dispatch({ type: 'admitted', job: job.id, run: true });
+  }
+
+  async #releaseLease(record: JobRecord): Promise<void> {
+    const held = record.lease;
+    record.lease = undefined;
+    await held?.release();
+  }
+
+  /**
+   * The turn of this id stored already, as the handle of a retried `send` settles with it, or
+   * undefined when it is not stored.
+   *
+   * @throws {ChunklogError} `turn-exists` with `onExistingTurn: 'error'`, or when the stored turn
+   *   is still `running` (in another process)
+   */
+  async #storedTurn(turnId: string): Promise<TurnResult | undefined> {
+    const { store } = this.#config.turn;
+    const info = await store.getTurnInfo(this.threadId, turnId);
+    if (info === null) return undefined;
+    if (this.#config.onExistingTurn === 'error' || info.status === 'running') {
+      throw turnExists(this.threadId, turnId, info.status);
+    }
+    const rows = (await store.getTurn(this.threadId, turnId)) ?? [];
+    const outcome =
+      info.status === 'completed'
+        ? 'completed'
+        : info.status === 'cancelled'
+          ? 'cancelled'
+          : 'failed';
+    return { turnId, outcome, rows };
+  }
+
+  /** Recovers the turns a dead holder left `running`, by the `recovery` policy. */
+  async #recover(fence: LeaseFence, signal: AbortSignal): Promise<void> {
+    if (this.#config.recovery.policy === 'close') {
+      await closeInterruptedTurns(this.#config.turn.store, this.threadId, { fence });
+    } else {
+      await this.#continueInterrupted(fence, signal);
+    }
+  }
+
+  // --- running ---------------------------------------------------------------------------------
+
+  async #run(record: JobRecord): Promise<void> {
+    const { job } = record;
+    try {
+      if (job.kind === 'turn' && record.handle !== undefined) {
+        const mode: WriteMode = this.#config.durability === 'step' ? 'steps' : 'whole';
+        await this.#runOne(
+          job,
+          record.handle,
+          { kind: 'fresh', text: record.handle.text },
+          record.lease?.fence,
+          mode,
+        );
+      } else if (job.kind === 'notice' && record.notice !== undefined) {
+        await this.#runNotice(job, record.notice);
+      } else if (job.kind === 'resume' && record.resume !== undefined) {
+        const results = await this.#continueInterrupted(record.lease?.fence, undefined);
+        this.#recovered = true;
+        record.resume.settle(results);
+      }
+    } catch (error) {
+      record.handle?.fail(error);
+      record.notice?.fail(error);
+      record.resume?.fail(error);
+    } finally {
+      await this.#releaseLease(record);
+      this.#jobs.delete(job.id);
+      this.#dispatch({ type: 'sealed', job: job.id });
+    }
+  }
+
+  /**
+   * Runs one turn, fresh or continued, and stores it: the one path of every turn with events.
+   * Its `turn-end` is published once the turn is stored (or its write failed).
+   */
+  async #runOne(
+    job: Job,
+    handle: TurnHandleImpl,
+    start: TurnStart,
+    fence: LeaseFence | undefined,
+    mode: WriteMode,
+    stored: readonly ChunkRow[] = [],
+    firstIndex = 0,
+  ): Promise<TurnResult> {
+    const { turn } = this.#config;
+    handle.status = 'running';
+    const writer = new TurnWriter(
+      turn.store,
+      this.threadId,
+      handle.turnId,
+      mode,
+      fence,
+      (error) => {
+        this.#config.onError(error, { source: 'store', turnId: handle.turnId });
+        if (ChunklogError.hasCode(error, 'lease-lost')) live.cancel('The thread lease was lost');
+      },
+      stored,
+    );
+    const live: LiveTurn = new LiveTurn(handle, this.#sink, firstIndex, () => {
+      if (job.kind === 'turn') this.#dispatch({ type: 'ended', job: job.id });
+    });
+    this.#live = live;
+    let outcome: Awaited<ReturnType<typeof runTurn>>;
+    try {
+      outcome = await runTurn(live, turn, this.#history, writer, start);
+    } finally {
+      this.#live = undefined;
+    }
+    handle.status = 'sealing';
+    const writing = writer.finish(
+      outcome.userChunks,
+      outcome.chunks,
+      outcome.outcome,
+      outcome.steps,
+    );
+    this.#writes = writing.catch(() => {});
+    try {
+      const rows = await writing;
+      live.publishEnd();
+      const result: TurnResult = {
+        turnId: handle.turnId,
+        outcome: outcome.outcome,
+        finishReason: outcome.finishReason,
+        usage: outcome.usage,
+        rows,
+      };
+      handle.settle(result);
+      return result;
+    } catch (error) {
+      this.#config.onError(error, { source: 'store', turnId: handle.turnId });
+      live.publishEnd();
+      handle.fail(error);
+      throw error;
+    }
+  }
+
+  /** A system notice with no turn running: a turn of its own (role system), stored. */
+  async #runNotice(job: Job, notice: NonNullable<JobRecord['notice']>): Promise<void> {
+    const turnId = this.#newId();
+    const handle = new TurnHandleImpl(turnId, '', undefined, () => {});
+    const live = new LiveTurn(handle, this.#sink, 0, () =>
+      this.#dispatch({ type: 'ended', job: job.id }),
+    );
+    live.emit({ type: 'turn-start', turnId, role: 'system' });
+    live.emit(notice.event);
+    live.emit({ type: 'turn-end' });
+    const writing = this.#config.turn.store.appendTurn(
+      this.threadId,
+      explodeChunks(turnId, live.state.chunks, 'system'),
+    );
+    this.#writes = writing.catch(() => {});
+    try {
+      const rows = await writing;
+      notice.settle({ routed: 'system-turn', turnId, rows });
+    } catch (error) {
+      this.#config.onError(error, { source: 'store', turnId });
+      notice.fail(error);
+    } finally {
+      live.publishEnd();
+    }
+  }
+
+  /**
+   * Continues every turn of the thread left `running`, one after another (the `continue`
+   * policy): stores the results of its unanswered calls and a `resumed` chunk, then runs the model
+   * from its stored steps, each step written as it ends, through the same path as a new turn.
+   */
+  async #continueInterrupted(
+    fence: LeaseFence | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<TurnResult[]> {
+    const { store } = this.#config.turn;
+    const running = await store.listTurns(this.threadId, { status: 'running' });
+    const results: TurnResult[] = [];
+    for (const info of running) {
+      if (signal?.aborted === true) break;
+      results.push(await this.#continueOne(info.turnId, fence));
+    }
+    return results;
+  }
+
+  async #continueOne(turnId: string, fence: LeaseFence | undefined): Promise<TurnResult> {
+    const { turn, recovery } = this.#config;
+    const stored = (await turn.store.getTurn(this.threadId, turnId)) ?? [];
+    const handle = new TurnHandleImpl(turnId, '', undefined, () => this.#live?.cancel(undefined));
+    const controller = new AbortController();
+    const plan = await planResume(turnId, stored, {
+      tools: turn.tools,
+      rerun: recovery.rerun,
+      messages: async () => buildModelMessages(await this.#history.messages(), undefined, false),
+      signal: controller.signal,
+    });
+    const recoveryRows = await turn.store.appendSteps(this.threadId, turnId, plan.drafts, {
+      ...(fence === undefined ? {} : { fence }),
+      ...(plan.finished ? { status: 'completed' as const } : {}),
+    });
+    const firstIndex = await this.#continuedIndex(turnId);
+    const all = [...stored, ...recoveryRows];
+    if (!plan.finished) {
+      const job: Job = { id: 0, kind: 'resume', turnId };
+      return await this.#runOne(
+        job,
+        handle,
+        { kind: 'continued', plan },
+        fence,
+        'continued',
+        all,
+        firstIndex,
+      );
+    }
+    // The stored steps ended the turn already (only its status was not written): its events go
+    // out, and nothing more is stored.
+    const live = new LiveTurn(handle, this.#sink, firstIndex);
+    live.emit({ type: 'turn-start', turnId });
+    for (const event of plan.events) live.announce(event);
+    live.emit({ type: 'turn-end' });
+    live.publishEnd();
+    const result: TurnResult = { turnId, outcome: 'completed', rows: all };
+    handle.settle(result);
+    return result;
+  }
+
+  /**
+   * The index a continued turn's first event gets: the one after the last event the relay holds
+   * of it (published by the process that died), so readers following the thread through the
+   * relay read on with no id twice. 0 when the relay cannot say (readers see a gap and reload).
+   */
+  async #continuedIndex(turnId: string): Promise<number> {
+    try {
+      const last = await this.relay.lastIndex(this.threadId, turnId);
+      return last === undefined ? 0 : last + 1;
+    } catch (error) {
+      this.#config.onError(error, { source: 'listener', turnId });
+      return 0;
+    }
+  }
+
+  /** Every event of the session: its own listeners and replay, and its relay. */
+  readonly #sink = (event: ChunkEvent, meta: EventMeta): void => {
+    this.#local.publish(this.threadId, event, meta);
+    if (this.relay === this.#local) return;
+    try {
+      this.relay.publish(this.threadId, event, meta);
+    } catch (error) {
+      this.#config.onError(error, { source: 'listener', turnId: meta.turnId });
+    }
+  };
+
+  // --- the public calls ------------------------------------------------------------------------
+
+  get runningTurnId(): string | undefined {
+    const live = this.#live;
+    if (live !== undefined && !live.ended) return live.turnId;
+    const current = this.#state.current;
+    if (current?.job.kind !== 'turn') return undefined;
+    // A turn whose rows have resolved is done, even before the next job starts.
+    const status = this.#jobs.get(current.job.id)?.handle?.status;
+    return status === undefined || status === 'done' || status === 'dropped'
+      ? undefined
+      : current.job.turnId;
+  }
+
+  get queued(): number {
+    return this.#state.queue.length;
+  }
+
+  get signal(): AbortSignal {
+    return this.#closedController.signal;
+  }
+
+  #checkOpen(what: string): void {
+    if (this.#state.closed) throw closedError(this.threadId, what);
+  }
+
+  #newId(): string {
+    return checkTurnId(this.#config.idGenerator(), 'idGenerator');
+  }
+
+  send(input: SendInput, options?: SendOptions): TurnHandle {
+    this.#checkOpen('send');
+    const { text, turnId } = readInput(input, 'send');
+    const { signal } = readOptions(options, 'send', ['signal']);
+    if (signal !== undefined && !isAbortSignal(signal)) {
+      invalidOption('send', 'signal', '`signal` must be an AbortSignal', signal);
+    }
+    if (turnId !== undefined) {
+      // The same turn id sent again while it runs or waits here: join it.
+      const same = this.#pending(turnId);
+      if (same !== undefined) return same;
+    }
+    return this.#enqueueTurn(text, turnId ?? this.#newId(), turnId !== undefined, signal, false);
+  }
+
+  /** The running or queued turn of this id, if any. */
+  #pending(turnId: string): TurnHandleImpl | undefined {
+    for (const record of this.#jobs.values()) {
+      const handle = record.handle;
+      if (handle?.turnId === turnId && handle.status !== 'done' && handle.status !== 'dropped') {
+        return handle;
+      }
+    }
+    return undefined;
+  }
+
+  #enqueueTurn(
+    text: string,
+    turnId: string,
+    explicit: boolean,
+    signal: AbortSignal | undefined,
+    front: boolean,
+  ): TurnHandleImpl {
+    const job = this.#newJob('turn', turnId);
+    const handle = new TurnHandleImpl(turnId, text, signal, (_h, reason) =>
+      this.#dispatch({ type: 'cancel', target: job.id, reason: reason ?? 'Cancelled' }),
+    );
+    if (signal?.aborted) {
+      handle.settle({ turnId, outcome: 'dropped', rows: [] });
+      return handle;
+    }
+    if (explicit) this.#explicit.add(turnId);
+    if (signal !== undefined) {
+      const onAbort = () =>
+        this.#dispatch({ type: 'cancel', target: job.id, reason: reasonOf(signal) ?? 'Cancelled' });
+      signal.addEventListener('abort', onAbort, { once: true });
+      handle.onSettled(() => signal.removeEventListener('abort', onAbort));
+    }
+    this.#enqueue({ job, handle }, front);
+    return handle;
+  }
+
+  cancel(reason?: string): boolean {
+    checkCancelReason(reason, 'cancel');
+    return (
+      this.#dispatch({ type: 'cancel', target: 'current', reason: reason ?? 'Cancelled' }) !==
+      undefined
+    );
+  }
+
+  reportToolProgress(toolCallId: string, text: string): void {
+    if (typeof toolCallId !== 'string' || toolCallId === '') {
+      invalidOption(
+        'reportToolProgress',
+        'toolCallId',
+        '`toolCallId` must be a non-empty string',
+        toolCallId,
+      );
+    }
+    checkProgressText(text, 'reportToolProgress');
+    if (this.#live?.reportProgress(toolCallId, text) !== true) {
+      throw notRunning(toolCallId, this.threadId);
+    }
+  }
+
+  steer(text: string): SteerHandle {
+    this.#checkOpen('steer');
+    const { text: message } = readInput(text, 'steer');
+    const id = this.#newId();
+    const live = this.#live;
+    const sendInstead = (): SteerOutcome => ({
+      type: 'sent',
+      id,
+      turn: this.#enqueueTurn(message, this.#newId(), false, undefined, true),
+    });
+    if (live === undefined || live.ended) {
+      return { id, outcome: Promise.resolve(sendInstead()) };
+    }
+    const outcome = live.steer(message, id).then((result): SteerOutcome => {
+      if (result.type === 'delivered') {
+        return { type: 'delivered', id, turnId: live.turnId, step: result.stepNumber };
+      }
+      if (result.reason === 'aborted' || this.#state.closed) {
+        return { type: 'dropped', id, reason: result.reason };
+      }
+      return sendInstead();
+    });
+    return { id, outcome };
+  }
+
+  async notify(input: NotifyInput): Promise<NotifyResult> {
+    this.#checkOpen('notify');
+    if (typeof input !== 'object' || input === null || !SYSTEM_KINDS.includes(input.kind)) {
+      throw new ChunklogError(
+        'invalid-option',
+        `notify: \`kind\` must be one of ${SYSTEM_KINDS.join(', ')}`,
+        {
+          option: 'kind',
+          value: input?.kind,
+        },
+      );
+    }
+    readOptions(input, 'notify', ['kind', 'text']);
+    if (typeof input.text !== 'string') {
+      throw new ChunklogError('invalid-option', 'notify: `text` must be a string', {
+        option: 'text',
+        value: input.text,
+      });
+    }
+    const event: ChunkEvent = { type: 'system', kind: input.kind, text: input.text };
+    const live = this.#live;
+    if (live !== undefined && !live.ended) {
+      live.emit(event);
+      return { routed: 'turn', turnId: live.turnId };
+    }
+    // No turn in flight: a turn of its own (role system), after the job holding the thread.
+    // Grouping merges it into a system message that directly precedes it.
+    return await new Promise<NotifyResult>((settle, fail) => {
+      this.#enqueue({ job: this.#newJob('notice'), notice: { event, settle, fail } }, true);
+    });
+  }
+
+  subscribe(listener: SessionListener): () => void {
+    if (typeof listener !== 'function') {
+      throw new ChunklogError('invalid-option', 'subscribe: the listener must be a function', {
+        option: 'listener',
+        value: listener,
+      });
+    }
+    return this.#local.subscribe(this.threadId, listener);
+  }
+
+  replay(lastEventId?: string | null): Replay {
+    return this.#local.replay(this.threadId, lastEventId);
+  }
+
+  async modelMessages(input?: SendInput): Promise<ModelMessage[]> {
+    this.#checkOpen('modelMessages');
+    const next = input === undefined ? undefined : readInput(input, 'modelMessages');
+    await this.#writes;
+    const history = await this.#history.messages();
+    const user = next === undefined ? undefined : userMessage(next.turnId ?? 'next', next.text);
+    const { context, caching, store } = this.#config.turn;
+    if (context === undefined) return buildModelMessages(history, user, caching);
+    // What the budget would send (a compaction the next turn would run is not run here).
+    const budgeted = await budgetedInput(
+      store,
+      this.threadId,
+      { ...context, compaction: undefined },
+      history,
+      user,
+      new AbortController().signal,
+    );
+    return caching ? applyAnthropicCaching(budgeted.messages) : budgeted.messages;
+  }
+
+  async resumeInterruptedTurns(): Promise<TurnResult[]> {
+    this.#checkOpen('resumeInterruptedTurns');
+    return await new Promise<TurnResult[]>((settle, fail) => {
+      this.#enqueue({ job: this.#newJob('resume'), resume: { settle, fail } }, true);
+    });
+  }
+
+  async idle(): Promise<void> {
+    for (;;) {
+      const state = this.#state;
+      if (state.current === undefined && state.queue.length === 0) {
+        const writes = this.#writes;
+        await writes;
+        if (writes === this.#writes && this.#state.current === undefined) return;
+        continue;
+      }
+      await new Promise<void>((resolve) => this.#idleWaiters.push(resolve));
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#dispatch({ type: 'close', reason: 'Session closed' });
+    await this.idle();
+    this.#stopServing?.();
+    this.#stopServing = undefined;
+    // After the last turn's `turn-end` went out: event streams end now (a second call is a no-op).
+    this.#closedController.abort(closedError(this.threadId));
+  }
+}
+
+/**
+ * Creates the session of a thread (see `createAgentSession`).
+ *
+ * @param config - the checked options
+ * @returns the session
+ */
+export function createSession(config: SessionConfig): AgentSession {
+  return new Session(config);
+}

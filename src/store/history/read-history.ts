@@ -1,0 +1,230 @@
+import type { Kysely } from 'kysely';
+import type { ChunkRow } from '../../schema/chunk-row.js';
+import { MessageFold, type MessageFoldState } from '../../transforms/message-fold.js';
+import { asString, ROW_COLUMNS, RowDecoder, type SelectedRow, storedIso } from '../codec.js';
+import type { StoreContext } from '../context.js';
+import { isMissingSchema } from '../not-migrated.js';
+import { PreparedQuery } from '../prepared.js';
+import { threadNotFound } from '../store-errors.js';
+import type { StoreTables } from '../tables.js';
+import type { CorruptRowPolicy } from '../types.js';
+import { decodeState, type StoredStatePart, statesAvailable } from './state-codec.js';
+
+/** A thread's whole history, as {@link readHistory} reads it. */
+export interface ThreadHistoryRead {
+  /** Every row of the thread folded into messages (its `seq` and `last` tell up to where). */
+  readonly fold: MessageFold;
+  /** The seq of the history state the read started from, 0 for none. */
+  readonly stateSeq: number;
+  /** How many rows were read after the state. */
+  readonly rowsRead: number;
+  /** How many of them were corrupt and skipped (the `skip` policy). */
+  readonly rowsSkipped: number;
+}
+
+/**
+ * What a read learns of the thread's newest state with its first statement: its seq and digest,
+ * and the turn id and creation time of the row at that seq (null: no state, or no such row).
+ */
+interface StateMark {
+  readonly state_seq: unknown;
+  readonly state_digest: unknown;
+  readonly state_turn_id: unknown;
+  readonly state_created_at: unknown;
+}
+
+/** A row read after the newest state, with that state's mark. */
+type RowAfterState = SelectedRow & StateMark;
+
+/** The thread's next seq with its newest state's mark, for a read that found no row. */
+type ThreadProbe = StateMark & { readonly next_seq: unknown };
+
+/** The queries of the read, compiled once per store. */
+interface HistoryQueries {
+  /** `[threadId ×7]` → the rows after the thread's newest state, each with its mark. */
+  readonly rowsAfterState: PreparedQuery<RowAfterState>;
+  /** `[threadId ×6]` → the thread's next seq and its newest state's mark. */
+  readonly probe: PreparedQuery<ThreadProbe>;
+  /** `[threadId, atSeq]` → the state's parts, in order. */
+  readonly parts: PreparedQuery<StoredStatePart>;
+  /** `[threadId]` → every row of the thread (a database without the states table). */
+  readonly allRows: PreparedQuery<SelectedRow>;
+}
+
+const queries = new WeakMap<StoreContext, HistoryQueries>();
+
+function queriesOf(ctx: StoreContext): HistoryQueries {
+  let q = queries.get(ctx);
+  if (q !== undefined) return q;
+  const chunks = ctx.chunks;
+  const states = ctx.names.historyStates as 'historyStates';
+  const newestSeq = (db: Kysely<StoreTables>, threadId: string) =>
+    db
+      .selectFrom(states)
+      .select((eb) => eb.fn.max('at_seq').as('s'))
+      .where('thread_id', '=', threadId);
+  const newestDigest = (db: Kysely<StoreTables>, threadId: string) =>
+    db
+      .selectFrom(states)
+      .select('digest')
+      .where('thread_id', '=', threadId)
+      .where('part', '=', 0)
+      .orderBy('at_seq', 'desc')
+      .limit(1);
+  /** The row the newest state ends with: its `column`. */
+  const rowAtState = (
+    db: Kysely<StoreTables>,
+    column: 'turn_id' | 'created_at',
+    threadId: string,
+    stateThreadId: string,
+  ) =>
+    db
+      .selectFrom(chunks)
+      .select(column)
+      .where('thread_id', '=', threadId)
+      .where((eb) => eb('seq', '=', newestSeq(db, stateThreadId)));
+  /** The mark columns, the thread id read from arguments `at` to `at + 5`. */
+  const mark = (db: Kysely<StoreTables>, arg: <V>(index: number) => V, at: number) => [
+    newestSeq(db, arg<string>(at)).as('state_seq'),
+    newestDigest(db, arg<string>(at + 1)).as('state_digest'),
+    rowAtState(db, 'turn_id', arg<string>(at + 2), arg<string>(at + 3)).as('state_turn_id'),
+    rowAtState(db, 'created_at', arg<string>(at + 4), arg<string>(at + 5)).as('state_created_at'),
+  ];
+  q = {
+    rowsAfterState: new PreparedQuery((db, arg) =>
+      db
+        .selectFrom(chunks)
+        .select(ROW_COLUMNS)
+        .select(mark(db, arg, 0))
+        .where('thread_id', '=', arg<string>(6))
+        .where(({ eb, fn, val }) =>
+          eb('seq', '>', fn.coalesce(newestSeq(db, arg<string>(7)), val(0))),
+        )
+        .orderBy('seq'),
+    ),
+    probe: new PreparedQuery((db, arg) =>
+      db
+        .selectFrom(ctx.threads)
+        .select('next_seq')
+        .select(mark(db, arg, 0))
+        .where('id', '=', arg<string>(6)),
+    ),
+    parts: new PreparedQuery((db, arg) =>
+      db
+        .selectFrom(states)
+        .select(['part', 'parts', 'format', 'digest', 'data'])
+        .where('thread_id', '=', arg<string>(0))
+        .where('at_seq', '=', arg<number>(1))
+        .orderBy('part'),
+    ),
+    allRows: new PreparedQuery((db, arg) =>
+      db
+        .selectFrom(chunks)
+        .select(ROW_COLUMNS)
+        .where('thread_id', '=', arg<string>(0))
+        .orderBy('seq'),
+    ),
+  };
+  queries.set(ctx, q);
+  return q;
+}
+
+/** How many times a read starts over when the state it chose was replaced under it. */
+const ATTEMPTS = 3;
+
+/**
+ * Reads a thread's whole history: the newest history state (the fold of its rows up to a seq)
+ * and the rows after it, folded on. This is the one whole-thread read of the store:
+ * `getHistory`, `getMessages` and the writer of history states all go through it. It never
+ * writes.
+ *
+ * A thread without a state is one statement (its rows, each carrying the newest state's seq and
+ * digest: none). With a state, a second statement reads its parts, checked against the digest
+ * the first one saw; a state replaced in between makes the read start over, and a state that
+ * does not decode is ignored (the rows are read whole). Both statements see committed data, and
+ * a state is written and removed only with the rows it folds, so the state and the rows after
+ * it are always of one version of the thread.
+ *
+ * @param ctx - the store
+ * @param threadId - the thread (checked)
+ * @param policy - what a corrupt row does
+ * @returns the fold, and what was read
+ * @throws {ChunklogError} `thread-not-found`; `corrupt-row` under the `throw` policy
+ */
+export async function readHistory(
+  ctx: StoreContext,
+  threadId: string,
+  policy: CorruptRowPolicy,
+): Promise<ThreadHistoryRead> {
+  const q = queriesOf(ctx);
+  const useStates = ctx.snapshotMinRows !== false && statesAvailable();
+  for (let attempt = 1; useStates && attempt <= ATTEMPTS; attempt++) {
+    let records: readonly RowAfterState[];
+    try {
+      records = (await q.rowsAfterState.execute(ctx.db, Array(8).fill(threadId))).rows;
+    } catch (error) {
+      if (isMissingSchema(error)) break; // not migrated to 0005: read the rows
+      throw error;
+    }
+    let found: StateMark | undefined = records[0];
+    if (found === undefined) {
+      found = (await q.probe.execute(ctx.db, Array(7).fill(threadId))).rows[0];
+      if (found === undefined) throw threadNotFound(threadId);
+    }
+    if (found.state_seq === null || found.state_seq === undefined) {
+      return folded(threadId, new MessageFold(), 0, records, policy);
+    }
+    const atSeq = Number(found.state_seq);
+    const digest = String(found.state_digest);
+    const parts = (await q.parts.execute(ctx.db, [threadId, atSeq])).rows;
+    if (parts.length === 0 || parts[0]?.digest !== digest) continue; // replaced: read again
+    const state = decodeState(threadId, atSeq, digest, parts);
+    // A state is used only while the row it ends with is still the one it was made from (a
+    // writer that knows nothing of states may have truncated the thread and written again).
+    if (state === undefined || !endsWith(state, found)) break; // read the rows
+    return folded(threadId, MessageFold.from(state), atSeq, records, policy);
+  }
+  const records = (await q.allRows.execute(ctx.db, [threadId])).rows;
+  if (records.length === 0 && !(await threadExists(ctx, threadId))) throw threadNotFound(threadId);
+  return folded(threadId, new MessageFold(), 0, records, policy);
+}
+
+/** Whether the state ends with the row the read found at its seq. */
+function endsWith(state: MessageFoldState, found: StateMark): boolean {
+  const last = state.last;
+  return (
+    last !== null &&
+    found.state_turn_id !== null &&
+    asString(found.state_turn_id) === last.turnId &&
+    storedIso(found.state_created_at) === last.createdAt
+  );
+}
+
+/** Whether the thread exists (for a database without the states table). */
+async function threadExists(ctx: StoreContext, threadId: string): Promise<boolean> {
+  const found = await ctx.db
+    .selectFrom(ctx.threads)
+    .select('id')
+    .where('id', '=', threadId)
+    .executeTakeFirst();
+  return found !== undefined;
+}
+
+/** Decodes the rows read after the state and folds them into `fold`. */
+function folded(
+  threadId: string,
+  fold: MessageFold,
+  stateSeq: number,
+  records: readonly SelectedRow[],
+  policy: CorruptRowPolicy,
+): ThreadHistoryRead {
+  const rows: ChunkRow[] = [];
+  new RowDecoder(threadId, policy).decode(records, rows);
+  for (const row of rows) fold.add(row);
+  return {
+    fold,
+    stateSeq,
+    rowsRead: records.length,
+    rowsSkipped: records.length - rows.length,
+  };
+}

@@ -1,0 +1,132 @@
+import { MESSAGE_FOLD_FORMAT, type MessageFoldState } from '../../transforms/message-fold.js';
+import type { HistoryStateRecord } from '../tables.js';
+
+// A history state is a thread's rows folded into messages at a seq (`MessageFold.state()`),
+// stored as JSON text in parts. It is derived from the rows: a state that does not decode, or
+// whose digest does not match, is never used (the rows are read instead).
+
+/**
+ * The most characters of JSON one part holds: at most 12 MB of UTF-8, which MySQL's default
+ * 16 MB `max_allowed_packet` takes in one insert.
+ */
+export const STATE_PART_CHARS = 4_000_000;
+
+type Hash = { update(text: string): Hash; digest(encoding: 'hex'): string };
+type Crypto = { createHash(algorithm: string): Hash };
+
+let crypto: Crypto | null | undefined;
+
+/** Node's `crypto`, where there is one (history states are not used without it). */
+function nodeCrypto(): Crypto | undefined {
+  if (crypto === undefined) {
+    const builtin = (
+      globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+    ).process?.getBuiltinModule?.('node:crypto') as Crypto | undefined;
+    crypto = typeof builtin?.createHash === 'function' ? builtin : null;
+  }
+  return crypto ?? undefined;
+}
+
+/** Whether history states can be written and read here (Node's `crypto` is there). */
+export function statesAvailable(): boolean {
+  return nodeCrypto() !== undefined;
+}
+
+/**
+ * The digest a state is stored with: SHA-256 over the thread, the seq and the whole JSON, so that
+ * a state read back is used only when it is exactly what the store wrote for that thread and seq.
+ */
+function digestOf(c: Crypto, threadId: string, atSeq: number, parts: readonly string[]): string {
+  let hash = c
+    .createHash('sha256')
+    .update(`chunklog-history:${MESSAGE_FOLD_FORMAT}:${threadId}:${atSeq}:`);
+  for (const part of parts) hash = hash.update(part);
+  return hash.digest('hex');
+}
+
+/**
+ * A state as the rows of the history states table, or undefined when it cannot be stored here
+ * (no `crypto`, or it does not serialize).
+ *
+ * @param threadId - the thread
+ * @param state - the fold of its rows up to `state.seq`
+ * @param now - the time it is written, in milliseconds
+ */
+export function encodeState(
+  threadId: string,
+  state: MessageFoldState,
+  now: number,
+): HistoryStateRecord[] | undefined {
+  const c = nodeCrypto();
+  if (c === undefined) return undefined;
+  let json: string;
+  try {
+    json = JSON.stringify(state);
+  } catch {
+    return undefined;
+  }
+  const parts: string[] = [];
+  for (let at = 0; at < json.length; at += STATE_PART_CHARS) {
+    parts.push(json.slice(at, at + STATE_PART_CHARS));
+  }
+  const digest = digestOf(c, threadId, state.seq, parts);
+  return parts.map((data, part) => ({
+    thread_id: threadId,
+    at_seq: state.seq,
+    part,
+    parts: parts.length,
+    format: MESSAGE_FOLD_FORMAT,
+    digest,
+    data,
+    created_at: now,
+  }));
+}
+
+/** A stored part of a state, as read. */
+export interface StoredStatePart {
+  readonly part: unknown;
+  readonly parts: unknown;
+  readonly format: unknown;
+  readonly digest: unknown;
+  readonly data: unknown;
+}
+
+/**
+ * The state a thread's stored parts at `atSeq` hold, or undefined when they do not make one: a
+ * part missing, another format, a digest that does not match (or not `digest`, the one the read
+ * chose), JSON that does not parse.
+ */
+export function decodeState(
+  threadId: string,
+  atSeq: number,
+  digest: string,
+  records: readonly StoredStatePart[],
+): MessageFoldState | undefined {
+  const c = nodeCrypto();
+  const first = records[0];
+  if (c === undefined || first === undefined) return undefined;
+  const count = Number(first.parts);
+  if (records.length !== count) return undefined;
+  const parts: string[] = [];
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i] as StoredStatePart;
+    if (
+      Number(record.part) !== i ||
+      Number(record.parts) !== count ||
+      Number(record.format) !== MESSAGE_FOLD_FORMAT ||
+      record.digest !== digest ||
+      typeof record.data !== 'string'
+    ) {
+      return undefined;
+    }
+    parts.push(record.data);
+  }
+  if (digestOf(c, threadId, atSeq, parts) !== digest) return undefined;
+  let state: MessageFoldState;
+  try {
+    state = JSON.parse(parts.join('')) as MessageFoldState;
+  } catch {
+    return undefined;
+  }
+  return state?.format === MESSAGE_FOLD_FORMAT && state.seq === atSeq ? state : undefined;
+}
