@@ -17,6 +17,7 @@ import {
   fromFinishStep,
   fromStartStep,
 } from './lifecycle-parts.js';
+import { malformedPart } from './malformed-part.js';
 import {
   fromToolApprovalRequest,
   fromToolApprovalResponse,
@@ -38,7 +39,8 @@ import {
  * @param part - one stream part
  * @returns the event, or undefined
  * @throws {ChunklogError} `invalid-option` (option `part`) when `part` is not an object with a
- *   string `type`
+ *   string `type`, or when reading it fails (a field the part's type has is missing or of the
+ *   wrong kind: the message names the type and the field, `path` the field)
  *
  * @example
  * ```ts
@@ -54,6 +56,15 @@ export function toChunkEvent(part: TextStreamPart<ToolSet>): ChunkEvent | undefi
       { option: 'part', value: part },
     );
   }
+  try {
+    return mapPart(part);
+  } catch (error) {
+    if (ChunklogError.isInstance(error)) throw error;
+    throw malformedPart(part, error);
+  }
+}
+
+function mapPart(part: TextStreamPart<ToolSet>): ChunkEvent | undefined {
   switch (part.type) {
     case 'start':
     case 'tool-input-end':

@@ -12,7 +12,8 @@ import { toChunkEvent } from './to-chunk-event.js';
  *
  * @param part - one stream part (trusted, as {@link toChunkEvent} says)
  * @returns the events, in order (a fresh array; empty for parts that carry nothing for the log)
- * @throws {ChunklogError} `invalid-option` when `part` is not an object with a string `type`
+ * @throws {ChunklogError} `invalid-option` when `part` is not an object with a string `type`, or
+ *   when reading it fails (the message names the part's type and the missing or malformed field)
  *
  * @example
  * ```ts

@@ -33,10 +33,26 @@ export function idProblem(id: unknown): string | undefined {
   if (typeof id !== 'string') return 'must be a string';
   if (id.length === 0) return 'must not be empty';
   if (controlCharacter.test(id)) return 'must not contain control characters';
-  if (loneSurrogate.test(id)) return 'must be well-formed Unicode (no lone surrogates)';
+  if (hasLoneSurrogate(id)) return 'must be well-formed Unicode (no lone surrogates)';
   // A UTF-16 code unit is at most 3 UTF-8 bytes, so short ids need no encoding.
   if (id.length * 3 > MAX_ID_BYTES && encoder.encode(id).length > MAX_ID_BYTES) {
     return `must be at most ${MAX_ID_BYTES} UTF-8 bytes`;
   }
   return undefined;
+}
+
+/**
+ * Whether `text` holds a lone surrogate: a string that is not well-formed Unicode, which UTF-8
+ * cannot encode (a database would store U+FFFD in its place, or refuse it).
+ *
+ * @param text - the text
+ * @returns true when it holds a lone surrogate
+ *
+ * @example
+ * ```ts
+ * hasLoneSurrogate('\uD800'); // true
+ * ```
+ */
+export function hasLoneSurrogate(text: string): boolean {
+  return loneSurrogate.test(text);
 }

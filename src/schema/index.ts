@@ -95,15 +95,14 @@ export {
   type ToolResultRowData,
 } from './chunk-row.js';
 export { type ContextTruncation, ContextTruncationSchema } from './context-truncation.js';
+export { findNonJson, MAX_JSON_DEPTH, type NonJsonReport } from './find-non-json.js';
 export {
-  findNonJson,
   isJsonValue,
   type JSONArray,
   type JSONObject,
   type JSONValue,
   JsonObjectSchema,
   JsonValueSchema,
-  type NonJsonReport,
   type ProviderMetadata,
   ProviderMetadataSchema,
   toJsonValue,

@@ -42,7 +42,16 @@ export function previewValue(value: unknown, max = 80): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** A JSON.stringify replacer that prints BigInts and marks cycles instead of throwing. */
+/**
+ * How deep a preview prints: deeper arrays and objects cannot show in its 80 characters anyway,
+ * and a value nested thousands deep would make `JSON.stringify` run out of stack.
+ */
+const PREVIEW_DEPTH = 80;
+
+/**
+ * A JSON.stringify replacer that prints BigInts, marks cycles and cuts what is nested deeper
+ * than {@link PREVIEW_DEPTH}, instead of throwing.
+ */
 function printableReplacer(): (this: unknown, key: string, value: unknown) => unknown {
   const ancestors: unknown[] = [];
   return function replace(this: unknown, _key: string, value: unknown): unknown {
@@ -51,6 +60,7 @@ function printableReplacer(): (this: unknown, key: string, value: unknown) => un
     // `this` is the object holding `value`: drop the ancestors that are not on its path.
     while (ancestors.length > 0 && ancestors[ancestors.length - 1] !== this) ancestors.pop();
     if (ancestors.includes(value)) return '[Circular]';
+    if (ancestors.length >= PREVIEW_DEPTH) return '…';
     ancestors.push(value);
     return value;
   };
@@ -69,8 +79,16 @@ function safeString(value: unknown): string {
   }
 }
 
-/** Formats a path as `a.b[2].c`. */
+/** The longest path a message prints whole; a longer one (a value nested very deep) is cut. */
+const PATH_SHOWN = 24;
+
+/** Formats a path as `a.b[2].c`; one of more than 24 keys as its first and last 8 around `…`. */
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  if (path.length > PATH_SHOWN) {
+    const head = formatPath(path.slice(0, 8));
+    const tail = formatPath(['', ...path.slice(-8)]);
+    return `${head}…(${path.length - 16} more)…${tail}`;
+  }
   let out = '';
   for (const key of path) {
     if (typeof key === 'number') out += `[${key}]`;

@@ -2,7 +2,7 @@ import { ChunklogError } from '../errors/chunklog-error.js';
 import { idProblem } from '../schema/id.js';
 import { previewValue } from '../schema/parse.js';
 
-export { idProblem, MAX_ID_BYTES } from '../schema/id.js';
+export { hasLoneSurrogate, idProblem, MAX_ID_BYTES } from '../schema/id.js';
 
 /**
  * The largest page `getChunks` and `listThreads` return.

@@ -19,7 +19,13 @@ export function grownFrom(previous: Chunk, next: Chunk): boolean {
     case 'text':
     case 'thinking': {
       const before = previous as Block;
-      return before.id === next.id && next.text.startsWith(before.text);
+      // Equal lengths: the same text, which is most often the same string (no need to scan it).
+      return (
+        before.id === next.id &&
+        (next.text.length === before.text.length
+          ? next.text === before.text
+          : next.text.startsWith(before.text))
+      );
     }
     case 'tool-batch': {
       const before = previous as typeof next;

@@ -44,10 +44,16 @@ export function invalidUIMessage(
       : `UI message ${location.index}, part ${location.part}${
           location.partType === undefined ? '' : ` (${location.partType})`
         }`;
-  const at = field.length > 0 ? ` at ${field.join('.')}` : '';
+  const at = field.length > 0 ? ` at ${fieldText(field)}` : '';
   return new ChunklogError('invalid-ui-message', `${where}${at}: ${reason}`, {
     path,
     value: extra.value,
     cause: extra.cause,
   });
+}
+
+/** `a.b.0.c`; a field of more than 24 keys (a value nested very deep) as its ends around `…`. */
+function fieldText(field: ReadonlyArray<string | number>): string {
+  if (field.length <= 24) return field.join('.');
+  return `${field.slice(0, 8).join('.')}…(${field.length - 16} more)…${field.slice(-8).join('.')}`;
 }

@@ -126,7 +126,7 @@ export function toUIMessageStream(
     const out = started ? [] : start(options.messageId);
     state = reduceTurn(state, event);
     if (event.type === 'turn-end') return [...out, ...finish(event.finishReason)];
-    return [...out, ...differ.update(state)];
+    return [...out, ...differ.update(state, event)];
   };
 
   return new ReadableStream<UIMessageChunk>({

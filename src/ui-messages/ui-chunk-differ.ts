@@ -1,9 +1,19 @@
 import type { UIMessageChunk } from 'ai';
 import { invalidOption } from '../errors/invalid-option.js';
-import type { Chunk, TextChunk, ThinkingChunk, ToolApproval } from '../schema/index.js';
+import type { Chunk, ChunkEvent, ToolApproval } from '../schema/index.js';
 import { droppable, grownFrom } from './chunk-growth.js';
 import { UI_MESSAGE_ENVELOPE } from './envelope.js';
+import { sharedPrefix } from './shared-prefix.js';
 import { initialStep, stepBefore } from './steps.js';
+import {
+  type Appended,
+  appendedBy,
+  type Block,
+  blockUpdates,
+  grownByDelta,
+  type SentBlock,
+  sentBlock,
+} from './ui-stream-blocks.js';
 import {
   callUpdates,
   deferredResultUpdates,
@@ -57,25 +67,17 @@ export function chunkList(chunks: readonly Chunk[], openIndex: number | null = n
   return { chunkCount: chunks.length, chunkAt: (index) => chunks[index], openIndex };
 }
 
-type Block = TextChunk | ThinkingChunk;
-
 /** What the client has of one chunk. */
-type Sent =
-  | {
-      readonly kind: 'block';
-      readonly uiId: string;
-      length: number;
-      metadata: string | undefined;
-      open: boolean;
-    }
-  | { readonly kind: 'batch'; readonly calls: Map<string, SentCall> }
-  | { readonly kind: 'whole' };
+type Sent = SentBlock | { readonly kind: 'batch'; readonly calls: Map<string, SentCall> } | Whole;
+type Whole = { readonly kind: 'whole' };
 
 /** A chunk the client has a part for: its latest version, and what was sent of it. */
 interface Slot {
   chunk: Chunk;
   /** Its index in the latest list. */
   index: number;
+  /** Its position in the differ's slots. */
+  pos: number;
   sent: Sent;
   /** The step of the client's message its part is in (the last `step-start` before it). */
   uiStep: number;
@@ -83,8 +85,7 @@ interface Slot {
   fresh: boolean;
 }
 
-const json = (value: unknown): string | undefined =>
-  value === undefined ? undefined : JSON.stringify(value);
+const isOpenBlock = (slot: Slot): boolean => slot.sent.kind === 'block' && slot.sent.open;
 
 /**
  * Turns successive states of one assistant message's chunks (the reducer's state after each
@@ -95,7 +96,13 @@ const json = (value: unknown): string | undefined =>
  * A state may change the previous one only the way the reducer does: chunks are appended, open
  * text and thinking chunks grow, tool calls gain input, approvals, progress and results, and an
  * empty block is dropped when it closes. An empty block is therefore not shown until it has text
- * or metadata. An update costs one comparison per unchanged chunk.
+ * or metadata.
+ *
+ * What an update costs: given the reducer's states, only the chunks a state did not share with
+ * the one before are compared (as a rule the last one or two: O(1) per event, or what the reducer
+ * itself spent copying), and given the event that was folded too, a delta is sent as the event's
+ * own text, never sliced back out of the block (O(1) however long the block is). Given other
+ * lists ({@link chunkList}), an update compares every chunk once.
  *
  * `toUIMessageStream` uses it; use it directly to feed a UI message stream from your own
  * transport (a WebSocket, say).
@@ -106,7 +113,7 @@ const json = (value: unknown): string | undefined =>
  * let state = createTurnState();
  * for await (const event of events) {
  *   state = reduceTurn(state, event);
- *   for (const chunk of differ.update(state)) writer.write(chunk);
+ *   for (const chunk of differ.update(state, event)) writer.write(chunk);
  * }
  * for (const chunk of differ.finish(state)) writer.write(chunk);
  * ```
@@ -118,50 +125,78 @@ export class UIChunkDiffer {
   private step: number = initialStep('assistant');
   private stepOpen = false;
   private generated = 0;
+  /** The list of the previous update. */
+  private previous: ChunkList | undefined = undefined;
+  /** No slot before this position is an open block. */
+  private closedUpTo = 0;
+  /** The slot of the block last started under each stream id, by chunk type. */
+  private readonly blocks = { text: new Map<string, Slot>(), thinking: new Map<string, Slot>() };
 
   /**
    * The stream chunks that bring the client from the previous state to `list`.
    *
    * @param list - the message's chunks now
+   * @param event - the event folded into the previous state to make `list`, when it was exactly
+   *   one (omit it otherwise): a text, reasoning or tool input delta is then sent as the event's
+   *   own text instead of being sliced out of the block's whole text
    * @returns the stream chunks, in order
    *
    * @example
    * ```ts
    * state = reduceTurn(state, event);
-   * for (const chunk of differ.update(state)) writer.write(chunk);
+   * for (const chunk of differ.update(state, event)) writer.write(chunk);
    * ```
    */
-  update(list: ChunkList): UIMessageChunk[] {
+  update(list: ChunkList, event?: ChunkEvent | undefined): UIMessageChunk[] {
     const out: UIMessageChunk[] = [];
-    const slots: Slot[] = [];
-    const added: number[] = [];
+    const appended = appendedBy(event);
+    // The chunks before `from` are the previous list's, unchanged, and so are their slots.
+    const from = sharedPrefix(this.previous, list);
+    this.previous = list;
+    let kept = this.slots.length;
+    while (kept > 0 && (this.slots[kept - 1] as Slot).index >= from) kept--;
+    const old = this.slots.splice(kept);
+    this.closedUpTo = Math.min(this.closedUpTo, kept);
+    const added: Slot[] = [];
     let rebuild = false;
     let j = 0;
-    for (let index = 0; index < list.chunkCount; index++) {
+    for (let index = from; index < list.chunkCount; index++) {
       const chunk = list.chunkAt(index);
       if (chunk === undefined || droppable(chunk)) continue;
-      const slot = this.slots[j];
-      if (slot !== undefined && (slot.chunk === chunk || grownFrom(slot.chunk, chunk))) {
-        if (slot.chunk !== chunk && this.extend(chunk, slot, out)) rebuild = true;
+      const slot = old[j];
+      if (slot !== undefined && (slot.chunk === chunk || grown(slot.chunk, chunk, appended))) {
+        if (slot.chunk !== chunk && this.extend(chunk, slot, out, appended)) rebuild = true;
         slot.chunk = chunk;
         slot.index = index;
-        slots.push(slot);
+        this.push(slot);
         j++;
       } else {
         // A chunk before others the client already has: only a rebuilt step can put it there.
         if (slot !== undefined) rebuild = true;
-        added.push(slots.length);
-        slots.push({ chunk, index, sent: { kind: 'whole' }, uiStep: this.step, fresh: true });
+        const fresh: Slot = {
+          chunk,
+          index,
+          pos: 0,
+          sent: { kind: 'whole' },
+          uiStep: this.step,
+          fresh: true,
+        };
+        this.push(fresh);
+        added.push(fresh);
       }
     }
-    this.slots = slots;
     const open = list.openIndex ?? list.chunkCount;
     if (rebuild && this.rebuildStep(open, out)) return out;
     // Blocks end before new ones start, so that a stream id is never open twice.
     this.closeBlocks(open, out);
-    for (const at of added) this.start(slots[at] as Slot, out);
+    for (const slot of added) this.start(slot, out);
     if (added.length > 0) this.closeBlocks(open, out);
     return out;
+  }
+
+  private push(slot: Slot): void {
+    slot.pos = this.slots.length;
+    this.slots.push(slot);
   }
 
   /**
@@ -185,9 +220,14 @@ export class UIChunkDiffer {
   }
 
   private start(slot: Slot, out: UIMessageChunk[]): void {
-    slot.sent = this.begin(slot.chunk, slot.index, out);
+    const sent = this.begin(slot.chunk, slot.index, out);
+    slot.sent = sent;
     slot.uiStep = this.step;
     slot.fresh = false;
+    if (sent.kind === 'block') {
+      this.blocks[(slot.chunk as Block).type].set(sent.uiId, slot);
+      this.closedUpTo = Math.min(this.closedUpTo, slot.pos);
+    }
   }
 
   /**
@@ -211,10 +251,15 @@ export class UIChunkDiffer {
     return out;
   }
 
+  /** Ends the open blocks of the chunks before index `before`. */
   private closeBlocks(before: number, out: UIMessageChunk[]): void {
-    for (const slot of this.slots) {
-      if (slot.index >= before) break;
-      const { sent, chunk } = slot;
+    const slots = this.slots;
+    let pos = this.closedUpTo;
+    while (pos < slots.length && !isOpenBlock(slots[pos] as Slot)) pos++;
+    this.closedUpTo = pos;
+    for (; pos < slots.length; pos++) {
+      const { sent, chunk, index } = slots[pos] as Slot;
+      if (index >= before) break;
       if (sent.kind !== 'block' || !sent.open) continue;
       sent.open = false;
       out.push(blockEnd(chunk as Block, sent.uiId));
@@ -235,26 +280,23 @@ export class UIChunkDiffer {
       case 'thinking': {
         const uiId = chunk.id ?? `chunklog-${chunk.type}-${this.generated++}`;
         // The reducer never has two blocks of a kind open with one id: one the client still has
-        // open under this id is over.
-        for (const slot of this.slots) {
-          if (
-            slot.sent.kind === 'block' &&
-            slot.sent.open &&
-            slot.sent.uiId === uiId &&
-            slot.chunk.type === chunk.type
-          ) {
-            slot.sent.open = false;
-            out.push(blockEnd(slot.chunk as Block, uiId));
+        // open under this id is over (only the block last started under it can be open).
+        const same = this.blocks[chunk.type].get(uiId);
+        if (same !== undefined && this.slots[same.pos] === same) {
+          const { sent } = same;
+          if (sent.kind === 'block' && sent.open && sent.uiId === uiId) {
+            sent.open = false;
+            out.push(blockEnd(same.chunk as Block, uiId));
           }
         }
-        const sent: Sent = { kind: 'block', uiId, length: 0, metadata: undefined, open: true };
+        const sent = sentBlock(uiId);
         out.push({ type: chunk.type === 'text' ? 'text-start' : 'reasoning-start', id: uiId });
-        this.extendSent(chunk, sent, out, false);
+        blockUpdates(chunk, sent, out, undefined);
         return sent;
       }
       case 'tool-batch': {
         const sent: Sent = { kind: 'batch', calls: new Map() };
-        this.extendSent(chunk, sent, out, false);
+        this.extendSent(chunk, sent, out, false, undefined);
         return sent;
       }
       default:
@@ -264,8 +306,13 @@ export class UIChunkDiffer {
   }
 
   /** Sends what changed in a slot's chunk; true when its step must be rebuilt instead. */
-  private extend(chunk: Chunk, slot: Slot, out: UIMessageChunk[]): boolean {
-    return this.extendSent(chunk, slot.sent, out, slot.uiStep === this.step);
+  private extend(
+    chunk: Chunk,
+    slot: Slot,
+    out: UIMessageChunk[],
+    appended: Appended | undefined,
+  ): boolean {
+    return this.extendSent(chunk, slot.sent, out, slot.uiStep === this.step, appended);
   }
 
   private extendSent(
@@ -273,22 +320,10 @@ export class UIChunkDiffer {
     sent: Sent,
     out: UIMessageChunk[],
     canRebuild: boolean,
+    appended: Appended | undefined,
   ): boolean {
     if (sent.kind === 'block' && (chunk.type === 'text' || chunk.type === 'thinking')) {
-      if (!sent.open) return false;
-      const metadata = json(chunk.providerMetadata);
-      const delta = chunk.text.slice(sent.length);
-      if (delta === '' && metadata === sent.metadata) return false;
-      out.push({
-        type: chunk.type === 'text' ? 'text-delta' : 'reasoning-delta',
-        id: sent.uiId,
-        delta,
-        ...(metadata === sent.metadata || chunk.providerMetadata === undefined
-          ? {}
-          : { providerMetadata: chunk.providerMetadata }),
-      });
-      sent.length = chunk.text.length;
-      sent.metadata = metadata;
+      blockUpdates(chunk, sent, out, appended);
     } else if (sent.kind === 'batch' && chunk.type === 'tool-batch') {
       for (const call of chunk.calls) {
         let calls = sent.calls.get(call.id);
@@ -300,10 +335,27 @@ export class UIChunkDiffer {
           deferredResultUpdates(call, calls, out, this.approvals.get(call.id));
           continue;
         }
-        if (callUpdates(call, calls, out, canRebuild) === 'rebuild') return true;
+        const input =
+          appended?.to === 'tool-input' && appended.toolCallId === call.id
+            ? appended.text
+            : undefined;
+        if (callUpdates(call, calls, out, canRebuild, input) === 'rebuild') return true;
         if (call.approval !== undefined) this.approvals.set(call.id, call.approval);
       }
     }
     return false;
   }
+}
+
+/** Whether `next` is `previous` grown, from the delta's length alone when it made `next`. */
+function grown(previous: Chunk, next: Chunk, appended: Appended | undefined): boolean {
+  if (
+    appended !== undefined &&
+    (next.type === 'text' || next.type === 'thinking') &&
+    (previous.type === 'text' || previous.type === 'thinking') &&
+    grownByDelta(previous, next, appended)
+  ) {
+    return true;
+  }
+  return grownFrom(previous, next);
 }

@@ -1,9 +1,11 @@
 import type { UIMessage } from 'ai';
 import { invalidOption, readOptions } from '../errors/invalid-option.js';
+import { tooDeepPath } from '../schema/find-non-json.js';
 import {
   type ChatMessage,
   type ChatRole,
   type Chunk,
+  MAX_JSON_DEPTH,
   messageId,
   toJsonValue,
 } from '../schema/index.js';
@@ -65,6 +67,7 @@ export async function uiMessagesToChatMessages(
 ): Promise<ChatMessage[]> {
   const { strict = true, keepIds = true, ...schemas } = checkImportOptions(options);
   const validated = await validateStoredUIMessages(uiMessages, schemas);
+  refuseTooDeep(validated);
   // As JSON storage would keep them: no `undefined` members, no class instances.
   const messages = toJsonValue(validated) as unknown as UIMessage[];
   const unsupported = (field: string, location: UIMessageLocation) => {
@@ -119,6 +122,24 @@ export async function uiMessagesToChatMessages(
     });
   }
   return result;
+}
+
+/**
+ * Refuses messages holding a value nested deeper than chunklog keeps (`MAX_JSON_DEPTH`, counted
+ * from the list, as `toJsonValue` of the list counts), rather than have it cut.
+ */
+function refuseTooDeep(messages: readonly UIMessage[]): void {
+  const path = tooDeepPath(messages);
+  if (path === undefined) return;
+  const [index, head, part, ...field] = path as [number, ...Array<string | number>];
+  const location: UIMessageLocation =
+    head === 'parts' && typeof part === 'number'
+      ? { index, part, partType: messages[index]?.parts[part]?.type, field }
+      : { index, field: path.slice(1) };
+  throw invalidUIMessage(
+    `a value is nested deeper than ${MAX_JSON_DEPTH} arrays and objects, which chunklog does not keep`,
+    location,
+  );
 }
 
 const IMPORT_OPTIONS = [

@@ -21,6 +21,8 @@ export interface SentCall {
   result: boolean;
   /** How much progress text was sent (undefined: no progress part yet). */
   progress: number | undefined;
+  /** The entry all of the above was sent for: the same entry again needs nothing sent. */
+  entry: ToolCallEntry | undefined;
 }
 
 /** Nothing sent of a call yet. */
@@ -35,6 +37,7 @@ export function unsentCall(): SentCall {
     preliminary: undefined,
     result: false,
     progress: undefined,
+    entry: undefined,
   };
 }
 
@@ -83,6 +86,8 @@ const json = (value: unknown): string | undefined =>
  * @param sent - what was sent of it so far (updated)
  * @param out - where the stream chunks go
  * @param canRebuild - whether the caller can send the call's step again
+ * @param appendedInput - the input text the last event appended to the call, if known: sent as
+ *   it is when the lengths say so, instead of being sliced out of the call's whole input text
  * @returns `'rebuild'` (and nothing sent) when the client's part cannot be updated in place (the
  *   call's name or kind changed: a result came before its call) and `canRebuild` is true
  */
@@ -91,7 +96,10 @@ export function callUpdates(
   sent: SentCall,
   out: UIMessageChunk[],
   canRebuild: boolean,
+  appendedInput?: string | undefined,
 ): 'rebuild' | undefined {
+  // Sending is idempotent: an entry that was sent whole has nothing new.
+  if (sent.entry === call) return undefined;
   const head = {
     toolCallId: call.id,
     toolName: call.name,
@@ -116,10 +124,16 @@ export function callUpdates(
     call.inputText !== undefined &&
     call.inputText.length !== sent.inputText
   ) {
+    const length = call.inputText.length;
     out.push({
       type: 'tool-input-delta',
       toolCallId: call.id,
-      inputTextDelta: call.inputText.slice(sent.inputText ?? 0),
+      inputTextDelta:
+        sent.inputText !== undefined &&
+        appendedInput !== undefined &&
+        length === sent.inputText + appendedInput.length
+          ? appendedInput
+          : call.inputText.slice(sent.inputText ?? 0),
     });
     sent.inputText = call.inputText.length;
   }
@@ -170,6 +184,7 @@ export function callUpdates(
     });
     sent.progress = call.progress.length;
   }
+  sent.entry = call;
   return undefined;
 }
 

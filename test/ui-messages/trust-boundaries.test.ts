@@ -93,6 +93,41 @@ describe('UI interop trust boundaries', () => {
     expect(JSON.stringify(out)).not.toContain('never read');
     expect(seen).toEqual([expect.objectContaining({ code: 'invalid-event', path: ['text'] })]);
   });
+
+  it('fromUIMessages refuses a value nested deeper than MAX_JSON_DEPTH instead of cutting it', async () => {
+    const messagesWith = (output: unknown) => [
+      { id: 'u', role: 'user', parts: [{ type: 'text', text: 'hi' }] },
+      {
+        id: 'a',
+        role: 'assistant',
+        parts: [
+          { type: 'text', text: 'Looking.' },
+          {
+            type: 'dynamic-tool',
+            toolName: 'x',
+            toolCallId: 'c',
+            state: 'output-available',
+            input: {},
+            output,
+          },
+        ],
+      },
+    ];
+    let output: unknown = 1;
+    for (let i = 0; i < 5000; i++) output = { a: output };
+    const error = await rejected(fromUIMessages(messagesWith(output)));
+    expect(error.code).toBe('invalid-ui-message');
+    expect(error.path?.slice(0, 5)).toStrictEqual([1, 'parts', 1, 'output', 'a']);
+    expect(error.message).toContain('UI message 1, part 1 (dynamic-tool) at output.a.a');
+    expect(error.message).toContain('nested deeper than 256 arrays and objects');
+    // 250 levels (with the list, the message, its parts and the part around them) are kept whole.
+    let kept: unknown = 1;
+    for (let i = 0; i < 250; i++) kept = [kept];
+    const [turn] = await fromUIMessages(messagesWith(kept));
+    expect(turn?.drafts.find((d) => d.type === 'tool_result')?.data).toMatchObject({
+      result: kept,
+    });
+  });
 });
 
 async function* events(list: readonly ChunkEvent[]): AsyncGenerator<ChunkEvent> {
