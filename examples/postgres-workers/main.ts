@@ -10,7 +10,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createChunkStore } from 'chunklog/store';
+import { createChunkStore, guardPgPool } from 'chunklog/store';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { exitQuietlyOnClosedStdout } from '../shared/closed-pipe.js';
@@ -35,7 +35,9 @@ const prefix = `pgw_${Date.now().toString(36)}_`;
 exitQuietlyOnClosedStdout();
 const print = (line = '') => process.stdout.write(`${line}\n`);
 
-const pool = new pg.Pool({ connectionString: values.url, max: 4, connectionTimeoutMillis: 5_000 });
+const pool = guardPgPool(
+  new pg.Pool({ connectionString: values.url, max: 4, connectionTimeoutMillis: 5_000 }),
+);
 pool.on('error', () => {}); // an idle connection closed by a restart: the pool makes another
 const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
 const store = createChunkStore({ db }, { tablePrefix: prefix });
@@ -159,18 +161,9 @@ async function cleanup(): Promise<void> {
   if (values.keep) {
     print(`tables kept: ${prefix}*`);
   } else {
-    for (const table of [
-      'snapshots',
-      'usage',
-      'turns',
-      'leases',
-      'chunks',
-      'threads',
-      'migrations',
-      'migration_lock',
-      'jobs',
-    ]) {
-      await sql`drop table if exists ${sql.table(`${prefix}${table}`)} cascade`.execute(db);
+    // Every table of the store (its names, whatever migrations added) and the job queue's.
+    for (const table of [...Object.values(store.tables), `${prefix}jobs`]) {
+      await sql`drop table if exists ${sql.table(table)} cascade`.execute(db);
     }
   }
   await store.close();

@@ -11,7 +11,7 @@
 // turn could not be stored is given up and run again.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createAgentSession } from 'chunklog/session';
-import { createChunkStore } from 'chunklog/store';
+import { createChunkStore, guardPgPool } from 'chunklog/store';
 import { createScriptedModel, type ScriptEntry } from 'chunklog/testing';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
@@ -23,7 +23,9 @@ const hangIn = process.env.CHUNKLOG_HANG_IN;
 const log = (text: string) => process.stdout.write(`${worker} ${text}\n`);
 
 // A connection attempt that gets no answer (the database restarting) fails after 5 s.
-const pool = new pg.Pool({ connectionString: url, max: 3, connectionTimeoutMillis: 5_000 });
+const pool = guardPgPool(
+  new pg.Pool({ connectionString: url, max: 3, connectionTimeoutMillis: 5_000 }),
+);
 // An idle connection the server closes (a restart) is reported here; the pool makes a new one.
 pool.on('error', () => {});
 const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });

@@ -3,7 +3,7 @@
 // closes both.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { type ChunkStore, createChunkStore } from 'chunklog/store';
+import { type ChunkStore, createChunkStore, guardPgPool } from 'chunklog/store';
 import { Kysely, MysqlDialect, PostgresDialect } from 'kysely';
 
 export interface OpenedStore {
@@ -17,7 +17,9 @@ export async function openStore(target: string): Promise<OpenedStore> {
   if (/^postgres(ql)?:\/\//.test(target)) {
     const { default: pg } = await import('pg');
     const db = new Kysely<unknown>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: target, max: 4 }) }),
+      dialect: new PostgresDialect({
+        pool: guardPgPool(new pg.Pool({ connectionString: target, max: 4 })),
+      }),
     });
     return opened(createChunkStore({ db }), () => db.destroy());
   }

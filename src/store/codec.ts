@@ -62,27 +62,8 @@ export const ROW_COLUMNS = [
   'version',
 ] as const;
 
-/**
- * A row selected with {@link ROW_COLUMNS}: an object, or an array in that column order (see
- * `ARRAY_ROWS_MARK`), which better-sqlite3 builds much faster.
- */
-export type StoredRecord = SelectedRow | readonly unknown[];
-
-/**
- * A row as an array in {@link ROW_COLUMNS} order, whichever way the driver gave it: the decoder
- * reads arrays, so rows read as arrays (the store's own SQLite connection) are decoded without
- * another object per row.
- */
-function arrayOf(record: StoredRecord): readonly unknown[] {
-  if (Array.isArray(record)) return record;
-  const r = record as SelectedRow;
-  return [r.seq, r.turn_id, r.step, r.role, r.type, r.data, r.created_at, r.version];
-}
-
-/** The stored seq of a row selected with {@link ROW_COLUMNS}, as the driver gave it. */
-export function seqOf(record: StoredRecord): unknown {
-  return Array.isArray(record) ? record[0] : (record as SelectedRow).seq;
-}
+/** A row selected with {@link ROW_COLUMNS}, as the driver gave it. */
+export type StoredRecord = SelectedRow;
 
 /** A row as selected with {@link ROW_COLUMNS}. */
 export interface SelectedRow {
@@ -116,29 +97,31 @@ class Problem {
   ) {}
 }
 
-/** The decoded row, or why it is corrupt. `record` is in {@link ROW_COLUMNS} order. */
+/** The decoded row, or why it is corrupt. */
 function decodeRecord(
   threadId: string,
   seq: number,
-  record: readonly unknown[],
+  record: SelectedRow,
   turnId: string,
 ): ChunkRow | Problem {
-  if (Number(record[7]) !== ROW_FORMAT_VERSION) {
+  if (Number(record.version) !== ROW_FORMAT_VERSION) {
     return new Problem(
-      `it has format version ${String(record[7])}, this chunklog reads ${ROW_FORMAT_VERSION}`,
+      `it has format version ${String(record.version)}, this chunklog reads ${ROW_FORMAT_VERSION}`,
     );
   }
-  const type = TYPES.get(asString(record[4]));
-  if (type === undefined) return new Problem(`unknown type ${JSON.stringify(asString(record[4]))}`);
-  const role = ROLES.get(asString(record[3]));
-  if (role === undefined) return new Problem(`unknown role ${JSON.stringify(asString(record[3]))}`);
-  const step = Number(record[2]);
+  const type = TYPES.get(asString(record.type));
+  if (type === undefined)
+    return new Problem(`unknown type ${JSON.stringify(asString(record.type))}`);
+  const role = ROLES.get(asString(record.role));
+  if (role === undefined)
+    return new Problem(`unknown role ${JSON.stringify(asString(record.role))}`);
+  const step = Number(record.step);
   if (!Number.isInteger(step) || step < 0) {
-    return new Problem(`its step ${String(record[2])} is not a step`);
+    return new Problem(`its step ${String(record.step)} is not a step`);
   }
   let raw: unknown;
   try {
-    raw = asJson(record[5]);
+    raw = asJson(record.data);
   } catch (error) {
     return new Problem('its data is not JSON', error);
   }
@@ -205,23 +188,22 @@ export class RowDecoder {
   }
 
   /**
-   * Decodes `records` (in {@link ROW_COLUMNS} order, as arrays or objects) onto the end of `into`.
+   * Decodes `records` onto the end of `into`.
    *
    * @throws {ChunklogError} `corrupt-row` naming the thread and seq, when the policy is `throw`
    */
   decode(records: readonly StoredRecord[], into: ChunkRow[]): void {
     const threadId = this.#threadId;
-    for (const stored of records) {
-      const record = arrayOf(stored);
-      const seq = Number(record[0]);
-      const turnId = asString(record[1]);
+    for (const record of records) {
+      const seq = Number(record.seq);
+      const turnId = asString(record.turn_id);
       if (turnId !== this.#lastTurnId) this.#lastTurnId = turnId;
       const row = decodeRecord(threadId, seq, record, this.#lastTurnId);
       if (row instanceof Problem) {
         corrupt(threadId, seq, row, this.#policy);
         continue;
       }
-      const createdAt = record[6];
+      const createdAt = record.created_at;
       if (createdAt !== this.#lastMillis) {
         const iso = storedIso(createdAt);
         if (iso === undefined) {

@@ -1,19 +1,18 @@
 import type { Kysely } from 'kysely';
 import type { StoreDialectAdapter } from './dialects/adapter.js';
-import type { DirectSqlite } from './open-sqlite.js';
 import type { StoreStatements } from './statements.js';
 import type { StoreTableNames, StoreTables } from './tables.js';
 import type { CorruptRowPolicy } from './types.js';
 
 /** Everything a store query needs. Internal. */
 export interface StoreContext {
-  /** The user's Kysely (or ours) without plugins, typed with the store's tables. */
+  /**
+   * The user's Kysely (or ours) without the user's plugins, typed with the store's tables under
+   * their logical names (a plugin sends the real ones).
+   */
   readonly db: Kysely<StoreTables>;
   readonly adapter: StoreDialectAdapter;
   readonly names: StoreTableNames;
-  /** The real table names, typed as the logical ones of {@link StoreTables}. */
-  readonly threads: 'threads';
-  readonly chunks: 'chunks';
   /** Whether JSON columns hold exact text rather than the dialect's native JSON type. */
   readonly jsonAsText: boolean;
   readonly onCorruptRow: CorruptRowPolicy;
@@ -31,11 +30,4 @@ export interface StoreContext {
    * user's connection, whose busy timeout is set to 0 around each `BEGIN` and restored.
    */
   readonly ownSqliteBusyMs?: number;
-  /**
-   * On the SQLite connection the store opened itself: synchronous reads outside a transaction
-   * (the hot reads skip Kysely's connection queue).
-   */
-  readonly direct?: DirectSqlite;
-  /** Settles when the store is ready to run queries (the `pg` client guard installed). */
-  readonly ready: Promise<unknown>;
 }

@@ -6,8 +6,8 @@ import type { StoreDialectName } from './dialects/adapter.js';
 import { resolveDialect } from './dialects/detect.js';
 import { afterWrite, forgetStates } from './history/write-state.js';
 import { runMigrations } from './migrations.js';
-import { type DirectSqlite, openSqlite, type SqliteOpenOptions } from './open-sqlite.js';
-import { guardPostgresClients } from './pg-guard.js';
+import { openSqlite, type SqliteOpenOptions } from './open-sqlite.js';
+import { openPostgres, type PostgresTarget } from './pg-pool.js';
 import { appendTurn } from './queries/append-turn.js';
 import { forkThread } from './queries/fork-thread.js';
 import { getChunks } from './queries/get-chunks.js';
@@ -26,6 +26,7 @@ import { read } from './read.js';
 import { createStatements } from './statements.js';
 import { wrapStoreErrors } from './store-errors.js';
 import { checkStoreOptions, dialectName } from './store-options.js';
+import { TableNamesPlugin } from './table-names-plugin.js';
 import { resolveTableNames, type StoreTableOptions, type StoreTables } from './tables.js';
 import type { ChunkStore, CorruptRowPolicy } from './types.js';
 
@@ -37,6 +38,14 @@ export type ChunkStoreTarget =
        * imported on first use.
        */
       readonly sqlite: string;
+    }
+  | {
+      /**
+       * A PostgreSQL database the store connects to itself: a connection string, or `pg`'s pool
+       * options. The pool is wired so that a dropped connection cannot kill the process
+       * (`guardPgPool`); `pg` is imported on first use and closed with the store.
+       */
+      readonly postgres: PostgresTarget;
     }
   | {
       /**
@@ -111,7 +120,7 @@ export function createChunkStore(
   const names = resolveTableNames(checked.tables);
   const { json, onCorruptRow } = checked;
   let owned: Kysely<unknown> | undefined;
-  let direct: DirectSqlite | undefined;
+  let ownSqlite = false;
   // biome-ignore lint/suspicious/noExplicitAny: see ChunkStoreTarget
   let userDb: Kysely<any>;
   let dialect: StoreDialectName | undefined;
@@ -122,9 +131,25 @@ export function createChunkStore(
         value: target.sqlite,
       });
     }
-    ({ db: owned, direct } = openSqlite(target.sqlite, checked.sqlite));
+    owned = openSqlite(target.sqlite, checked.sqlite);
+    ownSqlite = true;
     userDb = owned;
     dialect = 'sqlite';
+  } else if (target !== null && typeof target === 'object' && 'postgres' in target) {
+    const postgres: unknown = target.postgres;
+    if (
+      (typeof postgres !== 'string' || postgres === '') &&
+      (typeof postgres !== 'object' || postgres === null || Array.isArray(postgres))
+    ) {
+      throw new ChunklogError(
+        'invalid-option',
+        'postgres must be a connection string or pg pool options.',
+        { option: 'postgres', value: postgres },
+      );
+    }
+    owned = openPostgres(postgres as PostgresTarget);
+    userDb = owned;
+    dialect = 'postgres';
   } else if (target !== null && typeof target === 'object' && 'db' in target) {
     if (!isKysely(target.db)) {
       throw new ChunklogError('invalid-option', 'db must be a Kysely instance.', {
@@ -135,37 +160,31 @@ export function createChunkStore(
     userDb = target.db;
     dialect = dialectName(target.dialect);
   } else {
-    throw new ChunklogError('invalid-option', 'createChunkStore needs { sqlite } or { db }.', {
-      option: 'target',
-      value: target,
-    });
+    throw new ChunklogError(
+      'invalid-option',
+      'createChunkStore needs { sqlite }, { postgres } or { db }.',
+      {
+        option: 'target',
+        value: target,
+      },
+    );
   }
   const adapter = resolveDialect(userDb, dialect);
-  const db = (userDb as Kysely<object>).withoutPlugins().$extendTables<StoreTables>();
-  const threads = names.threads as 'threads';
-  const chunks = names.chunks as 'chunks';
+  // The store's queries name its tables logically; the plugin sends the real names. Migrations
+  // run without it (they create the tables under their real names).
+  const raw = (userDb as Kysely<object>).withoutPlugins();
+  const db = raw.withPlugin(new TableNamesPlugin(names)).$extendTables<StoreTables>();
   const ctx: StoreContext = {
     db,
     adapter,
     names,
-    threads,
-    chunks,
     jsonAsText: json === 'text',
     onCorruptRow,
     now: checked.now,
-    statements: createStatements(
-      adapter,
-      threads,
-      chunks,
-      names.turns as 'turns',
-      owned !== undefined,
-    ),
+    statements: createStatements(adapter),
     timeoutMs: checked.timeoutMs,
     snapshotMinRows: checked.snapshotMinRows,
-    ...(owned === undefined ? {} : { ownSqliteBusyMs: checked.sqlite.busyTimeoutMs ?? 5000 }),
-    ...(direct === undefined ? {} : { direct }),
-    // A connection that drops under a checked-out pg client must not kill the process.
-    ready: adapter.name === 'postgres' ? guardPostgresClients() : Promise.resolve(),
+    ...(ownSqlite ? { ownSqliteBusyMs: checked.sqlite.busyTimeoutMs ?? 5000 } : {}),
   };
 
   let closed = false;
@@ -178,13 +197,12 @@ export function createChunkStore(
     tables: names,
     async migrate() {
       open('migrate');
-      await ctx.ready;
       return await wrapStoreErrors('migrate', undefined, async () => {
         const busyMs = ctx.ownSqliteBusyMs;
         // Migrations wait for the lock in SQLite's busy handler, as when the file was opened.
         if (busyMs !== undefined) await sql.raw(`pragma busy_timeout = ${busyMs}`).execute(db);
         try {
-          await runMigrations(db as Kysely<unknown>, {
+          await runMigrations(raw as Kysely<unknown>, {
             adapter,
             names,
             jsonAsText: ctx.jsonAsText,

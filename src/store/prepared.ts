@@ -1,5 +1,4 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
-import type { DirectSqlite } from './open-sqlite.js';
 import type { StoreTables } from './tables.js';
 
 /** A parameter's place in a prepared query, standing in for its value while compiling. */
@@ -38,62 +37,6 @@ export class PreparedQuery<R> {
   execute(db: Kysely<StoreTables>, args: readonly unknown[]): Promise<QueryResult<R>> {
     const compiled = this.#compile(db);
     return db.executeQuery<R>({ ...compiled, parameters: this.#parameters(compiled, args) });
-  }
-
-  /**
-   * The query's rows read synchronously through `direct` (the store's own SQLite connection),
-   * or undefined when `direct` cannot read now: run {@link execute} then.
-   *
-   * @param direct - the store's own SQLite connection, when it has one
-   * @param db - the store's Kysely (to compile the query on first use)
-   * @param args - the parameters
-   */
-  #rowsNow(
-    direct: DirectSqlite | undefined,
-    db: Kysely<StoreTables>,
-    args: readonly unknown[],
-  ): R[] | undefined {
-    if (direct === undefined) return undefined;
-    const compiled = this.#compile(db);
-    return direct.rows(compiled.sql, this.#parameters(compiled, args)) as R[] | undefined;
-  }
-
-  /** The rows of the query: read now when `direct` can, else through Kysely on `db`. */
-  async rows(
-    direct: DirectSqlite | undefined,
-    db: Kysely<StoreTables>,
-    args: readonly unknown[],
-  ): Promise<readonly R[]> {
-    return this.#rowsNow(direct, db, args) ?? (await this.execute(db, args)).rows;
-  }
-
-  /**
-   * Runs `reads` synchronously through `direct`, in one snapshot of the database, `run(args)`
-   * giving the query's rows for `args`; false, having run nothing, when `direct` cannot read now.
-   */
-  inSnapshot(
-    direct: DirectSqlite | undefined,
-    db: Kysely<StoreTables>,
-    reads: (run: (args: readonly unknown[]) => readonly R[]) => void,
-  ): boolean {
-    if (direct === undefined) return false;
-    const compiled = this.#compile(db);
-    return direct.inSnapshot((all) =>
-      reads((args) => all(compiled.sql, this.#parameters(compiled, args)) as R[]),
-    );
-  }
-
-  /**
-   * The query's rows through `all`, the reader of a snapshot that `DirectSqlite.inSnapshot` runs
-   * (for reads that make several queries in one snapshot).
-   */
-  allIn(
-    all: (sql: string, parameters: readonly unknown[]) => unknown[],
-    db: Kysely<StoreTables>,
-    args: readonly unknown[],
-  ): R[] {
-    const compiled = this.#compile(db);
-    return all(compiled.sql, this.#parameters(compiled, args)) as R[];
   }
 
   #compile(db: Kysely<StoreTables>): CompiledQuery<R> {

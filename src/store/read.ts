@@ -22,7 +22,6 @@ export async function read<T>(
   threadId: string | undefined,
   work: () => Promise<T>,
 ): Promise<T> {
-  await ctx.ready;
   const deadline = new Deadline(ctx.timeoutMs);
   try {
     for (let attempt = 1; ; attempt++) {

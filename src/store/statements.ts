@@ -1,25 +1,14 @@
 import type { Kysely, QueryCreator, QueryResult } from 'kysely';
 import type { ChunkRowDraft } from '../schema/chunk-row.js';
 import { TURN_STATUSES, type TurnStatus, TurnStatusSchema } from '../schema/turn-status.js';
-import {
-  asString,
-  ROW_COLUMNS,
-  ROW_FORMAT_VERSION,
-  type SelectedRow,
-  type StoredRecord,
-} from './codec.js';
+import { asString, ROW_COLUMNS, ROW_FORMAT_VERSION, type SelectedRow } from './codec.js';
 import type { StoreDialectAdapter } from './dialects/adapter.js';
-import { ARRAY_ROWS_MARK } from './open-sqlite.js';
 import { PreparedQuery } from './prepared.js';
 import type { ChunkRecord, StoreTables, TurnRecord } from './tables.js';
 import { type SelectedThread, THREAD_COLUMNS } from './threads.js';
 
 /** The statuses of a turn that is not `completed`. */
 const OPEN_STATUSES: readonly TurnStatus[] = TURN_STATUSES.filter((s) => s !== 'completed');
-
-/** Where a page row's turn id and turn status are when it is an array (see {@link PageRow}). */
-const PAGE_TURN_ID = 1;
-const PAGE_TURN_STATUS = 9;
 
 /**
  * The statuses of a page's turns that are not `completed`, by turn id, from its rows'
@@ -30,15 +19,12 @@ export function pageTurnStatus(
 ): Record<string, TurnStatus> | undefined {
   let statuses: Record<string, TurnStatus> | undefined;
   for (const record of records) {
-    const status = Array.isArray(record)
-      ? record[PAGE_TURN_STATUS]
-      : (record as PageRowObject).turn_status;
+    const status = record.turn_status;
     if (status === null || status === undefined) continue;
     const parsed = TurnStatusSchema.safeParse(asString(status));
     if (!parsed.success) continue;
-    const turnId = Array.isArray(record) ? record[PAGE_TURN_ID] : (record as PageRowObject).turn_id;
     statuses ??= {};
-    statuses[asString(turnId)] = parsed.data;
+    statuses[asString(record.turn_id)] = parsed.data;
   }
   return statuses;
 }
@@ -69,36 +55,12 @@ const PREPARED_INSERT_ROWS = 64;
 /** The columns of an inserted row, in order: the thread, then the columns a row is read with. */
 export const INSERT_COLUMNS: ReadonlyArray<keyof ChunkRecord> = ['thread_id', ...ROW_COLUMNS];
 
-/** A page row as an object: a row, the thread's next seq and the status of the row's turn. */
-export type PageRowObject = SelectedRow & {
+/** A page row: a row, the thread's next seq and its turn's status, read in the same statement. */
+export type PageRow = SelectedRow & {
   readonly thread_next_seq: unknown;
   /** The status of the row's turn when it is not `completed`, else null. */
   readonly turn_status: unknown;
 };
-
-/**
- * A page row: a row, the thread's next seq and its turn's status, read in the same statement;
- * an array in that column order on the SQLite connection the store opened itself (see
- * {@link ARRAY_ROWS_MARK}).
- */
-export type PageRow = PageRowObject | readonly unknown[];
-
-/** A page row as an object, whichever way the driver gave it. */
-export function pageRowObject(row: PageRow): PageRowObject {
-  if (!Array.isArray(row)) return row as PageRowObject;
-  return {
-    seq: row[0],
-    turn_id: row[PAGE_TURN_ID],
-    step: row[2],
-    role: row[3],
-    type: row[4],
-    data: row[5],
-    created_at: row[6],
-    version: row[7],
-    thread_next_seq: row[8],
-    turn_status: row[PAGE_TURN_STATUS],
-  };
-}
 
 /** The queries on the hot paths (appendTurn, getChunks), prepared once per store. */
 export interface StoreStatements {
@@ -119,16 +81,8 @@ export interface StoreStatements {
   readonly pageBefore: PreparedQuery<PageRow>;
   /** `[threadId, threadId, after, limit]` → the oldest rows above `after`, ascending. */
   readonly pageAfter: PreparedQuery<PageRow>;
-  /** The three pages without the turn status column (read by {@link openTurns} instead). */
-  readonly pagePlain: {
-    readonly none: PreparedQuery<PageRow>;
-    readonly before: PreparedQuery<PageRow>;
-    readonly after: PreparedQuery<PageRow>;
-  };
-  /** `[threadId, afterSeq]` → the rows above `afterSeq`, ascending (arrays where possible). */
-  readonly rowsAfter: PreparedQuery<StoredRecord>;
-  /** `[threadId, afterSeq, limit]` → the first `limit` rows above `afterSeq`, ascending (arrays where possible). */
-  readonly rowsAfterLimit: PreparedQuery<StoredRecord>;
+  /** `[threadId, afterSeq]` → the rows above `afterSeq`, ascending. */
+  readonly rowsAfter: PreparedQuery<SelectedRow>;
   /** `[threadId, turnId]` → one row (its seq) when the turn is stored, none otherwise. */
   readonly turnExists: PreparedQuery<{ readonly seq: unknown }>;
   /**
@@ -238,63 +192,41 @@ function rowArgs(
   return args;
 }
 
-/** Prepares the store's hot queries on its real table names. */
-export function createStatements(
-  adapter: StoreDialectAdapter,
-  threads: 'threads',
-  chunks: 'chunks',
-  turns: 'turns',
-  arrayRows: boolean,
-): StoreStatements {
+/** Prepares the store's hot queries (on its logical table names: see `TableNamesPlugin`). */
+export function createStatements(adapter: StoreDialectAdapter): StoreStatements {
+  const threads = 'threads';
+  const chunks = 'chunks';
+  const turns = 'turns';
   // A keyset page on the primary key, with the thread's next seq read in the same statement:
   // backwards from the end or from `before` (descending), or forwards from `after` (ascending).
   // Each row also carries its turn's status when that is not `completed` (the page's
   // `turnStatus`): a primary-key lookup per row in the same statement, not a second query.
-  // Without `withStatus` (on the store's own SQLite connection, which reads the page's open turns
-  // by a second query in the same snapshot, through the turns' status index): no status column.
-  const page = (bound: 'none' | 'before' | 'after', withStatus = true) =>
-    new PreparedQuery<PageRow>(
-      (db, arg) =>
-        db
-          .selectFrom(chunks)
-          .select(ROW_COLUMNS)
-          .select((eb) =>
-            eb
-              .selectFrom(threads)
-              .select('next_seq')
-              .where('id', '=', arg<string>(0))
-              .as('thread_next_seq'),
-          )
-          .$if(withStatus, (qb) =>
-            qb.select((eb) =>
-              eb
-                .selectFrom(turns)
-                .select('status')
-                .whereRef('thread_id', '=', `${chunks}.thread_id` as 'chunks.thread_id')
-                .whereRef('turn_id', '=', `${chunks}.turn_id` as 'chunks.turn_id')
-                .where('status', '<>', 'completed')
-                .as('turn_status'),
-            ),
-          )
-          .where('thread_id', '=', arg<string>(1))
-          .$if(bound === 'before', (qb) => qb.where('seq', '<', arg<number>(2)))
-          .$if(bound === 'after', (qb) => qb.where('seq', '>', arg<number>(2)))
-          .orderBy('seq', bound === 'after' ? 'asc' : 'desc')
-          .limit(arg<number>(bound === 'none' ? 2 : 3)),
-      arrayRows ? ARRAY_ROWS_MARK : '',
-    );
-  // The rows above a seq, ascending, all of them or the first `limit` (a whole-thread read).
-  const rowsAfter = (limited: boolean) =>
-    new PreparedQuery<StoredRecord>(
-      (db, arg) =>
-        db
-          .selectFrom(chunks)
-          .select(ROW_COLUMNS)
-          .where('thread_id', '=', arg<string>(0))
-          .where('seq', '>', arg<number>(1))
-          .orderBy('seq')
-          .$if(limited, (qb) => qb.limit(arg<number>(2))),
-      arrayRows ? ARRAY_ROWS_MARK : '',
+  const page = (bound: 'none' | 'before' | 'after') =>
+    new PreparedQuery<PageRow>((db, arg) =>
+      db
+        .selectFrom(chunks)
+        .select(ROW_COLUMNS)
+        .select((eb) =>
+          eb
+            .selectFrom(threads)
+            .select('next_seq')
+            .where('id', '=', arg<string>(0))
+            .as('thread_next_seq'),
+        )
+        .select((eb) =>
+          eb
+            .selectFrom(turns)
+            .select('status')
+            .whereRef('thread_id', '=', `${chunks}.thread_id` as 'chunks.thread_id')
+            .whereRef('turn_id', '=', `${chunks}.turn_id` as 'chunks.turn_id')
+            .where('status', '<>', 'completed')
+            .as('turn_status'),
+        )
+        .where('thread_id', '=', arg<string>(1))
+        .$if(bound === 'before', (qb) => qb.where('seq', '<', arg<number>(2)))
+        .$if(bound === 'after', (qb) => qb.where('seq', '>', arg<number>(2)))
+        .orderBy('seq', bound === 'after' ? 'asc' : 'desc')
+        .limit(arg<number>(bound === 'none' ? 2 : 3)),
     );
   // The values of `n` inserted rows, parameters 0 to n × columns − 1.
   const valuesOf = (n: number, arg: <T>(index: number) => T) =>
@@ -476,16 +408,17 @@ export function createStatements(
         .where('turn_id', '=', arg<string>(1))
         .limit(1),
     ),
-    rowsAfter: rowsAfter(false),
-    rowsAfterLimit: rowsAfter(true),
+    rowsAfter: new PreparedQuery((db, arg) =>
+      db
+        .selectFrom(chunks)
+        .select(ROW_COLUMNS)
+        .where('thread_id', '=', arg<string>(0))
+        .where('seq', '>', arg<number>(1))
+        .orderBy('seq'),
+    ),
     pageTail: page('none'),
     pageBefore: page('before'),
     pageAfter: page('after'),
-    pagePlain: {
-      none: page('none', false),
-      before: page('before', false),
-      after: page('after', false),
-    },
     async insertRows(db, threadId, turnId, first, drafts, data, now) {
       for (let start = 0; start < drafts.length; start += rowsPerInsert) {
         const end = Math.min(drafts.length, start + rowsPerInsert);

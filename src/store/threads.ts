@@ -130,7 +130,7 @@ export async function selectThread(
   lock: boolean,
 ): Promise<SelectedThread | undefined> {
   return await db
-    .selectFrom(ctx.threads)
+    .selectFrom('threads')
     .select(THREAD_COLUMNS)
     .where('id', '=', threadId)
     .$if(lock && ctx.adapter.selectForUpdate, (qb) => qb.forUpdate())
@@ -150,7 +150,7 @@ export async function insertThreadIfAbsent(
     title?: string | null | undefined;
   },
 ): Promise<void> {
-  const insert = db.insertInto(ctx.threads).values({
+  const insert = db.insertInto('threads').values({
     id: values.id,
     created_at: values.now,
     updated_at: values.now,

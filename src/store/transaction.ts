@@ -74,7 +74,6 @@ export async function writeTransaction<T>(
   work: (trx: Kysely<StoreTables>) => Promise<T>,
   options: WriteOptions = { what: 'write' },
 ): Promise<T> {
-  await ctx.ready;
   const deadline = new Deadline(ctx.timeoutMs);
   const timedOut = () => storeTimeout(options.what, options.threadId, ctx.timeoutMs, true);
   // Whether an attempt lost its connection after sending COMMIT: until an attempt succeeds,

@@ -8,3 +8,9 @@ export {
   systemEventRoute,
 } from './route-system-event.js';
 export type { GroupableRow } from './row-input.js';
+export {
+  type FoldedRowMark,
+  MESSAGE_FOLD_FORMAT,
+  MessageFold,
+  type MessageFoldState,
+} from './message-fold.js';

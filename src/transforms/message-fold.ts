@@ -69,6 +69,14 @@ export const MESSAGE_FOLD_FORMAT = 1;
  * Messages are never changed once handed out: a row that changes a message (a result that joins
  * its call, a chunk appended) replaces it in the next {@link MessageFold.messages}, so an array
  * kept by a caller (and anything cached by message) stays valid.
+ *
+ * @example
+ * ```ts
+ * const fold = new MessageFold();
+ * for (const row of await store.getRows(threadId)) fold.add(row);
+ * const saved = JSON.stringify(fold.state()); // later: MessageFold.from(JSON.parse(saved))
+ * const messages = fold.messages();
+ * ```
  */
 export class MessageFold {
   readonly #messages: MessageBody[];
@@ -108,6 +116,11 @@ export class MessageFold {
    *
    * @param state - the state, as {@link MessageFold.state} gave it (or parsed from its JSON)
    * @returns the fold
+   *
+   * @example
+   * ```ts
+   * const fold = MessageFold.from(JSON.parse(saved) as MessageFoldState);
+   * ```
    */
   static from(state: MessageFoldState): MessageFold {
     const fold = new MessageFold();
@@ -146,13 +159,31 @@ export class MessageFold {
     return this.#messages.length;
   }
 
-  /** The messages so far, oldest first: a new array; its messages never change afterwards. */
+  /**
+   * The messages so far, oldest first: a new array; its messages never change afterwards.
+   *
+   * @returns the messages
+   *
+   * @example
+   * ```ts
+   * const messages = fold.messages();
+   * ```
+   */
   messages(): ChatMessage[] {
     this.#handOut();
     return this.#messages.slice();
   }
 
-  /** The fold as plain JSON (a history snapshot's content). */
+  /**
+   * The fold as plain JSON (a history snapshot's content).
+   *
+   * @returns the state
+   *
+   * @example
+   * ```ts
+   * const json = JSON.stringify(fold.state());
+   * ```
+   */
   state(): MessageFoldState {
     this.#handOut();
     const turns: Record<string, TurnState> = {};
@@ -177,6 +208,13 @@ export class MessageFold {
   /**
    * Folds one row in. Rows are taken in the order given; a stored row (with a numeric seq and a
    * creation time) becomes the fold's {@link MessageFold.last}.
+   *
+   * @param row - a stored row, a draft or a live entry
+   *
+   * @example
+   * ```ts
+   * for (const row of newer) fold.add(row);
+   * ```
    */
   add(row: GroupableRow): void {
     const turn = this.#turn(row.turnId);

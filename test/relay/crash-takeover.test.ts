@@ -23,6 +23,7 @@ import {
 import { createPostgresRelay, createRedisRelay, type Relay } from '../../src/relay/index.js';
 import type { ChunkEvent } from '../../src/schema/chunk-event.js';
 import type { ChunkRow } from '../../src/schema/chunk-row.js';
+import { guardPgPool } from '../../src/store/index.js';
 import { groupRowsToMessages } from '../../src/transforms/index.js';
 import { ChunkWindow } from '../../src/window/index.js';
 import { durableScript, durableTools, stepOf } from '../session/support/durable-script.js';
@@ -71,7 +72,7 @@ async function openRelay(
   close: Array<() => Promise<void>>,
 ): Promise<Relay> {
   if (kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: POSTGRES_URL, max: 4 });
+    const pool = guardPgPool(new pg.Pool({ connectionString: POSTGRES_URL, max: 4 }));
     pool.on('error', () => {});
     const relay = createPostgresRelay({ pool, table: prefix });
     await relay.migrate();

@@ -8,6 +8,7 @@ import {
   createRedisRelay,
   type Relay,
 } from '../../src/relay/index.js';
+import { guardPgPool } from '../../src/store/index.js';
 import { POSTGRES_URL, postgresAvailable, REDIS_URL, redisAvailable } from '../support/services.js';
 
 /** A relay backend: `open()` gives a new process's relay; `close()` ends them all. */
@@ -67,7 +68,7 @@ export async function postgresKind(url = POSTGRES_URL): Promise<RelayKind> {
     name: 'PostgreSQL',
     available,
     async open() {
-      const pool = new pg.Pool({ connectionString: url, max: 4 });
+      const pool = guardPgPool(new pg.Pool({ connectionString: url, max: 4 }));
       pool.on('error', () => {});
       pools.push(pool);
       const relay = createPostgresRelay({ pool, table, controlTimeoutMs: 30_000 });

@@ -56,8 +56,8 @@ const queries = new WeakMap<StoreContext, HistoryQueries>();
 function queriesOf(ctx: StoreContext): HistoryQueries {
   let q = queries.get(ctx);
   if (q !== undefined) return q;
-  const chunks = ctx.chunks;
-  const states = ctx.names.historyStates as 'historyStates';
+  const chunks = 'chunks';
+  const states = 'historyStates';
   const newestSeq = (db: Kysely<StoreTables>, threadId: string) =>
     db
       .selectFrom(states)
@@ -104,7 +104,7 @@ function queriesOf(ctx: StoreContext): HistoryQueries {
     ),
     probe: new PreparedQuery((db, arg) =>
       db
-        .selectFrom(ctx.threads)
+        .selectFrom('threads')
         .select('next_seq')
         .select(mark(db, arg, 0))
         .where('id', '=', arg<string>(6)),
@@ -203,7 +203,7 @@ function endsWith(state: MessageFoldState, found: StateMark): boolean {
 /** Whether the thread exists (for a database without the states table). */
 async function threadExists(ctx: StoreContext, threadId: string): Promise<boolean> {
   const found = await ctx.db
-    .selectFrom(ctx.threads)
+    .selectFrom('threads')
     .select('id')
     .where('id', '=', threadId)
     .executeTakeFirst();

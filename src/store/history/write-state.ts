@@ -41,7 +41,7 @@ export async function writeHistoryState(
   }
   const records = encodeState(threadId, fold.state(), ctx.now());
   if (records === undefined) return undefined;
-  const states = ctx.names.historyStates as 'historyStates';
+  const states = 'historyStates';
   const written = await writeTransaction(
     ctx,
     async (trx) => {
@@ -50,7 +50,7 @@ export async function writeHistoryState(
       // The fold ends with the thread's last row, as stored now (not one of a truncated past).
       if (nextSeq !== last.seq + 1) return false;
       const row = await trx
-        .selectFrom(ctx.chunks)
+        .selectFrom('chunks')
         .select(['turn_id', 'created_at'])
         .where('thread_id', '=', threadId)
         .where('seq', '=', last.seq)
@@ -103,7 +103,7 @@ export async function afterWrite(
     let stateSeq = known.get(threadId);
     if (stateSeq !== undefined && !stateDue(stateSeq, lastSeq, minRows)) return;
     if (stateSeq === undefined) {
-      const states = ctx.names.historyStates as 'historyStates';
+      const states = 'historyStates';
       const newest = await ctx.db
         .selectFrom(states)
         .select((eb) => eb.fn.max('at_seq').as('s'))

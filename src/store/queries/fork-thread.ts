@@ -50,11 +50,11 @@ export function forkThread(
         });
         if (copied > 0) {
           await trx
-            .insertInto(ctx.chunks)
+            .insertInto('chunks')
             .columns(INSERT_COLUMNS)
             .expression((eb) =>
               eb
-                .selectFrom(ctx.chunks)
+                .selectFrom('chunks')
                 .select([
                   sql<string>`cast(${newId} as ${ctx.adapter.idCast})`.as('thread_id'),
                   ...ROW_COLUMNS,

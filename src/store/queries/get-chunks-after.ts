@@ -2,7 +2,6 @@ import { readOptions } from '../../errors/invalid-option.js';
 import type { ChunkRow } from '../../schema/chunk-row.js';
 import { decodeRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
-import { pageRowObject } from '../statements.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { corruptRowPolicy } from '../store-options.js';
 import { selectThread } from '../threads.js';
@@ -28,14 +27,14 @@ export function getChunksAfter(
   const afterSeq = Math.min(checkSeq(o.afterSeq ?? 0, 'afterSeq', 0), MAX_SEQ);
   const policy = corruptRowPolicy(o.onCorruptRow, ctx.onCorruptRow);
   return wrapStoreErrors('getChunksAfter', threadId, async () => {
-    const { records, turnStatus } = await readPage(
-      ctx,
-      'after',
-      [threadId, threadId, afterSeq, limit],
+    const { records, turnStatus } = await readPage(ctx, 'after', [
       threadId,
-    );
+      threadId,
+      afterSeq,
+      limit,
+    ]);
     const newest = records[records.length - 1];
-    const last = newest === undefined ? undefined : pageRowObject(newest);
+    const last = newest;
     if (last === undefined || last.thread_next_seq === null) {
       const thread = await selectThread(ctx, ctx.db, threadId, false);
       if (thread === undefined) throw threadNotFound(threadId);

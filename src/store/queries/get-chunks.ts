@@ -2,7 +2,6 @@ import { readOptions } from '../../errors/invalid-option.js';
 import type { ChunkRow } from '../../schema/chunk-row.js';
 import { decodeRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
-import { pageRowObject } from '../statements.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { corruptRowPolicy } from '../store-options.js';
 import { selectThread } from '../threads.js';
@@ -31,10 +30,10 @@ export function getChunks(
   return wrapStoreErrors('getChunks', threadId, async () => {
     const { records, turnStatus } =
       before === undefined
-        ? await readPage(ctx, 'none', [threadId, threadId, limit], threadId)
-        : await readPage(ctx, 'before', [threadId, threadId, before, limit], threadId);
+        ? await readPage(ctx, 'none', [threadId, threadId, limit])
+        : await readPage(ctx, 'before', [threadId, threadId, before, limit]);
     const oldest = records[records.length - 1];
-    const last = oldest === undefined ? undefined : pageRowObject(oldest);
+    const last = oldest;
     if (last === undefined || last.thread_next_seq === null) {
       const thread = await selectThread(ctx, ctx.db, threadId, false);
       if (thread === undefined) throw threadNotFound(threadId);

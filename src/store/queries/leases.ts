@@ -85,7 +85,7 @@ async function selectLease(
   lock: boolean,
 ): Promise<SelectedLease | undefined> {
   return await db
-    .selectFrom(ctx.names.leases as 'leases')
+    .selectFrom('leases')
     .select(['thread_id', 'holder', 'expires_at', 'token'])
     .where('thread_id', '=', threadId)
     .$if(lock && ctx.adapter.selectForUpdate, (qb) => qb.forUpdate())
@@ -135,7 +135,7 @@ export function acquireLease(
   checkThreadId(threadId);
   checkHolder(holder, 'holder');
   const ttl = checkTtl(options, 'acquireLease');
-  const table = ctx.names.leases as 'leases';
+  const table = 'leases';
   return wrapStoreErrors('acquireLease', threadId, () =>
     writeTransaction(
       ctx,
@@ -221,7 +221,7 @@ function updateHeld(
         if (lease.holder !== fence.holder || lease.token !== fence.token) return false;
         if (lease.expiresAtMs <= now) return false;
         await trx
-          .updateTable(ctx.names.leases as 'leases')
+          .updateTable('leases')
           .set({ expires_at: expiry(now) })
           .where('thread_id', '=', threadId)
           .execute();

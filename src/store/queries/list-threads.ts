@@ -41,7 +41,7 @@ export function listThreads(ctx: StoreContext, options?: ListThreadsOptions): Pr
   const cursor = o.before === undefined ? undefined : decodeCursor(o.before);
   return wrapStoreErrors('listThreads', undefined, async () => {
     const records = await ctx.db
-      .selectFrom(ctx.threads)
+      .selectFrom('threads')
       .select(THREAD_COLUMNS)
       .$if(ownerId !== undefined, (qb) => qb.where('owner_id', '=', ownerId as string))
       .$if(cursor !== undefined, (qb) =>

@@ -67,21 +67,12 @@ export function deleteThread(ctx: StoreContext, threadId: string): Promise<boole
       ctx,
       async (trx) => {
         if ((await selectThread(ctx, trx, threadId, true)) === undefined) return false;
-        await trx.deleteFrom(ctx.chunks).where('thread_id', '=', threadId).execute();
+        await trx.deleteFrom('chunks').where('thread_id', '=', threadId).execute();
         // Also by foreign key; explicit for a SQLite connection without foreign keys on.
-        await trx
-          .deleteFrom(ctx.names.usage as 'usage')
-          .where('thread_id', '=', threadId)
-          .execute();
-        await trx
-          .deleteFrom(ctx.names.snapshots as 'snapshots')
-          .where('thread_id', '=', threadId)
-          .execute();
-        await trx
-          .deleteFrom(ctx.names.historyStates as 'historyStates')
-          .where('thread_id', '=', threadId)
-          .execute();
-        await trx.deleteFrom(ctx.threads).where('id', '=', threadId).execute();
+        await trx.deleteFrom('usage').where('thread_id', '=', threadId).execute();
+        await trx.deleteFrom('snapshots').where('thread_id', '=', threadId).execute();
+        await trx.deleteFrom('historyStates').where('thread_id', '=', threadId).execute();
+        await trx.deleteFrom('threads').where('id', '=', threadId).execute();
         return true;
       },
       { what: 'deleteThread', threadId },

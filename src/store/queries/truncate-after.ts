@@ -20,23 +20,23 @@ export function truncateAfter(ctx: StoreContext, threadId: string, seq: number):
         const last = Number(thread.next_seq) - 1;
         if (seq >= last) return 0;
         await trx
-          .deleteFrom(ctx.chunks)
+          .deleteFrom('chunks')
           .where('thread_id', '=', threadId)
           .where('seq', '>', seq)
           .execute();
         // A history snapshot that holds a row cut away no longer tells the thread's history.
         await trx
-          .deleteFrom(ctx.names.snapshots as 'snapshots')
+          .deleteFrom('snapshots')
           .where('thread_id', '=', threadId)
           .where('last_seq', '>', seq)
           .execute();
         await trx
-          .deleteFrom(ctx.names.historyStates as 'historyStates')
+          .deleteFrom('historyStates')
           .where('thread_id', '=', threadId)
           .where('at_seq', '>', seq)
           .execute();
         await trx
-          .updateTable(ctx.threads)
+          .updateTable('threads')
           .set({ next_seq: seq + 1, updated_at: ctx.now() })
           .where('id', '=', threadId)
           .execute();

@@ -30,7 +30,7 @@ export async function recordSealedStatus(
 ): Promise<void> {
   if (status === 'completed') return;
   await trx
-    .insertInto(ctx.names.turns as 'turns')
+    .insertInto('turns')
     .values({
       thread_id: row.threadId,
       turn_id: row.turnId,

@@ -92,7 +92,7 @@ async function selectTurn(
   turnId: string,
 ): Promise<SelectedTurn | undefined> {
   return await db
-    .selectFrom(ctx.names.turns as 'turns')
+    .selectFrom('turns')
     .select(TURN_COLUMNS)
     .where('thread_id', '=', threadId)
     .where('turn_id', '=', turnId)
@@ -165,7 +165,7 @@ export function beginTurn(
         const next = first + checked.length;
         await ctx.statements.insertRows(trx, threadId, turnId, first, checked, data, now);
         await trx
-          .insertInto(ctx.names.turns as 'turns')
+          .insertInto('turns')
           .values(runningTurnRow(threadId, turnId, first, next, now, fence))
           .execute();
         await ctx.statements.advanceThread.execute(trx, [next, now, threadId]);
@@ -237,7 +237,7 @@ async function beginNewTurn(
     const rows = { threadId, turnId, first, drafts: checked, data, at: now };
     if (await insertRowsOfNewTurn(ctx, trx, rows)) throw new TurnBegunAlready();
     const inserted = await trx
-      .insertInto(ctx.names.turns as 'turns')
+      .insertInto('turns')
       .values(turnRow)
       .onConflict((oc) => oc.columns(['thread_id', 'turn_id']).doNothing())
       .executeTakeFirst();
@@ -423,7 +423,7 @@ export function getTurnInfo(
     if (turn !== undefined) return toTurnInfo(turn);
     // A turn sealed by appendTurn without a status (or before migration 0002): completed.
     const span = await ctx.db
-      .selectFrom(ctx.chunks)
+      .selectFrom('chunks')
       .select((eb) => [
         eb.fn.min('seq').as('first_seq'),
         eb.fn.max('seq').as('last_seq'),
@@ -478,7 +478,7 @@ export function listTurns(
   }
   return wrapStoreErrors('listTurns', threadId, async () => {
     const records = await ctx.db
-      .selectFrom(ctx.names.turns as 'turns')
+      .selectFrom('turns')
       .select(TURN_COLUMNS)
       .where('thread_id', '=', threadId)
       .$if(status !== undefined, (qb) => qb.where('status', '=', status as string))

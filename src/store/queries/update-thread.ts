@@ -33,7 +33,7 @@ export function updateThread(
           throw threadNotFound(threadId);
         }
         if (Object.keys(set).length > 0) {
-          await trx.updateTable(ctx.threads).set(set).where('id', '=', threadId).execute();
+          await trx.updateTable('threads').set(set).where('id', '=', threadId).execute();
         }
         const updated = await selectThread(ctx, trx, threadId, false);
         if (updated === undefined) throw threadNotFound(threadId);

@@ -165,7 +165,7 @@ export async function insertUsage(
   values: readonly UsageRecord[],
 ): Promise<void> {
   if (values.length === 0) return;
-  const usage = ctx.names.usage as 'usage';
+  const usage = 'usage';
   const insert = trx.insertInto(usage).values(values as UsageRecord[]);
   await (ctx.adapter.insertIgnore === 'on-conflict-do-nothing'
     ? insert.onConflict((oc) => oc.columns(['thread_id', 'turn_id', 'step']).doNothing())
@@ -226,7 +226,7 @@ export function getTurnUsage(
   const price = checkPrice(options, 'getTurnUsage');
   return wrapStoreErrors('getTurnUsage', threadId, async () => {
     const records = await ctx.db
-      .selectFrom(ctx.names.usage as 'usage')
+      .selectFrom('usage')
       .select(SELECTED)
       .where('thread_id', '=', threadId)
       .where('turn_id', '=', turnId)
@@ -257,7 +257,7 @@ export function getThreadUsage(
       throw threadNotFound(threadId);
     }
     const records = await ctx.db
-      .selectFrom(ctx.names.usage as 'usage')
+      .selectFrom('usage')
       .select(SELECTED)
       .where('thread_id', '=', threadId)
       .execute();

@@ -14,7 +14,7 @@ import {
   toNodeListener,
 } from '../../../src/entries/session.js';
 import { createPostgresRelay, createRedisRelay, type Relay } from '../../../src/relay/index.js';
-import { createChunkStore } from '../../../src/store/index.js';
+import { createChunkStore, guardPgPool } from '../../../src/store/index.js';
 import { createScriptedModel } from '../../../src/testing/index.js';
 
 const env = process.env;
@@ -24,7 +24,7 @@ await store.migrate();
 
 let relay: Relay;
 if (env.RELAY === 'postgres') {
-  const pool = new pg.Pool({ connectionString: env.RELAY_URL, max: 8 });
+  const pool = guardPgPool(new pg.Pool({ connectionString: env.RELAY_URL, max: 8 }));
   pool.on('error', () => {});
   const postgres = createPostgresRelay({ pool, table: env.PREFIX });
   await postgres.migrate();

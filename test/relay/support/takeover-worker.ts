@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { createAgentSession } from '../../../src/entries/session.js';
 import { createPostgresRelay, createRedisRelay, type Relay } from '../../../src/relay/index.js';
+import { guardPgPool } from '../../../src/store/index.js';
 import { durableScript, durableTools } from '../../session/support/durable-script.js';
 import { type HarnessSpec, openStoreFromSpec } from '../../store/support/dialects.js';
 
@@ -39,7 +40,7 @@ if (process.argv[2] !== undefined && process.send !== undefined) {
   };
   let relay: Relay;
   if (job.relay === 'postgres') {
-    const pool = new pg.Pool({ connectionString: job.url, max: 4 });
+    const pool = guardPgPool(new pg.Pool({ connectionString: job.url, max: 4 }));
     pool.on('error', () => {});
     relay = createPostgresRelay({ pool, table: job.prefix });
   } else {

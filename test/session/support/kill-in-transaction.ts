@@ -15,7 +15,7 @@ import {
 } from 'kysely';
 import { createPool } from 'mysql2';
 import pg from 'pg';
-import { type ChunkStore, createChunkStore } from '../../../src/store/index.js';
+import { type ChunkStore, createChunkStore, guardPgPool } from '../../../src/store/index.js';
 import type { HarnessSpec } from '../../store/support/dialects.js';
 import { MYSQL_URL, POSTGRES_URL } from '../../support/services.js';
 
@@ -83,7 +83,9 @@ export function openKillingStore(spec: HarnessSpec, when: (sql: string) => boole
           database: () => Promise.resolve(new Database(spec.file as string, { timeout: 10_000 })),
         })
       : spec.name === 'postgres'
-        ? new PostgresDialect({ pool: new pg.Pool({ connectionString: POSTGRES_URL, max: 2 }) })
+        ? new PostgresDialect({
+            pool: guardPgPool(new pg.Pool({ connectionString: POSTGRES_URL, max: 2 })),
+          })
         : new MysqlDialect({ pool: createPool({ uri: MYSQL_URL, connectionLimit: 2 }) });
   const db = new Kysely<unknown>({ dialect: killingDialect(inner, when) });
   const store = createChunkStore({ db, dialect: spec.name }, { tablePrefix: spec.prefix });

@@ -12,6 +12,7 @@ import {
   type ChunkStore,
   type ChunkStoreOptions,
   createChunkStore,
+  guardPgPool,
 } from '../../../src/store/index.js';
 import { dropStoreTables } from '../../support/drop-store-tables.js';
 import {
@@ -58,7 +59,7 @@ function kyselyFor(name: DialectName, file: string | undefined, connections = 4)
     case 'postgres':
       return new Kysely({
         dialect: new PostgresDialect({
-          pool: new pg.Pool({ connectionString: POSTGRES_URL, max: connections }),
+          pool: guardPgPool(new pg.Pool({ connectionString: POSTGRES_URL, max: connections })),
         }),
       });
     case 'mysql':

@@ -1,0 +1,140 @@
+// chunklog beside the AI SDK's documented persistence pattern (its guide keeps a chat's whole
+// `UIMessage[]` as one JSON value, loaded and saved whole), on the same SQLite file with the same
+// settings (WAL, synchronous=FULL on both), in one run. Three figures at 10 turns, each held to
+// ≤ 1.0× the pattern, and the same at 1,000 turns (printed, no limit: chunklog is far ahead there):
+//   1. persisting one turn: the pattern stringifies the whole chat and upserts it; chunklog appends
+//      the turn's rows and its step usage (what a session writes when a turn ends);
+//   2. the first page a client shows: the pattern loads and parses the whole chat and keeps the
+//      last 20 messages; chunklog reads a page of 50 rows and groups it;
+//   3. the next model input of a warm server: the pattern loads the chat and converts it
+//      (`convertToModelMessages`), as its route does on every request; chunklog asks a session
+//      that served the thread before (`session.modelMessages`), which reads what changed since.
+// A realistic turn (bench/cold-rebuild-shared.ts): the user's text, ~500 characters of
+// reasoning, two tool calls with ~300-character results, ~800 characters of answer (seven rows).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { convertToModelMessages, type UIMessage } from 'ai';
+import Database from 'better-sqlite3';
+import { createAgentSession } from '../src/entries/session.js';
+import { createChunkStore } from '../src/store/index.js';
+import { createScriptedModel } from '../src/testing/index.js';
+import { groupRowsToMessages } from '../src/transforms/group-rows.js';
+import { toUIMessages } from '../src/ui-messages/index.js';
+import { realisticDrafts, realisticTurn } from './cold-rebuild-shared.js';
+import { compare } from './harness.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'chunklog-bench-pattern-'));
+const file = join(dir, 'pattern.db');
+const store = createChunkStore({ sqlite: file }, { synchronous: 'full' });
+await store.migrate();
+const raw = new Database(file, { timeout: 5000 });
+raw.pragma('journal_mode = WAL');
+raw.pragma('synchronous = FULL');
+raw.exec('create table if not exists ai_sdk_chats (id text primary key, messages text not null)');
+const saveChat = raw.prepare(
+  'insert into ai_sdk_chats (id, messages) values (?, ?) on conflict (id) do update set messages = excluded.messages',
+);
+const loadChat = raw.prepare('select messages from ai_sdk_chats where id = ?').pluck();
+
+/** The UI messages of turn `n` (what the AI SDK app appends to its chat when the turn ends). */
+function uiTurn(n: number): UIMessage[] {
+  const { user, assistant } = realisticTurn(n);
+  return toUIMessages([
+    { id: `u${n}`, turnId: `t${n}`, role: 'user', chunks: user },
+    { id: `a${n}`, turnId: `t${n}`, role: 'assistant', chunks: assistant },
+  ]);
+}
+
+/** The step usage a session records with a turn. */
+const usage = [
+  { step: 0, modelId: 'bench', usage: { inputTokens: 1200, outputTokens: 300 } },
+  { step: 1, modelId: 'bench', usage: { inputTokens: 1700, outputTokens: 200 } },
+];
+
+let next = 0;
+/** A thread of `turns` realistic turns in both stores. */
+async function seed(threadId: string, turns: number): Promise<void> {
+  let chat: UIMessage[] = [];
+  for (let i = 0; i < turns; i++) {
+    const drafts = realisticDrafts(next++);
+    await store.appendTurn(threadId, drafts, { usage });
+    chat = chat.concat(uiTurn(i));
+  }
+  saveChat.run(threadId, JSON.stringify(chat));
+}
+
+for (const turns of [10, 1000]) {
+  const threadId = `t${turns}`;
+  await seed(threadId, turns);
+  const persistId = `persist-${turns}`;
+  await seed(persistId, turns);
+  const chat = JSON.parse(loadChat.get(persistId) as string) as UIMessage[];
+  const limits = turns === 10;
+  await compare({
+    title: `persist one turn on a ${turns.toLocaleString('en')}-turn thread (synchronous=FULL)`,
+    baseline: {
+      name: 'AI SDK pattern: stringify the chat + upsert it',
+      prepare: () => chat.concat(uiTurn(next)),
+      run: (messages: UIMessage[]) => saveChat.run(persistId, JSON.stringify(messages)),
+    },
+    contenders: [
+      {
+        name: 'chunklog: appendTurn (7 rows + step usage)',
+        prepare: () => realisticDrafts(next++),
+        run: (drafts: ReturnType<typeof realisticDrafts>) =>
+          store.appendTurn(persistId, drafts, { usage }),
+      },
+    ],
+    rounds: 40,
+    limits: limits ? [{ contender: 'chunklog: appendTurn (7 rows + step usage)', atMost: 1.0 }] : [],
+  });
+  await compare({
+    title: `the first page of a ${turns.toLocaleString('en')}-turn thread`,
+    baseline: {
+      name: 'AI SDK pattern: load + parse the chat, keep the last 20',
+      run: () => (JSON.parse(loadChat.get(threadId) as string) as UIMessage[]).slice(-20),
+    },
+    contenders: [
+      {
+        name: 'chunklog: getChunks(limit 50) + groupRowsToMessages',
+        run: async () =>
+          groupRowsToMessages((await store.getChunks(threadId, { limit: 50 })).chunks),
+      },
+    ],
+    rounds: 60,
+    limits: limits
+      ? [{ contender: 'chunklog: getChunks(limit 50) + groupRowsToMessages', atMost: 1.0 }]
+      : [],
+  });
+  const session = createAgentSession({
+    store,
+    threadId,
+    model: createScriptedModel([{ parts: [{ type: 'text', text: 'ok' }] }], { repeat: true }),
+    caching: 'none',
+  });
+  await session.modelMessages({ text: 'warm up' });
+  await compare({
+    title: `the next model input of a ${turns.toLocaleString('en')}-turn thread, warm server`,
+    baseline: {
+      name: 'AI SDK pattern: load + parse the chat + convertToModelMessages',
+      run: () =>
+        convertToModelMessages(JSON.parse(loadChat.get(threadId) as string) as UIMessage[]),
+    },
+    contenders: [
+      {
+        name: 'chunklog: session.modelMessages (warm session)',
+        run: () => session.modelMessages({ text: 'next?' }),
+      },
+    ],
+    rounds: 60,
+    limits: limits
+      ? [{ contender: 'chunklog: session.modelMessages (warm session)', atMost: 1.0 }]
+      : [],
+  });
+  await session.close();
+}
+
+await store.close();
+raw.close();
+rmSync(dir, { recursive: true, force: true });
