@@ -87,7 +87,9 @@ for (const turns of [10, 1000]) {
       },
     ],
     rounds: 40,
-    limits: limits ? [{ contender: 'chunklog: appendTurn (7 rows + step usage)', atMost: 1.0 }] : [],
+    limits: limits
+      ? [{ contender: 'chunklog: appendTurn (7 rows + step usage)', atMost: 1.0 }]
+      : [],
   });
   await compare({
     title: `the first page of a ${turns.toLocaleString('en')}-turn thread`,

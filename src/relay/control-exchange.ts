@@ -24,6 +24,8 @@ export class ControlExchange {
   readonly instance: string =
     `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
   readonly #pending = new Map<string, (answer: ControlAnswer) => void>();
+  /** Of a request sent to a known number of processes: how many `not-running` replies settle it. */
+  readonly #expected = new Map<string, { left: number }>();
   readonly #served = new Map<string, ControlHandler>();
   readonly #timeoutMs: number;
   #next = 0;
@@ -45,6 +47,7 @@ export class ControlExchange {
       const settle = (value: ControlAnswer) => {
         clearTimeout(timer);
         this.#pending.delete(id);
+        this.#expected.delete(id);
         resolve(value);
       };
       this.#pending.set(id, settle);
@@ -57,9 +60,27 @@ export class ControlExchange {
     this.#pending.get(id)?.({ type: 'not-running' });
   }
 
+  /**
+   * Says how many processes received a request (every one replies): an answer that reaches the
+   * turn settles it at once; `not-running` only once every process said so, so that a process
+   * that no longer runs the turn cannot answer for the one that does.
+   */
+  expect(id: string, listeners: number): void {
+    if (!this.#pending.has(id)) return;
+    if (listeners <= 0) this.abandon(id);
+    else this.#expected.set(id, { left: listeners });
+  }
+
   /** A reply arrived. */
   replied(reply: ControlReply): void {
-    if (reply.to === this.instance) this.#pending.get(reply.id)?.(reply.answer);
+    if (reply.to !== this.instance) return;
+    const settle = this.#pending.get(reply.id);
+    if (settle === undefined) return;
+    const expected = this.#expected.get(reply.id);
+    if (reply.answer.type === 'not-running' && expected !== undefined && --expected.left > 0) {
+      return;
+    }
+    settle(reply.answer);
   }
 
   /** Serves a thread's control; returns the function that stops. */
@@ -75,10 +96,15 @@ export class ControlExchange {
     return this.#served.has(threadId);
   }
 
-  /** Answers a request for a thread this process serves (undefined for another thread). */
+  /**
+   * Answers a request: the handler's answer for a thread this process serves, `not-running` for
+   * another (a process still subscribed to a thread it stopped serving).
+   */
   async answer(request: ControlRequest): Promise<ControlReply | undefined> {
     const handler = this.#served.get(request.threadId);
-    if (handler === undefined) return undefined;
+    if (handler === undefined) {
+      return { id: request.id, to: request.from, answer: { type: 'not-running' } };
+    }
     let answer: ControlAnswer;
     try {
       answer = await handler(request.message);

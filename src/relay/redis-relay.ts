@@ -336,8 +336,8 @@ class RedisRelay implements Relay, FollowBackend<string> {
       const listeners = Number(
         await this.#redis.call('PUBLISH', this.#controlChannel(threadId), JSON.stringify(request)),
       );
-      // Only the process that runs the thread's turn listens: nobody means no turn runs.
-      if (listeners === 0) this.#exchange.abandon(request.id);
+      // The processes serving the thread listen, each replies: nobody means no turn runs.
+      this.#exchange.expect(request.id, listeners);
       return await answer;
     } catch (error) {
       throw unavailable('Redis', error);

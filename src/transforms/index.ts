@@ -2,15 +2,15 @@ export { type ExplodeTurnOptions, explodeTurn } from './explode-turn.js';
 export { groupRowsToMessages } from './group-rows.js';
 export { mergeRowsBySeq } from './merge-rows.js';
 export {
+  type FoldedRowMark,
+  MESSAGE_FOLD_FORMAT,
+  MessageFold,
+  type MessageFoldState,
+} from './message-fold.js';
+export {
   type RouteSystemEventOptions,
   routeSystemEvent,
   type SystemRoute,
   systemEventRoute,
 } from './route-system-event.js';
 export type { GroupableRow } from './row-input.js';
-export {
-  type FoldedRowMark,
-  MESSAGE_FOLD_FORMAT,
-  MessageFold,
-  type MessageFoldState,
-} from './message-fold.js';

@@ -434,6 +434,10 @@ export function getTurnInfo(
       .where('turn_id', '=', turnId)
       .executeTakeFirst();
     if (span === undefined || span.first_seq === null || span.first_seq === undefined) return null;
+    // Its rows may have been committed, with a status, between the two reads (a turn's rows and
+    // its status are written in one transaction): now that they are seen, so is its status.
+    const written = await selectTurn(ctx, ctx.db, threadId, turnId);
+    if (written !== undefined) return toTurnInfo(written);
     const startedAt = storedIso(span.created_at);
     const updatedAt = storedIso(span.updated_at);
     if (startedAt === undefined || updatedAt === undefined) {

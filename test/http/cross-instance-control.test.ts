@@ -1,0 +1,298 @@
+// Control of a thread's turn from any instance, through one path (`relay.control`): instance A
+// runs the turn, instance B has no session of the thread. A cancel posted to B leaves the turn
+// `cancelled` from the first read after the 202 (never `completed` for a moment); a cancel during
+// a lease wait drops the waiting turn; and random sequences of cancel, steering and notices get
+// the same answers on A and on B, as a simple model of the running turn says.
+import { tool } from 'ai';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createAgentSession, createChunkHandlers } from '../../src/entries/session.js';
+import type { Relay } from '../../src/live/relay.js';
+import { type ChunkStore, createChunkStore } from '../../src/store/index.js';
+import { createScriptedModel } from '../../src/testing/index.js';
+import { inProcessKind, type RelayKind, redisKind } from '../relay/relay-factories.js';
+import {
+  availableDialects,
+  createHarness,
+  type DialectHarness,
+} from '../store/support/dialects.js';
+
+const kinds: RelayKind[] = [inProcessKind(), await redisKind()];
+const harnesses: DialectHarness[] = [];
+const dialects = await availableDialects();
+afterAll(async () => {
+  for (const kind of kinds) await kind.close();
+  for (const h of harnesses) await h.dispose();
+});
+
+/** A promise and its resolve function. */
+function gateOf(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+/** Turns that wait in a tool until released (or aborted), then answer; counts the waits begun. */
+function waitingTurn() {
+  let gate = gateOf();
+  let starts = 0;
+  /** Whether a wait was released: the model's next call answers instead of calling the tool. */
+  let answerNext = false;
+  const waiters: Array<{ n: number; resolve: () => void }> = [];
+  const wait = tool({
+    inputSchema: z.object({}),
+    execute: async (_input, { abortSignal }) => {
+      starts++;
+      for (const w of waiters.splice(0)) {
+        if (starts >= w.n) w.resolve();
+        else waiters.push(w);
+      }
+      const released = await Promise.race([
+        gate.promise.then(() => true),
+        new Promise<boolean>((resolve) =>
+          abortSignal?.addEventListener('abort', () => resolve(false), { once: true }),
+        ),
+      ]);
+      if (released) answerNext = true;
+      return 'released';
+    },
+  });
+  // Each turn calls the tool first, then answers once its wait was released.
+  const model = createScriptedModel(
+    [
+      () => {
+        if (!answerNext) return { parts: [{ type: 'tool-call', toolName: 'wait', input: {} }] };
+        answerNext = false;
+        return { parts: [{ type: 'text', text: 'Done waiting.' }] };
+      },
+    ],
+    { repeat: true },
+  );
+  return {
+    model,
+    tools: { wait },
+    /** Releases the waits begun so far. */
+    release: () => {
+      gate.resolve();
+      gate = gateOf();
+    },
+    /** Resolves once `n` waits have begun. */
+    started: (n: number) =>
+      starts >= n
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            waiters.push({ n, resolve });
+          }),
+  };
+}
+
+const post = (path: string, body?: unknown) =>
+  new Request(`http://x${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+
+/** Two instances: A runs the thread's session, B has only the handlers; one relay between them. */
+async function instances(
+  store: ChunkStore,
+  relays: [Relay, Relay],
+  threadId: string,
+  durability: 'turn' | 'step',
+) {
+  const turn = waitingTurn();
+  const session = createAgentSession({
+    store,
+    threadId,
+    model: turn.model,
+    tools: turn.tools,
+    relay: relays[0],
+    durability,
+    lease: false,
+  });
+  const a = createChunkHandlers({ store, session, authorize: () => true, relay: relays[0] });
+  const b = createChunkHandlers({ store, authorize: () => true, relay: relays[1] });
+  return { session, a, b, ...turn };
+}
+
+for (const kind of kinds) {
+  describe.skipIf(!kind.available)(`control across instances on the ${kind.name} relay`, () => {
+    for (const durability of ['turn', 'step'] as const) {
+      it(`a cancel posted to the other instance leaves the turn cancelled from the first read after the 202 (${durability})`, async () => {
+        const h = createHarness(dialects.includes('postgres') ? 'postgres' : 'sqlite');
+        harnesses.push(h);
+        const store = h.openStore();
+        await store.migrate();
+        const relays: [Relay, Relay] = [await kind.open(), await kind.open()];
+        const threadId = `cancel-${durability}`;
+        const { session, b, started } = await instances(store, relays, threadId, durability);
+        try {
+          const turn = session.send({ text: 'wait', turnId: 'turn-1' });
+          await started(1);
+          // Instance B learns of the turn from the relay (as its clients do, from its events).
+          await expect.poll(() => relays[1].runningTurn(threadId)).toBe('turn-1');
+          const answer = await b.fetch(post(`/threads/${threadId}/cancel`, { turnId: 'turn-1' }));
+          expect(answer.status).toBe(202);
+          expect(await answer.json()).toEqual({ turnId: 'turn-1' });
+          const seen: Array<string | null> = [];
+          for (;;) {
+            const info = await store.getTurnInfo(threadId, 'turn-1');
+            seen.push(info?.status ?? null);
+            if (info !== null && info.status !== 'running') break;
+            await new Promise((resolve) => setTimeout(resolve, 2));
+          }
+          expect(seen).not.toContain('completed');
+          expect(seen.at(-1)).toBe('cancelled');
+          expect((await turn.result).outcome).toBe('cancelled');
+        } finally {
+          await session.close();
+          await store.close();
+        }
+      });
+    }
+
+    it('answers cancel, steering and notices the same on both instances, as the running turn says', async () => {
+      const h = createHarness('sqlite');
+      harnesses.push(h);
+      const store = h.openStore();
+      await store.migrate();
+      const relays: [Relay, Relay] = [await kind.open(), await kind.open()];
+      let run = 0;
+      const op = fc.oneof(
+        fc.record({ kind: fc.constant('send' as const) }),
+        fc.record({
+          kind: fc.constant('cancel' as const),
+          named: fc.constantFrom('none', 'running', 'other'),
+        }),
+        fc.record({ kind: fc.constant('steer' as const) }),
+        fc.record({ kind: fc.constant('notice' as const) }),
+        fc.record({ kind: fc.constant('finish' as const) }),
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.tuple(op, fc.boolean()), { minLength: 1, maxLength: 8 }),
+          async (ops) => {
+            const threadId = `model-${run++}`;
+            const inst = await instances(store, relays, threadId, 'turn');
+            /** The model: the turn that runs (its id), if any. */
+            let running: string | undefined;
+            let handle: ReturnType<typeof inst.session.send> | undefined;
+            let turns = 0;
+            try {
+              for (const [o, onB] of ops) {
+                const via = onB ? inst.b : inst.a;
+                if (o.kind === 'send') {
+                  if (running !== undefined) continue;
+                  turns++;
+                  handle = inst.session.send({ text: 'wait', turnId: `t${turns}` });
+                  await inst.started(turns);
+                  running = `t${turns}`;
+                  await expect.poll(() => relays[1].runningTurn(threadId)).toBe(running);
+                } else if (o.kind === 'cancel') {
+                  const turnId =
+                    o.named === 'running' ? running : o.named === 'other' ? 'nope' : undefined;
+                  const answer = await via.fetch(
+                    post(`/threads/${threadId}/cancel`, turnId === undefined ? {} : { turnId }),
+                  );
+                  if (running !== undefined && (turnId === undefined || turnId === running)) {
+                    expect(answer.status).toBe(202);
+                    expect(await answer.json()).toEqual({ turnId: running });
+                    await inst.session.idle();
+                    if (handle !== undefined) {
+                      expect((await handle.result).outcome).toBe('cancelled');
+                    }
+                    running = undefined;
+                  } else {
+                    expect(answer.status).toBe(409);
+                    expect(await answer.json()).toMatchObject({ error: { code: 'not-running' } });
+                  }
+                } else if (o.kind === 'steer') {
+                  const answer = await via.fetch(
+                    post(`/threads/${threadId}/messages`, { text: 'also this', mode: 'steer' }),
+                  );
+                  if (running !== undefined) {
+                    expect(answer.status).toBe(202);
+                    expect(Object.keys(await answer.json())).toEqual(['steeringId']);
+                  } else if (onB) {
+                    // No turn runs and no session is on B: nothing can take it.
+                    expect(answer.status).toBe(404);
+                  } else {
+                    // No turn runs: A's session sends it as a turn of its own (it waits in the tool).
+                    expect(answer.status).toBe(202);
+                    turns++;
+                    await inst.started(turns);
+                    running = inst.session.runningTurnId;
+                    handle = undefined;
+                    await expect.poll(() => relays[1].runningTurn(threadId)).toBe(running);
+                  }
+                } else if (o.kind === 'notice') {
+                  const answer = await via.fetch(
+                    post(`/threads/${threadId}/notices`, { text: 'heads up' }),
+                  );
+                  if (running !== undefined) {
+                    expect(answer.status).toBe(202);
+                    expect(await answer.json()).toEqual({ routed: 'turn', turnId: running });
+                  } else if (onB) {
+                    expect(answer.status).toBe(404);
+                  } else {
+                    expect(answer.status).toBe(202);
+                    expect(await answer.json()).toMatchObject({ routed: 'system-turn' });
+                  }
+                } else if (o.kind === 'finish' && running !== undefined) {
+                  inst.release();
+                  await inst.session.idle();
+                  running = undefined;
+                }
+              }
+            } finally {
+              inst.release();
+              await inst.session.close();
+            }
+          },
+        ),
+        { numRuns: kind.name === 'in-process' ? 25 : 8 },
+      );
+      await store.close();
+    });
+  });
+}
+
+describe('a cancel during a lease wait', () => {
+  it('drops the waiting turn (202), and the model is never called', async () => {
+    const h = createHarness(dialects.includes('postgres') ? 'postgres' : 'sqlite');
+    harnesses.push(h);
+    const store = h.openStore();
+    await store.migrate();
+    // Another process holds the thread's lease (it runs a turn there).
+    const other = await store.acquireLease('leased', 'other-process', { ttlMs: 60_000 });
+    expect(other.acquired).toBe(true);
+    const turn = waitingTurn();
+    const session = createAgentSession({
+      store,
+      threadId: 'leased',
+      model: turn.model,
+      tools: turn.tools,
+      lease: true,
+    });
+    const handlers = createChunkHandlers({ store, session, authorize: () => true });
+    try {
+      const waiting = session.send({ text: 'wait for the lease', turnId: 'w1' });
+      expect(session.runningTurnId).toBe('w1');
+      const answer = await handlers.fetch(post('/threads/leased/cancel', { turnId: 'w1' }));
+      expect(answer.status).toBe(202);
+      expect(await answer.json()).toEqual({ turnId: 'w1' });
+      expect((await waiting.result).outcome).toBe('dropped');
+      expect(turn.model.calls).toHaveLength(0);
+      expect(await store.getTurnInfo('leased', 'w1')).toBeNull();
+      // Nothing else waits: a cancel now finds no turn.
+      const again = await handlers.fetch(post('/threads/leased/cancel', {}));
+      expect(again.status).toBe(409);
+    } finally {
+      await session.close();
+      await store.close();
+    }
+  });
+});
