@@ -8,7 +8,11 @@
  * @packageDocumentation
  */
 
-export { createInProcessRelay, type InProcessRelayOptions } from '../live/in-process-relay.js';
+export {
+  createInProcessRelay,
+  type InProcessRelay,
+  type InProcessRelayOptions,
+} from '../live/in-process-relay.js';
 export type {
   ControlAnswer,
   ControlHandler,

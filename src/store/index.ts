@@ -14,7 +14,12 @@ export {
 export type { StoreDialectName } from './dialects/adapter.js';
 export { type StoreMigrationOptions, storeMigrations } from './migrations.js';
 export type { SqliteOpenOptions } from './open-sqlite.js';
-export { guardPgPool, type PgPoolEvents, type PostgresTarget } from './pg-pool.js';
+export {
+  guardPgPool,
+  type PgClientEvents,
+  type PgPoolEvents,
+  type PostgresTarget,
+} from './pg-pool.js';
 export type { StoreTableNames, StoreTableOptions } from './tables.js';
 export {
   type AcquireLeaseResult,

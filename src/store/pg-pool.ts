@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect, type PostgresPool } from 'kysely';
 import { loadDependency } from './load-dependency.js';
 
 /** The parts of a `pg` client the wiring touches, typed structurally. */
-interface PgClientEvents {
+export interface PgClientEvents {
   on(event: 'error', listener: (error: unknown) => void): unknown;
 }
 

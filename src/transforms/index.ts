@@ -2,7 +2,9 @@ export { type ExplodeTurnOptions, explodeTurn } from './explode-turn.js';
 export { groupRowsToMessages } from './group-rows.js';
 export { mergeRowsBySeq } from './merge-rows.js';
 export {
+  type FoldBatchState,
   type FoldedRowMark,
+  type FoldTurnState,
   MESSAGE_FOLD_FORMAT,
   MessageFold,
   type MessageFoldState,

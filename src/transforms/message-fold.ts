@@ -9,7 +9,7 @@ type MessageBody = Mutable<ChatMessage> & { chunks: Chunk[] };
 type BatchBody = ToolBatchChunk & { calls: ToolCallEntry[] };
 
 /** A tool-batch being rebuilt: where its chunk is, and what pairing results needs of it. */
-interface BatchState {
+export interface FoldBatchState {
   /** The message and chunk index of the batch. */
   readonly m: number;
   readonly c: number;
@@ -22,7 +22,7 @@ interface BatchState {
 }
 
 /** What grouping knows of a turn: its message of each role, and its batches in order. */
-interface TurnState {
+export interface FoldTurnState {
   user?: number;
   assistant?: number;
   system?: number;
@@ -47,8 +47,8 @@ export interface MessageFoldState {
   /** The state's format; another is not read. */
   readonly format: 1;
   readonly messages: readonly ChatMessage[];
-  readonly turns: Readonly<Record<string, Readonly<TurnState>>>;
-  readonly batches: ReadonlyArray<Readonly<BatchState>>;
+  readonly turns: Readonly<Record<string, Readonly<FoldTurnState>>>;
+  readonly batches: ReadonlyArray<Readonly<FoldBatchState>>;
   /** Per message: the batch its chunks end with (its index in `batches`), or -1. */
   readonly open: readonly number[];
   /** The highest seq folded, 0 for none. */
@@ -80,8 +80,8 @@ export const MESSAGE_FOLD_FORMAT = 1;
  */
 export class MessageFold {
   readonly #messages: MessageBody[];
-  readonly #turns: Map<string, TurnState>;
-  readonly #batches: BatchState[];
+  readonly #turns: Map<string, FoldTurnState>;
+  readonly #batches: FoldBatchState[];
   readonly #open: number[];
   /**
    * What this fold may change in place: a message or batch whose entry here is the current
@@ -98,7 +98,7 @@ export class MessageFold {
   #lastRow: GroupableRow | undefined;
   /** Rows of one turn come together: the previous row's turn is usually this row's. */
   #lastTurnId: string | undefined;
-  #lastTurn: TurnState | undefined;
+  #lastTurn: FoldTurnState | undefined;
 
   /** An empty fold. */
   constructor() {
@@ -128,7 +128,7 @@ export class MessageFold {
     for (const [turnId, turn] of Object.entries(state.turns)) {
       fold.#turns.set(turnId, { ...turn, batches: [...turn.batches] });
     }
-    for (const batch of state.batches) fold.#batches.push(batch as BatchState);
+    for (const batch of state.batches) fold.#batches.push(batch as FoldBatchState);
     for (const open of state.open) fold.#open.push(open);
     fold.#seq = state.seq;
     fold.#last = state.last;
@@ -186,7 +186,7 @@ export class MessageFold {
    */
   state(): MessageFoldState {
     this.#handOut();
-    const turns: Record<string, TurnState> = {};
+    const turns: Record<string, FoldTurnState> = {};
     for (const [turnId, turn] of this.#turns)
       turns[turnId] = { ...turn, batches: [...turn.batches] };
     return {
@@ -241,8 +241,8 @@ export class MessageFold {
     }
   }
 
-  #turn(turnId: string): TurnState {
-    if (this.#lastTurnId === turnId) return this.#lastTurn as TurnState;
+  #turn(turnId: string): FoldTurnState {
+    if (this.#lastTurnId === turnId) return this.#lastTurn as FoldTurnState;
     let turn = this.#turns.get(turnId);
     if (turn === undefined) {
       turn = { batches: [] };
@@ -254,7 +254,7 @@ export class MessageFold {
   }
 
   /** The turn's message of `role`, created (a system one coalesced into a trailing system message). */
-  #message(turn: TurnState, turnId: string, role: ChatRole): number {
+  #message(turn: FoldTurnState, turnId: string, role: ChatRole): number {
     const known = turn[role];
     if (known !== undefined) return known;
     const lastIndex = this.#messages.length - 1;
@@ -281,8 +281,8 @@ export class MessageFold {
   }
 
   /** Batch `b` and its chunk, both copied first when they were handed out. */
-  #ownBatch(b: number): { readonly batch: BatchState; readonly chunk: BatchBody } {
-    let batch = this.#batches[b] as BatchState;
+  #ownBatch(b: number): { readonly batch: FoldBatchState; readonly chunk: BatchBody } {
+    let batch = this.#batches[b] as FoldBatchState;
     const message = this.#own(batch.m);
     if (this.#batchGeneration[b] === this.#generation) {
       return { batch, chunk: message.chunks[batch.c] as BatchBody };
@@ -297,7 +297,7 @@ export class MessageFold {
     return { batch, chunk };
   }
 
-  #newBatch(turn: TurnState, m: number, step: number, deferred: boolean): number {
+  #newBatch(turn: FoldTurnState, m: number, step: number, deferred: boolean): number {
     const message = this.#own(m);
     const chunk: BatchBody = { type: 'tool-batch', step, calls: [] };
     message.chunks.push(chunk);
@@ -314,17 +314,17 @@ export class MessageFold {
   #openBatch(m: number, step: number, deferred: boolean): number | undefined {
     const b = this.#open[m] as number;
     if (b < 0) return undefined;
-    const batch = this.#batches[b] as BatchState;
+    const batch = this.#batches[b] as FoldBatchState;
     const chunk = (this.#messages[batch.m] as MessageBody).chunks[batch.c] as BatchBody;
     return chunk.step === step && batch.deferred === deferred ? b : undefined;
   }
 
-  #addCall(turn: TurnState, step: number, m: number, data: ToolCallRowData): void {
+  #addCall(turn: FoldTurnState, step: number, m: number, data: ToolCallRowData): void {
     const open = this.#openBatch(m, step, false);
     const joins =
       open !== undefined &&
       data.index > 0 &&
-      data.index === (this.#batches[open] as BatchState).last + 1;
+      data.index === (this.#batches[open] as FoldBatchState).last + 1;
     const { batch, chunk } = this.#ownBatch(joins ? open : this.#newBatch(turn, m, step, false));
     const { index, ...entry } = data;
     chunk.calls.push(entry);
@@ -333,7 +333,7 @@ export class MessageFold {
   }
 
   /** A result joins the newest batch of its turn with an unanswered call of that id. */
-  #addResult(turn: TurnState, turnId: string, step: number, data: ToolResultRowData): void {
+  #addResult(turn: FoldTurnState, turnId: string, step: number, data: ToolResultRowData): void {
     const { batches } = turn;
     for (let k = batches.length - 1; k >= 0; k--) {
       const b = batches[k] as number;
@@ -352,10 +352,10 @@ export class MessageFold {
     const open = this.#open[m] as number;
     const joins =
       open >= 0 &&
-      !(this.#batches[open] as BatchState).deferred &&
+      !(this.#batches[open] as FoldBatchState).deferred &&
       (
         (this.#messages[m] as MessageBody).chunks[
-          (this.#batches[open] as BatchState).c
+          (this.#batches[open] as FoldBatchState).c
         ] as BatchBody
       ).step === step;
     const { batch, chunk } = this.#ownBatch(joins ? open : this.#newBatch(turn, m, step, false));
@@ -365,7 +365,7 @@ export class MessageFold {
 
   /** The index of the first unanswered call of `callId` in batch `b`, or -1. */
   #unanswered(b: number, callId: string): number {
-    const batch = this.#batches[b] as BatchState;
+    const batch = this.#batches[b] as FoldBatchState;
     const calls = ((this.#messages[batch.m] as MessageBody).chunks[batch.c] as BatchBody).calls;
     for (let i = 0; i < calls.length; i++) {
       if ((calls[i] as ToolCallEntry).id === callId && batch.answered[i] === false) return i;
@@ -377,7 +377,7 @@ export class MessageFold {
    * A deferred result stays where it arrived: in the batch of deferred results the assistant
    * message ends with (same step), or a new one. It is never merged into its call.
    */
-  #addDeferred(turn: TurnState, turnId: string, step: number, data: ToolResultRowData): void {
+  #addDeferred(turn: FoldTurnState, turnId: string, step: number, data: ToolResultRowData): void {
     const m = this.#message(turn, turnId, 'assistant');
     const open = this.#openBatch(m, step, true);
     const { batch, chunk } = this.#ownBatch(open ?? this.#newBatch(turn, m, step, true));
