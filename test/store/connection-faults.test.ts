@@ -10,7 +10,7 @@ import { createPool } from 'mysql2';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ChunkRowDraft } from '../../src/schema/index.js';
-import { type ChunkStore, createChunkStore } from '../../src/store/index.js';
+import { type ChunkStore, createChunkStore, guardPgPool } from '../../src/store/index.js';
 import { textDrafts } from '../../src/testing/index.js';
 import { rejected } from '../support/chunklog-error.js';
 import { MYSQL_URL, POSTGRES_URL } from '../support/services.js';
@@ -36,10 +36,9 @@ function appDatabase(name: ServerDialect, port: number): Kysely<any> {
   if (name === 'postgres') {
     const url = new URL(POSTGRES_URL);
     url.port = String(port);
-    const pool = new pg.Pool({ connectionString: url.toString(), max: 3 });
-    // As pg asks of every application: an idle client whose connection drops is reported on the
-    // pool. (A client checked out by the store needs nothing: that is the store's guard.)
-    pool.on('error', () => {});
+    // Wired as docs/store.md asks of every application's pool: a connection that drops, idle or
+    // checked out, is reported, not thrown as an uncaught 'error' event.
+    const pool = guardPgPool(new pg.Pool({ connectionString: url.toString(), max: 3 }));
     return new Kysely({ dialect: new PostgresDialect({ pool }) });
   }
   const url = new URL(MYSQL_URL);
