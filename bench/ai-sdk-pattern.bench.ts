@@ -9,6 +9,9 @@
 //   3. the next model input of a warm server: the pattern loads the chat and converts it
 //      (`convertToModelMessages`), as its route does on every request; chunklog asks a session
 //      that served the thread before (`session.modelMessages`), which reads what changed since.
+// At 10 turns each sample times a batch of 10 calls (per call figures; see bench/harness.ts on a
+// single call timed after a forced collection), and each persisted turn goes to its own 10-turn
+// thread in both stores, so that every call persists the 11th turn of a 10-turn chat.
 // A realistic turn (bench/cold-rebuild-shared.ts): the user's text, ~500 characters of
 // reasoning, two tool calls with ~300-character results, ~800 characters of answer (seven rows).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -53,8 +56,8 @@ const usage = [
 ];
 
 let next = 0;
-/** A thread of `turns` realistic turns in both stores. */
-async function seed(threadId: string, turns: number): Promise<void> {
+/** A thread of `turns` realistic turns in both stores; returns the pattern's chat. */
+async function seed(threadId: string, turns: number): Promise<UIMessage[]> {
   let chat: UIMessage[] = [];
   for (let i = 0; i < turns; i++) {
     const drafts = realisticDrafts(next++);
@@ -62,31 +65,60 @@ async function seed(threadId: string, turns: number): Promise<void> {
     chat = chat.concat(uiTurn(i));
   }
   saveChat.run(threadId, JSON.stringify(chat));
+  return chat;
 }
 
-for (const turns of [10, 1000]) {
+/**
+ * Calls per sample (see bench/harness.ts: a single sub-millisecond call timed right after a forced
+ * collection measures the collection's after-effects more than the call), warm-up rounds and
+ * rounds, by thread length.
+ */
+const TIMING = {
+  10: { batch: 10, warmup: 5, rounds: 40 },
+  1000: { batch: 1, warmup: 3, rounds: 40 },
+} as const;
+
+for (const turns of [10, 1000] as const) {
   const threadId = `t${turns}`;
   await seed(threadId, turns);
-  const persistId = `persist-${turns}`;
-  await seed(persistId, turns);
-  const chat = JSON.parse(loadChat.get(persistId) as string) as UIMessage[];
+  const timing = TIMING[turns];
+  // Each persisted turn goes to a thread of exactly `turns` turns, in both stores: as many
+  // threads as calls, when that is cheap to seed; else one thread, which grows by a turn a call
+  // in both stores alike.
+  const calls = timing.batch * (timing.warmup + timing.rounds);
+  const threads = turns === 10 ? calls : 1;
+  const chats: Array<{ id: string; chat: UIMessage[] }> = [];
+  for (let i = 0; i < threads; i++) {
+    const id = `persist-${turns}-${i}`;
+    chats.push({ id, chat: await seed(id, turns) });
+  }
+  let pattern = 0;
+  let ours = 0;
   const limits = turns === 10;
   await compare({
     title: `persist one turn on a ${turns.toLocaleString('en')}-turn thread (synchronous=FULL)`,
     baseline: {
       name: 'AI SDK pattern: stringify the chat + upsert it',
-      prepare: () => chat.concat(uiTurn(next)),
-      run: (messages: UIMessage[]) => saveChat.run(persistId, JSON.stringify(messages)),
+      prepare: () => {
+        const thread = chats[pattern++ % threads] as { id: string; chat: UIMessage[] };
+        thread.chat = thread.chat.concat(uiTurn(turns + pattern));
+        return { id: thread.id, messages: thread.chat };
+      },
+      run: ({ id, messages }: { id: string; messages: UIMessage[] }) =>
+        saveChat.run(id, JSON.stringify(messages)),
     },
     contenders: [
       {
         name: 'chunklog: appendTurn (7 rows + step usage)',
-        prepare: () => realisticDrafts(next++),
-        run: (drafts: ReturnType<typeof realisticDrafts>) =>
-          store.appendTurn(persistId, drafts, { usage }),
+        prepare: () => ({
+          id: (chats[ours++ % threads] as { id: string }).id,
+          drafts: realisticDrafts(next++),
+        }),
+        run: ({ id, drafts }: { id: string; drafts: ReturnType<typeof realisticDrafts> }) =>
+          store.appendTurn(id, drafts, { usage }),
       },
     ],
-    rounds: 40,
+    ...timing,
     limits: limits
       ? [{ contender: 'chunklog: appendTurn (7 rows + step usage)', atMost: 1.0 }]
       : [],
@@ -104,7 +136,7 @@ for (const turns of [10, 1000]) {
           groupRowsToMessages((await store.getChunks(threadId, { limit: 50 })).chunks),
       },
     ],
-    rounds: 60,
+    ...timing,
     limits: limits
       ? [{ contender: 'chunklog: getChunks(limit 50) + groupRowsToMessages', atMost: 1.0 }]
       : [],
@@ -129,7 +161,7 @@ for (const turns of [10, 1000]) {
         run: () => session.modelMessages({ text: 'next?' }),
       },
     ],
-    rounds: 60,
+    ...timing,
     limits: limits
       ? [{ contender: 'chunklog: session.modelMessages (warm session)', atMost: 1.0 }]
       : [],
