@@ -1,3 +1,4 @@
+import { type Backoff, backoffDelay, sleep } from '../errors/backoff.js';
 import { ChunklogError } from '../errors/index.js';
 import type { EventMeta } from '../live/event-meta.js';
 import type {
@@ -71,8 +72,8 @@ const MAX_PAYLOAD = 7_900;
 
 /** How many events of a thread wait at most for a database that is away. */
 const MAX_WAITING = 100_000;
-/** The pauses before writing again after a failed write. */
-const RETRY_MS = [50, 100, 250, 500, 1000, 2000];
+/** The pause before writing again after a failed write: 50 ms, doubling to 2 s, jittered. */
+const RETRY_BACKOFF: Backoff = { initialMs: 50, maxMs: 2000, jitter: true };
 
 /**
  * Whether a failed write is worth writing again: the database was out of reach (no SQLSTATE:
@@ -245,8 +246,7 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
           publisher.queue.unshift(...batch.slice(landed.count));
           const over = publisher.queue.length - MAX_WAITING;
           if (over > 0) publisher.queue.splice(0, over);
-          const pause = RETRY_MS[Math.min(failures++, RETRY_MS.length - 1)] as number;
-          await new Promise((resolve) => setTimeout(resolve, pause));
+          await sleep(backoffDelay(RETRY_BACKOFF, failures++));
         }
       }
     } finally {

@@ -6,6 +6,7 @@ import type {
   LanguageModelV4StreamResult,
 } from '@ai-sdk/provider';
 import { RetryError } from 'ai';
+import { type Backoff, backoffDelay, sleep } from '../errors/backoff.js';
 
 /** Why a call moved to the next model: `'rate-limit'` (429), `'overloaded'` (529, 503), `'server-error'` (other 5xx). */
 export type FallbackReason = 'rate-limit' | 'overloaded' | 'server-error';
@@ -168,22 +169,6 @@ function retryDelay(error: unknown, backoff: number): number {
   return backoff;
 }
 
-/** Waits `ms`; false when the signal aborted first. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve(false);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /** The error of a model that failed `errors.length` times, as the AI SDK's retries report it. */
 function finalError(errors: readonly unknown[]): unknown {
   const last = errors[errors.length - 1];
@@ -273,7 +258,8 @@ export class FallbackChain implements LanguageModelV4 {
     signal: AbortSignal | undefined,
   ): Promise<Attempt<T>> {
     const errors: unknown[] = [];
-    let backoff = this.#initialDelayMs;
+    // Doubling from the first delay, without a cap or jitter: the AI SDK's own backoff.
+    const policy: Backoff = { initialMs: this.#initialDelayMs, maxMs: Infinity, jitter: false };
     for (;;) {
       try {
         return { ok: true, value: await call(this.current) };
@@ -283,10 +269,10 @@ export class FallbackChain implements LanguageModelV4 {
         if (errors.length > this.#maxRetries || !isRetryable(error)) {
           return { ok: false, error: finalError(errors) };
         }
+        const backoff = backoffDelay(policy, errors.length - 1);
         if (!(await sleep(retryDelay(error, backoff), signal))) {
           return { ok: false, error: signal?.reason ?? error };
         }
-        backoff *= 2;
       }
     }
   }

@@ -1,3 +1,4 @@
+import { backoffDelay, sleep } from '../errors/backoff.js';
 import { ChunklogError } from '../errors/chunklog-error.js';
 import { readOptions } from '../errors/invalid-option.js';
 import type { AcquireLeaseResult, LeaseFence } from '../store/turn-types.js';
@@ -187,15 +188,11 @@ export async function takeLease(
         `Waiting for the lease of thread ${threadId} was cancelled.`,
       );
     }
-    const delay = Math.min(MAX_WAIT_STEP_MS, config.ttlMs / 4, 5 * 2 ** attempt);
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, delay * (0.5 + Math.random() / 2));
-      function done() {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        resolve();
-      }
-      signal.addEventListener('abort', done, { once: true });
-    });
+    // 5 ms, doubling to a quarter of the lease (at most 250 ms), jittered; an abort ends it.
+    const maxMs = Math.min(MAX_WAIT_STEP_MS, config.ttlMs / 4);
+    await sleep(
+      backoffDelay({ initialMs: Math.min(5, maxMs), maxMs, jitter: true }, attempt),
+      signal,
+    );
   }
 }

@@ -1,3 +1,5 @@
+import { type Backoff, backoffDelay } from '../errors/backoff.js';
+
 /**
  * How the store tells apart the ways a database operation can fail, by the driver's error:
  * a lock conflict (the transaction was rolled back whole, run it again), a lost connection (the
@@ -75,23 +77,20 @@ export function isLockConflict(error: unknown): boolean {
 /** Attempts of an operation whose connection was lost (a restart, a stale pooled connection). */
 export const LOST_CONNECTION_ATTEMPTS = 5;
 
+/** The wait after a lock conflict: 20 ms, doubling to 640 ms, jittered. */
+const CONFLICT_BACKOFF: Backoff = { initialMs: 20, maxMs: 640, jitter: true };
+
+/** The wait after a lost connection (a restarting server needs a moment): 100 ms to 3.2 s. */
+const LOST_CONNECTION_BACKOFF: Backoff = { initialMs: 100, maxMs: 3200, jitter: true };
+
 /**
  * The jittered wait before attempt `attempt + 1`: short after a lock conflict, longer after a
- * lost connection (a restarting server needs a moment).
+ * lost connection.
  *
  * @param attempt - the attempt that failed, from 1
  * @param lost - whether it failed for a lost connection
  * @returns milliseconds
  */
 export function retryDelay(attempt: number, lost: boolean): number {
-  const base = lost ? 50 : 10;
-  return base * 2 ** Math.min(attempt, 6) * (0.5 + Math.random() / 2);
+  return backoffDelay(lost ? LOST_CONNECTION_BACKOFF : CONFLICT_BACKOFF, attempt - 1);
 }
-
-/**
- * A promise that resolves after `ms` milliseconds.
- *
- * @param ms - the wait
- */
-export const sleep = (ms: number): Promise<void> =>
-  new Promise((resolve) => setTimeout(resolve, ms));

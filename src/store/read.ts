@@ -1,7 +1,8 @@
+import { sleep } from '../errors/backoff.js';
 import { ChunklogError } from '../errors/chunklog-error.js';
 import type { StoreContext } from './context.js';
 import { Deadline, DeadlineReached, storeTimeout } from './deadline.js';
-import { isConnectionLost, LOST_CONNECTION_ATTEMPTS, retryDelay, sleep } from './faults.js';
+import { isConnectionLost, LOST_CONNECTION_ATTEMPTS, retryDelay } from './faults.js';
 
 /**
  * Runs a read within the store's `timeoutMs`: a read whose connection was lost (a database

@@ -5,6 +5,7 @@ import {
   type Kysely,
   sql,
 } from 'kysely';
+import { type Backoff, backoffDelay, sleep } from '../errors/backoff.js';
 import { ChunklogError } from '../errors/chunklog-error.js';
 import type { StoreContext } from './context.js';
 import { Deadline, DeadlineReached, storeTimeout } from './deadline.js';
@@ -13,12 +14,14 @@ import {
   isLockConflict,
   LOST_CONNECTION_ATTEMPTS,
   retryDelay,
-  sleep,
 } from './faults.js';
 import type { StoreTables } from './tables.js';
 
 /** Attempts of a transaction rolled back by a lock conflict. */
 const MAX_ATTEMPTS = 8;
+
+/** The wait between two tries at SQLite's write lock: 2 ms, doubling to 50 ms, jittered. */
+const BUSY_BACKOFF: Backoff = { initialMs: 2, maxMs: 50, jitter: true };
 
 /** Options of {@link writeTransaction}. */
 export interface WriteOptions {
@@ -196,7 +199,7 @@ async function beginRetrying(
     } catch (error) {
       const code = (error as { code?: unknown } | null)?.code;
       if (code !== 'SQLITE_BUSY' || Date.now() >= lockDeadline || deadline.expired) throw error;
-      await sleep(1 + Math.random() * Math.min(50, 2 ** attempt));
+      await sleep(backoffDelay(BUSY_BACKOFF, attempt));
     }
   }
 }

@@ -1,3 +1,4 @@
+import { type Backoff, backoffDelay, sleep } from '../errors/backoff.js';
 import type { ChunkPage } from './page.js';
 import type { ReconcileStatus } from './snapshot.js';
 
@@ -5,7 +6,10 @@ import type { ReconcileStatus } from './snapshot.js';
  * How long a reconcile waits before fetching the tail again while an ended turn is not in it yet
  * (its write has not committed); after the last one, such a turn is taken as never stored.
  */
-export const RECONCILE_RETRY_DELAYS_MS: readonly number[] = [25, 50, 100, 200, 400, 800, 1600];
+const RECONCILE_BACKOFF: Backoff = { initialMs: 25, maxMs: 1600, jitter: false };
+
+/** How many times a reconcile fetches the tail again (25 ms to 1.6 s apart: 3.2 s in all). */
+const RECONCILE_RETRIES = 7;
 
 /** What a {@link Reconciler} needs of its window. */
 export interface ReconcilerHost {
@@ -86,12 +90,13 @@ export class Reconciler {
           this.finish();
           return;
         }
-        const giveUp = attempt >= RECONCILE_RETRY_DELAYS_MS.length;
+        const giveUp = attempt >= RECONCILE_RETRIES;
         const waiting = this.host.merge(page, ended, giveUp);
         if (waiting.size > 0) {
           this.host.commit();
-          const delay = RECONCILE_RETRY_DELAYS_MS[attempt] as number;
-          setTimeout(() => this.fetch(waiters, waiting, attempt + 1), delay);
+          void sleep(backoffDelay(RECONCILE_BACKOFF, attempt)).then(() =>
+            this.fetch(waiters, waiting, attempt + 1),
+          );
           return;
         }
         this.finish();

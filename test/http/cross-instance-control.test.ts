@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgentSession, createChunkHandlers } from '../../src/entries/session.js';
 import type { Relay } from '../../src/live/relay.js';
-import { type ChunkStore, createChunkStore } from '../../src/store/index.js';
+import type { ChunkStore } from '../../src/store/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
 import { inProcessKind, type RelayKind, redisKind } from '../relay/relay-factories.js';
 import {

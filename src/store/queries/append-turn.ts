@@ -195,7 +195,7 @@ async function writeNewTurn(
   }
   if (w.status !== undefined) {
     const next = first + count;
-    await recordSealedStatus(ctx, trx, { threadId, turnId, first, next, now }, w.status);
+    await recordSealedStatus(trx, { threadId, turnId, first, next, now }, w.status);
   }
   await insertUsage(ctx, trx, w.usage);
   return storedRows(threadId, turnId, first, checked, data, rowsAt);
@@ -247,7 +247,7 @@ async function writeCheckingFirst(
   await statements.advanceThread.execute(trx, [first + checked.length, now, threadId]);
   if (w.status !== undefined) {
     const next = first + checked.length;
-    await recordSealedStatus(ctx, trx, { threadId, turnId, first, next, now }, w.status);
+    await recordSealedStatus(trx, { threadId, turnId, first, next, now }, w.status);
   }
   await insertUsage(ctx, trx, w.usage);
   return storedRows(threadId, turnId, first, checked, data, rowsAt);

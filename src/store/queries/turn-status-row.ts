@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import { ChunklogError } from '../../errors/chunklog-error.js';
-import type { StoreContext } from '../context.js';
 import type { StoreTables } from '../tables.js';
 import type { EndedTurnStatus } from '../turn-types.js';
 
@@ -23,7 +22,6 @@ export function checkEndedStatus(value: unknown, option: string): EndedTurnStatu
  * Nothing is stored for `completed`: a turn without a status row is completed.
  */
 export async function recordSealedStatus(
-  ctx: StoreContext,
   trx: Kysely<StoreTables>,
   row: { threadId: string; turnId: string; first: number; next: number; now: number },
   status: EndedTurnStatus,

@@ -86,7 +86,6 @@ function toTurnInfo(record: SelectedTurn): TurnInfo {
 }
 
 async function selectTurn(
-  ctx: StoreContext,
   db: Kysely<StoreTables>,
   threadId: string,
   turnId: string,
@@ -152,7 +151,7 @@ export function beginTurn(
           if (thread === undefined) throw new Error('the thread row vanished while it was created');
         }
         if (fence !== undefined) await requireFence(ctx, trx, threadId, fence, now);
-        const existing = await selectTurn(ctx, trx, threadId, turnId);
+        const existing = await selectTurn(trx, threadId, turnId);
         const stored = (await ctx.statements.turnRows.execute(trx, [threadId, turnId])).rows;
         if (existing !== undefined || stored.length > 0) {
           return {
@@ -328,7 +327,7 @@ function writeSteps(
           // Why not: the turn is missing, not running or not last. Or, on a MySQL connection
           // that counts changed rows rather than matched ones, nothing changed (no rows added,
           // same status, same millisecond): then the write is right as it is.
-          const turn = await selectTurn(ctx, trx, threadId, turnId);
+          const turn = await selectTurn(trx, threadId, turnId);
           if (turn === undefined) throw notRunning(threadId, turnId, 'it was never begun');
           const info = toTurnInfo(turn);
           if (info.status !== 'running') throw notRunning(threadId, turnId, `it is ${info.status}`);
@@ -353,7 +352,7 @@ function writeSteps(
         await insertUsage(ctx, trx, usage);
         let info: TurnInfo | undefined;
         if (needInfo) {
-          const turn = await selectTurn(ctx, trx, threadId, turnId);
+          const turn = await selectTurn(trx, threadId, turnId);
           if (turn === undefined) throw new Error('the turn vanished while it was written');
           info = toTurnInfo(turn);
         }
@@ -419,7 +418,7 @@ export function getTurnInfo(
   checkThreadId(threadId);
   checkTurnId(turnId);
   return wrapStoreErrors('getTurnInfo', threadId, async () => {
-    const turn = await selectTurn(ctx, ctx.db, threadId, turnId);
+    const turn = await selectTurn(ctx.db, threadId, turnId);
     if (turn !== undefined) return toTurnInfo(turn);
     // A turn sealed by appendTurn without a status (or before migration 0002): completed.
     const span = await ctx.db
@@ -436,7 +435,7 @@ export function getTurnInfo(
     if (span === undefined || span.first_seq === null || span.first_seq === undefined) return null;
     // Its rows may have been committed, with a status, between the two reads (a turn's rows and
     // its status are written in one transaction): now that they are seen, so is its status.
-    const written = await selectTurn(ctx, ctx.db, threadId, turnId);
+    const written = await selectTurn(ctx.db, threadId, turnId);
     if (written !== undefined) return toTurnInfo(written);
     const startedAt = storedIso(span.created_at);
     const updatedAt = storedIso(span.updated_at);
