@@ -1,6 +1,9 @@
 // Each page of the inspector: what it reads from the store, and the view it renders.
 import { ChunklogError } from '../errors/chunklog-error.js';
 import { estimateTokens } from '../model-messages/token-estimate.js';
+import type { ChunkRow } from '../schema/chunk-row.js';
+import type { TurnInfo } from '../store/turn-types.js';
+import type { Thread } from '../store/types.js';
 import type { PriceFunction } from '../store/usage-types.js';
 import { readFilter } from './filters.js';
 import { shortId } from './format.js';
@@ -109,92 +112,120 @@ export async function rowsRoute(ctx: PageContext, threadId: string): Promise<Pag
   };
 }
 
-function noTurn(threadId: string, turnId: string): PageResult {
-  return {
-    status: 404,
-    title: 'No such turn',
-    body: errorPage('No such turn', `Thread ${threadId} has no turn ${turnId}.`),
+/** A turn's thread, rows and status as a page shows them; a 404 page when it is not stored. */
+interface StoredTurn {
+  readonly threadId: string;
+  readonly turnId: string;
+  readonly thread: Thread;
+  readonly rows: ChunkRow[];
+  readonly info: TurnInfo | undefined;
+}
+
+/**
+ * A route of one stored turn: reads the turn, then builds its page (a 404 page when the turn is
+ * not stored).
+ */
+/** A route of one turn's page. */
+type TurnRoute = (ctx: PageContext, threadId: string, turnId: string) => Promise<PageResult>;
+
+function routeOfTurn(
+  build: (ctx: PageContext, turn: StoredTurn) => Promise<PageResult>,
+): TurnRoute {
+  return async (ctx, threadId, turnId) => {
+    const turn = await readTurn(ctx, threadId, turnId);
+    return turn.found ? await build(ctx, turn) : turn.page;
   };
+}
+
+async function readTurn(
+  ctx: PageContext,
+  threadId: string,
+  turnId: string,
+): Promise<
+  ({ readonly found: true } & StoredTurn) | { readonly found: false; readonly page: PageResult }
+> {
+  const thread = await ctx.store.getThread(threadId);
+  const rows = await ctx.store.getTurn(threadId, turnId);
+  if (rows === null) {
+    return {
+      found: false,
+      page: {
+        status: 404,
+        title: 'No such turn',
+        body: errorPage('No such turn', `Thread ${threadId} has no turn ${turnId}.`),
+      },
+    };
+  }
+  const info = await turnInfo(ctx.store, threadId, turnId);
+  return { found: true, threadId, turnId, thread, rows, info };
 }
 
 /** `/threads/:id/turns/:turnId`: one turn. */
-export async function turnRoute(
-  ctx: PageContext,
-  threadId: string,
-  turnId: string,
-): Promise<PageResult> {
-  const thread = await ctx.store.getThread(threadId);
-  const rows = await ctx.store.getTurn(threadId, turnId);
-  if (rows === null) return noTurn(threadId, turnId);
-  const info = await turnInfo(ctx.store, threadId, turnId);
-  const usage = await turnUsage(ctx.store, threadId, turnId, ctx.price);
-  const first = info?.firstSeq ?? rows[0]?.seq ?? 1;
-  const last = info !== undefined ? info.nextSeq - 1 : (rows.at(-1)?.seq ?? first);
-  const previous = (await rowBefore(ctx.store, threadId, first))?.turnId;
-  const next = (await rowAfter(ctx.store, threadId, last))?.turnId;
-  const running = info?.status === 'running';
-  return {
-    title: `Turn ${shortId(turnId)}`,
-    body: turnPage({
-      thread,
-      turnId,
-      rows,
-      usage,
-      info,
-      previous,
-      next,
-      refreshSeconds: ctx.refreshSeconds,
-      now: ctx.now,
-    }),
-    ...(running ? { refreshSeconds: ctx.refreshSeconds } : {}),
-  };
-}
+export const turnRoute: TurnRoute = routeOfTurn(
+  async (ctx, { threadId, turnId, thread, rows, info }) => {
+    const usage = await turnUsage(ctx.store, threadId, turnId, ctx.price);
+    const first = info?.firstSeq ?? rows[0]?.seq ?? 1;
+    const last = info !== undefined ? info.nextSeq - 1 : (rows.at(-1)?.seq ?? first);
+    const previous = (await rowBefore(ctx.store, threadId, first))?.turnId;
+    const next = (await rowAfter(ctx.store, threadId, last))?.turnId;
+    const running = info?.status === 'running';
+    return {
+      title: `Turn ${shortId(turnId)}`,
+      body: turnPage({
+        thread,
+        turnId,
+        rows,
+        usage,
+        info,
+        previous,
+        next,
+        refreshSeconds: ctx.refreshSeconds,
+        now: ctx.now,
+      }),
+      ...(running ? { refreshSeconds: ctx.refreshSeconds } : {}),
+    };
+  },
+);
 
 /** `/threads/:id/turns/:turnId/input`: the model input of one step. */
-export async function inputRoute(
-  ctx: PageContext,
-  threadId: string,
-  turnId: string,
-): Promise<PageResult> {
-  const thread = await ctx.store.getThread(threadId);
-  const rows = await ctx.store.getTurn(threadId, turnId);
-  if (rows === null) return noTurn(threadId, turnId);
-  const steps = turnSteps(rows);
-  const step = intParam(ctx.params, 'step', 0) ?? 0;
-  if (!steps.includes(step)) {
-    throw new ChunklogError('invalid-option', `step must be from 0 to ${steps.length - 1}`, {
-      option: 'step',
-      value: step,
-    });
-  }
-  const info = await turnInfo(ctx.store, threadId, turnId);
-  const usage = await turnUsage(ctx.store, threadId, turnId);
-  const history = await historyBefore(ctx.store, threadId, info?.firstSeq ?? rows[0]?.seq ?? 1);
-  const modelOf = (s: number) => usage?.steps.find((u) => u.step === s)?.modelId;
-  const messages = stepInput(history, rows, step, modelOf(step));
-  // What the step added: to the step before, or (step 0) to the history alone.
-  const previousLength =
-    step === 0
-      ? stepInput(history, [], 0, modelOf(0)).length
-      : stepInput(history, rows, step - 1, modelOf(step - 1)).length;
-  return {
-    title: `Model input of ${shortId(turnId)}, step ${step}`,
-    body: inputPage({
-      thread,
-      turnId,
-      steps,
-      step,
-      messages,
-      previousLength,
-      historyRows: history.length,
-      tokens: estimateTokens(messages),
-      breakpoints: countBreakpoints(messages),
-      usage,
-      window: ctx.limits.inputMessages,
-      all: ctx.params.get('all') === '1',
-    }),
-  };
-}
+export const inputRoute: TurnRoute = routeOfTurn(
+  async (ctx, { threadId, turnId, thread, rows, info }) => {
+    const steps = turnSteps(rows);
+    const step = intParam(ctx.params, 'step', 0) ?? 0;
+    if (!steps.includes(step)) {
+      throw new ChunklogError('invalid-option', `step must be from 0 to ${steps.length - 1}`, {
+        option: 'step',
+        value: step,
+      });
+    }
+    const usage = await turnUsage(ctx.store, threadId, turnId);
+    const history = await historyBefore(ctx.store, threadId, info?.firstSeq ?? rows[0]?.seq ?? 1);
+    const modelOf = (s: number) => usage?.steps.find((u) => u.step === s)?.modelId;
+    const messages = stepInput(history, rows, step, modelOf(step));
+    // What the step added: to the step before, or (step 0) to the history alone.
+    const previousLength =
+      step === 0
+        ? stepInput(history, [], 0, modelOf(0)).length
+        : stepInput(history, rows, step - 1, modelOf(step - 1)).length;
+    return {
+      title: `Model input of ${shortId(turnId)}, step ${step}`,
+      body: inputPage({
+        thread,
+        turnId,
+        steps,
+        step,
+        messages,
+        previousLength,
+        historyRows: history.length,
+        tokens: estimateTokens(messages),
+        breakpoints: countBreakpoints(messages),
+        usage,
+        window: ctx.limits.inputMessages,
+        all: ctx.params.get('all') === '1',
+      }),
+    };
+  },
+);
 
 /** `/search`: text across threads, or in one. */
 export async function searchRoute(ctx: PageContext): Promise<PageResult> {

@@ -2,14 +2,7 @@ import { ChunklogError } from '../errors/index.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import { EventHub } from './event-hub.js';
 import type { EventMeta, Replay, SessionListener } from './event-meta.js';
-import type {
-  ControlAnswer,
-  ControlHandler,
-  ControlMessage,
-  Relay,
-  RelayFollowOptions,
-  RelayRead,
-} from './relay.js';
+import type * as live from './relay.js';
 import { ReplayBuffer } from './replay-buffer.js';
 import { Wake } from './wake.js';
 
@@ -32,7 +25,7 @@ export interface InProcessRelayOptions {
  * const stop = (relay as InProcessRelay).subscribe('thread-1', (event, meta) => send(meta.id, event));
  * ```
  */
-export interface InProcessRelay extends Relay {
+export interface InProcessRelay extends live.Relay {
   /** Calls `listener` with each event published on the thread from now on; returns the unsubscribe function. */
   subscribe(threadId: string, listener: SessionListener): () => void;
   /** The thread's events a reader that saw `lastEventId` (or nothing) still needs, kept here. */
@@ -44,7 +37,7 @@ class ThreadChannel {
   readonly buffer: ReplayBuffer;
   readonly hub: EventHub;
   running: string | undefined;
-  control: ControlHandler | undefined;
+  control: live.ControlHandler | undefined;
 
   constructor(limit: number, onListenerError: (error: unknown, meta: EventMeta) => void) {
     this.buffer = new ReplayBuffer(limit);
@@ -96,7 +89,10 @@ class InProcessRelayImpl implements InProcessRelay {
     thread.hub.publish(event, meta);
   }
 
-  async *follow(threadId: string, options: RelayFollowOptions = {}): AsyncGenerator<RelayRead> {
+  async *follow(
+    threadId: string,
+    options: live.RelayFollowOptions = {},
+  ): AsyncGenerator<live.RelayRead> {
     const thread = this.#thread(threadId);
     const wake = new Wake();
     let cursor =
@@ -138,12 +134,12 @@ class InProcessRelayImpl implements InProcessRelay {
     return this.#threads.get(threadId)?.running;
   }
 
-  async control(threadId: string, message: ControlMessage): Promise<ControlAnswer> {
+  async control(threadId: string, message: live.ControlMessage): Promise<live.ControlAnswer> {
     const handler = this.#threads.get(threadId)?.control;
     return handler === undefined ? { type: 'not-running' } : handler(message);
   }
 
-  serveControl(threadId: string, handler: ControlHandler): () => void {
+  serveControl(threadId: string, handler: live.ControlHandler): () => void {
     const thread = this.#thread(threadId);
     thread.control = handler;
     return () => {

@@ -1,14 +1,7 @@
 import { type Backoff, backoffDelay, sleep } from '../errors/backoff.js';
 import { ChunklogError } from '../errors/index.js';
 import type { EventMeta } from '../live/event-meta.js';
-import type {
-  ControlAnswer,
-  ControlHandler,
-  ControlMessage,
-  Relay,
-  RelayFollowOptions,
-  RelayRead,
-} from '../live/relay.js';
+import type * as live from '../live/relay.js';
 import type { Wake } from '../live/wake.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import { ControlExchange, type ControlReply, type ControlRequest } from './control-exchange.js';
@@ -62,7 +55,7 @@ export interface PostgresRelayOptions {
 }
 
 /** A {@link Relay} on PostgreSQL, with the call that creates its table. */
-export interface PostgresRelay extends Relay {
+export interface PostgresRelay extends live.Relay {
   /** Creates the relay's table and indexes when they are missing (run once, at startup). */
   migrate(): Promise<void>;
 }
@@ -351,7 +344,7 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
     );
   }
 
-  follow(threadId: string, options: RelayFollowOptions = {}): AsyncIterable<RelayRead> {
+  follow(threadId: string, options: live.RelayFollowOptions = {}): AsyncIterable<live.RelayRead> {
     return followStored(this, 'PostgreSQL', threadId, options);
   }
 
@@ -469,7 +462,7 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
     }
   }
 
-  async control(threadId: string, message: ControlMessage): Promise<ControlAnswer> {
+  async control(threadId: string, message: live.ControlMessage): Promise<live.ControlAnswer> {
     // No turn runs (no process would answer): say so without waiting.
     if ((await this.runningTurn(threadId)) === undefined) return { type: 'not-running' };
     try {
@@ -492,7 +485,7 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
     }
   }
 
-  serveControl(threadId: string, handler: ControlHandler): () => void {
+  serveControl(threadId: string, handler: live.ControlHandler): () => void {
     const stop = this.#exchange.serve(threadId, handler);
     void this.#listen().catch((error: unknown) => this.#onError(error, { threadId }));
     return stop;

@@ -1,13 +1,6 @@
 import { ChunklogError } from '../errors/index.js';
 import type { EventMeta } from '../live/event-meta.js';
-import type {
-  ControlAnswer,
-  ControlHandler,
-  ControlMessage,
-  Relay,
-  RelayFollowOptions,
-  RelayRead,
-} from '../live/relay.js';
+import type * as live from '../live/relay.js';
 import type { Wake } from '../live/wake.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import { ControlExchange, type ControlReply, type ControlRequest } from './control-exchange.js';
@@ -94,7 +87,7 @@ function parseStreamId(id: string): { ord: number; index: number } {
   return { ord: Number(id.slice(0, dash)), index: Number(id.slice(dash + 1)) };
 }
 
-class RedisRelay implements Relay, FollowBackend<string> {
+class RedisRelay implements live.Relay, FollowBackend<string> {
   readonly #redis: RedisClientLike;
   readonly #prefix: string;
   readonly #ttlMs: number;
@@ -222,7 +215,7 @@ class RedisRelay implements Relay, FollowBackend<string> {
       .catch((error: unknown) => this.#onError(error, { threadId }));
   }
 
-  follow(threadId: string, options: RelayFollowOptions = {}): AsyncIterable<RelayRead> {
+  follow(threadId: string, options: live.RelayFollowOptions = {}): AsyncIterable<live.RelayRead> {
     return followStored(this, 'Redis', threadId, options);
   }
 
@@ -329,7 +322,7 @@ class RedisRelay implements Relay, FollowBackend<string> {
     }
   }
 
-  async control(threadId: string, message: ControlMessage): Promise<ControlAnswer> {
+  async control(threadId: string, message: live.ControlMessage): Promise<live.ControlAnswer> {
     try {
       await this.#subscriber();
       const { request, answer } = this.#exchange.request(threadId, message);
@@ -344,7 +337,7 @@ class RedisRelay implements Relay, FollowBackend<string> {
     }
   }
 
-  serveControl(threadId: string, handler: ControlHandler): () => void {
+  serveControl(threadId: string, handler: live.ControlHandler): () => void {
     const stop = this.#exchange.serve(threadId, handler);
     const channel = this.#controlChannel(threadId);
     const subscribed = this.#subscriber()
@@ -394,7 +387,7 @@ class RedisRelay implements Relay, FollowBackend<string> {
  * const relay = createRedisRelay({ redis: new Redis('redis://127.0.0.1:6379') });
  * ```
  */
-export function createRedisRelay(options: RedisRelayOptions): Relay {
+export function createRedisRelay(options: RedisRelayOptions): live.Relay {
   const where = 'createRedisRelay';
   if (
     typeof options !== 'object' ||

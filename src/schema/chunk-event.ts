@@ -1,7 +1,7 @@
 import type { ZodType } from 'zod';
 import * as z from 'zod/mini';
 import type { SystemKind } from './chunk.js';
-import { oneFileSource, systemKindMini } from './chunk-schemas.js';
+import { fileFields, oneFileSource, systemKindMini } from './chunk-schemas.js';
 import { classicView } from './classic-view.js';
 import { type ContextTruncation, contextTruncationMini } from './context-truncation.js';
 import {
@@ -422,17 +422,7 @@ const toolApprovalResponse = z.object({
   toolCallId: optionalString,
 });
 const source = z.object({ type: z.literal('source'), source: sourceMini });
-const file = z
-  .object({
-    type: z.literal('file'),
-    mediaType: z.string(),
-    data: optionalString,
-    url: optionalString,
-    filename: optionalString,
-    providerMetadata: metadata,
-    reasoning: optionalBoolean,
-  })
-  .check(oneFileSource('event'));
+const file = z.object({ type: z.literal('file'), ...fileFields }).check(oneFileSource('event'));
 const steeringMessage = z.object({
   type: z.literal('steering-message'),
   id: z.string(),

@@ -25,7 +25,7 @@ import type {
 import type { ChunkRowDraft, ChunkRowType } from './chunk-row.js';
 import { classicView, classicViews } from './classic-view.js';
 import { contextTruncationMini } from './context-truncation.js';
-import { jsonValueMini, providerMetadataMini } from './json.js';
+import { jsonValueMini, type ProviderMetadata, providerMetadataMini } from './json.js';
 import { citationMini, sourceMini } from './source.js';
 
 const metadata = z.optional(providerMetadataMini);
@@ -110,7 +110,17 @@ const system = {
 };
 const steering = { id: z.string(), text: z.string() };
 const source = { source: sourceMini };
-const file = {
+type OptionalOf<T extends z.ZodMiniType> = z.ZodMiniOptional<T>;
+
+/** The fields of a file, in a chunk, row data and a `file` event alike. Internal. */
+export const fileFields: {
+  readonly mediaType: z.ZodMiniString;
+  readonly data: OptionalOf<z.ZodMiniString>;
+  readonly url: OptionalOf<z.ZodMiniString>;
+  readonly filename: OptionalOf<z.ZodMiniString>;
+  readonly providerMetadata: OptionalOf<z.ZodMiniType<ProviderMetadata>>;
+  readonly reasoning: OptionalOf<z.ZodMiniBoolean>;
+} = {
   mediaType: z.string(),
   data: optionalString,
   url: optionalString,
@@ -118,6 +128,7 @@ const file = {
   providerMetadata: metadata,
   reasoning: optionalBoolean,
 };
+const file = fileFields;
 const custom = { kind: z.string(), providerMetadata: metadata };
 const data = { name: z.string(), id: optionalString, data: jsonValueMini };
 

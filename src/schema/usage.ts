@@ -18,6 +18,33 @@ export interface TokenUsage {
   readonly cacheWriteTokens?: number | undefined;
 }
 
+/** The keys of {@link TokenUsage}, in a fixed order. Internal: one list for every walk over them. */
+export const TOKEN_USAGE_KEYS: readonly (keyof TokenUsage)[] = [
+  'inputTokens',
+  'outputTokens',
+  'totalTokens',
+  'reasoningTokens',
+  'cacheReadTokens',
+  'cacheWriteTokens',
+];
+
+/**
+ * Sums usages key by key; a key that no usage has stays absent. Internal.
+ *
+ * @param usages - the usages to add up
+ * @returns their sum
+ */
+export function sumUsage(usages: Iterable<TokenUsage>): TokenUsage {
+  const out: { -readonly [K in keyof TokenUsage]: number } = {};
+  for (const usage of usages) {
+    for (const key of TOKEN_USAGE_KEYS) {
+      const value = usage[key];
+      if (value !== undefined) out[key] = (out[key] ?? 0) + value;
+    }
+  }
+  return out;
+}
+
 const count = z.optional(z.number().check(z.nonnegative()));
 
 /** The `zod/mini` schema of {@link TokenUsage}. */

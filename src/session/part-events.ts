@@ -1,17 +1,8 @@
 import type { TextStreamPart, ToolSet } from 'ai';
 import type { ChunkEvent } from '../schema/chunk-event.js';
-import type { FinishReason, TokenUsage } from '../schema/usage.js';
+import { type FinishReason, sumUsage, type TokenUsage } from '../schema/usage.js';
 import { describeModelSwitch, readModelSwitch } from './fallback.js';
 import { toChunkEvents } from './pipeline.js';
-
-const usageKeys = [
-  'inputTokens',
-  'outputTokens',
-  'totalTokens',
-  'reasoningTokens',
-  'cacheReadTokens',
-  'cacheWriteTokens',
-] as const;
 
 /** Sums two usages key by key; a key absent from both stays absent. */
 export function addUsage(
@@ -20,13 +11,7 @@ export function addUsage(
 ): TokenUsage | undefined {
   if (a === undefined) return b;
   if (b === undefined) return a;
-  const sum: { -readonly [K in keyof TokenUsage]: number } = {};
-  for (const key of usageKeys) {
-    const x = a[key];
-    const y = b[key];
-    if (x !== undefined || y !== undefined) sum[key] = (x ?? 0) + (y ?? 0);
-  }
-  return sum;
+  return sumUsage([a, b]);
 }
 
 /**

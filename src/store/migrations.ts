@@ -7,6 +7,7 @@ import { turnsAndLeases } from './migrations/0002-turns-and-leases.js';
 import { usageAndThreadMetaMigration } from './migrations/0003-usage-and-thread-meta.js';
 import { historySnapshotsMigration } from './migrations/0004-history-snapshots.js';
 import { historyStatesMigration } from './migrations/0005-history-states.js';
+import { tableOptions, threadTable } from './migrations/thread-table.js';
 import { dialectName, jsonColumns } from './store-options.js';
 import { resolveTableNames, type StoreTableNames, type StoreTableOptions } from './tables.js';
 
@@ -92,7 +93,6 @@ export function migrationsFor(ctx: MigrationContext): Record<string, Migration> 
   const { adapter, names } = ctx;
   const json = ctx.jsonAsText ? adapter.textType : adapter.jsonType;
   const millis = adapter.millisType;
-  const suffix = adapter.createTableSuffix;
   const index = (db: Kysely<unknown>, name: string) => {
     const create = db.schema.createIndex(name);
     return adapter.createIndexIfNotExists ? create.ifNotExists() : create;
@@ -108,7 +108,7 @@ export function migrationsFor(ctx: MigrationContext): Record<string, Migration> 
           .addColumn('updated_at', millis, (c) => c.notNull())
           .addColumn('next_seq', 'integer', (c) => c.notNull().defaultTo(1))
           .addColumn('metadata', json)
-          .$call((b) => (suffix === undefined ? b : b.modifyEnd(suffix)))
+          .$call(tableOptions(ctx))
           .execute();
         await index(db, `${names.threads}_activity_idx`)
           .on(names.threads)
@@ -127,14 +127,7 @@ export function migrationsFor(ctx: MigrationContext): Record<string, Migration> 
           .addColumn('created_at', millis, (c) => c.notNull())
           .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
           .addPrimaryKeyConstraint(`${names.chunks}_pkey`, ['thread_id', 'seq'])
-          .addForeignKeyConstraint(
-            `${names.chunks}_thread_fk`,
-            ['thread_id'],
-            names.threads,
-            ['id'],
-            (c) => c.onDelete('cascade'),
-          )
-          .$call((b) => (suffix === undefined ? b : b.modifyEnd(suffix)))
+          .$call(threadTable(ctx, names.chunks))
           .execute();
         await index(db, `${names.chunks}_turn_idx`)
           .on(names.chunks)

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { MigrationContext } from '../migrations.js';
+import { tableOptions, threadTable } from './thread-table.js';
 
 /**
  * Migration `0002_turns_and_leases`: the turns table (a turn's status, its first seq, the seq its
@@ -14,7 +15,6 @@ import type { MigrationContext } from '../migrations.js';
 export function turnsAndLeases(ctx: MigrationContext): Migration {
   const { adapter, names } = ctx;
   const millis = adapter.millisType;
-  const suffix = adapter.createTableSuffix;
   return {
     async up(db: Kysely<unknown>) {
       await db.schema
@@ -29,14 +29,7 @@ export function turnsAndLeases(ctx: MigrationContext): Migration {
         .addColumn('updated_at', millis, (c) => c.notNull())
         .addColumn('holder', 'varchar(255)')
         .addPrimaryKeyConstraint(`${names.turns}_pkey`, ['thread_id', 'turn_id'])
-        .addForeignKeyConstraint(
-          `${names.turns}_thread_fk`,
-          ['thread_id'],
-          names.threads,
-          ['id'],
-          (c) => c.onDelete('cascade'),
-        )
-        .$call((b) => (suffix === undefined ? b : b.modifyEnd(suffix)))
+        .$call(threadTable(ctx, names.turns))
         .execute();
       await db.schema
         .createTable(names.leases)
@@ -45,7 +38,7 @@ export function turnsAndLeases(ctx: MigrationContext): Migration {
         .addColumn('holder', 'varchar(255)', (c) => c.notNull())
         .addColumn('expires_at', millis, (c) => c.notNull())
         .addColumn('token', 'integer', (c) => c.notNull())
-        .$call((b) => (suffix === undefined ? b : b.modifyEnd(suffix)))
+        .$call(tableOptions(ctx))
         .execute();
     },
     async down(db: Kysely<unknown>) {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { MigrationContext } from '../migrations.js';
+import { threadTable } from './thread-table.js';
 
 /**
  * Migration `0003_usage_and_thread_meta`: gives threads an owner (resource) id and a title, with an
@@ -13,7 +14,6 @@ import type { MigrationContext } from '../migrations.js';
  */
 export function usageAndThreadMetaMigration(ctx: MigrationContext): Migration {
   const { adapter, names } = ctx;
-  const suffix = adapter.createTableSuffix;
   const index = (db: Kysely<unknown>, name: string) => {
     const create = db.schema.createIndex(name);
     return adapter.createIndexIfNotExists ? create.ifNotExists() : create;
@@ -45,14 +45,7 @@ export function usageAndThreadMetaMigration(ctx: MigrationContext): Migration {
         .addColumn('duration_ms', 'bigint')
         .addColumn('created_at', adapter.millisType, (c) => c.notNull())
         .addPrimaryKeyConstraint(`${names.usage}_pkey`, ['thread_id', 'turn_id', 'step'])
-        .addForeignKeyConstraint(
-          `${names.usage}_thread_fk`,
-          ['thread_id'],
-          names.threads,
-          ['id'],
-          (c) => c.onDelete('cascade'),
-        )
-        .$call((b) => (suffix === undefined ? b : b.modifyEnd(suffix)))
+        .$call(threadTable(ctx, names.usage))
         .execute();
     },
     async down(db) {

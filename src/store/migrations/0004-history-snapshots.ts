@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { MigrationContext } from '../migrations.js';
+import { threadTable } from './thread-table.js';
 
 /**
  * Migration `0004_history_snapshots`: an index on the turns' `(thread_id, status)` (a page finds
@@ -16,7 +17,6 @@ import type { MigrationContext } from '../migrations.js';
 export function historySnapshotsMigration(ctx: MigrationContext): Migration {
   const { adapter, names } = ctx;
   const millis = adapter.millisType;
-  const suffix = adapter.createTableSuffix;
   const statusIndex = `${names.turns}_status_idx`;
   return {
     async up(db: Kysely<unknown>) {
@@ -33,14 +33,7 @@ export function historySnapshotsMigration(ctx: MigrationContext): Migration {
         .addColumn('data', adapter.textType, (c) => c.notNull())
         .addColumn('created_at', millis, (c) => c.notNull())
         .addPrimaryKeyConstraint(`${names.snapshots}_pkey`, ['thread_id', 'first_seq'])
-        .addForeignKeyConstraint(
-          `${names.snapshots}_thread_fk`,
-          ['thread_id'],
-          names.threads,
-          ['id'],
-          (c) => c.onDelete('cascade'),
-        )
-        .$call((b) => (suffix === undefined ? b : b.modifyEnd(suffix)))
+        .$call(threadTable(ctx, names.snapshots))
         .execute();
       const create = db.schema.createIndex(statusIndex);
       await (adapter.createIndexIfNotExists ? create.ifNotExists() : create)

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { MigrationContext } from '../migrations.js';
+import { threadTable } from './thread-table.js';
 
 /**
  * Migration `0005_history_states`: the history states table. A history state is the fold of a
@@ -17,7 +18,6 @@ import type { MigrationContext } from '../migrations.js';
  */
 export function historyStatesMigration(ctx: MigrationContext): Migration {
   const { adapter, names } = ctx;
-  const suffix = adapter.createTableSuffix;
   return {
     async up(db: Kysely<unknown>) {
       await db.schema
@@ -32,14 +32,7 @@ export function historyStatesMigration(ctx: MigrationContext): Migration {
         .addColumn('data', adapter.textType, (c) => c.notNull())
         .addColumn('created_at', adapter.millisType, (c) => c.notNull())
         .addPrimaryKeyConstraint(`${names.historyStates}_pkey`, ['thread_id', 'at_seq', 'part'])
-        .addForeignKeyConstraint(
-          `${names.historyStates}_thread_fk`,
-          ['thread_id'],
-          names.threads,
-          ['id'],
-          (c) => c.onDelete('cascade'),
-        )
-        .$call((b) => (suffix === undefined ? b : b.modifyEnd(suffix)))
+        .$call(threadTable(ctx, names.historyStates))
         .execute();
     },
     async down(db: Kysely<unknown>) {

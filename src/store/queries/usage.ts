@@ -2,7 +2,12 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { ChunklogError } from '../../errors/chunklog-error.js';
 import { readOptions } from '../../errors/invalid-option.js';
-import { type TokenUsage, TokenUsageSchema } from '../../schema/usage.js';
+import {
+  sumUsage,
+  TOKEN_USAGE_KEYS,
+  type TokenUsage,
+  TokenUsageSchema,
+} from '../../schema/usage.js';
 import { asString } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
@@ -18,15 +23,6 @@ import type {
 } from '../usage-types.js';
 import { checkThreadId, checkTurnId } from '../validate.js';
 
-const USAGE_KEYS = [
-  'inputTokens',
-  'outputTokens',
-  'totalTokens',
-  'reasoningTokens',
-  'cacheReadTokens',
-  'cacheWriteTokens',
-] as const satisfies readonly (keyof TokenUsage)[];
-
 const COLUMN_OF = {
   inputTokens: 'input_tokens',
   outputTokens: 'output_tokens',
@@ -34,7 +30,7 @@ const COLUMN_OF = {
   reasoningTokens: 'reasoning_tokens',
   cacheReadTokens: 'cache_read_tokens',
   cacheWriteTokens: 'cache_write_tokens',
-} as const satisfies Record<(typeof USAGE_KEYS)[number], keyof UsageRecord>;
+} as const satisfies Record<keyof TokenUsage, keyof UsageRecord>;
 
 const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const StepUsageSchema = z.strictObject({
@@ -44,18 +40,6 @@ const StepUsageSchema = z.strictObject({
   usage: TokenUsageSchema.pipe(z.record(z.string(), count.optional())),
   durationMs: count.optional(),
 });
-
-/** Sums usages key by key; a key no usage has stays absent. */
-export function sumUsage(usages: Iterable<TokenUsage>): TokenUsage {
-  const out: { -readonly [K in keyof TokenUsage]: number } = {};
-  for (const usage of usages) {
-    for (const key of USAGE_KEYS) {
-      const value = usage[key];
-      if (value !== undefined) out[key] = (out[key] ?? 0) + value;
-    }
-  }
-  return out;
-}
 
 /**
  * Checks step usages (`recordUsage`'s `steps`, a write's `usage` option).
@@ -178,7 +162,7 @@ const num = (value: unknown): number | undefined =>
 
 function toStepUsage(record: Record<string, unknown>): StepUsage {
   const usage: { -readonly [K in keyof TokenUsage]: number } = {};
-  for (const key of USAGE_KEYS) {
+  for (const key of TOKEN_USAGE_KEYS) {
     const value = num(record[COLUMN_OF[key]]);
     if (value !== undefined) usage[key] = value;
   }
