@@ -169,8 +169,10 @@ console.log('server render chunklog/react:', html);
   const help = execFileSync(process.execPath, [join(modules, 'chunklog', pkg.bin.chunklog)], {
     encoding: 'utf8',
   });
-  if (!help.includes('chunklog inspect <target>')) throw new Error(`unexpected --help: ${help}`);
-  console.log('bin chunklog: prints its usage');
+  for (const command of ['chunklog inspect <db>', 'chunklog export <db>', 'chunklog import <db>']) {
+    if (!help.includes(command)) throw new Error(`--help does not name ${command}: ${help}`);
+  }
+  console.log('bin chunklog: prints its usage (inspect, export, import)');
   console.log('package checks passed');
 } finally {
   rmSync(scratch, { recursive: true, force: true });
