@@ -1,5 +1,6 @@
 import { Kysely, type SqliteDatabase, SqliteDialect, type SqliteStatement } from 'kysely';
 import { loadDependency } from './load-dependency.js';
+import { sqliteOpenError } from './sqlite-open-error.js';
 
 /** Options for the SQLite database `createChunkStore({ sqlite })` opens. */
 export interface SqliteOpenOptions {
@@ -82,11 +83,18 @@ export function openSqlite(path: string, options: SqliteOpenOptions = {}): Kysel
           'better-sqlite3',
           'createChunkStore({ sqlite })',
         );
-        if (onDisk(path)) await createParentFolder(path);
-        const db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
-        if (path !== ':memory:' && path !== '') db.pragma('journal_mode = WAL');
-        db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
-        db.pragma('foreign_keys = ON');
+        let db: BetterSqliteDatabase | undefined;
+        try {
+          if (onDisk(path)) await createParentFolder(path);
+          db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
+          // SQLite opens lazily: a file that is not a database fails at the first pragma.
+          if (path !== ':memory:' && path !== '') db.pragma('journal_mode = WAL');
+          db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+          db.pragma('foreign_keys = ON');
+        } catch (error) {
+          db?.close();
+          throw await sqliteOpenError(path, error);
+        }
         // From here on, nothing waits in SQLite's (synchronous) busy handler: the store's writes
         // wait for the lock asynchronously in `BEGIN IMMEDIATE` (transaction.ts), with no pragma
         // per transaction, and WAL readers do not wait for a writer.
