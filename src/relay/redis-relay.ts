@@ -313,6 +313,9 @@ class RedisRelay implements live.Relay, FollowBackend<string> {
 
   async runningTurn(threadId: string): Promise<string | undefined> {
     try {
+      // Like `control`: while the connection is down, fail at once instead of waiting in the
+      // client's offline queue (`maxRetriesPerRequest: null` would wait for the whole outage).
+      await this.#subscriber();
       const running = (await this.#redis.call('HGET', this.#keys(threadId).meta, '#running')) as
         | string
         | null;

@@ -217,6 +217,20 @@ describe.each(backends)('the $name relay goes away mid-turn', (backend) => {
       // While it is away, a reader is told at once (no hanging request).
       const away = await readFrames(await events(before.at(-1)?.id), () => false);
       expect(away.at(-1)?.event).toBe('relay-error');
+      // So is useChat's resume request, like cancel and notices (no request waits out the outage).
+      const chatHandlers = createChunkHandlers({
+        store,
+        authorize: () => true,
+        relay: remote,
+        uiMessageStream: true,
+      });
+      const resume = await chatHandlers.fetch(new Request(`http://x/threads/${threadId}/stream`));
+      expect(resume.status).toBe(503);
+      expect(await resume.json()).toMatchObject({ error: { code: 'relay-unavailable' } });
+      const cancel = await handlers.fetch(
+        new Request(`http://x/threads/${threadId}/cancel`, { method: 'POST' }),
+      );
+      expect(cancel.status).toBe(503);
 
       // Back: the reader resumes from its last id (retrying while the relay reconnects).
       proxy.restore();
