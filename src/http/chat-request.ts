@@ -18,17 +18,18 @@ export function readChatRequest(body: Record<string, unknown>): ChatRequest {
   const turnId = body.turnId as string | undefined;
   const problem = turnIdProblem(turnId);
   if (problem !== undefined) return { ok: false, parameter: 'turnId', message: problem };
-  if (typeof body.text === 'string') {
-    return body.text.trim() === ''
-      ? { ok: false, parameter: 'text', message: '`text` must be a non-empty string.' }
-      : { ok: true, text: body.text, turnId };
-  }
+  // The trigger is read from every body shape: a regenerate is refused, never sent as new text.
   if (body.trigger !== undefined && body.trigger !== 'submit-message') {
     return {
       ok: false,
       parameter: 'trigger',
       message: 'Only `submit-message` is supported: a chunklog thread is append-only.',
     };
+  }
+  if (typeof body.text === 'string') {
+    return body.text.trim() === ''
+      ? { ok: false, parameter: 'text', message: '`text` must be a non-empty string.' }
+      : { ok: true, text: body.text, turnId };
   }
   const message = isRecord(body.message)
     ? body.message

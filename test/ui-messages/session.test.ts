@@ -116,6 +116,10 @@ describe('createChunkHandlers({ uiMessageStream: true })', () => {
     const regenerate = await post({ id: 'th', messages: [message], trigger: 'regenerate-message' });
     expect(regenerate.status).toBe(400);
     expect(await regenerate.json()).toMatchObject({ error: { parameter: 'trigger' } });
+    // The trigger is read from a `{ text }` body too: a regenerate never runs as a new turn.
+    const textRegenerate = await post({ text: 'Hello', trigger: 'regenerate-message' });
+    expect(textRegenerate.status).toBe(400);
+    expect(await textRegenerate.json()).toMatchObject({ error: { parameter: 'trigger' } });
     const file = {
       ...message,
       parts: [{ type: 'file', mediaType: 'image/png', url: 'https://x.example/a.png' }],
