@@ -1,6 +1,11 @@
+import { createUIMessageStreamResponse, type UIMessageChunk } from 'ai';
+import type { ChunkEvent } from '../schema/index.js';
+import type { TurnHandle } from '../session/types.js';
+import { groupRowsToMessages } from '../transforms/index.js';
 import {
+  storedTurnUIMessageChunks,
   type ToUIMessageStreamResponseOptions,
-  toUIMessageStreamResponse,
+  toUIMessageStream,
 } from '../ui-messages/index.js';
 import { readChatRequest } from './chat-request.js';
 import { noSessionHere } from './control.js';
@@ -12,7 +17,8 @@ import { badParameter, sessionFailure } from './responses.js';
  * `POST …/threads/:id/messages` answered in the AI SDK UI message stream protocol, for a
  * `useChat` client: the body of its chat transport (or chunklog's `{ text }`) starts a turn (or
  * queues it), and the response streams that turn's assistant message. A `{ text, mode: 'steer' }`
- * body is answered as without the option (202 JSON).
+ * body is answered as without the option (202 JSON). A turn id sent again (a retried request)
+ * whose turn is stored already streams the stored turn: the model is not called again.
  *
  * @param request - the request
  * @param target - the relay, the thread and its session here
@@ -41,8 +47,56 @@ export async function uiMessagesRoute(
     const turn = session.send(
       chat.turnId === undefined ? chat.text : { text: chat.text, turnId: chat.turnId },
     );
-    return toUIMessageStreamResponse(turn, options);
+    const { messageId, sendError, onError, ...init } = options;
+    return createUIMessageStreamResponse({
+      ...init,
+      stream: liveOrStored(turn, { messageId, sendError, onError }),
+    });
   } catch (error) {
     return sessionFailure(error, 'The message could not be sent.');
   }
+}
+
+/**
+ * The turn's UI message stream: its live events, or, when it sends none because its id was
+ * stored already, the stored turn as one whole update.
+ */
+function liveOrStored(
+  turn: TurnHandle,
+  options: ToUIMessageStreamResponseOptions,
+): ReadableStream<UIMessageChunk> {
+  let live = false;
+  const events: AsyncIterable<ChunkEvent> = {
+    async *[Symbol.asyncIterator]() {
+      for await (const event of turn) {
+        live = true;
+        yield event;
+      }
+    },
+  };
+  const reader = toUIMessageStream(events, options).getReader();
+  return new ReadableStream<UIMessageChunk>({
+    async pull(controller) {
+      const next = await reader.read();
+      if (next.done !== true) {
+        controller.enqueue(next.value);
+        return;
+      }
+      if (!live) {
+        // A turn that failed to start says so through the session's error handling, not here.
+        const result = await turn.result.catch(() => undefined);
+        if (result !== undefined && result.rows.length > 0) {
+          for (const chunk of storedTurnUIMessageChunks(
+            turn.turnId,
+            groupRowsToMessages(result.rows),
+            options,
+          )) {
+            controller.enqueue(chunk);
+          }
+        }
+      }
+      controller.close();
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
 }

@@ -15,6 +15,7 @@ export {
 } from './data-parts.js';
 export { UI_MESSAGE_ENVELOPE } from './envelope.js';
 export { fromUIMessages, type TurnDrafts, turnDrafts } from './from-ui-messages.js';
+export { storedTurnUIMessageChunks } from './stored-turn-stream.js';
 export { type ToUIMessageStreamOptions, toUIMessageStream } from './to-ui-message-stream.js';
 export {
   type ToUIMessageStreamResponseOptions,

@@ -1,10 +1,16 @@
-import { readUIMessageStream, type UIMessage } from 'ai';
+import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { foldTurn } from '../../src/reducer/index.js';
-import { CHUNK_EVENT_TYPES, type ChunkEvent, type ChunkEventType } from '../../src/schema/index.js';
+import {
+  CHUNK_EVENT_TYPES,
+  type ChatMessage,
+  type ChunkEvent,
+  type ChunkEventType,
+} from '../../src/schema/index.js';
 import {
   isChunklogToolProgressPart,
+  storedTurnUIMessageChunks,
   toUIMessage,
   toUIMessageStream,
 } from '../../src/ui-messages/index.js';
@@ -174,16 +180,34 @@ async function liveIsStored(raw: readonly ChunkEvent[]): Promise<void> {
   const body = asDelivered(raw);
   fc.pre(toolEventsInOrder(body));
   const events: ChunkEvent[] = [{ type: 'turn-start', turnId: 't' }, ...body, { type: 'turn-end' }];
-  const stored = toUIMessage({
+  const message: ChatMessage = {
     id: 't:assistant',
     turnId: 't',
     role: 'assistant',
     chunks: foldTurn(events).chunks,
-  });
+  };
+  const stored = toUIMessage(message);
   const live = await clientMessage(events);
   // Live, a progress part sits where the first progress arrived; stored, after its batch.
   expect(comparable(live)).toStrictEqual(comparable(stored));
   expect(progressOf(live)).toStrictEqual(progressOf(stored));
+  // The stored turn sent whole (a retried request) builds the same message as the live one.
+  const whole = storedTurnUIMessageChunks('t', [message], { sendError: false });
+  expect(comparable(await streamedMessage(whole))).toStrictEqual(comparable(stored));
+}
+
+/** The message a client builds from these stream chunks. */
+async function streamedMessage(chunks: readonly UIMessageChunk[]): Promise<UIMessage | undefined> {
+  const stream = new ReadableStream<UIMessageChunk>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  let last: UIMessage | undefined;
+  for await (const message of readUIMessageStream({ stream, terminateOnError: true }))
+    last = message;
+  return last;
 }
 
 function check(types: readonly ChunkEventType[]) {
@@ -216,7 +240,7 @@ describe('a denied result of a call whose approval was never answered', () => {
   });
 });
 
-describe('any event sequence through toUIMessageStream', () => {
+describe('any event sequence through toUIMessageStream, and its folded turn sent whole by storedTurnUIMessageChunks', () => {
   it('builds toUIMessage of the folded turn (events without tools)', async () => {
     await fc.assert(check(NON_TOOL_EVENT_TYPES), { numRuns: 300 });
   });

@@ -98,6 +98,29 @@ describe('createChunkHandlers({ uiMessageStream: true })', () => {
     expect(JSON.stringify(model.prompts.at(-1))).toContain('Rome is warmer.');
   });
 
+  it('streams the stored turn to a request that repeats a stored turn id (no second model call)', async () => {
+    const { chat, handlers, model, store } = await chatOverHttp(weatherScript);
+    await chat.sendMessage({ text: 'Weather in Oslo and Rome?' }, { body: { turnId: 't1' } });
+    const calls = model.prompts.length;
+    // A retry of the same request from a client that lost the answer (a new page, say).
+    const retried = new HeadlessChat({
+      id: 'th',
+      transport: new DefaultChatTransport({
+        api: 'https://app.example.com/threads/th/messages',
+        fetch: async (input, init) => handlers.fetch(new Request(input, init)),
+      }),
+    });
+    await retried.sendMessage({ text: 'Weather in Oslo and Rome?' }, { body: { turnId: 't1' } });
+    expect(retried.error).toBeUndefined();
+    expect(model.prompts.length).toBe(calls);
+    const [, assistant] = toUIMessages(
+      groupRowsToMessages((await store.getTurn('th', 't1')) ?? []),
+    );
+    expect(assistant?.parts.filter((p) => p.type === 'tool-weather')).toHaveLength(2);
+    expect(asStored(retried.lastMessage)).toStrictEqual(asStored(assistant));
+    expect(asStored(retried.lastMessage)).toStrictEqual(asStored(chat.lastMessage));
+  });
+
   it('takes only the new message, and refuses what a chunklog thread cannot do', async () => {
     const { handlers } = await chatOverHttp([{ parts: [{ type: 'text', text: 'Hi!' }] }]);
     const post = (body: unknown) =>
