@@ -1,6 +1,7 @@
 // One writer per thread across processes: the session's lease (two stores over one SQLite file
 // stand for two processes), takeover with an injected store clock, fencing of the old holder,
-// recovery of its interrupted turn, and a turn id sent again.
+// recovery of its interrupted turn, and a turn id sent again (also to a second instance with
+// default options on PostgreSQL and MariaDB, where the lease is on by default).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { ChunklogError } from '../../src/errors/index.js';
 import { toModelMessages } from '../../src/model-messages/index.js';
 import { type ChunkStore, createChunkStore } from '../../src/store/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
+import { availableDialects, createHarness } from '../store/support/dialects.js';
 import { readFile, slowTool } from './fixtures.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -214,3 +216,43 @@ describe('the session lease', () => {
     expect(await closeInterruptedTurns(store, 'x')).toEqual([]);
   });
 });
+
+const serverDialects = (await availableDialects()).filter((name) => name !== 'sqlite');
+
+for (const name of ['postgres', 'mysql'] as const) {
+  describe.skipIf(!serverDialects.includes(name))(`${name}, default options`, () => {
+    it('a retried turn id sent to a second instance while the first runs it calls the model once', async () => {
+      const harness = createHarness(name);
+      cleanups.push(() => harness.dispose());
+      const storeA = harness.openStore();
+      const storeB = harness.openStore();
+      await storeA.migrate();
+      cleanups.push(() => storeA.close());
+      cleanups.push(() => storeB.close());
+      const slow = slowTool();
+      // Two instances, each with the options a user writes first: no lease, no durability option.
+      const a = createAgentSession({
+        store: storeA,
+        threadId: 'retried',
+        model: createScriptedModel([
+          { parts: [{ type: 'tool-call', toolName: 'slow', input: { ms: 1 } }] },
+          { parts: [{ type: 'text', text: 'Answered once.' }] },
+        ]),
+        tools: { slow: slow.tool },
+      });
+      const b = createAgentSession({ store: storeB, threadId: 'retried', model: neverCalled() });
+      cleanups.push(() => a.close());
+      cleanups.push(() => b.close());
+      const first = a.send({ text: 'hi', turnId: 'client-7' });
+      await slow.started;
+      // The client's POST times out and is retried; the load balancer picks the other instance.
+      const retried = b.send({ text: 'hi', turnId: 'client-7' });
+      slow.release('ok');
+      const rows = await first.rows;
+      expect(await retried.result).toMatchObject({ outcome: 'completed', rows });
+      const stored = await storeB.getRows('retried');
+      expect(stored.filter((row) => row.turnId === 'client-7')).toHaveLength(rows.length);
+      expect(JSON.stringify(stored)).toContain('Answered once.');
+    });
+  });
+}
