@@ -28,6 +28,14 @@ export interface SessionLeaseOptions {
    * called and nothing stored.
    */
   readonly onBusy?: 'wait' | 'error' | undefined;
+  /**
+   * How long, after one of its turns gave the lease up, this session waits before its next
+   * queued turn takes it again, in milliseconds: time for a turn another process waits with to
+   * take the lease first (waiters look every 250 ms at most, so give more than that). Default 0:
+   * a session runs its queued turns back to back, and another process's turn waits for the
+   * queue to empty (or for the lease to expire).
+   */
+  readonly handoffMs?: number | undefined;
 }
 
 /** The store methods a session lease needs. */
@@ -38,6 +46,7 @@ export interface LeaseConfig {
   readonly ttlMs: number;
   readonly holder: string;
   readonly onBusy: 'wait' | 'error';
+  readonly handoffMs: number;
 }
 
 /** The default lease duration: 30 s. */
@@ -58,12 +67,21 @@ export function checkLeaseOption(value: unknown): LeaseConfig | undefined {
     });
   };
   if (value !== true && (typeof value !== 'object' || value === null)) {
-    invalid('lease', '`lease` must be true, false or { ttlMs?, holder?, onBusy? }', value);
+    invalid(
+      'lease',
+      '`lease` must be true, false or { ttlMs?, holder?, onBusy?, handoffMs? }',
+      value,
+    );
   }
   const o = (
     value === true
       ? {}
-      : readOptions(value, 'createAgentSession', ['ttlMs', 'holder', 'onBusy'], 'lease')
+      : readOptions(
+          value,
+          'createAgentSession',
+          ['ttlMs', 'holder', 'onBusy', 'handoffMs'],
+          'lease',
+        )
   ) as SessionLeaseOptions;
   const ttlMs = o.ttlMs ?? DEFAULT_LEASE_TTL_MS;
   if (!Number.isSafeInteger(ttlMs) || ttlMs < 3 || ttlMs > 86_400_000) {
@@ -77,7 +95,11 @@ export function checkLeaseOption(value: unknown): LeaseConfig | undefined {
   if (onBusy !== 'wait' && onBusy !== 'error') {
     invalid('lease.onBusy', "`lease.onBusy` must be 'wait' or 'error'", onBusy);
   }
-  return { ttlMs, holder, onBusy };
+  const handoffMs = o.handoffMs ?? 0;
+  if (!Number.isSafeInteger(handoffMs) || handoffMs < 0 || handoffMs > 60_000) {
+    invalid('lease.handoffMs', '`lease.handoffMs` must be an integer from 0 to 60,000', handoffMs);
+  }
+  return { ttlMs, holder, onBusy, handoffMs };
 }
 
 /** How long a waiting turn sleeps between two attempts at a busy lease, at most, in milliseconds. */

@@ -1,4 +1,5 @@
 import type { ModelMessage } from 'ai';
+import { sleep } from '../errors/backoff.js';
 import { ChunklogError } from '../errors/index.js';
 import { invalidOption, readOptions } from '../errors/invalid-option.js';
 import { isAbortSignal } from '../live/abort-signal.js';
@@ -136,6 +137,8 @@ class Session implements AgentSession {
   #writes: Promise<unknown> = Promise.resolve();
   /** Whether interrupted turns were recovered since the lease was first taken. */
   #recovered = false;
+  /** When (`now`) a turn of this session last gave the thread's lease up. */
+  #leaseReleasedAt: number | undefined;
   /** Turn ids the caller chose (a retry may repeat one): checked in the store before they run. */
   readonly #explicit = new Set<string>();
   readonly #closedController = new AbortController();
@@ -253,6 +256,7 @@ class Session implements AgentSession {
     const { lease, turn } = this.#config;
     try {
       if (lease !== undefined) {
+        await this.#handOff(lease.handoffMs, controller.signal);
         const held = await takeLease(
           turn.store,
           this.threadId,
@@ -303,7 +307,16 @@ class Session implements AgentSession {
   async #releaseLease(record: JobRecord): Promise<void> {
     const held = record.lease;
     record.lease = undefined;
-    await held?.release();
+    if (held === undefined) return;
+    await held.release();
+    this.#leaseReleasedAt = this.#config.now();
+  }
+
+  /** Waits out what is left of `lease.handoffMs` since this session last gave the lease up. */
+  async #handOff(handoffMs: number, signal: AbortSignal): Promise<void> {
+    if (handoffMs === 0 || this.#leaseReleasedAt === undefined) return;
+    const left = this.#leaseReleasedAt + handoffMs - this.#config.now();
+    if (left > 0) await sleep(left, signal);
   }
 
   /**

@@ -178,6 +178,53 @@ describe('the session lease', () => {
     await b.close();
   });
 
+  it('with handoffMs, another process waiting for the lease gets it between two queued turns', async () => {
+    const clock = { now: 5_000 };
+    const [storeA, storeB] = await twoStores(clock);
+    const slow = slowTool();
+    let ids = 0;
+    const a = createAgentSession({
+      store: storeA,
+      threadId: 'fair',
+      model: createScriptedModel([
+        { parts: [{ type: 'tool-call', toolName: 'slow', input: { ms: 1 } }] },
+        { parts: [{ type: 'text', text: 'A1.' }] },
+        { parts: [{ type: 'text', text: 'A2.' }] },
+        { parts: [{ type: 'text', text: 'A3.' }] },
+      ]),
+      tools: { slow: slow.tool },
+      idGenerator: () => `a${++ids}`,
+      // Waiters look every 250 ms at most: a second leaves room on a busy machine.
+      lease: { ttlMs: HOUR, handoffMs: 1000 },
+    });
+    const b = createAgentSession({
+      store: storeB,
+      threadId: 'fair',
+      model: createScriptedModel([{ parts: [{ type: 'text', text: 'B.' }] }]),
+      idGenerator: () => 'b1',
+      lease: { ttlMs: HOUR },
+    });
+    const queued = [a.send('one'), a.send('two'), a.send('three')];
+    await slow.started;
+    const turnB = b.send('other process');
+    slow.release('ok');
+    for (const turn of queued) await turn.rows;
+    await turnB.rows;
+    const order = [...new Set((await storeA.getRows('fair')).map((r) => r.turnId))];
+    // Back to back (handoffMs 0), B would come last; handed off, it runs right after A's first.
+    expect(order).toEqual(['a1', 'b1', 'a2', 'a3']);
+    expect(() =>
+      createAgentSession({
+        store: storeA,
+        threadId: 'fair',
+        model: neverCalled(),
+        lease: { handoffMs: -1 },
+      }),
+    ).toThrow(expect.objectContaining({ code: 'invalid-option', option: 'lease.handoffMs' }));
+    await a.close();
+    await b.close();
+  });
+
   it('never runs a stored turn id again: returns the stored turn, or turn-exists', async () => {
     const clock = { now: 1 };
     const [store] = await twoStores(clock);
