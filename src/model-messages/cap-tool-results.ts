@@ -17,11 +17,24 @@ export function toolResultCutNote(kept: number, total: number): string {
   return `\n[chunklog: tool result cut to ${kept} of ${total} characters for model input; the full result is stored]`;
 }
 
+const CUT_NOTE = /\n\[chunklog: tool result cut to (\d+) of \d+ characters for model input; the full result is stored\]$/;
+
+/**
+ * Whether `value` is a result this module cut already, to at most `maxChars` characters: cutting
+ * it again would change its bytes (and a provider's cached prefix) for nothing.
+ */
+function cutAlready(value: string, maxChars: number): boolean {
+  const match = CUT_NOTE.exec(value);
+  if (match === null) return false;
+  const kept = Number(match[1]);
+  return kept <= maxChars && value.length - match[0].length === kept;
+}
+
 function capOutput(output: ToolResultOutput, maxChars: number): ToolResultOutput {
   switch (output.type) {
     case 'text':
     case 'error-text': {
-      if (output.value.length <= maxChars) return output;
+      if (output.value.length <= maxChars || cutAlready(output.value, maxChars)) return output;
       const value =
         output.value.slice(0, maxChars) + toolResultCutNote(maxChars, output.value.length);
       return { ...output, value };
@@ -41,7 +54,8 @@ function capOutput(output: ToolResultOutput, maxChars: number): ToolResultOutput
 
 /**
  * Cuts every local tool result of model input to at most `maxChars` characters (a JSON result is
- * cut as its JSON text and sent as text), marking the cut with {@link toolResultCutNote}. The
+ * cut as its JSON text and sent as text), marking the cut with {@link toolResultCutNote}; a
+ * result cut already (to at most `maxChars`) is left as it is, so cutting twice changes nothing. The
  * stored result is untouched; results of provider-executed tools (inside assistant messages,
  * in the shapes their provider expects) and multi-part `content` results are sent as they are.
  *

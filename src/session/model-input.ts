@@ -1,4 +1,4 @@
-import type { ModelMessage, PrepareStepFunction, ToolSet } from 'ai';
+import type { ModelMessage } from 'ai';
 import { type ChatMessage, messageId } from '../schema/chat-message.js';
 import type { TextChunk } from '../schema/chunk.js';
 import { applyAnthropicCaching, modelMessagesOf } from './pipeline.js';
@@ -76,24 +76,4 @@ export function buildModelMessages(
 ): ModelMessage[] {
   const messages = modelInputOf(user === undefined ? history : [...history, user]);
   return caching ? applyAnthropicCaching(messages) : messages;
-}
-
-/**
- * A `prepareStep` that applies Anthropic caching to every step's prompt. Each step gets
- * breakpoints computed from the plain messages (the previous step's prompt without its
- * breakpoints, plus what the AI SDK appended: the response, tool results, steering), so the
- * breakpoints of one step never pile up in the next and the prefix stays byte-stable.
- *
- * @returns the function to pass as `prepareStep`
- */
-export function cachingPrepareStep<TOOLS extends ToolSet>(): PrepareStepFunction<TOOLS> {
-  let plain: ModelMessage[] | undefined;
-  let sent = 0;
-  return ({ messages }) => {
-    // `messages` is what was sent last step (our override) plus what the SDK appended since.
-    plain = plain === undefined ? [...messages] : [...plain, ...messages.slice(sent)];
-    const withBreakpoints = applyAnthropicCaching(plain);
-    sent = withBreakpoints.length;
-    return { messages: withBreakpoints };
-  };
 }

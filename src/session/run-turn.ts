@@ -17,10 +17,11 @@ import { budgetedTurnInput, type ContextConfig } from './context-input.js';
 import { FallbackChain } from './fallback.js';
 import type { KeptHistory } from './kept-history.js';
 import type { LiveTurn } from './live-turn.js';
-import { buildModelMessages, cachingPrepareStep, userMessage } from './model-input.js';
+import { buildModelMessages, userMessage } from './model-input.js';
 import { PartEvents } from './part-events.js';
 import { anthropicCachedSystem, toChunkEvents } from './pipeline.js';
 import type { ResumePlan } from './resume-turn.js';
+import { inTurnCutEvent, stepInputPreparer } from './step-input.js';
 import { StepUsageLog } from './step-usage.js';
 import type { SessionStore } from './store.js';
 import { trackTools } from './tool-progress.js';
@@ -91,6 +92,12 @@ async function streamSteps(
         maxRetries: config.maxRetries,
       })
     : config.model;
+  // A cut made for a step's input is recorded just before that step's events.
+  const cuts: ChunkEvent[] = [];
+  const prepareStep = stepInputPreparer(
+    { caching: config.caching, budget: config.context?.budget },
+    (cut) => cuts.push(inTurnCutEvent(cut)),
+  );
   const result = streamText({
     model,
     messages,
@@ -109,7 +116,7 @@ async function streamSteps(
       'providerOptions',
       config.providerOptions as Record<string, Record<string, JSONValue>> | undefined,
     ),
-    ...(config.caching ? { prepareStep: cachingPrepareStep() } : {}),
+    ...optional('prepareStep', prepareStep),
     // Fallback switches travel in band as raw parts; the models themselves are not asked for any.
     ...(chained ? { include: { rawChunks: true } } : {}),
   });
@@ -117,6 +124,12 @@ async function streamSteps(
     const mapped = events.map(part);
     for (let i = 0; i < mapped.length; i++) {
       const event = mapped[i] as (typeof mapped)[number];
+      if (event.type === 'step-start' && cuts.length > 0) {
+        for (const cut of cuts.splice(0)) {
+          observe(cut);
+          live.emit(cut);
+        }
+      }
       observe(event);
       live.emit(event);
     }

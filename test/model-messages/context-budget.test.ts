@@ -79,6 +79,15 @@ describe('capToolResults', () => {
     expect(batch?.type === 'tool-batch' && batch.calls[0]?.result).toBe(long);
   });
 
+  it('is idempotent: a result cut already is left byte for byte; a smaller cap cuts the raw text again', () => {
+    const messages = [...turn(1, 'a', 'x'.repeat(500)), ...turn(2, 'b', { n: 'y'.repeat(300) })];
+    const once = capToolResults(toModelMessages(messages), 100);
+    expect(capToolResults(once, 100)).toStrictEqual(once);
+    expect(capToolResults(once, 400)).toStrictEqual(once);
+    const smaller = JSON.stringify(capToolResults(once, 50));
+    expect(smaller).toContain('tool result cut to 50 of');
+  });
+
   it('applies through the budget option of toModelMessages', () => {
     const messages = turn(1, 'a', 'z'.repeat(1000));
     const input = toModelMessages(messages, {
