@@ -63,7 +63,9 @@ describe('every step of a turn under a context budget', () => {
             execute: async ({ i, size }) => String(i % 10).repeat(size),
           });
           const cuts: InTurnCut[] = [];
-          const prepare = stepInputPreparer({ caching, budget }, (cut) => cuts.push(cut));
+          const prepare = stepInputPreparer<{ read: typeof read }>({ caching, budget }, (cut) =>
+            cuts.push(cut),
+          );
           const inputs: ModelMessage[][] = [];
           await streamText({
             model,
@@ -71,9 +73,9 @@ describe('every step of a turn under a context budget', () => {
             tools: { read },
             stopWhen: () => false,
             prepareStep: async (options) => {
-              const prepared = await prepare?.(options as never);
-              inputs.push((prepared?.messages ?? options.messages) as ModelMessage[]);
-              return prepared;
+              const prepared = await prepare?.(options);
+              inputs.push(prepared?.messages ?? options.messages);
+              return prepared ?? {};
             },
           }).consumeStream();
           expect(inputs).toHaveLength(sizes.length + 1);
