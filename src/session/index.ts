@@ -21,6 +21,12 @@ export type {
   SessionRecoveryOptions,
 } from './resume-turn.js';
 export type { StepDurableStore } from './store.js';
+export {
+  type RecoveredThread,
+  type RecoverInterruptedTurnsOptions,
+  recoverInterruptedTurns,
+  type SweepStore,
+} from './sweep.js';
 export { type ToolProgress, toolProgress } from './tool-progress.js';
 export type { SessionDurability } from './turn-writer.js';
 export type {

@@ -19,7 +19,14 @@ import { acquireLease, getLease, releaseLease, renewLease } from './queries/leas
 import { listThreads } from './queries/list-threads.js';
 import { createThread, deleteThread, getThread } from './queries/thread-ops.js';
 import { truncateAfter } from './queries/truncate-after.js';
-import { appendSteps, beginTurn, getTurnInfo, listTurns, setTurnStatus } from './queries/turns.js';
+import {
+  appendSteps,
+  beginTurn,
+  findInterruptedTurns,
+  getTurnInfo,
+  listTurns,
+  setTurnStatus,
+} from './queries/turns.js';
 import { updateThread } from './queries/update-thread.js';
 import { getThreadUsage, getTurnUsage, recordUsage } from './queries/usage.js';
 import { read } from './read.js';
@@ -320,6 +327,12 @@ export function createChunkStore(
     async listTurns(threadId, options) {
       open('listTurns');
       return await read(ctx, 'listTurns', threadId, () => listTurns(ctx, threadId, options));
+    },
+    async findInterruptedTurns(options) {
+      open('findInterruptedTurns');
+      return await read(ctx, 'findInterruptedTurns', undefined, () =>
+        findInterruptedTurns(ctx, options),
+      );
     },
     async acquireLease(threadId, holder, options) {
       open('acquireLease');

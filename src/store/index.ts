@@ -28,6 +28,7 @@ export {
   type BeginTurnResult,
   type ChunkStoreTurns,
   type EndedTurnStatus,
+  type FindInterruptedTurnsOptions,
   type Lease,
   type LeaseFence,
   type LeaseOptions,

@@ -122,6 +122,12 @@ export interface ListTurnsOptions {
   readonly status?: TurnStatus | undefined;
 }
 
+/** Options of {@link ChunkStoreTurns.findInterruptedTurns}. */
+export interface FindInterruptedTurnsOptions {
+  /** The most turns to return (1 to 1,000). Default 100. */
+  readonly limit?: number | undefined;
+}
+
 /**
  * The store's durable-turn methods (migration `0002`): turns begun and written step by step,
  * their status, and the thread lease that keeps one writer per thread across processes. Part of
@@ -174,6 +180,16 @@ export interface ChunkStoreTurns {
   getTurnInfo(threadId: string, turnId: string): Promise<TurnInfo | null>;
   /** The thread's turns that have a status row (begun with `beginTurn`, or sealed with one), oldest first. */
   listTurns(threadId: string, options?: ListTurnsOptions): Promise<TurnInfo[]>;
+  /**
+   * The turns of every thread left `running` by a writer that is gone: the thread's lease is
+   * missing or expired (by the store's clock). Least recently updated first. A sweep (a cron job,
+   * a queue worker) closes or continues them: see `recoverInterruptedTurns` in `chunklog/session`.
+   * The query reads the turns table without an index on the status: run it now and then, not per
+   * request.
+   *
+   * @throws {ChunklogError} `invalid-option` (`limit`); `store-failed`
+   */
+  findInterruptedTurns(options?: FindInterruptedTurnsOptions): Promise<TurnInfo[]>;
   /**
    * Takes the thread's lease for `holder` when it is free, expired, or already the holder's
    * (then it is renewed). A new holder gets a fencing token one above the last.

@@ -16,6 +16,7 @@ import type {
   BeginTurnOptions,
   BeginTurnResult,
   EndedTurnStatus,
+  FindInterruptedTurnsOptions,
   ListTurnsOptions,
   SetTurnStatusOptions,
   TurnInfo,
@@ -488,6 +489,46 @@ export function listTurns(
       .orderBy('first_seq')
       .execute();
     return records.map(toTurnInfo);
+  });
+}
+
+/** The most turns one `findInterruptedTurns` call returns. */
+export const MAX_INTERRUPTED_TURNS = 1000;
+
+/** `ChunkStore.findInterruptedTurns`: see there. */
+export function findInterruptedTurns(
+  ctx: StoreContext,
+  options?: FindInterruptedTurnsOptions,
+): Promise<TurnInfo[]> {
+  const o = readOptions(options, 'findInterruptedTurns', ['limit']);
+  const limit = o.limit ?? 100;
+  if (
+    !Number.isSafeInteger(limit) ||
+    (limit as number) < 1 ||
+    (limit as number) > MAX_INTERRUPTED_TURNS
+  ) {
+    throw new ChunklogError(
+      'invalid-option',
+      `findInterruptedTurns: \`limit\` must be an integer from 1 to ${MAX_INTERRUPTED_TURNS}.`,
+      { option: 'limit', value: o.limit },
+    );
+  }
+  return wrapStoreErrors('findInterruptedTurns', undefined, async () => {
+    const now = ctx.now();
+    const records = await ctx.db
+      .selectFrom('turns')
+      .leftJoin('leases', 'leases.thread_id', 'turns.thread_id')
+      .select(TURN_COLUMNS.map((column) => `turns.${column}` as const))
+      .where('turns.status', '=', 'running')
+      // No live writer: the thread's lease is missing, or expired.
+      .where((eb) =>
+        eb.or([eb('leases.expires_at', 'is', null), eb('leases.expires_at', '<=', now)]),
+      )
+      .orderBy('turns.updated_at')
+      .orderBy('turns.thread_id')
+      .limit(limit as number)
+      .execute();
+    return records.map((record) => toTurnInfo(record as SelectedTurn));
   });
 }
 

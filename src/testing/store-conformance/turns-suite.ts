@@ -67,4 +67,41 @@ export function describeTurnsSuite(kit: Kit): void {
       expect(option.option).toBe('limit');
     });
   });
+
+  describe('findInterruptedTurns', () => {
+    it("lists running turns of threads whose lease is missing or expired, not a live holder's", async () => {
+      const live = kit.thread('interrupted-live');
+      const none = kit.thread('interrupted-none');
+      const released = kit.thread('interrupted-released');
+      const ended = kit.thread('interrupted-ended');
+      const user = (turnId: string) => [
+        { turnId, step: 0, role: 'user' as const, type: 'text' as const, data: { text: 'hi' } },
+      ];
+      const holder = await kit.store.acquireLease(live, 'worker-1', { ttlMs: 3_600_000 });
+      await kit.store.beginTurn(live, user('a'), { fence: holder.lease });
+      await kit.store.beginTurn(none, user('b'));
+      const gone = await kit.store.acquireLease(released, 'worker-2', { ttlMs: 3_600_000 });
+      await kit.store.beginTurn(released, user('c'), { fence: gone.lease });
+      await kit.store.releaseLease(released, gone.lease);
+      await kit.store.beginTurn(ended, user('d'));
+      await kit.store.setTurnStatus(ended, 'd', 'failed');
+      const mine = new Set([live, none, released, ended]);
+      const found = (await kit.store.findInterruptedTurns({ limit: 1000 })).filter((t) =>
+        mine.has(t.threadId),
+      );
+      expect(found.map((t) => [t.threadId, t.turnId, t.status]).sort()).toEqual(
+        [
+          [none, 'b', 'running'],
+          [released, 'c', 'running'],
+        ].sort(),
+      );
+      for (const bad of [0, 1001, 1.5, '10']) {
+        const error = await kit.expectCode(
+          kit.store.findInterruptedTurns({ limit: bad as number }),
+          'invalid-option',
+        );
+        expect(error.option).toBe('limit');
+      }
+    });
+  });
 }
