@@ -19,7 +19,7 @@ import type { KeptHistory } from './kept-history.js';
 import type { LiveTurn } from './live-turn.js';
 import { buildModelMessages, cachingPrepareStep, userMessage } from './model-input.js';
 import { PartEvents } from './part-events.js';
-import { anthropicCachedSystem, toChunkEvents } from './pipeline.js';
+import { anthropicCachedSystem } from './pipeline.js';
 import type { ResumePlan } from './resume-turn.js';
 import { StepUsageLog } from './step-usage.js';
 import type { SessionStore } from './store.js';
@@ -91,6 +91,7 @@ async function streamSteps(
         maxRetries: config.maxRetries,
       })
     : config.model;
+  events.model = model;
   const result = streamText({
     model,
     messages,
@@ -177,10 +178,7 @@ export async function runTurn(
   } catch (error) {
     // The stream broke (or the history could not be read); an abort is reported below.
     if (!live.controller.signal.aborted) {
-      for (const event of toChunkEvents({ type: 'error', error })) {
-        if (event.type === 'error') events.failed = true;
-        live.emit(event);
-      }
+      for (const event of events.thrown(error)) live.emit(event);
     }
   }
   live.endSteering();

@@ -104,11 +104,7 @@ function PartView({
   }
   if (isChunklogErrorPart(part)) {
     return (
-      <ErrorCard
-        title={part.data.statusCode ? `Error ${part.data.statusCode}` : 'Error'}
-        message={part.data.message}
-        onRetry={onRetry}
-      />
+      <ErrorCard error={part.data} onRetry={onRetry} />
     );
   }
   if (isChunklogToolProgressPart(part)) {
