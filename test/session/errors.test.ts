@@ -244,6 +244,9 @@ describe('provider errors', () => {
       provider: 'anthropic.messages',
       modelId: 'claude-x',
     });
+    // Read back from the store as written.
+    const page = await store.getChunks('e4', { limit: 10 });
+    expect(page.chunks.at(-1)?.data).toStrictEqual(error?.data);
     expect(describeError(error?.data as ErrorInfo)).toBe(
       'Error from anthropic claude-x (HTTP 401): invalid x-api-key — check the API key, then send again',
     );

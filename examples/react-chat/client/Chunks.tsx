@@ -138,9 +138,7 @@ export function ChunkView({
         </div>
       );
     case 'error':
-      return (
-        <ErrorCard error={chunk} onRetry={onRetry} />
-      );
+      return <ErrorCard error={chunk} onRetry={onRetry} />;
     case 'system':
       // A separator: what comes after it happened after the notice (a model switch, a cancel,
       // a deploy, a context cut).
