@@ -1,6 +1,6 @@
 // Prints chat messages (grouped rows) compactly: each chunk kind as the live renderer shows it,
 // and after each message the seqs of its rows (what `/fork <seq>` takes).
-import type { ChatMessage, Chunk, ChunkRow } from 'chunklog';
+import { type ChatMessage, type Chunk, type ChunkRow, describeError } from 'chunklog';
 import { brief, clip, type Paint } from '../shared/terminal.js';
 
 function chunkLine(chunk: Chunk, p: Paint): string[] {
@@ -20,9 +20,7 @@ function chunkLine(chunk: Chunk, p: Paint): string[] {
         return `  ${p.cyan('⚙')} ${call.name} ${p.dim(brief(call.input, 40))} ${outcome}`;
       });
     case 'error':
-      return [
-        p.red(`  ✖ error${chunk.statusCode ? ` ${chunk.statusCode}` : ''}: ${chunk.message}`),
-      ];
+      return [p.red(`  ✖ ${describeError(chunk)}`)];
     case 'system':
       return [p.yellow(`  ── ${chunk.kind} ── ${chunk.text}`)];
     case 'steering':

@@ -1,6 +1,6 @@
 // Renders a turn's chunk events live in a terminal: text as it streams, thinking dimmed, tool
 // calls with their progress and results, system notices as separators, errors in red.
-import type { ChunkEvent } from 'chunklog';
+import { type ChunkEvent, describeError } from 'chunklog';
 import { brief, clip, type Paint } from './terminal.js';
 
 export interface LiveRendererOptions {
@@ -130,7 +130,8 @@ export function createLiveRenderer(options: LiveRendererOptions): (event: ChunkE
         line(p.yellow(separator(event.kind, event.text)));
         break;
       case 'error':
-        line(p.red(`  ✖ error${event.statusCode ? ` ${event.statusCode}` : ''}: ${event.message}`));
+        // `Error from anthropic claude-x (HTTP 401): invalid x-api-key — check the API key, …`
+        line(p.red(`  ✖ ${describeError(event)}`));
         break;
       case 'source':
         line(

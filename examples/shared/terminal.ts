@@ -1,6 +1,6 @@
 // Terminal output shared by the examples: ANSI colours (off when the stream is not a TTY, when
 // NO_COLOR is set, or for TERM=dumb; FORCE_COLOR turns them on) and a one-line view of a row.
-import type { ChunkRow, ChunkRowDraft, JSONValue } from 'chunklog';
+import { type ChunkRow, type ChunkRowDraft, describeError, type JSONValue } from 'chunklog';
 
 type Stream = { readonly isTTY?: boolean | undefined };
 
@@ -71,7 +71,7 @@ export function describeRow(row: ChunkRow | ChunkRowDraft): string {
       return `${row.data.name} → ${what}${brief(row.data.result)}${progress} call=${row.data.callId}`;
     }
     case 'error':
-      return `${row.data.statusCode ?? ''} ${row.data.message}`.trim();
+      return describeError(row.data);
     case 'system':
       return `[${row.data.kind}] ${row.data.text}`;
     case 'steering':

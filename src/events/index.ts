@@ -3,6 +3,7 @@
  *
  * @module
  */
+export { toErrorInfo } from './errors.js';
 export { ABORT_TEXT } from './lifecycle-parts.js';
 export {
   NO_EVENT_PART_TYPES,

@@ -5,7 +5,7 @@ import type {
   SystemEvent,
   TurnEndEvent,
 } from '../schema/chunk-event.js';
-import { errorMessage, statusCodeOf } from './errors.js';
+import { toErrorInfo } from './errors.js';
 import { jsonMetadata } from './json-safe.js';
 import type { StreamPartOf } from './part-types.js';
 import { flattenUsage } from './usage.js';
@@ -51,12 +51,10 @@ export function fromAbort(part: StreamPartOf<'abort'>): SystemEvent {
   return { type: 'system', kind: 'cancelled', text: part.reason ?? ABORT_TEXT };
 }
 
-/** `error` → `error { message, statusCode }` (the HTTP status of a failed API call). */
+/**
+ * `error` → `error { message, statusCode?, kind?, retryable?, attempts? }` (see
+ * {@link toErrorInfo}; the session adds the model that failed).
+ */
 export function fromError(part: StreamPartOf<'error'>): ErrorEvent {
-  const statusCode = statusCodeOf(part.error);
-  return {
-    type: 'error',
-    message: errorMessage(part.error),
-    ...(statusCode !== undefined && { statusCode }),
-  };
+  return { type: 'error', ...toErrorInfo(part.error) };
 }

@@ -2,6 +2,7 @@
 // and collapsible, tool cards with their progress and result, error cards, system chunks (notices,
 // model switches, cancels, sentinels) as separators. Everything from the store is escaped text.
 import type { Chunk, ToolCallEntry } from '../schema/chunk.js';
+import { errorNextStep, errorTitle } from '../schema/error-next-step.js';
 import { html, pretty, type SafeHtml } from './html.js';
 
 function toolCard(call: ToolCallEntry): SafeHtml {
@@ -53,8 +54,10 @@ export function renderChunk(chunk: Chunk): SafeHtml {
     }
     case 'tool-batch':
       return html`<div class="chunk tool-batch">${chunk.calls.map(toolCard)}</div>`;
-    case 'error':
-      return html`<div class="chunk error"><div class="error-title">${chunk.statusCode ? `Error ${chunk.statusCode}` : 'Error'}</div><div class="body">${chunk.message}</div></div>`;
+    case 'error': {
+      const next = errorNextStep(chunk);
+      return html`<div class="chunk error"><div class="error-title">${errorTitle(chunk)}</div><div class="body">${chunk.message}</div>${next === undefined ? '' : html`<div class="next-step">${next}</div>`}</div>`;
+    }
     case 'system':
       return html`<div class="chunk system kind-${chunk.kind}"><span class="kind">${chunk.kind}</span> <span class="body">${chunk.text}</span></div>`;
     case 'steering':

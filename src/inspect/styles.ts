@@ -36,6 +36,7 @@ code { font-size: 12px; }
 .call .progress { color: #6b7385; }
 .chunk.error { border: 1px solid #f3b4b4; background: #fff5f5; border-radius: 8px; padding: 8px 10px; }
 .chunk.error .error-title { color: #c62828; font-weight: 600; }
+.chunk.error .next-step { margin-top: 4px; font-style: italic; }
 .chunk.system { display: flex; gap: 8px; align-items: center; color: #8a6d00; font-size: 12px; }
 .chunk.system::before, .chunk.system::after { content: ""; flex: 1; border-top: 1px dashed #d8c890; }
 .chunk.system .kind { text-transform: uppercase; font-weight: 600; }

@@ -17,7 +17,8 @@ export function toolResultCutNote(kept: number, total: number): string {
   return `\n[chunklog: tool result cut to ${kept} of ${total} characters for model input; the full result is stored]`;
 }
 
-const CUT_NOTE = /\n\[chunklog: tool result cut to (\d+) of \d+ characters for model input; the full result is stored\]$/;
+const CUT_NOTE =
+  /\n\[chunklog: tool result cut to (\d+) of \d+ characters for model input; the full result is stored\]$/;
 
 /**
  * Whether `value` is a result this module cut already, to at most `maxChars` characters: cutting

@@ -1,9 +1,10 @@
 import type { ZodType } from 'zod';
 import * as z from 'zod/mini';
 import type { SystemKind } from './chunk.js';
-import { fileFields, oneFileSource, systemKindMini } from './chunk-schemas.js';
+import { errorFields, fileFields, oneFileSource, systemKindMini } from './chunk-schemas.js';
 import { classicView } from './classic-view.js';
 import { type ContextTruncation, contextTruncationMini } from './context-truncation.js';
+import type { ErrorInfo } from './error-info.js';
 import {
   type JSONValue,
   jsonValueMini,
@@ -220,11 +221,12 @@ export interface SteeringMessageEvent {
   readonly step: number;
 }
 
-/** An error (a failed API call has its HTTP status in `statusCode`). */
-export interface ErrorEvent {
+/**
+ * An error, with what is known of it ({@link ErrorInfo}: a failed API call has its HTTP status
+ * in `statusCode`, its kind, whether a retry can help, and the model that failed).
+ */
+export interface ErrorEvent extends ErrorInfo {
   readonly type: 'error';
-  readonly message: string;
-  readonly statusCode?: number | undefined;
 }
 
 /** A system notice (a model switch, a config reload, a cancel). */
@@ -429,11 +431,7 @@ const steeringMessage = z.object({
   text: z.string(),
   step: stepNumber,
 });
-const error = z.object({
-  type: z.literal('error'),
-  message: z.string(),
-  statusCode: z.optional(z.number().check(z.int())),
-});
+const error = z.object({ type: z.literal('error'), ...errorFields });
 const system = z.object({
   type: z.literal('system'),
   kind: systemKindMini,

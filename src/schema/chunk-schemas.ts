@@ -25,8 +25,11 @@ import type {
 import type { ChunkRowDraft, ChunkRowType } from './chunk-row.js';
 import { classicView, classicViews } from './classic-view.js';
 import { contextTruncationMini } from './context-truncation.js';
+import { ERROR_KINDS, type ErrorKind } from './error-info.js';
 import { jsonValueMini, type ProviderMetadata, providerMetadataMini } from './json.js';
 import { citationMini, sourceMini } from './source.js';
+
+type OptionalOf<T extends z.ZodMiniType> = z.ZodMiniOptional<T>;
 
 const metadata = z.optional(providerMetadataMini);
 const step = z.number().check(z.int(), z.nonnegative());
@@ -102,7 +105,30 @@ const thinking = {
   providerMetadata: metadata,
   modelId: optionalString,
 };
-const error = { message: z.string(), statusCode: z.optional(z.number().check(z.int())) };
+const errorKindMini: z.ZodMiniType<ErrorKind> = z.enum(ERROR_KINDS as [ErrorKind, ...ErrorKind[]]);
+
+/**
+ * The fields of an error (`ErrorInfo`), in a chunk, row data and an `error` event alike.
+ * All but `message` are optional: rows stored before a field existed still parse. Internal.
+ */
+export const errorFields: {
+  readonly message: z.ZodMiniString;
+  readonly statusCode: OptionalOf<z.ZodMiniNumber>;
+  readonly kind: OptionalOf<z.ZodMiniType<ErrorKind>>;
+  readonly retryable: OptionalOf<z.ZodMiniBoolean>;
+  readonly attempts: OptionalOf<z.ZodMiniNumber>;
+  readonly provider: OptionalOf<z.ZodMiniString>;
+  readonly modelId: OptionalOf<z.ZodMiniString>;
+} = {
+  message: z.string(),
+  statusCode: z.optional(z.number().check(z.int())),
+  kind: z.optional(errorKindMini),
+  retryable: optionalBoolean,
+  attempts: z.optional(z.number().check(z.int(), z.positive())),
+  provider: optionalString,
+  modelId: optionalString,
+};
+const error = errorFields;
 const system = {
   kind: systemKindMini,
   text: z.string(),
@@ -110,7 +136,6 @@ const system = {
 };
 const steering = { id: z.string(), text: z.string() };
 const source = { source: sourceMini };
-type OptionalOf<T extends z.ZodMiniType> = z.ZodMiniOptional<T>;
 
 /** The fields of a file, in a chunk, row data and a `file` event alike. Internal. */
 export const fileFields: {
@@ -200,6 +225,8 @@ export const rowDataMini: {
 
 /** Zod schema of a {@link SystemKind}. */
 export const SystemKindSchema: ZodType<SystemKind> = /* @__PURE__ */ classicView(systemKindMini);
+/** Zod schema of an {@link ErrorKind}. */
+export const ErrorKindSchema: ZodType<ErrorKind> = /* @__PURE__ */ classicView(errorKindMini);
 /** Zod schema of a {@link ToolApproval}. */
 export const ToolApprovalSchema: ZodType<ToolApproval> = /* @__PURE__ */ classicView(toolApproval);
 /** Zod schema of a {@link ToolCallEntry}. */

@@ -1,4 +1,5 @@
 import type { ContextTruncation } from './context-truncation.js';
+import type { ErrorInfo } from './error-info.js';
 import type { JSONValue, ProviderMetadata } from './json.js';
 import type { Citation, Source } from './source.js';
 
@@ -118,12 +119,13 @@ export interface ToolBatchChunk extends ChunkBase {
   readonly calls: readonly ToolCallEntry[];
 }
 
-/** An error that ended or interrupted the turn. Never sent to the model. */
-export interface ErrorChunk extends ChunkBase {
+/**
+ * An error that ended or interrupted the turn, with what is known of it ({@link ErrorInfo}: the
+ * HTTP status, the kind of failure, whether sending again can help, the model that failed).
+ * Never sent to the model.
+ */
+export interface ErrorChunk extends ChunkBase, ErrorInfo {
   readonly type: 'error';
-  readonly message: string;
-  /** The HTTP status of a failed API call, when there was one. */
-  readonly statusCode?: number | undefined;
 }
 
 /** A notice from the app or the runtime (a model switch, a cancel). Never sent to the model. */
@@ -232,6 +234,7 @@ export {
   CustomChunkSchema,
   DataChunkSchema,
   ErrorChunkSchema,
+  ErrorKindSchema,
   FileChunkSchema,
   SourceChunkSchema,
   SteeringChunkSchema,

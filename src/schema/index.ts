@@ -17,6 +17,7 @@ export {
   DataChunkSchema,
   type ErrorChunk,
   ErrorChunkSchema,
+  ErrorKindSchema,
   type FileChunk,
   FileChunkSchema,
   type SourceChunk,
@@ -95,6 +96,14 @@ export {
   type ToolResultRowData,
 } from './chunk-row.js';
 export { type ContextTruncation, ContextTruncationSchema } from './context-truncation.js';
+export {
+  ERROR_KINDS,
+  type ErrorInfo,
+  type ErrorKind,
+  errorKindOfStatus,
+  pickErrorInfo,
+} from './error-info.js';
+export { describeError, errorNextStep, errorTitle } from './error-next-step.js';
 export { findNonJson, MAX_JSON_DEPTH, type NonJsonReport } from './find-non-json.js';
 export {
   isJsonValue,

@@ -4,6 +4,7 @@
 // file row, a value it is unsure of) goes to zod, which decides and words the error.
 import type { ChunkRowType } from './chunk-row.js';
 import { SYSTEM_KINDS } from './chunk-schemas.js';
+import { ERROR_KINDS } from './error-info.js';
 import { isJsonValue } from './json.js';
 
 type Check = (data: Record<string, unknown>) => boolean;
@@ -39,6 +40,8 @@ function isMetadata(v: unknown): boolean {
 // Every kind the schema knows (a system row with a `truncation` record is left to zod).
 const SYSTEM_KIND_SET: ReadonlySet<unknown> = new Set(SYSTEM_KINDS);
 const isSystemKind = (v: unknown) => SYSTEM_KIND_SET.has(v);
+const ERROR_KIND_SET: ReadonlySet<unknown> = new Set(ERROR_KINDS);
+const isErrorKind = (v: unknown) => ERROR_KIND_SET.has(v);
 
 function isApproval(v: unknown): boolean {
   return isPlainObject(v) && fields(APPROVAL, v);
@@ -105,7 +108,15 @@ const SHAPES: Partial<Record<ChunkRowType, Record<string, Field>>> = {
     ...CALL_TAIL,
   },
   tool_result: { callId: [isString, true], name: [isString, true], ...OUTCOME },
-  error: { message: [isString, true], statusCode: [isInt, false] },
+  error: {
+    message: [isString, true],
+    statusCode: [isInt, false],
+    kind: [isErrorKind, false],
+    retryable: [isBoolean, false],
+    attempts: [(v) => isInt(v) && (v as number) > 0, false],
+    provider: [isString, false],
+    modelId: [isString, false],
+  },
   system: { kind: [isSystemKind, true], text: [isString, true] },
   custom: { kind: [isString, true], providerMetadata: [isMetadata, false] },
   steering: { id: [isString, true], text: [isString, true] },

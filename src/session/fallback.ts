@@ -7,6 +7,7 @@ import type {
 } from '@ai-sdk/provider';
 import { RetryError } from 'ai';
 import { type Backoff, backoffDelay, sleep } from '../errors/backoff.js';
+import { statusCodeOf } from '../events/errors.js';
 
 /** Why a call moved to the next model: `'rate-limit'` (429), `'overloaded'` (529, 503), `'server-error'` (other 5xx). */
 export type FallbackReason = 'rate-limit' | 'overloaded' | 'server-error';
@@ -28,28 +29,6 @@ const switchMarker: unique symbol = Symbol.for('chunklog.model-switch');
 
 function isRecord(value: unknown): value is Record<PropertyKey, unknown> {
   return typeof value === 'object' && value !== null;
-}
-
-/**
- * The HTTP status of a failed call: the `statusCode` of an `APICallError` (or of a provider's
- * stream error), of a retry error's last attempt, or of an error's cause, a few levels deep.
- *
- * @param error - anything a model call threw or streamed
- * @returns the status code, or undefined
- *
- * @example
- * ```ts
- * statusCodeOf(new APICallError({ message: 'slow down', url, requestBodyValues: {}, statusCode: 429 })); // 429
- * ```
- */
-export function statusCodeOf(error: unknown): number | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && isRecord(current); depth++) {
-    const code = current.statusCode ?? current.status;
-    if (typeof code === 'number' && Number.isInteger(code)) return code;
-    current = current.lastError ?? current.cause;
-  }
-  return undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
-import type { TextStreamPart, ToolSet } from 'ai';
-import type { ChunkEvent } from '../schema/chunk-event.js';
+import type { LanguageModel, TextStreamPart, ToolSet } from 'ai';
+import type { ChunkEvent, ErrorEvent } from '../schema/chunk-event.js';
+import { pickErrorInfo } from '../schema/error-info.js';
 import { type FinishReason, sumUsage, type TokenUsage } from '../schema/usage.js';
 import { describeModelSwitch, readModelSwitch } from './fallback.js';
 import { toChunkEvents } from './pipeline.js';
@@ -15,9 +16,19 @@ export function addUsage(
 }
 
 /**
+ * The provider and id of a model, for an error event: a model object's own (a fallback chain
+ * gives those of the model it is on), the id alone for a model named by a string.
+ */
+function modelNames(model: LanguageModel): Pick<ErrorEvent, 'provider' | 'modelId'> {
+  if (typeof model === 'string') return { modelId: model };
+  return { provider: model.provider, modelId: model.modelId };
+}
+
+/**
  * Maps the parts of one turn's `streamText().stream` to wire events, the session's way:
  * `toChunkEvents` for content, explicit step numbers on `step-start` and `step-finish`, a
- * `model-changed` system event where a fallback switched models, and no `turn-end` or
+ * `model-changed` system event where a fallback switched models, error events that name the
+ * model that failed (`provider`, `modelId`), and no `turn-end` or
  * `cancelled` event of its own: the session ends the turn itself (after its own system events),
  * using the finish reason and usage recorded here.
  */
@@ -33,6 +44,25 @@ export class PartEvents {
   usage: TokenUsage | undefined;
   /** The usage of the steps that finished, summed (the turn's usage when no `finish` came). */
   stepUsage: TokenUsage | undefined;
+  /** The model the turn calls, once it is called: error events name it. */
+  model: LanguageModel | undefined;
+
+  /**
+   * The events of an error the stream threw (rather than streamed), as of an `error` part.
+   *
+   * @param error - what was thrown
+   * @returns its error event, naming the model when one was called
+   */
+  thrown(error: unknown): ChunkEvent[] {
+    this.failed = true;
+    return toChunkEvents({ type: 'error', error }).map((event) => this.#named(event));
+  }
+
+  /** An error event with the called model's provider and id (kept when it has its own). */
+  #named(event: ChunkEvent): ChunkEvent {
+    if (event.type !== 'error' || this.model === undefined) return event;
+    return { type: 'error', ...pickErrorInfo({ ...modelNames(this.model), ...event }) };
+  }
 
   /**
    * @param part - one stream part
@@ -75,7 +105,7 @@ export class PartEvents {
         continue;
       }
       if (event.type === 'error') this.failed = true;
-      out.push(event);
+      out.push(this.#named(event));
     }
     return out;
   }

@@ -19,7 +19,7 @@ import type { KeptHistory } from './kept-history.js';
 import type { LiveTurn } from './live-turn.js';
 import { buildModelMessages, userMessage } from './model-input.js';
 import { PartEvents } from './part-events.js';
-import { anthropicCachedSystem, toChunkEvents } from './pipeline.js';
+import { anthropicCachedSystem } from './pipeline.js';
 import type { ResumePlan } from './resume-turn.js';
 import { inTurnCutEvent, stepInputPreparer } from './step-input.js';
 import { StepUsageLog } from './step-usage.js';
@@ -92,6 +92,7 @@ async function streamSteps(
         maxRetries: config.maxRetries,
       })
     : config.model;
+  events.model = model;
   // A cut made for a step's input is recorded just before that step's events.
   const cuts: ChunkEvent[] = [];
   const prepareStep = stepInputPreparer(
@@ -190,10 +191,7 @@ export async function runTurn(
   } catch (error) {
     // The stream broke (or the history could not be read); an abort is reported below.
     if (!live.controller.signal.aborted) {
-      for (const event of toChunkEvents({ type: 'error', error })) {
-        if (event.type === 'error') events.failed = true;
-        live.emit(event);
-      }
+      for (const event of events.thrown(error)) live.emit(event);
     }
   }
   live.endSteering();

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { Chunk } from '../schema/chunk.js';
 import { rowDataMini } from '../schema/chunk-schemas.js';
+import { pickErrorInfo } from '../schema/error-info.js';
 import { PARSE_CONTEXT } from '../schema/issue-messages.js';
 import type { JSONValue } from '../schema/json.js';
 import { CHUNKLOG_DATA_PART_PREFIX, CHUNKLOG_DATA_PARTS } from './data-parts.js';
@@ -87,12 +88,7 @@ export function dataPartToChunk(
     }
     case CHUNKLOG_DATA_PARTS.error: {
       const error = parseData(errorData, part.data, location, 'error');
-      return {
-        type: 'error',
-        step,
-        message: error.message,
-        ...(error.statusCode === undefined ? {} : { statusCode: error.statusCode }),
-      };
+      return { type: 'error', step, ...pickErrorInfo(error) };
     }
     default:
       if (part.type.startsWith(CHUNKLOG_DATA_PART_PREFIX)) {

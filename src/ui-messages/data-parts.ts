@@ -1,11 +1,12 @@
-import type { ContextTruncation, SystemKind } from '../schema/index.js';
+import type { ContextTruncation, ErrorInfo, SystemKind } from '../schema/index.js';
 
 /**
  * The names of the data parts chunklog adds to a `UIMessage` for what the AI SDK has no part for.
  * `convertToModelMessages` ignores data parts, so none of them reaches the model.
  *
  * - `data-chunklog-system`: a system notice (`{ kind, text }`), from a `system` chunk.
- * - `data-chunklog-error`: an error of the turn (`{ message, statusCode? }`), from an `error` chunk.
+ * - `data-chunklog-error`: an error of the turn (an `ErrorInfo`: `{ message, statusCode?, kind?,
+ *   retryable?, attempts?, provider?, modelId? }`), from an `error` chunk.
  * - `data-chunklog-tool-progress`: the progress text a running tool streamed (`{ toolCallId, text }`,
  *   part id = the tool call id), placed after the tool parts of its batch.
  *
@@ -61,10 +62,7 @@ export interface ChunklogSystemData {
  * const error: ChunklogErrorData = { message: 'Overloaded', statusCode: 529 };
  * ```
  */
-export interface ChunklogErrorData {
-  readonly message: string;
-  readonly statusCode?: number | undefined;
-}
+export type ChunklogErrorData = ErrorInfo;
 
 /**
  * `data` of a `data-chunklog-tool-progress` part.

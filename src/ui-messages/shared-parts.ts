@@ -7,6 +7,7 @@ import type {
   SteeringChunk,
   SystemChunk,
 } from '../schema/index.js';
+import { pickErrorInfo } from '../schema/index.js';
 import { CHUNKLOG_DATA_PARTS } from './data-parts.js';
 
 /** Any part of a `UIMessage`. */
@@ -57,10 +58,7 @@ export function sharedPart(chunk: SharedPartChunk): AnyUIPart {
     case 'error':
       return {
         type: CHUNKLOG_DATA_PARTS.error,
-        data: {
-          message: chunk.message,
-          ...(chunk.statusCode === undefined ? {} : { statusCode: chunk.statusCode }),
-        },
+        data: pickErrorInfo(chunk),
       };
     case 'system':
       return {

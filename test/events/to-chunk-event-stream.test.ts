@@ -106,6 +106,8 @@ describe('toChunkEventStream', () => {
       type: 'error',
       message: 'Overloaded',
       statusCode: 529,
+      kind: 'overloaded',
+      retryable: true,
     });
   });
 });

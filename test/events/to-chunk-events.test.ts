@@ -499,7 +499,15 @@ const CASES: { readonly [K in StreamPartType]: ReadonlyArray<readonly [Part, unk
           statusCode: 529,
         }),
       },
-      [{ type: 'error', message: 'Overloaded', statusCode: 529 }],
+      [
+        {
+          type: 'error',
+          message: 'Overloaded',
+          statusCode: 529,
+          kind: 'overloaded',
+          retryable: true,
+        },
+      ],
     ],
     [
       {
@@ -507,14 +515,15 @@ const CASES: { readonly [K in StreamPartType]: ReadonlyArray<readonly [Part, unk
         error: new RetryError({
           message: 'Failed after 3 attempts. Last error: Rate limited',
           reason: 'maxRetriesExceeded',
-          errors: [
-            new APICallError({
-              message: 'Rate limited',
-              url: 'u',
-              requestBodyValues: {},
-              statusCode: 429,
-            }),
-          ],
+          errors: [1, 2, 3].map(
+            () =>
+              new APICallError({
+                message: 'Rate limited',
+                url: 'u',
+                requestBodyValues: {},
+                statusCode: 429,
+              }),
+          ),
         }),
       },
       [
@@ -522,6 +531,9 @@ const CASES: { readonly [K in StreamPartType]: ReadonlyArray<readonly [Part, unk
           type: 'error',
           message: 'Failed after 3 attempts. Last error: Rate limited',
           statusCode: 429,
+          kind: 'rate-limit',
+          retryable: true,
+          attempts: 3,
         },
       ],
     ],

@@ -72,7 +72,8 @@ describe('npm run demo', () => {
       'you ▸ And tomorrow?',
       // The fallback was tried, and failed too: the switch is recorded, then its error.
       '── model-changed ── Switched from claude-opus-demo to claude-sonnet-demo (overloaded, HTTP 503)',
-      '✖ error 503: Overloaded, try again later',
+      // The error names the model that failed and says what to do.
+      '✖ Error from anthropic claude-sonnet-demo (HTTP 503): Overloaded, try again later — the provider is overloaded: wait a moment, then send again',
       '── config-reload ── Tool settings reloaded.',
     ]);
     // Both tools ran at once and streamed progress text, each line in its order, and each
@@ -111,7 +112,9 @@ describe('npm run demo', () => {
       /7\s+tool\s+tool_result\s+headlines → .* progress="fetching the front page…/,
     );
     expect(pages).toMatch(/12\s+assistant\s+system\s+\[model-changed\] Switched/);
-    expect(pages).toMatch(/13\s+assistant\s+error\s+503 Overloaded/);
+    expect(pages).toMatch(
+      /13\s+assistant\s+error\s+Error from anthropic claude-sonnet-demo \(HTTP 503\): Overloaded/,
+    );
     expect(pages).toMatch(/14\s+system\s+system\s+\[config-reload\]/);
 
     // The next input: no notices, no errors, no progress text, no thinking signed by a model
@@ -135,7 +138,7 @@ describe('npm run demo', () => {
     const { code, stdout } = await npmRunDemo(exampleEnv({ NO_COLOR: '', FORCE_COLOR: '1' }));
     expect(code).toBe(0);
     expect(stdout).toContain('\u001b[2m  ┊ thinking'); // thinking dimmed
-    expect(stdout).toContain('\u001b[31m  ✖ error 503'); // errors in red
+    expect(stdout).toContain('\u001b[31m  ✖ Error from anthropic'); // errors in red
     expect(stdout).toContain('\u001b[33m  ── model-changed'); // notices as separators
 
     const store = createChunkStore({ sqlite: `${ROOT}/.tmp/demo.db` });

@@ -220,7 +220,10 @@ describe('chunklog inspect', () => {
       expect(await page.textContent('.chunk.file')).toContain('map.png');
       expect(await page.textContent('.chunk.custom')).toContain('anthropic.fallback');
       expect(await page.textContent('.chunk.data')).toContain('"celsius": 21');
-      expect(await page.textContent('.chunk.error')).toContain('Error 529');
+      expect(await page.textContent('.chunk.error')).toContain('Error (HTTP 529)');
+      expect(await page.textContent('.chunk.error .next-step')).toBe(
+        'the provider is overloaded: wait a moment, then send again',
+      );
       // HTML from the store is text.
       const text = (await page.textContent('main')) ?? '';
       expect(text).toContain('Take the train. <script>alert(3)</script>');

@@ -138,7 +138,13 @@ describe.skipIf(!hasChromium)('examples/react-chat in Chromium', () => {
       'Switched from claude-opus-scripted to claude-sonnet-scripted',
     );
     await turn(page, 'error');
-    expect(await page.locator('.chunk.error .error-title').last().textContent()).toBe('Error 503');
+    // The card names the model that failed and says what to do next.
+    expect(await page.locator('.chunk.error .error-title').last().textContent()).toBe(
+      'Error from anthropic claude-sonnet-scripted (HTTP 503)',
+    );
+    expect(await page.locator('.chunk.error .next-step').last().textContent()).toBe(
+      'the provider is overloaded: wait a moment, then send again',
+    );
     // Retry, on the newest turn's error card: the user's last message again, as a new turn.
     expect(await page.locator('.chunk.error .retry').count()).toBe(1);
     const errors = await page.locator('.chunk.error').count();
@@ -398,6 +404,13 @@ describe.skipIf(!hasChromium)('examples/react-chat in Chromium', () => {
     await idle();
     const errors = page.locator('article.message.assistant .chunk.error');
     expect(await errors.count()).toBe(1);
+    // From the UI message's data part: the same title and next step as the chunk view.
+    expect(await errors.locator('.error-title').textContent()).toBe(
+      'Error from anthropic claude-sonnet-scripted (HTTP 503)',
+    );
+    expect(await errors.locator('.next-step').textContent()).toBe(
+      'the provider is overloaded: wait a moment, then send again',
+    );
     await page.click('article.message.assistant .chunk.error .retry');
     await expect.poll(() => errors.count(), { timeout: 20_000 }).toBe(2);
     await idle();

@@ -284,7 +284,13 @@ describe.skipIf(!hasChromium)('examples/web-chat in Chromium', () => {
     );
 
     await turn(page, 'error');
-    expect(await page.locator('.chunk.error .error-title').last().textContent()).toBe('Error 503');
+    // The card names the model that failed and says what to do next.
+    expect(await page.locator('.chunk.error .error-title').last().textContent()).toBe(
+      'Error from anthropic claude-sonnet-scripted (HTTP 503)',
+    );
+    expect(await page.locator('.chunk.error .next-step').last().textContent()).toBe(
+      'the provider is overloaded: wait a moment, then send again',
+    );
 
     // Stop a running turn: the button posts to chunklog's cancel route, naming the turn.
     const beforeStop = await storedRows(page);

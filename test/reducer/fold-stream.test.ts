@@ -211,7 +211,7 @@ describe('foldStream when the stream itself fails', () => {
     const state = await foldStream(stream);
     expect(state.chunks).toStrictEqual([
       { type: 'text', step: 0, id: 't', text: 'partial' },
-      { type: 'error', step: 0, message: 'socket hang up', statusCode: 502 },
+      { type: 'error', step: 0, message: 'socket hang up', statusCode: 502, kind: 'server' },
     ]);
     expect(state.openIndex).toBe(0);
 

@@ -14,6 +14,7 @@ const TYPES = Object.keys(RowDataSchemas) as ChunkRowType[];
 const fieldValueArb = fc.oneof(
   fc.string({ maxLength: 4 }),
   fc.constantFrom('notice', 'model-changed', 'cancelled', 'other', ''),
+  fc.constantFrom('auth', 'network', 'rate-limit', 'server'),
   fc.integer({ min: -3, max: 3 }),
   fc.constantFrom(0.5, Number.NaN, 2 ** 60, -0),
   fc.boolean(),
@@ -51,6 +52,9 @@ const KEYS = [
   'message',
   'statusCode',
   'kind',
+  'retryable',
+  'attempts',
+  'provider',
   'data',
   'mediaType',
   'url',

@@ -1,6 +1,8 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAgentSession } from '../../src/entries/session.js';
 import type { ChunkEvent } from '../../src/schema/chunk-event.js';
+import { describeError, type ErrorInfo, errorNextStep } from '../../src/schema/index.js';
 import { createScriptedModel, parseScript } from '../../src/testing/index.js';
 import { listFiles, readFile } from './fixtures.js';
 import {
@@ -52,7 +54,15 @@ describe('provider errors', () => {
       { type: 'step-start', step: 0 },
       ...block('reasoning', '0-0', ['Hmm.'], 'sig-1'),
       ...block('text', '0-1', ['Partial ', 'answer']),
-      { type: 'error', message: 'Internal boom', statusCode: 500 },
+      {
+        type: 'error',
+        message: 'Internal boom',
+        statusCode: 500,
+        kind: 'server',
+        retryable: true,
+        provider: 'scripted',
+        modelId: 'm',
+      },
       { type: 'step-finish', finishReason: 'error', modelId: 'm', step: 0 },
       { type: 'turn-end', finishReason: 'error' },
     ] satisfies ChunkEvent[]);
@@ -96,7 +106,14 @@ describe('provider errors', () => {
         step: 0,
         role: 'assistant',
         type: 'error',
-        data: { message: 'Internal boom', statusCode: 500 },
+        data: {
+          message: 'Internal boom',
+          statusCode: 500,
+          kind: 'server',
+          retryable: true,
+          provider: 'scripted',
+          modelId: 'm',
+        },
       },
     ]);
     expect((await turn.result).outcome).toBe('failed');
@@ -136,12 +153,32 @@ describe('provider errors', () => {
     const rows = await session.send('go').rows;
     expect(recorded.ofTurn('t1')).toEqual([
       { type: 'turn-start', turnId: 't1' },
-      { type: 'error', message: 'Rate limit exceeded', statusCode: 429 },
+      {
+        type: 'error',
+        message: 'Rate limit exceeded',
+        statusCode: 429,
+        kind: 'rate-limit',
+        retryable: true,
+        provider: 'scripted',
+        modelId: 'scripted-model',
+      },
       { type: 'turn-end', finishReason: 'error' },
     ]);
     expect(rows.map((r) => [r.role, r.type, r.step, r.data])).toEqual([
       ['user', 'text', 0, { text: 'go' }],
-      ['assistant', 'error', 0, { message: 'Rate limit exceeded', statusCode: 429 }],
+      [
+        'assistant',
+        'error',
+        0,
+        {
+          message: 'Rate limit exceeded',
+          statusCode: 429,
+          kind: 'rate-limit',
+          retryable: true,
+          provider: 'scripted',
+          modelId: 'scripted-model',
+        },
+      ],
     ]);
     expect(await session.modelMessages()).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'go' }] },
@@ -164,9 +201,84 @@ describe('provider errors', () => {
     expect(rows.map((r) => [r.type, r.data])).toEqual([
       ['text', { text: 'go' }],
       ['text', { text: 'half', id: '0-0' }],
-      ['error', { message: 'Bad gateway', statusCode: 502 }],
+      [
+        'error',
+        {
+          message: 'Bad gateway',
+          statusCode: 502,
+          kind: 'server',
+          retryable: true,
+          provider: 'scripted',
+          modelId: 'scripted-model',
+        },
+      ],
     ]);
     expect((await turn.result).finishReason).toBe('error');
+  });
+
+  it('a bad key: the error chunk names the model, the status and that a retry will not help', async () => {
+    const { store, dispose } = await openSqliteStore();
+    disposers.push(dispose);
+    const model = createScriptedModel(
+      [{ fail: { statusCode: 401, message: 'invalid x-api-key' } }],
+      {
+        provider: 'anthropic.messages',
+        modelId: 'claude-x',
+      },
+    );
+    const session = createAgentSession({
+      store,
+      threadId: 'e4',
+      model,
+      maxRetries: 0,
+      idGenerator: sequentialIds(),
+    });
+    const rows = await session.send('go').rows;
+    const error = rows.at(-1);
+    expect(error?.type).toBe('error');
+    expect(error?.data).toStrictEqual({
+      message: 'invalid x-api-key',
+      statusCode: 401,
+      kind: 'auth',
+      retryable: false,
+      provider: 'anthropic.messages',
+      modelId: 'claude-x',
+    });
+    // Read back from the store as written.
+    const page = await store.getChunks('e4', { limit: 10 });
+    expect(page.chunks.at(-1)?.data).toStrictEqual(error?.data);
+    expect(describeError(error?.data as ErrorInfo)).toBe(
+      'Error from anthropic claude-x (HTTP 401): invalid x-api-key — check the API key, then send again',
+    );
+  });
+
+  it('no network: a real provider whose fetch fails stores a network error of that model', async () => {
+    const { store, dispose } = await openSqliteStore();
+    disposers.push(dispose);
+    const fetch = async () => {
+      const cause = Object.assign(new Error('getaddrinfo ENOTFOUND api.anthropic.com'), {
+        code: 'ENOTFOUND',
+      });
+      throw new TypeError('fetch failed', { cause });
+    };
+    const session = createAgentSession({
+      store,
+      threadId: 'e5',
+      model: createAnthropic({ apiKey: 'k', fetch })('claude-x'),
+      maxRetries: 0,
+      idGenerator: sequentialIds(),
+    });
+    const rows = await session.send('go').rows;
+    expect(rows.at(-1)?.data).toStrictEqual({
+      message: 'Cannot connect to API: getaddrinfo ENOTFOUND api.anthropic.com',
+      kind: 'network',
+      retryable: true,
+      provider: 'anthropic.messages',
+      modelId: 'claude-x',
+    });
+    expect(errorNextStep(rows.at(-1)?.data as ErrorInfo)).toBe(
+      'check the network connection, then send again',
+    );
   });
 });
 
@@ -268,7 +380,15 @@ describe('fallback models', () => {
       },
       { type: 'step-start', step: 1 },
       ...block('text', 's-1', ['Looking ', 'at ', 'the ', 'file...']),
-      { type: 'error', message: 'Network error', statusCode: 503 },
+      {
+        type: 'error',
+        message: 'Network error',
+        statusCode: 503,
+        kind: 'overloaded',
+        retryable: true,
+        provider: 'anthropic.messages',
+        modelId: 'claude-sonnet-4',
+      },
       { type: 'step-finish', finishReason: 'error', modelId: 'claude-sonnet-4', step: 1 },
       { type: 'turn-end', finishReason: 'error', usage },
     ] satisfies ChunkEvent[]);
@@ -286,7 +406,7 @@ describe('fallback models', () => {
       '8 tool tool_result 0 {"callId":"read-1","name":"read_file","result":"// x.ts\\nexport function f() {}"}',
       '9 tool tool_result 0 {"callId":"list-1","name":"list_files","result":["a.ts","b.ts"]}',
       '10 assistant text 1 {"text":"Looking at the file...","id":"s-1"}',
-      '11 assistant error 1 {"message":"Network error","statusCode":503}',
+      '11 assistant error 1 {"message":"Network error","statusCode":503,"kind":"overloaded","retryable":true,"provider":"anthropic.messages","modelId":"claude-sonnet-4"}',
     ]);
     // The failed model got the prompt once; the step went on with the same prompt on the backup.
     expect(primary.calls).toHaveLength(1);
@@ -389,7 +509,14 @@ describe('fallback models', () => {
     });
     const rows = await session.send('go').rows;
     expect(rows.map((r) => r.type)).toEqual(['text', 'text', 'error']);
-    expect(rows.at(-1)?.data).toEqual({ message: 'Bad request', statusCode: 400 });
+    expect(rows.at(-1)?.data).toEqual({
+      message: 'Bad request',
+      statusCode: 400,
+      kind: 'request',
+      retryable: false,
+      provider: 'scripted',
+      modelId: 'a',
+    });
     expect(b.calls).toHaveLength(0);
   });
 
@@ -444,7 +571,18 @@ describe('fallback models', () => {
         'system',
         { kind: 'model-changed', text: 'Switched from a to b (rate limit, HTTP 429)' },
       ],
-      ['assistant', 'error', { message: 'Service unavailable', statusCode: 503 }],
+      [
+        'assistant',
+        'error',
+        {
+          message: 'Service unavailable',
+          statusCode: 503,
+          kind: 'overloaded',
+          retryable: true,
+          provider: 'scripted',
+          modelId: 'b',
+        },
+      ],
     ]);
     expect((await turn.result).outcome).toBe('failed');
     expect(await session.modelMessages()).toEqual([
@@ -483,7 +621,16 @@ describe('fallback models', () => {
         kind: 'model-changed',
         text: 'Switched from a to b (overloaded, HTTP 529)',
       },
-      { type: 'error', message: 'Failed after 3 attempts. Last error: HTTP 503', statusCode: 503 },
+      {
+        type: 'error',
+        message: 'Failed after 3 attempts. Last error: HTTP 503',
+        statusCode: 503,
+        kind: 'overloaded',
+        retryable: true,
+        attempts: 3,
+        provider: 'scripted',
+        modelId: 'b',
+      },
     ]);
     expect(rows.map((r) => r.type)).toEqual(['text', 'system', 'error']);
     // With `maxRetries: 0`, the chain moves on at the first failure.
@@ -518,7 +665,17 @@ describe('fallback models', () => {
       ['text', { text: 'go' }],
       ['system', { kind: 'model-changed', text: 'Switched from a to b (rate limit, HTTP 429)' }],
       ['text', { text: 'x', id: '0-0' }],
-      ['error', { message: 'Internal server error', statusCode: 500 }],
+      [
+        'error',
+        {
+          message: 'Internal server error',
+          statusCode: 500,
+          kind: 'server',
+          retryable: true,
+          provider: 'scripted',
+          modelId: 'b',
+        },
+      ],
     ]);
   });
 });

@@ -1,11 +1,11 @@
 import { RetryError, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
+import { statusCodeOf } from '../../src/events/errors.js';
 import {
   describeModelSwitch,
   FallbackChain,
   fallbackReason,
   readModelSwitch,
-  statusCodeOf,
 } from '../../src/session/fallback.js';
 import { createScriptedModel, parseScript } from '../../src/testing/index.js';
 

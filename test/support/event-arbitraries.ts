@@ -8,7 +8,7 @@ import type {
   JSONValue,
   ProviderMetadata,
 } from '../../src/schema/index.js';
-import { CHUNK_EVENT_TYPES, SYSTEM_KINDS } from '../../src/schema/index.js';
+import { CHUNK_EVENT_TYPES, ERROR_KINDS, SYSTEM_KINDS } from '../../src/schema/index.js';
 
 /** A JSON value without `-0` (which JSON turns into `0`). */
 export const jsonValueArb: fc.Arbitrary<JSONValue> = fc
@@ -173,7 +173,15 @@ const byType: { [K in ChunkEventType]: fc.Arbitrary<ChunkEvent> } = {
     .record({ id: fc.constantFrom('s1', 's2'), text, step })
     .map((b) => ({ type: 'steering-message' as const, ...b })),
   error: fc
-    .record({ message: text, statusCode: maybe(fc.constantFrom(400, 429, 500, 529)) })
+    .record({
+      message: text,
+      statusCode: maybe(fc.constantFrom(400, 401, 429, 500, 529)),
+      kind: maybe(fc.constantFrom(...ERROR_KINDS)),
+      retryable: maybe(fc.boolean()),
+      attempts: maybe(fc.constantFrom(2, 3)),
+      provider: maybe(fc.constantFrom('anthropic.messages', 'scripted')),
+      modelId: maybe(fc.constantFrom('claude-x', 'm')),
+    })
     .map((b) => clean({ type: 'error' as const, ...b })),
   system: fc
     .record({ kind: fc.constantFrom(...SYSTEM_KINDS), text })

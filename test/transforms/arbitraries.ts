@@ -2,12 +2,13 @@
 // backwards within a turn, a tool-batch has at least one call, call ids are unique within a turn,
 // optional fields are absent rather than undefined, and everything is plain JSON.
 import fc from 'fast-check';
-import type {
-  Chunk,
-  JSONValue,
-  ProviderMetadata,
-  SystemKind,
-  ToolCallEntry,
+import {
+  type Chunk,
+  ERROR_KINDS,
+  type JSONValue,
+  type ProviderMetadata,
+  type SystemKind,
+  type ToolCallEntry,
 } from '../../src/schema/index.js';
 
 const json: fc.Arbitrary<JSONValue> = fc.jsonValue({ maxDepth: 2 }).map(
@@ -127,6 +128,11 @@ function chunkBodyArb(nextCallId: () => string): fc.Arbitrary<ChunkShape> {
           type: fc.constant('error' as const),
           message: word,
           statusCode: optional(fc.integer({ min: 400, max: 599 })),
+          kind: optional(fc.constantFrom(...ERROR_KINDS)),
+          retryable: optional(fc.boolean()),
+          attempts: optional(fc.integer({ min: 1, max: 5 })),
+          provider: optional(fc.constantFrom('anthropic.messages', 'openai.responses')),
+          modelId: optional(word),
         })
         .map(compact),
     },

@@ -2,7 +2,15 @@
 // collapsible, tool cards with their live progress, error cards, notices (and any other system
 // chunk, such as a truncation sentinel) as separators between what happened before and after.
 // Model output is text, or Markdown through react-markdown: never HTML.
-import type { ChatMessage, Chunk, JSONValue, ToolCallEntry } from 'chunklog';
+import {
+  type ChatMessage,
+  type Chunk,
+  type ErrorInfo,
+  errorNextStep,
+  errorTitle,
+  type JSONValue,
+  type ToolCallEntry,
+} from 'chunklog';
 import { memo } from 'react';
 import { Markdown } from './Markdown.js';
 
@@ -67,20 +75,23 @@ function SafeLink({ url, label }: { url: string; label: string }) {
   );
 }
 
-/** An error card; with `onRetry`, a button that sends the user's last message again. */
+/**
+ * An error card: which model failed and how (`errorTitle`), the message, and what to do next
+ * (`errorNextStep`); with `onRetry`, a button that sends the user's last message again.
+ */
 export function ErrorCard({
-  title,
-  message,
+  error,
   onRetry,
 }: {
-  title: string;
-  message: string;
+  error: ErrorInfo;
   onRetry?: (() => void) | undefined;
 }) {
+  const next = errorNextStep(error);
   return (
     <div className="chunk error" role="alert">
-      <div className="error-title">{title}</div>
-      <div className="body">{message}</div>
+      <div className="error-title">{errorTitle(error)}</div>
+      <div className="body">{error.message}</div>
+      {next && <div className="next-step">{next}</div>}
       {onRetry && (
         <button type="button" className="retry" onClick={onRetry}>
           Retry
@@ -127,13 +138,7 @@ export function ChunkView({
         </div>
       );
     case 'error':
-      return (
-        <ErrorCard
-          title={chunk.statusCode ? `Error ${chunk.statusCode}` : 'Error'}
-          message={chunk.message}
-          onRetry={onRetry}
-        />
-      );
+      return <ErrorCard error={chunk} onRetry={onRetry} />;
     case 'system':
       // A separator: what comes after it happened after the notice (a model switch, a cancel,
       // a deploy, a context cut).

@@ -103,13 +103,7 @@ function PartView({
     );
   }
   if (isChunklogErrorPart(part)) {
-    return (
-      <ErrorCard
-        title={part.data.statusCode ? `Error ${part.data.statusCode}` : 'Error'}
-        message={part.data.message}
-        onRetry={onRetry}
-      />
-    );
+    return <ErrorCard error={part.data} onRetry={onRetry} />;
   }
   if (isChunklogToolProgressPart(part)) {
     // Shown in its call's card; alone only when the message lacks the call (a partial page).

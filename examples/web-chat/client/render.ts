@@ -1,6 +1,13 @@
 // DOM for messages and chunks, as the chunk-refactor plan's display phase describes them. Every
 // piece of model output goes into the page with `textContent`: it is never parsed as HTML.
-import type { ChatMessage, Chunk, JSONValue, ToolCallEntry } from 'chunklog';
+import {
+  type ChatMessage,
+  type Chunk,
+  errorNextStep,
+  errorTitle,
+  type JSONValue,
+  type ToolCallEntry,
+} from 'chunklog';
 
 /** `document.createElement` with a class and, optionally, text. */
 function el<K extends keyof HTMLElementTagNameMap>(
@@ -91,10 +98,9 @@ export function renderChunk(chunk: Chunk, key: string, live: boolean): HTMLEleme
     }
     case 'error': {
       const card = el('div', 'chunk error');
-      card.append(
-        el('div', 'error-title', chunk.statusCode ? `Error ${chunk.statusCode}` : 'Error'),
-        el('div', 'body', chunk.message),
-      );
+      card.append(el('div', 'error-title', errorTitle(chunk)), el('div', 'body', chunk.message));
+      const next = errorNextStep(chunk);
+      if (next !== undefined) card.append(el('div', 'next-step', next));
       return card;
     }
     case 'system': {

@@ -1,5 +1,6 @@
 // A page of a thread's rows (seq, turn, step, role, type, data), filtered or not.
 import type { ChunkRow } from '../../schema/chunk-row.js';
+import { errorTitle } from '../../schema/error-next-step.js';
 import type { Thread } from '../../store/types.js';
 import { describeFilter, filterQuery, isEmptyFilter, type RowFilter } from '../filters.js';
 import { formatCount, idCode, timeHtml } from '../format.js';
@@ -21,7 +22,7 @@ export function rowSummary(row: ChunkRow): SafeHtml {
     case 'tool_result':
       return html`<b>${String(data.name)}</b> ${data.isError ? html`<span class="badge error">error</span>` : ''} <code>${JSON.stringify(data.result ?? null)?.slice(0, 300)}</code>`;
     case 'error':
-      return html`<span class="badge error">${data.statusCode ? `Error ${data.statusCode}` : 'Error'}</span> ${String(data.message ?? '')}`;
+      return html`<span class="badge error">${errorTitle(row.data)}</span> ${row.data.message}`;
     case 'system':
       return html`<span class="badge">${String(data.kind)}</span> ${String(data.text ?? '')}`;
     default:

@@ -1,4 +1,5 @@
 import type { ChunkEventOf } from '../../schema/chunk-event.js';
+import { pickErrorInfo } from '../../schema/error-info.js';
 import type { TurnStateImpl } from '../turn-state.js';
 
 // Each of these events is its own chunk, never coalesced, in the current step.
@@ -45,12 +46,7 @@ export function steeringMessage(d: TurnStateImpl, e: ChunkEventOf<'steering-mess
 
 /** `error`: an error chunk. */
 export function error(d: TurnStateImpl, e: ChunkEventOf<'error'>): void {
-  d.append({
-    type: 'error',
-    step: d.step,
-    message: e.message,
-    ...(e.statusCode !== undefined && { statusCode: e.statusCode }),
-  });
+  d.append({ type: 'error', step: d.step, ...pickErrorInfo(e) });
 }
 
 /** `system`: a system notice chunk. */

@@ -74,6 +74,7 @@ export declare function shallowRef<T>(value: T): { value: T };
 export declare function Message(props: { message: ChatMessage }): ReactElement;
 export declare function Notice(props: { kind: string; children?: ReactNode }): ReactElement;
 export declare function ErrorCard(props: {
-  status?: number | undefined;
+  title: string;
+  next?: string | undefined;
   children?: ReactNode;
 }): ReactElement;
