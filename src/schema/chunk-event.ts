@@ -4,6 +4,7 @@ import type { SystemKind } from './chunk.js';
 import { fileFields, oneFileSource, systemKindMini } from './chunk-schemas.js';
 import { classicView } from './classic-view.js';
 import { type ContextTruncation, contextTruncationMini } from './context-truncation.js';
+import { type Redaction, redactionMini } from './redaction.js';
 import {
   type JSONValue,
   jsonValueMini,
@@ -234,6 +235,8 @@ export interface SystemEvent {
   readonly text: string;
   /** On a `context-truncated` event: the cut it records. */
   readonly truncation?: ContextTruncation | undefined;
+  /** On a `redacted` event: what was redacted, by kind. */
+  readonly redaction?: Redaction | undefined;
 }
 
 /** The JSON wire vocabulary: everything that can happen during a turn. */
@@ -439,6 +442,7 @@ const system = z.object({
   kind: systemKindMini,
   text: z.string(),
   truncation: z.optional(contextTruncationMini),
+  redaction: z.optional(redactionMini),
 });
 
 /**

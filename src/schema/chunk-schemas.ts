@@ -26,6 +26,7 @@ import type { ChunkRowDraft, ChunkRowType } from './chunk-row.js';
 import { classicView, classicViews } from './classic-view.js';
 import { contextTruncationMini } from './context-truncation.js';
 import { jsonValueMini, type ProviderMetadata, providerMetadataMini } from './json.js';
+import { redactionMini } from './redaction.js';
 import { citationMini, sourceMini } from './source.js';
 
 const metadata = z.optional(providerMetadataMini);
@@ -40,6 +41,7 @@ const systemKinds = [
   'interrupted',
   'context-truncated',
   'resumed',
+  'redacted',
 ] as const;
 
 // Compile-time check: the list names every SystemKind.
@@ -107,6 +109,7 @@ const system = {
   kind: systemKindMini,
   text: z.string(),
   truncation: z.optional(contextTruncationMini),
+  redaction: z.optional(redactionMini),
 };
 const steering = { id: z.string(), text: z.string() };
 const source = { source: sourceMini };

@@ -95,6 +95,7 @@ export {
   type ToolResultRowData,
 } from './chunk-row.js';
 export { type ContextTruncation, ContextTruncationSchema } from './context-truncation.js';
+export { type Redaction, type RedactionCounts, RedactionSchema } from './redaction.js';
 export { findNonJson, MAX_JSON_DEPTH, type NonJsonReport } from './find-non-json.js';
 export {
   isJsonValue,

@@ -16,3 +16,20 @@ export {
   systemEventRoute,
 } from './route-system-event.js';
 export type { GroupableRow } from './row-input.js';
+export { LiveRedaction } from './redact-events.js';
+export { redactChunk, redactDrafts } from './redact-fields.js';
+export {
+  type RedactedText,
+  type Redactor,
+  pendingTail,
+  redactionNotice,
+} from './redactor.js';
+export {
+  createSecretRedactor,
+  luhnValid,
+  SECRET_KINDS,
+  type SecretKind,
+  type SecretPattern,
+  type SecretRedactorOptions,
+  redactSecrets,
+} from './secret-patterns.js';

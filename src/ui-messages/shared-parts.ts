@@ -8,6 +8,7 @@ import type {
   SystemChunk,
 } from '../schema/index.js';
 import { CHUNKLOG_DATA_PARTS } from './data-parts.js';
+import { noticeFields } from '../schema/system-message.js';
 
 /** Any part of a `UIMessage`. */
 export type AnyUIPart = UIMessagePart<UIDataTypes, UITools>;
@@ -65,10 +66,7 @@ export function sharedPart(chunk: SharedPartChunk): AnyUIPart {
     case 'system':
       return {
         type: CHUNKLOG_DATA_PARTS.system,
-        data:
-          chunk.truncation === undefined
-            ? { kind: chunk.kind, text: chunk.text }
-            : { kind: chunk.kind, text: chunk.text, truncation: chunk.truncation },
+        data: noticeFields(chunk),
       };
     case 'steering':
       return {
