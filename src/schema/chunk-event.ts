@@ -4,13 +4,13 @@ import type { SystemKind } from './chunk.js';
 import { fileFields, oneFileSource, systemKindMini } from './chunk-schemas.js';
 import { classicView } from './classic-view.js';
 import { type ContextTruncation, contextTruncationMini } from './context-truncation.js';
-import { type Redaction, redactionMini } from './redaction.js';
 import {
   type JSONValue,
   jsonValueMini,
   type ProviderMetadata,
   providerMetadataMini,
 } from './json.js';
+import { type Redaction, redactionMini } from './redaction.js';
 import { type Citation, citationMini, type Source, sourceMini } from './source.js';
 import { type FinishReason, finishReasonMini, type TokenUsage, tokenUsageMini } from './usage.js';
 

@@ -95,7 +95,6 @@ export {
   type ToolResultRowData,
 } from './chunk-row.js';
 export { type ContextTruncation, ContextTruncationSchema } from './context-truncation.js';
-export { type Redaction, type RedactionCounts, RedactionSchema } from './redaction.js';
 export { findNonJson, MAX_JSON_DEPTH, type NonJsonReport } from './find-non-json.js';
 export {
   isJsonValue,
@@ -119,6 +118,7 @@ export {
   safeParseChunkEvent,
   safeParseWith,
 } from './parse.js';
+export { type Redaction, type RedactionCounts, RedactionSchema } from './redaction.js';
 export {
   type Citation,
   CitationSchema,

@@ -86,7 +86,9 @@ export class LiveRedaction {
         ];
       case 'tool-progress': {
         const out =
-          event.text === undefined ? [] : this.#grow('progress', event.toolCallId, event.text, undefined);
+          event.text === undefined
+            ? []
+            : this.#grow('progress', event.toolCallId, event.text, undefined);
         if (event.output === undefined) return out;
         // Preliminary output goes out after the progress text released with it.
         const { text: _text, ...rest } = event;
@@ -149,7 +151,9 @@ export class LiveRedaction {
     const out = stable === '' ? '' : this.#r.text(stable);
     if (out === '' && providerMetadata === undefined) return [];
     const event = deltaOf(kind, id, out);
-    return [providerMetadata === undefined ? event : ({ ...event, providerMetadata } as ChunkEvent)];
+    return [
+      providerMetadata === undefined ? event : ({ ...event, providerMetadata } as ChunkEvent),
+    ];
   }
 
   /** What a stream held back, redacted, at its end. */

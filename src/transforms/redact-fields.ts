@@ -75,7 +75,9 @@ export class CountingRedactor {
 
   /** An approval's reason (its id and signature stay). */
   approval(approval: ToolApproval | undefined): ToolApproval | undefined {
-    return approval === undefined ? undefined : with_(approval, { reason: this.optional(approval.reason) });
+    return approval === undefined
+      ? undefined
+      : with_(approval, { reason: this.optional(approval.reason) });
   }
 
   /** The counts so far, forgotten from here on. */

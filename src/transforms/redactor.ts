@@ -1,5 +1,6 @@
 // The redaction hook's contract, and what the store and the session share to apply it: counts by
 // kind, and the `redacted` system notice that records them (notes/0084).
+import { invalidOption } from '../errors/invalid-option.js';
 import type { SystemEvent } from '../schema/chunk-event.js';
 import type { RedactionCounts } from '../schema/redaction.js';
 
@@ -103,4 +104,32 @@ export function redactionNotice(counts: RedactionCounts): SystemEvent & { kind: 
     text: `Redacted ${total} ${total === 1 ? 'secret' : 'secrets'}: ${list}.`,
     redaction: { counts: sorted },
   };
+}
+
+/**
+ * Checks a `redact` option (of `createAgentSession` and `createChunkStore`): a {@link Redactor},
+ * or undefined for none.
+ *
+ * @param where - the public function, for the error
+ * @param value - the untrusted option
+ * @returns the redactor, or undefined
+ * @throws {ChunklogError} `invalid-option` (option `redact`)
+ */
+export function checkRedactor(where: string, value: unknown): Redactor | undefined {
+  if (value === undefined) return undefined;
+  const r = value as Partial<Redactor> | null;
+  if (
+    typeof r !== 'object' ||
+    r === null ||
+    typeof r.redact !== 'function' ||
+    (r.pending !== undefined && typeof r.pending !== 'function')
+  ) {
+    invalidOption(
+      where,
+      'redact',
+      '`redact` must be a Redactor: `{ redact(text) → { text, counts }, pending?(text) → index }`, such as `redactSecrets`',
+      value,
+    );
+  }
+  return r as Redactor;
 }

@@ -78,7 +78,8 @@ const READY: Readonly<Record<SecretKind, SecretPattern>> = {
   },
   email: {
     kind: 'email',
-    pattern: /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g,
+    pattern:
+      /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g,
   },
   'card-number': {
     kind: 'card-number',

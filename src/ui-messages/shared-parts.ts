@@ -7,8 +7,8 @@ import type {
   SteeringChunk,
   SystemChunk,
 } from '../schema/index.js';
-import { CHUNKLOG_DATA_PARTS } from './data-parts.js';
 import { noticeFields } from '../schema/system-message.js';
+import { CHUNKLOG_DATA_PARTS } from './data-parts.js';
 
 /** Any part of a `UIMessage`. */
 export type AnyUIPart = UIMessagePart<UIDataTypes, UITools>;

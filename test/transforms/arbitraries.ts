@@ -142,9 +142,13 @@ function chunkBodyArb(nextCallId: () => string): fc.Arbitrary<ChunkShape> {
         kind: fc.constant('redacted' as const),
         text: word,
         redaction: fc.record({
-          counts: fc.dictionary(fc.constantFrom('email', 'api-key', 'card-number'), fc.nat(9).map((n) => n + 1), {
-            minKeys: 1,
-          }),
+          counts: fc.dictionary(
+            fc.constantFrom('email', 'api-key', 'card-number'),
+            fc.nat(9).map((n) => n + 1),
+            {
+              minKeys: 1,
+            },
+          ),
         }),
       }),
     },
