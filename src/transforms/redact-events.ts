@@ -4,6 +4,7 @@
 // end: a secret split across deltas is never sent in pieces.
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import type { ProviderMetadata } from '../schema/json.js';
+import { pendingJsonText, redactJsonText } from './json-text.js';
 import { CountingRedactor } from './redact-fields.js';
 import { countsAny, pendingTail, type Redactor, redactionNotice } from './redactor.js';
 
@@ -43,11 +44,13 @@ interface Held {
  */
 export class LiveRedaction {
   readonly #r: CountingRedactor;
+  readonly #redactor: Redactor;
   readonly #pending: (text: string) => number;
   readonly #held = new Map<string, Held>();
 
   constructor(redactor: Redactor) {
     this.#r = new CountingRedactor(redactor);
+    this.#redactor = redactor;
     this.#pending = redactor.pending ?? pendingTail;
   }
 
@@ -142,13 +145,13 @@ export class LiveRedaction {
     const key = `${kind}:${id ?? ''}`;
     const held = this.#held.get(key);
     const text = (held?.text ?? '') + delta;
-    const cut = this.#pending(text);
+    const cut = kind === 'input' ? pendingJsonText(text, this.#pending) : this.#pending(text);
     const stable = text.slice(0, cut);
     const rest = text.slice(cut);
     if (rest === '') this.#held.delete(key);
     else if (held === undefined) this.#held.set(key, { kind, id, text: rest });
     else held.text = rest;
-    const out = stable === '' ? '' : this.#r.text(stable);
+    const out = stable === '' ? '' : this.#redact(kind, stable);
     if (out === '' && providerMetadata === undefined) return [];
     const event = deltaOf(kind, id, out);
     return [
@@ -162,7 +165,13 @@ export class LiveRedaction {
     const held = this.#held.get(key);
     if (held === undefined) return [];
     this.#held.delete(key);
-    return [deltaOf(kind, id, this.#r.text(held.text))];
+    return [deltaOf(kind, id, this.#redact(kind, held.text))];
+  }
+
+  // A tool's streamed input is raw JSON text, and a draft of its `tool-call` input, which
+  // replaces it in the turn: the secrets are counted there, once.
+  #redact(kind: HeldKind, text: string): string {
+    return kind === 'input' ? redactJsonText(text, this.#redactor) : this.#r.text(text);
   }
 
   #releaseAll(): ChunkEvent[] {

@@ -44,13 +44,15 @@ export interface Redactor {
 
 // A tail a secret may still grow from: from a word start, any words that end in a digit and one
 // space or dash (card-number groups) or in `bearer` and whitespace, then the last word and the
-// whitespace after it. The leftmost start that reaches the end is the longest such tail.
-const TAIL = /(?<!\S)(?:\S*\d[ -]|\S*bearer\s+)*\S*\s*$/i;
+// spaces after it (a line break ends it: no pattern spans one but the `Bearer` prefix). The
+// leftmost start that reaches the end is the longest such tail.
+const TAIL = /(?<!\S)(?:\S*\d[ -]|\S*bearer\s+)*\S*[^\S\n]*$/i;
 
 /**
  * The default {@link Redactor.pending}: the index of the last word of `text`, moved back over
  * the card-number digit groups and the `Bearer` prefix that may lead up to it (and 0 for a text
- * of one word). A pattern that matches no whitespace otherwise cannot straddle it.
+ * of one word); the end of a text that ends a line (nothing held), unless it ends in `Bearer`.
+ * A pattern that matches no whitespace otherwise cannot straddle it.
  *
  * @param text - the text streamed so far that was not sent out yet
  * @returns the index from which `text` is held back

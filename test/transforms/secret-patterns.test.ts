@@ -96,6 +96,9 @@ describe('pendingTail', () => {
     ['pay 4111 1111 ', 4],
     ['pay x4111 1111', 4],
     ['done. ', 0],
+    ['line one\n', 9],
+    ['line one\r\n', 10],
+    ['auth: Bearer\n', 6],
     ['', 0],
   ])('%j is held from %i', (text, index) => {
     expect(pendingTail(text)).toBe(index);
