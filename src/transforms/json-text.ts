@@ -10,9 +10,9 @@ const MARK = '\u2028';
 /** `text` with each escape masked, and the escapes' spans in order. */
 function mask(text: string): { masked: string; spans: Array<[number, number]> } {
   const spans: Array<[number, number]> = [];
-  const masked = text.replace(ESCAPE, (escape, at: number) => {
-    spans.push([at, at + escape.length]);
-    return MARK.repeat(escape.length);
+  const masked = text.replace(ESCAPE, (found, at: number) => {
+    spans.push([at, at + found.length]);
+    return MARK.repeat(found.length);
   });
   return { masked, spans };
 }
