@@ -11,6 +11,7 @@ import {
   type ProviderMetadata,
   providerMetadataMini,
 } from './json.js';
+import { type Redaction, redactionMini } from './redaction.js';
 import { type Citation, citationMini, type Source, sourceMini } from './source.js';
 import { type FinishReason, finishReasonMini, type TokenUsage, tokenUsageMini } from './usage.js';
 
@@ -236,6 +237,8 @@ export interface SystemEvent {
   readonly text: string;
   /** On a `context-truncated` event: the cut it records. */
   readonly truncation?: ContextTruncation | undefined;
+  /** On a `redacted` event: what was redacted, by kind. */
+  readonly redaction?: Redaction | undefined;
 }
 
 /** The JSON wire vocabulary: everything that can happen during a turn. */
@@ -437,6 +440,7 @@ const system = z.object({
   kind: systemKindMini,
   text: z.string(),
   truncation: z.optional(contextTruncationMini),
+  redaction: z.optional(redactionMini),
 });
 
 /**

@@ -27,6 +27,7 @@ import { classicView, classicViews } from './classic-view.js';
 import { contextTruncationMini } from './context-truncation.js';
 import { ERROR_KINDS, type ErrorKind } from './error-info.js';
 import { jsonValueMini, type ProviderMetadata, providerMetadataMini } from './json.js';
+import { redactionMini } from './redaction.js';
 import { citationMini, sourceMini } from './source.js';
 
 type OptionalOf<T extends z.ZodMiniType> = z.ZodMiniOptional<T>;
@@ -43,6 +44,7 @@ const systemKinds = [
   'interrupted',
   'context-truncated',
   'resumed',
+  'redacted',
 ] as const;
 
 // Compile-time check: the list names every SystemKind.
@@ -133,6 +135,7 @@ const system = {
   kind: systemKindMini,
   text: z.string(),
   truncation: z.optional(contextTruncationMini),
+  redaction: z.optional(redactionMini),
 };
 const steering = { id: z.string(), text: z.string() };
 const source = { source: sourceMini };

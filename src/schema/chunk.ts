@@ -1,6 +1,7 @@
 import type { ContextTruncation } from './context-truncation.js';
 import type { ErrorInfo } from './error-info.js';
 import type { JSONValue, ProviderMetadata } from './json.js';
+import type { Redaction } from './redaction.js';
 import type { Citation, Source } from './source.js';
 
 /** The kinds of system notice a turn or thread can record. */
@@ -11,7 +12,8 @@ export type SystemKind =
   | 'cancelled'
   | 'interrupted'
   | 'context-truncated'
-  | 'resumed';
+  | 'resumed'
+  | 'redacted';
 
 /** What every chunk has: the zero-based step of the turn it happened in. */
 export interface ChunkBase {
@@ -135,6 +137,8 @@ export interface SystemChunk extends ChunkBase {
   readonly text: string;
   /** On a `context-truncated` chunk: the cut it records (see `docs/model-input.md`). */
   readonly truncation?: ContextTruncation | undefined;
+  /** On a `redacted` chunk: what was redacted, by kind (see `docs/session.md`, _Redaction_). */
+  readonly redaction?: Redaction | undefined;
 }
 
 /** A user message that joined the running turn at a step boundary. Stored with role `user`. */

@@ -127,6 +127,7 @@ export {
   safeParseChunkEvent,
   safeParseWith,
 } from './parse.js';
+export { type Redaction, type RedactionCounts, RedactionSchema } from './redaction.js';
 export {
   type Citation,
   CitationSchema,

@@ -6,7 +6,13 @@ import {
 import { ChunklogError } from '../errors/index.js';
 import type { EventMeta } from '../live/event-meta.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
-import { createTurnState, reduceTurn, type TurnState } from './pipeline.js';
+import {
+  createTurnState,
+  LiveRedaction,
+  type Redactor,
+  reduceTurn,
+  type TurnState,
+} from './pipeline.js';
 import type { TurnHandleImpl } from './turn-handle.js';
 
 /** Where a live turn's events go besides its handle: the session's subscribers and replay. */
@@ -39,6 +45,8 @@ export class LiveTurn {
   readonly #called = new Set<string>();
   /** Progress of running calls whose `tool-call` event has not been emitted yet. */
   readonly #earlyProgress = new Map<string, string[]>();
+  /** The session's redaction of this turn's events, when it has one. */
+  readonly #redaction: LiveRedaction | undefined;
 
   /**
    * @param handle - the caller's handle of the turn
@@ -46,14 +54,17 @@ export class LiveTurn {
    * @param firstIndex - the index of its first event: 0, or (a turn taken over after a crash)
    *   the one after the last event the dead process published
    * @param onEnded - called when `turn-end` is folded (the turn takes no more events from then on)
+   * @param redactor - the session's `redact` option: every event is redacted before anything else
    */
   constructor(
     handle: TurnHandleImpl,
     sink: EventSink,
     firstIndex = 0,
     onEnded: () => void = () => {},
+    redactor?: Redactor,
   ) {
     this.handle = handle;
+    this.#redaction = redactor === undefined ? undefined : new LiveRedaction(redactor);
     this.#sink = sink;
     this.#index = firstIndex;
     this.#onEnded = onEnded;
@@ -69,12 +80,26 @@ export class LiveTurn {
     return this.#index;
   }
 
+  /** The user's message as it is stored and sent to the model: redacted, when the session redacts. */
+  userText(text: string): string {
+    return this.#redaction === undefined ? text : this.#redaction.text(text);
+  }
+
   /**
    * Folds the event into the turn and sends it out. Ignored once the turn ended. A `turn-end` is
    * folded at once but held back until {@link LiveTurn.publishEnd}: the session publishes it
    * after the turn's write landed, so a client that reconciles on `turn-end` finds it stored.
+   * With the session's `redact`, the event is redacted first (its held-back deltas may go out
+   * later, and a `redacted` notice before `step-finish` and `turn-end`): nothing unredacted is
+   * folded, stored or sent.
    */
   emit(event: ChunkEvent): void {
+    if (this.ended) return;
+    if (this.#redaction === undefined) this.#emitOne(event);
+    else for (const out of this.#redaction.apply(event)) this.#emitOne(out);
+  }
+
+  #emitOne(event: ChunkEvent): void {
     if (this.ended) return;
     this.state = reduceTurn(this.state, event);
     const index = this.#index++;

@@ -7,6 +7,7 @@ import type { Relay } from '../live/relay.js';
 import { type ContextBudget, planModelInput } from '../model-messages/context-budget.js';
 import type { CorruptRowPolicy } from '../store/types.js';
 import { idProblem } from '../store/validate.js';
+import { checkRedactor, type Redactor } from '../transforms/redactor.js';
 import { type ContextConfig, DEFAULT_COMPACTION_INSTRUCTIONS } from './context-input.js';
 import { createTimeOrderedIds } from './ids.js';
 import { checkLeaseOption, type LeaseConfig } from './lease.js';
@@ -36,6 +37,8 @@ export interface SessionConfig {
   readonly onExistingTurn: ExistingTurnPolicy;
   /** What is done with a turn a dead holder left `running` (`recovery`). */
   readonly recovery: RecoveryConfig;
+  /** Redaction at write (`redact`), or undefined for none. */
+  readonly redact: Redactor | undefined;
 }
 
 /** The default most steps of a turn. */
@@ -73,6 +76,7 @@ export const SESSION_OPTIONS: readonly (keyof AgentSessionOptions)[] = [
   'lease',
   'onExistingTurn',
   'recovery',
+  'redact',
 ];
 
 /** The session's context settings; the budget itself is checked by `planModelInput` on use. */
@@ -285,7 +289,9 @@ export function validateOptions<TOOLS extends ToolSet>(
     invalid('onExistingTurn', "`onExistingTurn` must be 'return' or 'error'", onExistingTurn);
   }
   const recovery = checkRecoveryOption(options.recovery);
+  const redact = checkRedactor('createAgentSession', options.redact);
   return {
+    redact,
     onExistingTurn,
     recovery,
     durability,

@@ -6,3 +6,5 @@ export { anthropicCachedSystem, applyAnthropicCaching } from '../model-messages/
 export { modelMessagesOf } from '../model-messages/to-model-messages.js';
 export { createTurnState, reduceTurn, type TurnState } from '../reducer/index.js';
 export { explodeChunks, explodeTurn } from '../transforms/explode-turn.js';
+export { LiveRedaction } from '../transforms/redact-events.js';
+export type { Redactor } from '../transforms/redactor.js';

@@ -160,7 +160,8 @@ export async function runTurn(
   start: TurnStart,
 ): Promise<TurnOutcome> {
   live.emit({ type: 'turn-start', turnId: live.turnId });
-  const user = start.kind === 'fresh' ? userMessage(live.turnId, start.text) : undefined;
+  const user =
+    start.kind === 'fresh' ? userMessage(live.turnId, live.userText(start.text)) : undefined;
   const events = new PartEvents();
   if (start.kind === 'continued') {
     for (const event of start.plan.events) live.announce(event);

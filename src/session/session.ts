@@ -411,9 +411,15 @@ class Session implements AgentSession {
       },
       stored,
     );
-    const live: LiveTurn = new LiveTurn(handle, this.#sink, firstIndex, () => {
-      if (job.kind === 'turn') this.#dispatch({ type: 'ended', job: job.id });
-    });
+    const live: LiveTurn = new LiveTurn(
+      handle,
+      this.#sink,
+      firstIndex,
+      () => {
+        if (job.kind === 'turn') this.#dispatch({ type: 'ended', job: job.id });
+      },
+      this.#config.redact,
+    );
     this.#live = live;
     let outcome: Awaited<ReturnType<typeof runTurn>>;
     try {
@@ -453,8 +459,12 @@ class Session implements AgentSession {
   async #runNotice(job: Job, notice: NonNullable<JobRecord['notice']>): Promise<void> {
     const turnId = this.#newId();
     const handle = new TurnHandleImpl(turnId, '', undefined, () => {});
-    const live = new LiveTurn(handle, this.#sink, 0, () =>
-      this.#dispatch({ type: 'ended', job: job.id }),
+    const live = new LiveTurn(
+      handle,
+      this.#sink,
+      0,
+      () => this.#dispatch({ type: 'ended', job: job.id }),
+      this.#config.redact,
     );
     live.emit({ type: 'turn-start', turnId, role: 'system' });
     live.emit(notice.event);
@@ -742,7 +752,12 @@ class Session implements AgentSession {
     const next = input === undefined ? undefined : readInput(input, 'modelMessages');
     await this.#writes;
     const history = await this.#history.messages();
-    const user = next === undefined ? undefined : userMessage(next.turnId ?? 'next', next.text);
+    // The message as a turn would store and send it: redacted, when the session redacts.
+    const redact = this.#config.redact;
+    const text =
+      next === undefined || redact === undefined ? next?.text : redact.redact(next.text).text;
+    const user =
+      next === undefined ? undefined : userMessage(next.turnId ?? 'next', text as string);
     const { context, caching, store } = this.#config.turn;
     if (context === undefined) return buildModelMessages(history, user, caching);
     // What the budget would send (a compaction the next turn would run is not run here).

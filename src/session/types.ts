@@ -8,6 +8,7 @@ import type { ChunkEvent } from '../schema/chunk-event.js';
 import type { ChunkRow } from '../schema/chunk-row.js';
 import type { JSONValue } from '../schema/json.js';
 import type { FinishReason, TokenUsage } from '../schema/usage.js';
+import type { Redactor } from '../transforms/redactor.js';
 import type { SessionLeaseOptions } from './lease.js';
 import type { RecoveryPolicy, SessionRecoveryOptions } from './resume-turn.js';
 import type { SessionStore } from './store.js';
@@ -120,6 +121,15 @@ export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
    * and its events go to the subscribers like a turn's. See {@link SessionRecoveryOptions}.
    */
   readonly recovery?: RecoveryPolicy | SessionRecoveryOptions | undefined;
+  /**
+   * Redaction at write: every event of a turn goes through it before it is folded, stored or
+   * published (to subscribers, the turn's handle and the relay), and so does the user's message
+   * before it is stored and sent to the model. What it replaced is recorded, by kind, in a
+   * `redacted` system chunk before each step's end. Deltas of a block still streaming are held
+   * back from where a secret may still be growing (`Redactor.pending`). `redactSecrets` is the
+   * ready one. See `docs/session.md`, _Redaction_. Default: none.
+   */
+  readonly redact?: Redactor | undefined;
   /**
    * What `send` does with a turn id the thread already holds (a client retrying a POST): the
    * model is never called again. A turn of that id running or queued in this session is joined

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Redactor } from '../transforms/redactor.js';
 import type { StoreDialectAdapter } from './dialects/adapter.js';
 import type { StoreStatements } from './statements.js';
 import type { StoreTableNames, StoreTables } from './tables.js';
@@ -24,6 +25,8 @@ export interface StoreContext {
   readonly timeoutMs: number;
   /** Rows of whole turns after the last history snapshot that make a read write one; false: none. */
   readonly snapshotMinRows: number | false;
+  /** The `redact` option: applied to every draft a write stores, after it is checked. */
+  readonly redactor?: Redactor;
   /**
    * On the SQLite connection the store opened itself (busy timeout 0 after opening): how long a
    * write waits for SQLite's write lock, in milliseconds (`busyTimeoutMs`). Undefined on a

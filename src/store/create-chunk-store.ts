@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { ChunklogError } from '../errors/chunklog-error.js';
 import type { ChunkRowDraft } from '../schema/chunk-row.js';
+import type { Redactor } from '../transforms/redactor.js';
 import type { StoreContext } from './context.js';
 import type { StoreDialectName } from './dialects/adapter.js';
 import { resolveDialect } from './dialects/detect.js';
@@ -90,6 +91,14 @@ export interface ChunkStoreOptions extends StoreTableOptions, SqliteOpenOptions 
    * are neither written nor read (a snapshot holds a second copy of the turns it covers).
    */
   readonly snapshotMinRows?: number | false | undefined;
+  /**
+   * Redaction at write: every row `appendTurn`, `beginTurn` and `appendSteps` store goes through
+   * it (the strings that hold what a user or a model wrote; never ids, signatures or provider
+   * metadata), and a write that replaced anything stores a `redacted` system row with the counts
+   * after its rows. `redactSecrets` is the ready one. Rows a redacting session writes are clean
+   * already: this finds nothing in them and adds nothing. Default: none.
+   */
+  readonly redact?: Redactor | undefined;
 }
 
 /**
@@ -191,6 +200,7 @@ export function createChunkStore(
     statements: createStatements(adapter),
     timeoutMs: checked.timeoutMs,
     snapshotMinRows: checked.snapshotMinRows,
+    ...(checked.redact === undefined ? {} : { redactor: checked.redact }),
     ...(ownSqlite ? { ownSqliteBusyMs: checked.sqlite.busyTimeoutMs ?? 5000 } : {}),
   };
 

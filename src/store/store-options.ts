@@ -1,4 +1,5 @@
 import { invalidOption, readOptions } from '../errors/invalid-option.js';
+import { checkRedactor, type Redactor } from '../transforms/redactor.js';
 import type { StoreDialectName } from './dialects/adapter.js';
 import type { SqliteOpenOptions } from './open-sqlite.js';
 import type { StoreTableOptions } from './tables.js';
@@ -18,6 +19,7 @@ const STORE_OPTIONS = [
   'synchronous',
   'statementCacheSize',
   'snapshotMinRows',
+  'redact',
 ] as const;
 
 const TABLE_KEYS = [
@@ -42,6 +44,7 @@ export interface CheckedStoreOptions {
   readonly now: () => number;
   readonly timeoutMs: number;
   readonly snapshotMinRows: number | false;
+  readonly redact: Redactor | undefined;
 }
 
 /**
@@ -131,6 +134,7 @@ export function checkStoreOptions(options: unknown): CheckedStoreOptions {
     json: jsonColumns(o.json),
     now: (o.now as (() => number) | undefined) ?? Date.now,
     timeoutMs,
+    redact: checkRedactor(WHERE, o.redact),
     snapshotMinRows:
       o.snapshotMinRows === false
         ? false

@@ -9,6 +9,14 @@ export {
   MessageFold,
   type MessageFoldState,
 } from './message-fold.js';
+export { LiveRedaction } from './redact-events.js';
+export { redactChunk, redactDrafts } from './redact-fields.js';
+export {
+  pendingTail,
+  type RedactedText,
+  type Redactor,
+  redactionNotice,
+} from './redactor.js';
 export {
   type RouteSystemEventOptions,
   routeSystemEvent,
@@ -16,3 +24,12 @@ export {
   systemEventRoute,
 } from './route-system-event.js';
 export type { GroupableRow } from './row-input.js';
+export {
+  createSecretRedactor,
+  luhnValid,
+  redactSecrets,
+  SECRET_KINDS,
+  type SecretKind,
+  type SecretPattern,
+  type SecretRedactorOptions,
+} from './secret-patterns.js';

@@ -4,6 +4,7 @@ import { checkChatMessages } from '../schema/check-list.js';
 import type { SystemChunk } from '../schema/chunk.js';
 import { SYSTEM_KINDS } from '../schema/chunk.js';
 import type { SystemEvent } from '../schema/chunk-event.js';
+import { noticeFields } from '../schema/system-message.js';
 
 /**
  * Options of {@link routeSystemEvent}.
@@ -147,9 +148,7 @@ export function routeSystemEvent(
   const chunkOf = (step: number): SystemChunk => ({
     type: 'system',
     step,
-    kind: event.kind,
-    text: event.text,
-    ...(event.truncation === undefined ? {} : { truncation: event.truncation }),
+    ...noticeFields(event),
   });
 
   if (route === 'in-flight-turn') {

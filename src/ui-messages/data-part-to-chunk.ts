@@ -4,6 +4,7 @@ import { rowDataMini } from '../schema/chunk-schemas.js';
 import { pickErrorInfo } from '../schema/error-info.js';
 import { PARSE_CONTEXT } from '../schema/issue-messages.js';
 import type { JSONValue } from '../schema/json.js';
+import { noticeFields } from '../schema/system-message.js';
 import { CHUNKLOG_DATA_PART_PREFIX, CHUNKLOG_DATA_PARTS } from './data-parts.js';
 import { invalidUIMessage, type UIMessageLocation } from './invalid-ui-message.js';
 
@@ -76,15 +77,7 @@ export function dataPartToChunk(
   switch (part.type) {
     case CHUNKLOG_DATA_PARTS.system: {
       const system = parseData(systemData, part.data, location, 'system notice');
-      return system.truncation === undefined
-        ? { type: 'system', step, kind: system.kind, text: system.text }
-        : {
-            type: 'system',
-            step,
-            kind: system.kind,
-            text: system.text,
-            truncation: system.truncation,
-          };
+      return { type: 'system', step, ...noticeFields(system) };
     }
     case CHUNKLOG_DATA_PARTS.error: {
       const error = parseData(errorData, part.data, location, 'error');

@@ -1,4 +1,4 @@
-import type { ContextTruncation, ErrorInfo, SystemKind } from '../schema/index.js';
+import type { ContextTruncation, ErrorInfo, Redaction, SystemKind } from '../schema/index.js';
 
 /**
  * The names of the data parts chunklog adds to a `UIMessage` for what the AI SDK has no part for.
@@ -52,6 +52,8 @@ export interface ChunklogSystemData {
   readonly text: string;
   /** On a `context-truncated` notice: the cut it records. */
   readonly truncation?: ContextTruncation | undefined;
+  /** On a `redacted` notice: what was redacted, by kind. */
+  readonly redaction?: Redaction | undefined;
 }
 
 /**

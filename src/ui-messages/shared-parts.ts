@@ -8,6 +8,7 @@ import type {
   SystemChunk,
 } from '../schema/index.js';
 import { pickErrorInfo } from '../schema/index.js';
+import { noticeFields } from '../schema/system-message.js';
 import { CHUNKLOG_DATA_PARTS } from './data-parts.js';
 
 /** Any part of a `UIMessage`. */
@@ -63,10 +64,7 @@ export function sharedPart(chunk: SharedPartChunk): AnyUIPart {
     case 'system':
       return {
         type: CHUNKLOG_DATA_PARTS.system,
-        data:
-          chunk.truncation === undefined
-            ? { kind: chunk.kind, text: chunk.text }
-            : { kind: chunk.kind, text: chunk.text, truncation: chunk.truncation },
+        data: noticeFields(chunk),
       };
     case 'steering':
       return {

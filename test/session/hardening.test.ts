@@ -64,6 +64,7 @@ describe('createAgentSession checks everything at creation', () => {
       lease: true,
       onExistingTurn: true,
       recovery: true,
+      redact: true,
     };
     expect([...SESSION_OPTIONS].sort()).toEqual(Object.keys(every).sort());
   });

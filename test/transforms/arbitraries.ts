@@ -51,6 +51,7 @@ const systemKind: fc.Arbitrary<SystemKind> = fc.constantFrom(
   'cancelled',
   'interrupted',
   'resumed',
+  'redacted',
 );
 
 /** A tool call entry with the given id. */
@@ -139,6 +140,23 @@ function chunkBodyArb(nextCallId: () => string): fc.Arbitrary<ChunkShape> {
     {
       weight: 1,
       arbitrary: fc.record({ type: fc.constant('system' as const), kind: systemKind, text: word }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        type: fc.constant('system' as const),
+        kind: fc.constant('redacted' as const),
+        text: word,
+        redaction: fc.record({
+          counts: fc.dictionary(
+            fc.constantFrom('email', 'api-key', 'card-number'),
+            fc.nat(9).map((n) => n + 1),
+            {
+              minKeys: 1,
+            },
+          ),
+        }),
+      }),
     },
     { weight: 1, arbitrary: fc.record({ type: fc.constant('steering' as const), id, text: word }) },
     {

@@ -29,6 +29,7 @@ test("chunklog's data parts are typed in an app's message", () => {
       | 'interrupted'
       | 'context-truncated'
       | 'resumed'
+      | 'redacted'
     >();
   }
   if (part !== undefined && isChunklogSystemPart(part)) {

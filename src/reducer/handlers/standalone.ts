@@ -1,5 +1,6 @@
 import type { ChunkEventOf } from '../../schema/chunk-event.js';
 import { pickErrorInfo } from '../../schema/error-info.js';
+import { noticeFields } from '../../schema/system-message.js';
 import type { TurnStateImpl } from '../turn-state.js';
 
 // Each of these events is its own chunk, never coalesced, in the current step.
@@ -51,11 +52,7 @@ export function error(d: TurnStateImpl, e: ChunkEventOf<'error'>): void {
 
 /** `system`: a system notice chunk. */
 export function system(d: TurnStateImpl, e: ChunkEventOf<'system'>): void {
-  d.append(
-    e.truncation === undefined
-      ? { type: 'system', step: d.step, kind: e.kind, text: e.text }
-      : { type: 'system', step: d.step, kind: e.kind, text: e.text, truncation: e.truncation },
-  );
+  d.append({ type: 'system', step: d.step, ...noticeFields(e) });
 }
 
 function fallbackModelOf(e: ChunkEventOf<'custom'>): string | undefined {

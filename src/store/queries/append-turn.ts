@@ -5,6 +5,8 @@ import type { ChunkRow, ChunkRowDraft } from '../../schema/chunk-row.js';
 import { parseChunkRowDraft } from '../../schema/parse.js';
 import { firstNonSystem } from '../../schema/system-message.js';
 import { exactDraft } from '../../transforms/exact-row.js';
+import { redactDrafts } from '../../transforms/redact-fields.js';
+import type { Redactor } from '../../transforms/redactor.js';
 import { decodeRows, storedRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { wrapStoreErrors } from '../store-errors.js';
@@ -21,11 +23,15 @@ import { checkSteps, insertUsage, usageRecords } from './usage.js';
 
 /**
  * Validates a turn's drafts before anything is written: each against its schema, one turn id
- * for all of them, and an id every dialect can store.
+ * for all of them, and an id every dialect can store. With the store's `redact`, the drafts are
+ * then redacted (and a `redacted` system draft follows them when anything was replaced).
  *
  * @throws {ChunklogError} `invalid-row` naming the draft and the offending path
  */
-export function checkDrafts(drafts: readonly ChunkRowDraft[]): ChunkRowDraft[] {
+export function checkDrafts(
+  drafts: readonly ChunkRowDraft[],
+  redactor?: Redactor,
+): ChunkRowDraft[] {
   if (!Array.isArray(drafts)) {
     throw new ChunklogError('invalid-row', 'appendTurn needs an array of row drafts.', {
       value: drafts,
@@ -70,7 +76,7 @@ export function checkDrafts(drafts: readonly ChunkRowDraft[]): ChunkRowDraft[] {
     }
     checked.push(draft);
   }
-  return checked;
+  return redactor === undefined ? checked : [...redactDrafts(checked, redactor)];
 }
 
 /** An ISO 8601 date-time with a time zone (`Z` or an offset), as `createdAt` must be given. */
@@ -118,7 +124,7 @@ export function appendTurn(
   const fence = checkFenceOption(o.fence);
   const status = o.status === undefined ? undefined : checkEndedStatus(o.status, 'status');
   const stamp = checkCreatedAt(o.createdAt);
-  const checked = checkDrafts(drafts);
+  const checked = checkDrafts(drafts, ctx.redactor);
   const turnId = checked[0]?.turnId;
   const steps = o.usage === undefined ? [] : checkSteps(o.usage, 'usage');
   // Serialize before the transaction: the lock is held for as short a time as possible.

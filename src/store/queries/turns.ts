@@ -109,7 +109,7 @@ export function beginTurn(
   checkThreadId(threadId);
   const o = readOptions(options, 'beginTurn', ['fence']);
   const fence = checkFenceOption(o.fence);
-  const checked = checkDrafts(drafts);
+  const checked = checkDrafts(drafts, ctx.redactor);
   const turnId = checked[0]?.turnId;
   if (turnId === undefined) {
     throw new ChunklogError(
@@ -379,7 +379,7 @@ export async function appendSteps(
   const fence = checkFenceOption(o.fence);
   const steps = o.usage === undefined ? [] : checkSteps(o.usage, 'usage');
   const usage = usageRecords(threadId, turnId, steps, ctx.now());
-  const checked = checkDrafts(drafts);
+  const checked = checkDrafts(drafts, ctx.redactor);
   const other = checked.findIndex((d) => d.turnId !== turnId);
   if (other !== -1) {
     throw new ChunklogError(
