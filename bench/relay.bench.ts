@@ -4,15 +4,19 @@
 //     1,000 events per second, on Redis and on PostgreSQL; limit p99 ≤ 20 ms on loopback;
 // (b) a 10,000-delta turn through a session on the Redis relay with 50 remote subscribers (in
 //     another process, bench/relay-readers.ts) against the in-process relay with none; limit
-//     ≤ 1.2×.
+//     ≤ 1.2×;
+// (c) the heap per reader after 50,000 events: one reader following a turn against none, on each
+//     relay, each in a process of its own (test/relay/support/reader-heap.ts, the script of
+//     test/relay/reader-memory.test.ts); limit ≤ 1 MB above the run with none.
 // Each part is skipped, with a message, when its server does not answer.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { createAgentSession } from '../src/entries/session.js';
@@ -282,3 +286,58 @@ if (redisUp) {
 } else {
   console.log('[bench] Redis is not reachable: the turn with 50 remote subscribers is skipped.');
 }
+
+// (c) The heap per reader after 50,000 events.
+const HEAP_EVENTS = 50_000;
+const HEAP_LIMIT = 1024 * 1024;
+
+interface HeapRun {
+  readonly early: number;
+  readonly late: number;
+  readonly read: number;
+  readonly gaps: number;
+  readonly ms: number;
+}
+
+/** One process of support/reader-heap.ts: `readers` readers over HEAP_EVENTS events. */
+async function heapRun(relay: string, readers: number): Promise<HeapRun> {
+  const script = join(import.meta.dirname, '..', 'test', 'relay', 'support', 'reader-heap.ts');
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', script, relay, String(readers), String(HEAP_EVENTS)],
+    { env: process.env, maxBuffer: 1024 * 1024 },
+  );
+  return JSON.parse(stdout.trim().split('\n').at(-1) as string) as HeapRun;
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+
+async function heapOn(name: string, relay: string): Promise<void> {
+  // Side by side: each process measures its own heap.
+  const [none, one] = await Promise.all([heapRun(relay, 0), heapRun(relay, 1)]);
+  const grewNone = none.late - none.early;
+  const grewOne = one.late - one.early;
+  const perReader = grewOne - grewNone;
+  console.log(
+    `\nrelay reader heap, ${name}: ${HEAP_EVENTS.toLocaleString('en')} events, one reader against none (heap after forced collections, from 10% of the events to the end)`,
+  );
+  console.log(`  no reader   ${kb(grewNone).padStart(9)}  (${(none.ms / 1000).toFixed(1)} s)`);
+  console.log(
+    `  one reader  ${kb(grewOne).padStart(9)}  (${(one.ms / 1000).toFixed(1)} s; read ${one.read.toLocaleString('en')} events, ${one.gaps} gaps)`,
+  );
+  const complete = one.read === HEAP_EVENTS && one.gaps === 0;
+  const ok = complete && perReader <= HEAP_LIMIT;
+  record(`relay reader heap, ${name}`, [
+    {
+      ok,
+      text: `  ${ok ? 'PASS' : 'MISS'} heap per reader after ${HEAP_EVENTS.toLocaleString('en')} events: ${kb(perReader)} (≤ 1 MB above none${complete ? '' : '; the reader missed events'})`,
+    },
+  ]);
+}
+
+await heapOn('in-process', 'in-process');
+if (redisUp) await heapOn('Redis', 'redis');
+else console.log('[bench] Redis is not reachable: the Redis relay reader heap is skipped.');
+if (postgresUp) await heapOn('PostgreSQL', 'postgres');
+else
+  console.log('[bench] PostgreSQL is not reachable: the PostgreSQL relay reader heap is skipped.');

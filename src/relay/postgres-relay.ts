@@ -213,7 +213,12 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
       this.#publishers.set(threadId, publisher);
     }
     publisher.queue.push({ event, meta });
-    if (!publisher.busy) void this.#flush(threadId, publisher);
+    if (!publisher.busy) {
+      // Written from the next microtask: the events published together go in one statement.
+      publisher.busy = true;
+      const waiting = publisher;
+      queueMicrotask(() => void this.#flush(threadId, waiting));
+    }
   }
 
   /**
@@ -328,19 +333,24 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
   ): Promise<void> {
     const t = this.#table;
     // One statement: the rows, the wake-up (sent at commit) and, after a turn-end, the pruning of
-    // the turns before it. On the relay's own connection, whose commits do not wait for the
-    // disk (the rows are transient: the store has the turn).
+    // the turns before it (only then: the pruning reads the thread's rows, a cost per write that
+    // would grow with the turn). On the relay's own connection, whose commits do not wait for
+    // the disk (the rows are transient: the store has the turn).
+    const pruning =
+      prune === undefined
+        ? ''
+        : `, pruned AS (DELETE FROM ${t} WHERE thread_id = $1 AND ord < $8 RETURNING 1)`;
     const client = await this.#listen();
     await client.query(
       `WITH rows AS (
          INSERT INTO ${t} (thread_id, ord, idx, turn_id, ended, event)
          SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::text[], $5::boolean[], $6::text[])
          RETURNING 1
-       ), pruned AS (
-         DELETE FROM ${t} WHERE thread_id = $1 AND ord < $7 RETURNING 1
-       )
-       SELECT pg_notify($8, $1), (SELECT count(*) FROM rows), (SELECT count(*) FROM pruned)`,
-      [threadId, ords, idxs, turns, ends, events, prune ?? 0, this.#wakeChannel],
+       )${pruning}
+       SELECT pg_notify($7, $1), (SELECT count(*) FROM rows)`,
+      prune === undefined
+        ? [threadId, ords, idxs, turns, ends, events, this.#wakeChannel]
+        : [threadId, ords, idxs, turns, ends, events, this.#wakeChannel, prune],
     );
   }
 
@@ -438,8 +448,11 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
 
   async lastIndex(threadId: string, turnId: string): Promise<number | undefined> {
     try {
+      // The last entry of the turn's index, not max(): on a table without statistics yet (a new
+      // one), the planner would aggregate every event of the turn.
       const result = await this.#pool.query(
-        `SELECT max(idx) AS idx FROM ${this.#table} WHERE thread_id = $1 AND turn_id = $2`,
+        `SELECT idx FROM ${this.#table} WHERE thread_id = $1 AND turn_id = $2
+         ORDER BY idx DESC LIMIT 1`,
         [threadId, turnId],
       );
       const idx = result.rows[0]?.idx;
