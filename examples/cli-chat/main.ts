@@ -227,11 +227,19 @@ async function command(line: string): Promise<boolean> {
         return true;
       }
       const atSeq = rest ? Number(rest) : total;
-      const fork = await store.forkThread(from, {
-        atSeq,
-        newThreadId: `${from.split('~')[0]}~${Date.now().toString(36)}`,
-        metadata: { title: `fork of ${from}`, forkedFrom: from, atSeq },
-      });
+      let fork: Awaited<ReturnType<typeof store.forkThread>>;
+      try {
+        fork = await store.forkThread(from, {
+          atSeq,
+          newThreadId: `${from.split('~')[0]}~${Date.now().toString(36)}`,
+          metadata: { title: `fork of ${from}`, forkedFrom: from, atSeq },
+        });
+      } catch (error) {
+        // A seq inside a turn: the store says which seqs would not cut it in two.
+        if (!ChunklogError.hasCode(error, 'invalid-option')) throw error;
+        print(p.dim(error.message));
+        return true;
+      }
       print(p.dim(`forked "${from}" at seq ${Math.min(atSeq, total)} into "${fork.id}"`));
       await open(fork.id, 'now on');
       return true;

@@ -189,6 +189,13 @@ class ForkCommand implements fc.AsyncCommand<Model, Real> {
       expect(got).toStrictEqual({ error: 'thread-exists' });
       return;
     }
+    // A fork inside a turn (the row after it belongs to the same turn) is refused.
+    const at = rows.find((r) => r.seq === this.atSeq);
+    const next = rows.find((r) => r.seq === this.atSeq + 1);
+    if (at !== undefined && next !== undefined && at.turnId === next.turnId) {
+      expect(got).toStrictEqual({ error: 'invalid-option' });
+      return;
+    }
     const copied = rows
       .filter((r) => r.seq <= this.atSeq)
       .map((r) => ({ ...r, threadId: newThreadId }));

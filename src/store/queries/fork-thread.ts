@@ -1,10 +1,12 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { ChunklogError } from '../../errors/chunklog-error.js';
 import { readOptions } from '../../errors/invalid-option.js';
 import type { JSONObject } from '../../schema/json.js';
 import { asJson, asString, ROW_COLUMNS } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { INSERT_COLUMNS } from '../statements.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
+import type { StoreTables } from '../tables.js';
 import { checkMetadata, insertThreadIfAbsent, selectThread, toThread } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import type { ForkThreadOptions, Thread } from '../types.js';
@@ -38,6 +40,7 @@ export function forkThread(
           throw threadExists(newId);
         }
         const copied = Math.min(atSeq, Number(source.next_seq) - 1);
+        await checkTurnBoundary(trx, threadId, copied);
         const sourceMetadata =
           source.metadata === null ? undefined : (asJson(source.metadata) as JSONObject);
         await insertThreadIfAbsent(ctx, trx, {
@@ -70,5 +73,44 @@ export function forkThread(
       },
       { what: 'forkThread', threadId },
     ),
+  );
+}
+
+/**
+ * Refuses a fork that would cut a turn in two: the row after `seq` must start another turn.
+ *
+ * @throws {ChunklogError} `invalid-option` (`atSeq`), naming the turn and the seqs where a fork
+ *   may go instead
+ */
+async function checkTurnBoundary(
+  trx: Kysely<StoreTables>,
+  threadId: string,
+  seq: number,
+): Promise<void> {
+  if (seq === 0) return;
+  const rows = await trx
+    .selectFrom('chunks')
+    .select(['seq', 'turn_id'])
+    .where('thread_id', '=', threadId)
+    .where('seq', 'in', [seq, seq + 1])
+    .execute();
+  const at = rows.find((row) => Number(row.seq) === seq);
+  const next = rows.find((row) => Number(row.seq) === seq + 1);
+  if (at === undefined || next === undefined || asString(at.turn_id) !== asString(next.turn_id)) {
+    return;
+  }
+  const turnId = asString(at.turn_id);
+  const span = await trx
+    .selectFrom('chunks')
+    .select((eb) => [eb.fn.min('seq').as('first'), eb.fn.max('seq').as('last')])
+    .where('thread_id', '=', threadId)
+    .where('turn_id', '=', turnId)
+    .executeTakeFirstOrThrow();
+  const first = Number(span.first);
+  const last = Number(span.last);
+  throw new ChunklogError(
+    'invalid-option',
+    `forkThread: seq ${seq} is inside turn ${JSON.stringify(turnId)} (seqs ${first} to ${last}); fork at a turn boundary: ${first - 1} (before it) or ${last} (after it).`,
+    { option: 'atSeq', value: seq, threadId },
   );
 }

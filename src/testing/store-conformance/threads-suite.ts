@@ -107,17 +107,22 @@ export function describeThreadsSuite(kit: Kit): void {
       await kit.store.appendTurn(t, textDrafts('b', 2));
       const source = await kit.store.getRows(t);
       const forkId = kit.thread('fork-dst');
-      const fork = await kit.store.forkThread(t, { atSeq: 3, newThreadId: forkId });
-      expect(fork).toMatchObject({ id: forkId, total: 3, metadata: { title: 'src' } });
+      // Seq 3 is inside turn b (seqs 3 and 4): a fork there would cut the turn in two.
+      const inside = await kit.expectCode(
+        kit.store.forkThread(t, { atSeq: 3, newThreadId: forkId }),
+        'invalid-option',
+      );
+      expect(inside.option).toBe('atSeq');
+      expect(
+        inside.message.includes('fork at a turn boundary: 2 (before it) or 4 (after it)'),
+      ).toBe(true);
+      const fork = await kit.store.forkThread(t, { atSeq: 2, newThreadId: forkId });
+      expect(fork).toMatchObject({ id: forkId, total: 2, metadata: { title: 'src' } });
       const copied = await kit.store.getRows(forkId);
-      expect(copied).toStrictEqual(source.slice(0, 3).map((r) => ({ ...r, threadId: forkId })));
+      expect(copied).toStrictEqual(source.slice(0, 2).map((r) => ({ ...r, threadId: forkId })));
       const more = await kit.store.appendTurn(forkId, textDrafts('c', 1));
-      expect(more[0]?.seq).toBe(4);
+      expect(more[0]?.seq).toBe(3);
       expect(await kit.store.getRows(t)).toStrictEqual(source);
-      // The fork holds the first rows of turn b; appending turn b there is a no-op.
-      expect((await kit.store.appendTurn(forkId, textDrafts('b', 2))).map((r) => r.seq)).toEqual([
-        3,
-      ]);
       const empty = await kit.store.forkThread(t, { atSeq: 0, metadata: { title: 'empty' } });
       kit.created.add(empty.id);
       expect(empty).toMatchObject({ total: 0, metadata: { title: 'empty' } });
