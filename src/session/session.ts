@@ -316,7 +316,12 @@ class Session implements AgentSession {
   async #handOff(handoffMs: number, signal: AbortSignal): Promise<void> {
     if (handoffMs === 0 || this.#leaseReleasedAt === undefined) return;
     const left = this.#leaseReleasedAt + handoffMs - this.#config.now();
-    if (left > 0) await sleep(left, signal);
+    if (left > 0 && !(await sleep(left, signal))) {
+      throw new ChunklogError(
+        'aborted',
+        `Waiting to take the lease of thread ${this.threadId} was cancelled.`,
+      );
+    }
   }
 
   /**

@@ -225,6 +225,25 @@ describe('the session lease', () => {
     await b.close();
   });
 
+  it('a turn cancelled while it waits out handoffMs is dropped, the model not called', async () => {
+    const clock = { now: 5_000 };
+    const [store] = await twoStores(clock);
+    const model = createScriptedModel([{ parts: [{ type: 'text', text: 'First.' }] }]);
+    const session = createAgentSession({
+      store,
+      threadId: 'handoff-cancel',
+      model,
+      lease: { ttlMs: HOUR, handoffMs: 60_000 },
+    });
+    const first = session.send('one');
+    const second = session.send('two');
+    await first.rows;
+    second.cancel();
+    expect((await second.result).outcome).toBe('dropped');
+    expect(model.prompts).toHaveLength(1);
+    await session.close();
+  });
+
   it('never runs a stored turn id again: returns the stored turn, or turn-exists', async () => {
     const clock = { now: 1 };
     const [store] = await twoStores(clock);
