@@ -48,18 +48,43 @@ export class LiveRedaction {
   readonly #pending: (text: string) => number;
   readonly #held = new Map<string, Held>();
 
+  /**
+   * @param redactor - what to replace in every text (for example `redactSecrets`)
+   * @example
+   * ```ts
+   * const redaction = new LiveRedaction(redactSecrets);
+   * ```
+   */
   constructor(redactor: Redactor) {
     this.#r = new CountingRedactor(redactor);
     this.#redactor = redactor;
     this.#pending = redactor.pending ?? pendingTail;
   }
 
-  /** A whole text (the user's message), redacted; its counts go into the next notice. */
+  /**
+   * A whole text (the user's message), redacted; its counts go into the next notice.
+   *
+   * @param text - the text
+   * @returns the text with every secret replaced
+   * @example
+   * ```ts
+   * redaction.text('mail me at ada@example.com'); // 'mail me at [redacted:email]'
+   * ```
+   */
   text(text: string): string {
     return this.#r.text(text);
   }
 
-  /** The events to send for `event`, redacted. */
+  /**
+   * The events to send for `event`, redacted.
+   *
+   * @param event - the next event of the turn
+   * @returns the events to send in its place, in order (none while a delta is held back)
+   * @example
+   * ```ts
+   * for (const out of redaction.apply({ type: 'text-delta', id: 't', delta: 'key sk-' })) publish(out);
+   * ```
+   */
   apply(event: ChunkEvent): ChunkEvent[] {
     const r = this.#r;
     switch (event.type) {

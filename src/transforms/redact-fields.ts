@@ -208,6 +208,11 @@ function redactChunkWith(chunk: Chunk, r: CountingRedactor): Chunk {
  * @param drafts - one turn's drafts, valid (checked against their schema)
  * @param redactor - the redactor
  * @returns the drafts to store (the same array when nothing was replaced)
+ * @example
+ * ```ts
+ * // assumes: store, threadId, drafts
+ * await store.appendTurn(threadId, redactDrafts(drafts, redactSecrets));
+ * ```
  */
 export function redactDrafts(
   drafts: readonly ChunkRowDraft[],

@@ -31,7 +31,17 @@ export interface SecretRedactorOptions {
   readonly patterns?: readonly SecretPattern[] | undefined;
 }
 
-/** Whether `digits` (only digits) pass the Luhn check that card numbers carry. */
+/**
+ * Whether `digits` (only digits) pass the Luhn check that card numbers carry.
+ *
+ * @param digits - the digits, without separators
+ * @returns whether the check digit matches
+ * @example
+ * ```ts
+ * luhnValid('4111111111111111'); // true
+ * luhnValid('4111111111111112'); // false
+ * ```
+ */
 export function luhnValid(digits: string): boolean {
   let sum = 0;
   for (let i = 0; i < digits.length; i++) {

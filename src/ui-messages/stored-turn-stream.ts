@@ -15,6 +15,16 @@ import { chunkList, UIChunkDiffer } from './ui-chunk-differ.js';
  * @param options - the assistant message's id (default: the stored one, else `${turnId}:assistant`),
  *   and whether a turn that ended with an error also sends the AI SDK's `error` chunk
  * @returns the stream chunks, from `start` to `finish`
+ * @example
+ * ```ts
+ * // assumes: store, threadId, turnId
+ * import { createUIMessageStream, createUIMessageStreamResponse } from 'ai';
+ *
+ * const rows = (await store.getTurn(threadId, turnId)) ?? [];
+ * const chunks = storedTurnUIMessageChunks(turnId, groupRowsToMessages(rows), {});
+ * const stream = createUIMessageStream({ execute: ({ writer }) => chunks.forEach((c) => writer.write(c)) });
+ * return createUIMessageStreamResponse({ stream });
+ * ```
  */
 export function storedTurnUIMessageChunks(
   turnId: string,

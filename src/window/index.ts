@@ -3,6 +3,11 @@
  *
  * @packageDocumentation
  */
+
+export type { ErrorInfo, ErrorKind } from '../schema/error-info.js';
+// What an error card says (the same functions `chunklog` exports), for a browser bundle that
+// imports the window only.
+export { describeError, errorNextStep, errorTitle } from '../schema/error-next-step.js';
 export {
   ChunkWindow,
   type ChunkWindowListener,

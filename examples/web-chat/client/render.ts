@@ -1,13 +1,7 @@
 // DOM for messages and chunks, as the chunk-refactor plan's display phase describes them. Every
 // piece of model output goes into the page with `textContent`: it is never parsed as HTML.
-import {
-  type ChatMessage,
-  type Chunk,
-  errorNextStep,
-  errorTitle,
-  type JSONValue,
-  type ToolCallEntry,
-} from 'chunklog';
+import type { ChatMessage, Chunk, JSONValue, ToolCallEntry } from 'chunklog';
+import { errorNextStep, errorTitle } from 'chunklog/window';
 
 /** `document.createElement` with a class and, optionally, text. */
 function el<K extends keyof HTMLElementTagNameMap>(
