@@ -194,8 +194,9 @@ describe('the session lease', () => {
       ]),
       tools: { slow: slow.tool },
       idGenerator: () => `a${++ids}`,
-      // Waiters look every 250 ms at most: a second leaves room on a busy machine.
-      lease: { ttlMs: HOUR, handoffMs: 1000 },
+      // Waiters look every 250 ms at most; 3 s leaves a wide margin on a busy machine (nothing
+      // here asserts elapsed time: a late timer could only reorder the turns).
+      lease: { ttlMs: HOUR, handoffMs: 3000 },
     });
     const b = createAgentSession({
       store: storeB,

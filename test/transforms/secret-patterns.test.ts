@@ -80,11 +80,14 @@ describe('redactSecrets: the ready patterns', () => {
     );
   });
 
-  it('is linear on long runs without a secret', () => {
+  // No elapsed time is asserted (the suite runs on busy machines): a pattern that backtracks
+  // catastrophically on these runs makes this test time out instead.
+  it('finds nothing in long runs without a secret (300 KB of letters and digits)', () => {
     const long = 'a'.repeat(200_000);
-    const started = performance.now();
-    expect(redact(`${long} ${'1'.repeat(100_000)}`).counts).toEqual({});
-    expect(performance.now() - started).toBeLessThan(2000);
+    const text = `${long} ${'1'.repeat(100_000)}`;
+    const out = redact(text);
+    expect(out.counts).toEqual({});
+    expect(out.text).toBe(text);
   });
 });
 
