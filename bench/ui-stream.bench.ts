@@ -3,9 +3,18 @@
 // same turn against ten turns ten times shorter, per event (limit 1.5×: flat in the turn's length).
 // Each reader folds the events and diffs the states itself. When every delta re-sliced the
 // block's whole text (issue 35), the figures were 63× (145 s for the 50 readers, 2.3 s for one)
-// and 10.4×; with deltas sent as their own text, 18× (2.5 s, 0.14 s) and 0.96×.
-import type { UIMessageChunk } from 'ai';
+// and 10.4×; with deltas sent as their own text, 18× (2.5 s, 0.14 s) and 0.96×. Then the same
+// through the handlers: a session turn with 50 `GET …/stream` clients against none.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { tool, type UIMessageChunk } from 'ai';
+import { z } from 'zod';
+import { createAgentSession, createChunkHandlers } from '../src/entries/session.js';
+import { createInProcessRelay } from '../src/relay/index.js';
 import type { ChunkEvent } from '../src/schema/index.js';
+import { createChunkStore } from '../src/store/index.js';
+import { createScriptedModel } from '../src/testing/index.js';
 import { toUIMessageStream } from '../src/ui-messages/index.js';
 import { compare } from './harness.js';
 
@@ -77,3 +86,99 @@ await compare({
   ],
   limits: [{ contender: `1 turn of ${DELTAS.toLocaleString('en')} deltas`, atMost: 1.5 }],
 });
+
+// GET …/stream through the handlers: a 10,000-delta session turn (stored in SQLite, published on
+// the in-process relay) with 50 useChat resume clients reading it ÷ the same turn with none
+// (limit 1.2×, issue 35): the clients of a turn share one reader of the relay and one encoding, so
+// a client costs a view of the bytes appended since its last read. Each client reads its stream
+// to the end; the time is the turn's and its clients' together. Before they were shared, a turn
+// of 9,000 deltas took 57.7 s with fifty clients instead of 10.5 s.
+const dir = mkdtempSync(join(tmpdir(), 'chunklog-bench-stream-'));
+const store = createChunkStore({ sqlite: join(dir, 'stream.db') }, { synchronous: 'normal' });
+await store.migrate();
+let threads = 0;
+const answer = Array.from({ length: DELTAS }, (_, i) => `word${i % 100} `);
+
+/** A session on a fresh thread whose turn waits in a tool until the clients are reading. */
+function prepareTurn() {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let started!: () => void;
+  const running = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  const wait = tool({
+    inputSchema: z.object({}),
+    execute: async () => {
+      started();
+      await released;
+      return 'go';
+    },
+  });
+  const relay = createInProcessRelay();
+  const session = createAgentSession({
+    store,
+    threadId: `stream-${++threads}`,
+    relay,
+    tools: { wait },
+    model: createScriptedModel([
+      { parts: [{ type: 'tool-call', toolName: 'wait', input: {} }] },
+      { parts: [{ type: 'text', text: answer }] },
+    ]),
+  });
+  const handlers = createChunkHandlers({
+    store,
+    session,
+    relay,
+    authorize: () => true,
+    uiMessageStream: true,
+    maxConnectionsPerThread: READERS,
+  });
+  return { session, handlers, release, running };
+}
+
+async function drainBytes(body: ReadableStream<Uint8Array> | null): Promise<number> {
+  let bytes = 0;
+  const reader = (body as ReadableStream<Uint8Array>).getReader();
+  for (;;) {
+    const read = await reader.read();
+    if (read.done === true) return bytes;
+    bytes += read.value.length;
+  }
+}
+
+/** The turn, with `readers` clients of `GET …/stream` reading it to its end. */
+async function turnWithReaders(
+  { session, handlers, release, running }: ReturnType<typeof prepareTurn>,
+  readers: number,
+): Promise<void> {
+  const turn = session.send('Go');
+  await running;
+  const url = `http://bench/threads/${session.threadId}/stream`;
+  const responses = await Promise.all(
+    Array.from({ length: readers }, () => handlers.fetch(new Request(url))),
+  );
+  const drained = responses.map((response) => drainBytes(response.body));
+  release();
+  const [result, ...sizes] = await Promise.all([turn.result, ...drained]);
+  if (result.outcome !== 'completed') throw new Error(`the turn ended ${result.outcome}`);
+  if (sizes.some((size) => size < DELTAS * 10)) throw new Error('a client missed the turn');
+  await session.close();
+}
+
+const withReaders = `${READERS} GET …/stream clients`;
+await compare({
+  title: `GET …/stream: a ${DELTAS.toLocaleString('en')}-delta session turn with ${READERS} resume clients ÷ with none`,
+  baseline: { name: 'no client', prepare: prepareTurn, run: (t) => turnWithReaders(t, 0) },
+  contenders: [
+    { name: '1 client', prepare: prepareTurn, run: (t) => turnWithReaders(t, 1) },
+    { name: withReaders, prepare: prepareTurn, run: (t) => turnWithReaders(t, READERS) },
+  ],
+  rounds: quick ? 3 : 9,
+  warmup: 1,
+  limits: [{ contender: withReaders, atMost: 1.2 }],
+});
+await store.close();
+rmSync(dir, { recursive: true, force: true });

@@ -12,6 +12,7 @@ import { type MessageTarget, messagesRoute } from './messages-route.js';
 import { noticesRoute } from './notices-route.js';
 import { parseThreadId } from './params.js';
 import { errorResponse } from './responses.js';
+import { SharedTurnStreams } from './shared-turn-streams.js';
 import type { ChunkHandlers, ChunkHandlersOptions, UIMessageStreamRouteOptions } from './types.js';
 import { uiMessagesRoute } from './ui-messages-route.js';
 
@@ -167,6 +168,7 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
     typeof uiMessageStream === 'object' && uiMessageStream !== null
       ? checkStreamOptions(uiMessageStream)
       : undefined;
+  const sharedStreams = new SharedTurnStreams(streamOptions ?? {});
 
   const findSession = async (threadId: string): Promise<AgentSession | undefined> => {
     if (session !== undefined && session.threadId === threadId) return session;
@@ -233,7 +235,7 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
         request,
         target.relay,
         threadId,
-        streamOptions ?? {},
+        sharedStreams,
         streamLimits,
         closedSignal(target),
       );

@@ -1,14 +1,11 @@
 import type { Relay } from '../live/relay.js';
 import { parseEventId } from '../live/replay-buffer.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
-import {
-  type ToUIMessageStreamResponseOptions,
-  toUIMessageStreamResponse,
-} from '../ui-messages/index.js';
 import type { ThreadConnections } from './connection-limit.js';
 import { relayUnavailable } from './control.js';
 import { relayEventStream } from './relay-event-stream.js';
 import { badParameter, errorResponse } from './responses.js';
+import type { SharedTurnStreams } from './shared-turn-streams.js';
 
 /** How the live routes bound what their clients cost. */
 export interface EventStreamLimits {
@@ -39,11 +36,6 @@ export function eventStreamResponse(body: ReadableStream<Uint8Array>): Response 
       'x-accel-buffering': 'no',
     },
   });
-}
-
-/** The request's signal, ended early when `closed` aborts (a local session that closed). */
-function untilClosed(request: Request, closed: AbortSignal | undefined): AbortSignal {
-  return closed === undefined ? request.signal : AbortSignal.any([request.signal, closed]);
 }
 
 /**
@@ -94,23 +86,23 @@ export function eventsRoute(
 }
 
 /**
- * The running turn's events read from a relay, from its `turn-start` to its `turn-end`, or
- * undefined when no turn runs (or its start is no longer kept).
+ * The events of the turn `turnId` read from a relay, from its `turn-start` to its `turn-end`, or
+ * undefined when its start is no longer kept.
  *
  * @param relay - the relay
  * @param threadId - the thread
+ * @param turnId - the running turn
  * @param signal - ends the reading
  * @returns the turn's events, or undefined
  */
-export async function runningTurnEvents(
+async function turnEvents(
   relay: Relay,
   threadId: string,
-  signal: AbortSignal | undefined,
+  turnId: string,
+  signal: AbortSignal,
 ): Promise<AsyncIterable<ChunkEvent> | undefined> {
-  const turnId = await relay.runningTurn(threadId);
-  if (turnId === undefined) return undefined;
   const stop = new AbortController();
-  const both = signal === undefined ? stop.signal : AbortSignal.any([signal, stop.signal]);
+  const both = AbortSignal.any([signal, stop.signal]);
   const reads = relay.follow(threadId, { signal: both })[Symbol.asyncIterator]();
   // The turns not stored yet start with the running one (or end with it): find its start.
   let first: ChunkEvent | undefined;
@@ -150,7 +142,8 @@ export async function runningTurnEvents(
 /**
  * `GET …/threads/:id/stream` (the AI SDK's `useChat({ resume: true })`): 204 when no turn runs
  * on any process, otherwise the running turn's UI message stream from its start. It counts
- * against the thread's live streams like `…/events`.
+ * against the thread's live streams like `…/events`. The clients of one turn on this process
+ * share one reader of the relay and one encoding of the stream ({@link SharedTurnStreams}).
  *
  * @returns the stream, 204, 429 `too-many-connections`, or 503 `relay-unavailable`
  */
@@ -158,34 +151,37 @@ export async function streamRoute(
   request: Request,
   relay: Relay,
   threadId: string,
-  options: ToUIMessageStreamResponseOptions,
+  shared: SharedTurnStreams,
   limits: EventStreamLimits,
   closed: AbortSignal | undefined,
 ): Promise<Response> {
   const release = limits.connections.acquire(threadId);
   if (release === undefined) return tooManyConnections();
-  let events: AsyncIterable<ChunkEvent> | undefined;
+  let body: ReadableStream<Uint8Array> | undefined;
   try {
-    events = await runningTurnEvents(relay, threadId, untilClosed(request, closed));
+    const turnId = await relay.runningTurn(threadId);
+    body =
+      turnId === undefined
+        ? undefined
+        : await shared.open(
+            threadId,
+            turnId,
+            (signal) =>
+              turnEvents(
+                relay,
+                threadId,
+                turnId,
+                closed === undefined ? signal : AbortSignal.any([signal, closed]),
+              ),
+            { signal: request.signal, release },
+          );
   } catch (error) {
     release();
     return relayUnavailable(error);
   }
-  if (events === undefined) {
+  if (body === undefined) {
     release();
     return new Response(null, { status: 204 });
   }
-  const source = events;
-  // A client gone before the stream was read gives its slot back too.
-  request.signal.addEventListener('abort', release, { once: true });
-  const released: AsyncIterable<ChunkEvent> = {
-    async *[Symbol.asyncIterator]() {
-      try {
-        yield* source;
-      } finally {
-        release();
-      }
-    },
-  };
-  return toUIMessageStreamResponse(released, options);
+  return shared.response(body);
 }

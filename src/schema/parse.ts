@@ -212,7 +212,35 @@ export function parseWith<T>(
  * ```
  */
 export function parseChunkEvent(value: unknown): ChunkEvent {
+  if (isExactDelta(value)) return value;
   return parseWith(chunkEventMini, value, 'invalid-event', 'chunk event');
+}
+
+const DELTA_TYPES: ReadonlySet<unknown> = new Set(['text-delta', 'reasoning-delta']);
+
+/**
+ * Whether `value` is a text or reasoning delta exactly as the schema accepts it (a plain object
+ * with a string `text`, a string `id` or none, nothing else), which is then the parsed event
+ * unchanged: the most common event, checked by hand. Anything else goes to zod, which decides
+ * and words the error.
+ */
+function isExactDelta(value: unknown): value is ChunkEvent {
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    Object.getPrototypeOf(value) !== Object.prototype
+  ) {
+    return false;
+  }
+  const event = value as Record<string, unknown>;
+  if (!DELTA_TYPES.has(event.type) || typeof event.text !== 'string') return false;
+  let keys = 0;
+  for (const key in event) {
+    if (!Object.hasOwn(event, key)) return false;
+    keys++;
+  }
+  if (keys === 2) return true;
+  return keys === 3 && typeof event.id === 'string';
 }
 
 /**

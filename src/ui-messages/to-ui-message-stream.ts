@@ -76,59 +76,9 @@ export function toUIMessageStream(
   events: AsyncIterable<ChunkEvent>,
   options: ToUIMessageStreamOptions = {},
 ): ReadableStream<UIMessageChunk> {
-  const { sendError = true, onError = () => 'An error occurred.' } = checkStreamOptions(
-    events,
-    options,
-  );
+  checkStreamOptions(events, options);
+  const chunker = new UIMessageChunker(options);
   let iterator: AsyncIterator<ChunkEvent> | undefined;
-  let state = createTurnState();
-  let differ = new UIChunkDiffer();
-  let started = false;
-  let finished = false;
-
-  const start = (id: string | undefined): UIMessageChunk[] => {
-    started = true;
-    finished = false;
-    return [{ type: 'start', ...(id === undefined ? {} : { messageId: id }) }];
-  };
-
-  /** The last error chunk of the turn, when the turn ended with an error. */
-  const turnError = (reason: string | undefined): string | undefined => {
-    const last = state.chunkAt(state.chunkCount - 1);
-    if (reason !== 'error' && last?.type !== 'error') return undefined;
-    for (let i = state.chunkCount - 1; i >= 0; i--) {
-      const chunk = state.chunkAt(i);
-      if (chunk?.type === 'error') return (chunk as ErrorChunk).message;
-    }
-    return undefined;
-  };
-
-  // The client stops reading at an `error` chunk: everything else goes before it.
-  const finish = (reason: string | undefined, failure?: string): UIMessageChunk[] => {
-    if (!started) return failure === undefined ? [] : [{ type: 'error', errorText: failure }];
-    if (finished) return failure === undefined ? [] : [{ type: 'error', errorText: failure }];
-    finished = true;
-    const out = differ.finish(state);
-    const errorText = failure ?? (sendError ? turnError(reason) : undefined);
-    if (errorText !== undefined) out.push({ type: 'error', errorText });
-    out.push({ type: 'finish', ...finishReasonOf(reason) });
-    return out;
-  };
-
-  const apply = (event: ChunkEvent): UIMessageChunk[] => {
-    if (event.type === 'turn-start') {
-      const out = finish(undefined);
-      state = reduceTurn(createTurnState(), event);
-      differ = new UIChunkDiffer();
-      const id = options.messageId ?? event.assistantId ?? messageId(event.turnId, 'assistant');
-      return [...out, ...start(id)];
-    }
-    const out = started ? [] : start(options.messageId);
-    state = reduceTurn(state, event);
-    if (event.type === 'turn-end') return [...out, ...finish(event.finishReason)];
-    return [...out, ...differ.update(state, event)];
-  };
-
   return new ReadableStream<UIMessageChunk>({
     async pull(controller) {
       iterator ??= events[Symbol.asyncIterator]();
@@ -136,18 +86,18 @@ export function toUIMessageStream(
         for (;;) {
           const next = await iterator.next();
           if (next.done === true) {
-            for (const chunk of finish(undefined)) controller.enqueue(chunk);
+            for (const chunk of chunker.end()) controller.enqueue(chunk);
             controller.close();
             return;
           }
-          const out = apply(parseChunkEvent(next.value));
+          const out = chunker.push(next.value);
           if (out.length > 0) {
             for (const chunk of out) controller.enqueue(chunk);
             return;
           }
         }
       } catch (error) {
-        for (const chunk of finish('error', onError(error))) controller.enqueue(chunk);
+        for (const chunk of chunker.fail(error)) controller.enqueue(chunk);
         controller.close();
       }
     },
@@ -157,7 +107,98 @@ export function toUIMessageStream(
   });
 }
 
-function checkStreamOptions(events: unknown, options: unknown): ToUIMessageStreamOptions {
+/**
+ * The fold behind {@link toUIMessageStream}, one event at a time: each event's UI message stream
+ * chunks. For a writer that sends the chunks its own way (the handlers encode a running turn
+ * once for all its `GET …/stream` clients) without a stream per hop.
+ */
+export class UIMessageChunker {
+  readonly #messageId: string | undefined;
+  readonly #sendError: boolean;
+  readonly #onError: (error: unknown) => string;
+  #state = createTurnState();
+  #differ = new UIChunkDiffer();
+  #started = false;
+  #finished = false;
+
+  /** @param options - the message id, and how errors are sent (checked by the caller) */
+  constructor(options: ToUIMessageStreamOptions = {}) {
+    this.#messageId = options.messageId;
+    this.#sendError = options.sendError ?? true;
+    this.#onError = options.onError ?? (() => 'An error occurred.');
+  }
+
+  /**
+   * The chunks one event makes.
+   *
+   * @throws {ChunklogError} `invalid-event` when the event is not a chunk event
+   */
+  push(input: ChunkEvent): UIMessageChunk[] {
+    const event = parseChunkEvent(input);
+    if (event.type === 'turn-start') {
+      const out = this.#finish(undefined);
+      this.#state = reduceTurn(createTurnState(), event);
+      this.#differ = new UIChunkDiffer();
+      const id = this.#messageId ?? event.assistantId ?? messageId(event.turnId, 'assistant');
+      out.push(...this.#start(id));
+      return out;
+    }
+    const out = this.#started ? [] : this.#start(this.#messageId);
+    this.#state = reduceTurn(this.#state, event);
+    if (event.type === 'turn-end') {
+      out.push(...this.#finish(event.finishReason));
+      return out;
+    }
+    const update = this.#differ.update(this.#state, event);
+    if (out.length === 0) return update;
+    out.push(...update);
+    return out;
+  }
+
+  /** The chunks that end the stream when the events end. */
+  end(): UIMessageChunk[] {
+    return this.#finish(undefined);
+  }
+
+  /** The chunks that end the stream when reading the events failed: `error` with `onError`'s text. */
+  fail(error: unknown): UIMessageChunk[] {
+    return this.#finish('error', this.#onError(error));
+  }
+
+  #start(id: string | undefined): UIMessageChunk[] {
+    this.#started = true;
+    this.#finished = false;
+    return [{ type: 'start', ...(id === undefined ? {} : { messageId: id }) }];
+  }
+
+  /** The last error chunk of the turn, when the turn ended with an error. */
+  #turnError(reason: string | undefined): string | undefined {
+    const state = this.#state;
+    const last = state.chunkAt(state.chunkCount - 1);
+    if (reason !== 'error' && last?.type !== 'error') return undefined;
+    for (let i = state.chunkCount - 1; i >= 0; i--) {
+      const chunk = state.chunkAt(i);
+      if (chunk?.type === 'error') return (chunk as ErrorChunk).message;
+    }
+    return undefined;
+  }
+
+  // The client stops reading at an `error` chunk: everything else goes before it.
+  #finish(reason: string | undefined, failure?: string): UIMessageChunk[] {
+    if (!this.#started || this.#finished) {
+      return failure === undefined ? [] : [{ type: 'error', errorText: failure }];
+    }
+    this.#finished = true;
+    const out = this.#differ.finish(this.#state);
+    const errorText = failure ?? (this.#sendError ? this.#turnError(reason) : undefined);
+    if (errorText !== undefined) out.push({ type: 'error', errorText });
+    out.push({ type: 'finish', ...finishReasonOf(reason) });
+    return out;
+  }
+}
+
+/** Checks `toUIMessageStream`'s arguments. */
+export function checkStreamOptions(events: unknown, options: unknown): ToUIMessageStreamOptions {
   const where = 'toUIMessageStream';
   if (
     typeof events !== 'object' ||
