@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ChunklogError } from '../../src/errors/index.js';
 import {
+  ChunkEventSchema,
   parseChatMessage,
   parseChunk,
   parseChunkEvent,
@@ -101,6 +102,34 @@ describe('parse functions over hostile values', () => {
         );
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it('property: parseChunkEvent accepts and refuses what the schema does, delta-shaped values included (its hand check of deltas agrees with zod)', () => {
+    const deltaLike = fc.record(
+      {
+        type: fc.constantFrom('text-delta', 'reasoning-delta', 'text-start'),
+        id: fc.oneof(fc.string(), fc.constant(undefined), fc.integer()),
+        text: fc.oneof(fc.string(), fc.integer(), fc.constant(undefined)),
+        extra: fc.string(),
+        providerMetadata: fc.constant({ anthropic: { signature: 's' } }),
+      },
+      { requiredKeys: ['type'] },
+    );
+    fc.assert(
+      fc.property(deltaLike, (value) => {
+        const zod = ChunkEventSchema.safeParse(value);
+        let ours: unknown;
+        try {
+          ours = parseChunkEvent(value);
+        } catch (error) {
+          expect((error as ChunklogError).code).toBe('invalid-event');
+          ours = undefined;
+        }
+        expect(ours !== undefined).toBe(zod.success);
+        if (zod.success) expect(ours).toStrictEqual(zod.data);
+      }),
+      { numRuns: 500 },
     );
   });
 
