@@ -2,14 +2,13 @@
 // encoding of the turn: fifty clients make one `follow`, each reads the same bytes from the turn's
 // start (a late one too), a client that leaves does not end the others' stream, and the last one
 // to leave stops the shared reader.
-import { tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { createAgentSession, createChunkHandlers } from '../../src/entries/session.js';
 import type { Relay } from '../../src/live/relay.js';
 import { createInProcessRelay } from '../../src/relay/index.js';
 import { createChunkStore } from '../../src/store/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
+import { gatedTool } from '../support/gated-tool.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -49,22 +48,7 @@ async function open() {
   await store.migrate();
   closers.push(() => store.close());
   const { relay, counts } = countingRelay();
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let started!: () => void;
-  const running = new Promise<void>((resolve) => {
-    started = resolve;
-  });
-  const wait = tool({
-    inputSchema: z.object({}),
-    execute: async () => {
-      started();
-      await released;
-      return 'released';
-    },
-  });
+  const { wait, running, release } = gatedTool();
   const model = createScriptedModel([
     {
       parts: [

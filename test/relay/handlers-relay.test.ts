@@ -1,13 +1,9 @@
-// The handlers on a relay, in one process: an instance without the thread's session (B) streams
-// its turn, answers useChat's resume and reaches the turn with cancel, steering and notices, as
-// the instance that runs it (A) would; a client that drops the POST does not stop the turn.
-import { tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { createAgentSession, createChunkHandlers } from '../../src/entries/session.js';
 import { createInProcessRelay } from '../../src/relay/index.js';
 import { createChunkStore } from '../../src/store/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
+import { gatedTool } from '../support/gated-tool.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -19,25 +15,7 @@ async function open() {
   await store.migrate();
   closers.push(() => store.close());
   const relay = createInProcessRelay();
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let started!: () => void;
-  const running = new Promise<void>((resolve) => {
-    started = resolve;
-  });
-  const wait = tool({
-    inputSchema: z.object({}),
-    execute: async (_input, { abortSignal }) => {
-      started();
-      await Promise.race([
-        released,
-        new Promise((resolve) => abortSignal?.addEventListener('abort', resolve, { once: true })),
-      ]);
-      return 'released';
-    },
-  });
+  const { wait, running, release } = gatedTool({ abortable: true });
   const model = createScriptedModel([
     { parts: [{ type: 'tool-call', toolName: 'wait', input: {} }] },
     { parts: [{ type: 'text', text: 'Done waiting.' }] },

@@ -1,17 +1,11 @@
-// A relay that goes away mid-turn (Redis, then PostgreSQL, behind the test's own cutting TCP
-// proxy; the real servers are never touched): the running turn completes and is stored; a remote
-// reader's stream ends with `event: relay-error` (`relay-unavailable`); once the relay is back the
-// reader resumes with its last event id and gets the rest with no gap and no duplicate (ioredis
-// queues the publishes of the outage; the PostgreSQL relay writes its failed batches again).
-import { tool } from 'ai';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { createAgentSession, createChunkHandlers } from '../../src/entries/session.js';
 import { createPostgresRelay, createRedisRelay, type Relay } from '../../src/relay/index.js';
 import { createChunkStore } from '../../src/store/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
+import { gatedTool } from '../support/gated-tool.js';
 import { POSTGRES_URL, postgresAvailable, REDIS_URL, redisAvailable } from '../support/services.js';
 import { type FaultProxy, startFaultProxy } from '../support/tcp-proxy.js';
 
@@ -154,17 +148,7 @@ describe.each(backends)('the $name relay goes away mid-turn', (backend) => {
       await store.migrate();
       closers.push(() => store.close());
 
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      const wait = tool({
-        inputSchema: z.object({}),
-        execute: async () => {
-          await released;
-          return 'released';
-        },
-      });
+      const { wait, release } = gatedTool();
       const model = createScriptedModel([
         {
           parts: [

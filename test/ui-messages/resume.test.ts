@@ -1,15 +1,15 @@
 // GET /threads/:id/stream: useChat's resume after a reload picks up the running turn from its
 // start and ends with the stored assistant message; 204 when no turn runs; 404 without the
 // uiMessageStream option.
-import { DefaultChatTransport, tool } from 'ai';
+import { DefaultChatTransport } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { createAgentSession, createChunkHandlers } from '../../src/entries/session.js';
 import type { ChunkRow } from '../../src/schema/index.js';
 import { createChunkStore } from '../../src/store/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
 import { groupRowsToMessages } from '../../src/transforms/index.js';
 import { toUIMessages } from '../../src/ui-messages/index.js';
+import { gatedTool } from '../support/gated-tool.js';
 import { asStored, HeadlessChat } from './support/chat.js';
 
 const closers: Array<() => Promise<void>> = [];
@@ -21,23 +21,8 @@ async function open(uiMessageStream: boolean) {
   const store = createChunkStore({ sqlite: ':memory:' });
   await store.migrate();
   closers.push(() => store.close());
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let started!: () => void;
-  const running = new Promise<void>((resolve) => {
-    started = resolve;
-  });
   // The tool waits for the test: the turn is surely running while the client reloads.
-  const wait = tool({
-    inputSchema: z.object({}),
-    execute: async () => {
-      started();
-      await released;
-      return 'released';
-    },
-  });
+  const { wait, running, release } = gatedTool();
   const model = createScriptedModel([
     {
       parts: [
