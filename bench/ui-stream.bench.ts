@@ -8,14 +8,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { tool, type UIMessageChunk } from 'ai';
-import { z } from 'zod';
+import type { UIMessageChunk } from 'ai';
 import { createAgentSession, createChunkHandlers } from '../src/entries/session.js';
 import { createInProcessRelay } from '../src/relay/index.js';
 import type { ChunkEvent } from '../src/schema/index.js';
 import { createChunkStore } from '../src/store/index.js';
 import { createScriptedModel } from '../src/testing/index.js';
 import { toUIMessageStream } from '../src/ui-messages/index.js';
+import { gatedTool } from '../test/support/gated-tool.js';
 import { compare } from './harness.js';
 
 const quick = process.env.BENCH_QUICK === '1';
@@ -101,22 +101,7 @@ const answer = Array.from({ length: DELTAS }, (_, i) => `word${i % 100} `);
 
 /** A session on a fresh thread whose turn waits in a tool until the clients are reading. */
 function prepareTurn() {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let started!: () => void;
-  const running = new Promise<void>((resolve) => {
-    started = resolve;
-  });
-  const wait = tool({
-    inputSchema: z.object({}),
-    execute: async () => {
-      started();
-      await released;
-      return 'go';
-    },
-  });
+  const { wait, running, release } = gatedTool();
   const relay = createInProcessRelay();
   const session = createAgentSession({
     store,

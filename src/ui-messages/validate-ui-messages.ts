@@ -1,4 +1,4 @@
-import type { UIMessage, validateUIMessages } from 'ai';
+import { safeValidateUIMessages, type UIMessage, type validateUIMessages } from 'ai';
 import type { ChunklogError } from '../errors/index.js';
 import { invalidUIMessage } from './invalid-ui-message.js';
 
@@ -62,8 +62,10 @@ function toChunklogError(error: unknown, messages: readonly unknown[]): Chunklog
 }
 
 /**
- * Checks stored UI messages with the AI SDK's `validateUIMessages` (loaded lazily, so that the
- * AI SDK's runtime stays out of a bundle that never imports UI messages).
+ * Checks stored UI messages with the AI SDK's `validateUIMessages`. (Imported statically: a
+ * bundler tree-shakes it out of a bundle that does not use this function, where a lazy
+ * `import('ai')` made esbuild wrap zod, which `ai` shares with chunklog, in initializers it then
+ * never called: the browser bundle of `chunklog` failed at load.)
  *
  * @param messages - untrusted UI messages, for example parsed from a database
  * @param schemas - the app's tool, data part and metadata schemas, if any
@@ -78,7 +80,6 @@ export async function validateStoredUIMessages(
     throw invalidUIMessage('expected an array of UI messages', undefined, { value: messages });
   }
   if (messages.length === 0) return [];
-  const { safeValidateUIMessages } = await import('ai');
   const result = await safeValidateUIMessages({ ...schemas, messages });
   if (!result.success) throw toChunklogError(result.error, messages);
   return result.data;
