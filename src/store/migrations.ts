@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { DatabaseIntrospector, Kysely } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
 import { invalidOption, readOptions } from '../errors/invalid-option.js';
 import type { StoreDialectAdapter, StoreDialectName } from './dialects/adapter.js';
@@ -157,7 +157,7 @@ export function migrationsFor(ctx: MigrationContext): Record<string, Migration> 
 export async function runMigrations(db: Kysely<unknown>, ctx: MigrationContext): Promise<void> {
   const migrations = migrationsFor(ctx);
   const migrator = new Migrator({
-    db,
+    db: withTableCatalog(db, ctx.adapter),
     provider: { getMigrations: async () => migrations },
     migrationTableName: ctx.names.migrations,
     migrationLockTableName: ctx.names.migrationLock,
@@ -167,4 +167,31 @@ export async function runMigrations(db: Kysely<unknown>, ctx: MigrationContext):
   const applied = await migrator.getMigrations().catch(() => undefined);
   if (applied?.every((m) => m.executedAt !== undefined)) return;
   throw error;
+}
+
+/**
+ * `db`, whose `introspection.getTables()` lists the current schema's tables by name only (the
+ * adapter's `tableCatalog`): all Kysely's `Migrator` asks of it is whether its own tables exist.
+ * Kysely's own introspection reads every column of every table of the database, and on
+ * PostgreSQL resolves each table by name (`pg_get_serial_sequence`) while it does: a table that
+ * another connection drops meanwhile failed the migration with "relation … does not exist".
+ */
+function withTableCatalog(db: Kysely<unknown>, adapter: StoreDialectAdapter): Kysely<unknown> {
+  const introspection: DatabaseIntrospector = {
+    getSchemas: () => db.introspection.getSchemas(),
+    getTables: async () =>
+      (await adapter.tableCatalog.execute(db)).rows.map((row) => ({
+        name: String(row.name),
+        isView: false,
+        isForeign: false,
+        columns: [],
+      })),
+  };
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'introspection') return introspection;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }

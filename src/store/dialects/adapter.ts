@@ -51,6 +51,11 @@ export interface StoreDialectAdapter {
   /** How many bound parameters one statement may carry. */
   readonly maxParameters: number;
   /**
+   * A query of the tables the current schema (database) holds, as rows `{ name }`: what the
+   * migrator asks to learn whether its own tables exist.
+   */
+  readonly tableCatalog: RawBuilder<{ name: string }>;
+  /**
    * The statement that begins every write transaction, in one round trip, together with the
    * settings that make the server itself end the transaction when a statement, or the client
    * between two statements, takes longer than the store's `timeoutMs` (PostgreSQL: `SET LOCAL

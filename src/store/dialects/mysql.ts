@@ -23,4 +23,7 @@ export const mysqlAdapter: StoreDialectAdapter = {
   createTableSuffix: sql`engine = InnoDB default charset = utf8mb4`,
   createIndexIfNotExists: false,
   maxParameters: 65_535,
+  tableCatalog: sql<{
+    name: string;
+  }>`select table_name as name from information_schema.tables where table_schema = database()`,
 };

@@ -23,6 +23,9 @@ export const postgresAdapter: StoreDialectAdapter = {
   createTableSuffix: undefined,
   createIndexIfNotExists: true,
   maxParameters: 65_535,
+  tableCatalog: sql<{
+    name: string;
+  }>`select tablename as name from pg_catalog.pg_tables where schemaname = current_schema()`,
   // A multi-statement simple query (no parameters: `ms` is the store's validated integer option),
   // so the timeouts cost no round trip of their own.
   beginWithTimeouts: (ms) => {

@@ -23,4 +23,5 @@ export const sqliteAdapter: StoreDialectAdapter = {
   createTableSuffix: undefined,
   createIndexIfNotExists: true,
   maxParameters: 32_766,
+  tableCatalog: sql<{ name: string }>`select name from sqlite_master where type = 'table'`,
 };

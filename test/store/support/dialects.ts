@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, type LogEvent, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import { createPool } from 'mysql2';
 import pg from 'pg';
 import {
@@ -43,11 +43,19 @@ export function randomPrefix(): string {
   return `ck${Math.random().toString(36).slice(2, 8)}_`;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: raw access to tables named at run time
-function kyselyFor(name: DialectName, file: string | undefined, connections = 4): Kysely<any> {
+/** A Kysely instance on the dialect's test database; `log` gets the SQL of every query it runs. */
+export function kyselyFor(
+  name: DialectName,
+  file: string | undefined,
+  connections = 4,
+  log?: (sql: string) => void,
+  // biome-ignore lint/suspicious/noExplicitAny: raw access to tables named at run time
+): Kysely<any> {
+  const logged = log === undefined ? {} : { log: (event: LogEvent) => log(event.query.sql) };
   switch (name) {
     case 'sqlite':
       return new Kysely({
+        ...logged,
         dialect: new SqliteDialect({
           database: () => {
             const db = new Database(file as string, { timeout: 10_000 });
@@ -58,12 +66,14 @@ function kyselyFor(name: DialectName, file: string | undefined, connections = 4)
       });
     case 'postgres':
       return new Kysely({
+        ...logged,
         dialect: new PostgresDialect({
           pool: guardPgPool(new pg.Pool({ connectionString: POSTGRES_URL, max: connections })),
         }),
       });
     case 'mysql':
       return new Kysely({
+        ...logged,
         dialect: new MysqlDialect({
           pool: createPool({ uri: MYSQL_URL, connectionLimit: connections }),
         }),
