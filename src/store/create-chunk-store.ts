@@ -5,6 +5,8 @@ import type { Redactor } from '../transforms/redactor.js';
 import type { StoreContext } from './context.js';
 import type { StoreDialectName } from './dialects/adapter.js';
 import { resolveDialect } from './dialects/detect.js';
+import type { StoreEncryptionOptions } from './encryption/key-provider.js';
+import { StoreCipher } from './encryption/store-cipher.js';
 import { afterWrite, forgetStates } from './history/write-state.js';
 import { runMigrations } from './migrations.js';
 import { openSqlite, type SqliteOpenOptions } from './open-sqlite.js';
@@ -99,6 +101,16 @@ export interface ChunkStoreOptions extends StoreTableOptions, SqliteOpenOptions 
    * already: this finds nothing in them and adds nothing. Default: none.
    */
   readonly redact?: Redactor | undefined;
+  /**
+   * Encryption at rest with a key per thread (AES-256-GCM): row data, thread metadata and
+   * titles, and history states are stored encrypted with the thread's data key from `keys` (the
+   * app's key management, or `createMemoryKeyProvider` / `createFileKeyProvider`), each bound to
+   * where it is stored (a row to its thread id and seq). Ids, seqs, steps, roles, types,
+   * timestamps, statuses, owner ids and usage stay clear. Rows stored clear before encryption
+   * was turned on are still read (`rotateThreadKey` encrypts them). See docs/store.md, Privacy.
+   * Default: none.
+   */
+  readonly encryption?: StoreEncryptionOptions | undefined;
 }
 
 /**
@@ -201,6 +213,7 @@ export function createChunkStore(
     timeoutMs: checked.timeoutMs,
     snapshotMinRows: checked.snapshotMinRows,
     ...(checked.redact === undefined ? {} : { redactor: checked.redact }),
+    ...(checked.encryption === undefined ? {} : { cipher: new StoreCipher(checked.encryption) }),
     ...(ownSqlite ? { ownSqliteBusyMs: checked.sqlite.busyTimeoutMs ?? 5000 } : {}),
   };
 

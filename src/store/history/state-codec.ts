@@ -51,11 +51,14 @@ function digestOf(c: Crypto, threadId: string, atSeq: number, parts: readonly st
  * @param threadId - the thread
  * @param state - the fold of its rows up to `state.seq`
  * @param now - the time it is written, in milliseconds
+ * @param seal - encrypts each part (`(part, text)`), when the store encrypts: the digest is then
+ *   over the encrypted parts
  */
 export function encodeState(
   threadId: string,
   state: MessageFoldState,
   now: number,
+  seal?: (part: number, text: string) => string,
 ): HistoryStateRecord[] | undefined {
   const c = nodeCrypto();
   if (c === undefined) return undefined;
@@ -67,7 +70,8 @@ export function encodeState(
   }
   const parts: string[] = [];
   for (let at = 0; at < json.length; at += STATE_PART_CHARS) {
-    parts.push(json.slice(at, at + STATE_PART_CHARS));
+    const text = json.slice(at, at + STATE_PART_CHARS);
+    parts.push(seal === undefined ? text : seal(parts.length, text));
   }
   const digest = digestOf(c, threadId, state.seq, parts);
   return parts.map((data, part) => ({
@@ -94,13 +98,14 @@ export interface StoredStatePart {
 /**
  * The state a thread's stored parts at `atSeq` hold, or undefined when they do not make one: a
  * part missing, another format, a digest that does not match (or not `digest`, the one the read
- * chose), JSON that does not parse.
+ * chose), JSON that does not parse; with `open` (the store encrypts), a part that does not open.
  */
 export function decodeState(
   threadId: string,
   atSeq: number,
   digest: string,
   records: readonly StoredStatePart[],
+  open?: (part: number, stored: string) => string | undefined,
 ): MessageFoldState | undefined {
   const c = nodeCrypto();
   const first = records[0];
@@ -122,9 +127,15 @@ export function decodeState(
     parts.push(record.data);
   }
   if (digestOf(c, threadId, atSeq, parts) !== digest) return undefined;
+  const texts: string[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const text = open === undefined ? parts[i] : open(i, parts[i] as string);
+    if (text === undefined) return undefined;
+    texts.push(text);
+  }
   let state: MessageFoldState;
   try {
-    state = JSON.parse(parts.join('')) as MessageFoldState;
+    state = JSON.parse(texts.join('')) as MessageFoldState;
   } catch {
     return undefined;
   }

@@ -39,7 +39,13 @@ export async function writeHistoryState(
   if (last.seq <= stateSeq || (!force && !stateDue(stateSeq, last.seq, minRows))) {
     return undefined;
   }
-  const records = encodeState(threadId, fold.state(), ctx.now());
+  const state = fold.state();
+  const cipher = ctx.cipher;
+  const seal =
+    cipher === undefined
+      ? undefined
+      : cipher.stateSealer(await cipher.writeKey(threadId), threadId, state.seq);
+  const records = encodeState(threadId, state, ctx.now(), seal);
   if (records === undefined) return undefined;
   const states = 'historyStates';
   const written = await writeTransaction(
