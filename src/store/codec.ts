@@ -104,6 +104,9 @@ export class UnreadableData {
   constructor(readonly problem: string) {}
 }
 
+/** The problem of an encrypted row read by a store without encryption. */
+const ENCRYPTED = 'its data is encrypted, and the store was opened without `encryption`';
+
 /** Why a row is corrupt (made only for corrupt rows: a valid row is decoded without one). */
 class Problem {
   constructor(
@@ -139,6 +142,9 @@ function decodeRecord(
   try {
     raw = asJson(record.data);
   } catch (error) {
+    if (typeof record.data === 'string' && record.data.startsWith(ENVELOPE_PREFIX)) {
+      return new Problem(ENCRYPTED);
+    }
     return new Problem('its data is not JSON', error);
   }
   // The common rows are checked by hand; zod decides the rest and words the problem.
@@ -146,7 +152,7 @@ function decodeRecord(
   if (!rowDataIsExact(type as ChunkRowType, raw)) {
     const parsed = RowDataSchemas[type as ChunkRowType].safeParse(raw);
     if (typeof raw === 'string' && raw.startsWith(ENVELOPE_PREFIX)) {
-      return new Problem('its data is encrypted, and the store was opened without `encryption`');
+      return new Problem(ENCRYPTED);
     }
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

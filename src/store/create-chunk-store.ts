@@ -12,6 +12,7 @@ import { runMigrations } from './migrations.js';
 import { openSqlite, type SqliteOpenOptions } from './open-sqlite.js';
 import { openPostgres, type PostgresTarget } from './pg-pool.js';
 import { appendTurn } from './queries/append-turn.js';
+import { eraseThread } from './queries/erase-thread.js';
 import { forkThread } from './queries/fork-thread.js';
 import { getChunks } from './queries/get-chunks.js';
 import { getChunksAfter } from './queries/get-chunks-after.js';
@@ -302,6 +303,11 @@ export function createChunkStore(
       open('deleteThread');
       forgetStates(ctx, threadId);
       return await deleteThread(ctx, threadId);
+    },
+    async eraseThread(threadId) {
+      open('eraseThread');
+      forgetStates(ctx, threadId);
+      return await eraseThread(ctx, threadId);
     },
     async truncateAfter(threadId, seq) {
       open('truncateAfter');

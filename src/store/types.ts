@@ -402,6 +402,21 @@ export interface ChunkStore extends ChunkStoreTurns {
    */
   deleteThread(threadId: string): Promise<boolean>;
   /**
+   * Erases a thread for good (a user's erasure request): with `encryption`, the thread's keys
+   * are destroyed first (crypto-shredding: no earlier copy of its rows, in the database files,
+   * the WAL or a backup, can be decrypted any more), then its rows, history states, usage,
+   * turns, lease and the thread itself are deleted. Returns whether the thread existed; erasing
+   * again is safe. Forks are threads of their own (erase them too), and the live events a relay
+   * still buffers are the app's to drop (see docs/store.md, Privacy). Without `encryption`, it
+   * deletes as {@link ChunkStore.deleteThread} does, turns and lease included.
+   *
+   * @example
+   * ```ts
+   * await store.eraseThread('thread-1'); // true, then false
+   * ```
+   */
+  eraseThread(threadId: string): Promise<boolean>;
+  /**
    * Deletes the rows after `seq` (for edit-and-regenerate); the next turn gets seq `seq + 1`.
    * Returns how many rows went.
    *
