@@ -7,12 +7,13 @@ import type { StoreDialectName } from './dialects/adapter.js';
 import { resolveDialect } from './dialects/detect.js';
 import type { StoreEncryptionOptions } from './encryption/key-provider.js';
 import { StoreCipher } from './encryption/store-cipher.js';
-import { afterWrite, forgetStates } from './history/write-state.js';
+import { afterWrite, forgetAllStates, forgetStates } from './history/write-state.js';
 import { runMigrations } from './migrations.js';
 import { openSqlite, type SqliteOpenOptions } from './open-sqlite.js';
 import { openPostgres, type PostgresTarget } from './pg-pool.js';
 import { appendTurn } from './queries/append-turn.js';
 import { eraseThread } from './queries/erase-thread.js';
+import { expire } from './queries/expire.js';
 import { forkThread } from './queries/fork-thread.js';
 import { getChunks } from './queries/get-chunks.js';
 import { getChunksAfter } from './queries/get-chunks-after.js';
@@ -308,6 +309,12 @@ export function createChunkStore(
       open('eraseThread');
       forgetStates(ctx, threadId);
       return await eraseThread(ctx, threadId);
+    },
+    async expire(options) {
+      open('expire');
+      const result = await expire(ctx, options);
+      if (result.threads > 0) forgetAllStates(ctx);
+      return result;
     },
     async truncateAfter(threadId, seq) {
       open('truncateAfter');

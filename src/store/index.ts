@@ -54,6 +54,8 @@ export type {
   ChunkStore,
   CorruptRowPolicy,
   CreateThreadOptions,
+  ExpireOptions,
+  ExpireResult,
   ForkThreadOptions,
   ForwardChunkPage,
   GetChunksAfterOptions,

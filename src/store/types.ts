@@ -105,6 +105,38 @@ export interface ThreadPage {
   readonly nextBefore: string | null;
 }
 
+/**
+ * Options of {@link ChunkStore.expire}.
+ *
+ * @example
+ * ```ts
+ * const options: ExpireOptions = { before: new Date(Date.now() - 90 * 86_400_000) };
+ * ```
+ */
+export interface ExpireOptions {
+  /** Remove turns whose every row was created before this time (a `Date`, ISO 8601 or ms). */
+  readonly before: Date | string | number;
+  /** Only this thread (a thread's own retention). Default: every thread. */
+  readonly threadId?: string | undefined;
+}
+
+/**
+ * What {@link ChunkStore.expire} removed.
+ *
+ * @example
+ * ```ts
+ * const { threads, turns, rows } = await store.expire({ before: cutoff });
+ * ```
+ */
+export interface ExpireResult {
+  /** How many threads lost turns. */
+  readonly threads: number;
+  /** How many turns were removed. */
+  readonly turns: number;
+  /** How many rows were removed (the rows that became sentinels included). */
+  readonly rows: number;
+}
+
 /** Options of {@link ChunkStore.forkThread}. */
 export interface ForkThreadOptions {
   /** Copy the rows with `seq <= atSeq` (0 makes an empty fork; beyond the end copies everything). */
@@ -416,6 +448,25 @@ export interface ChunkStore extends ChunkStoreTurns {
    * ```
    */
   eraseThread(threadId: string): Promise<boolean>;
+  /**
+   * Retention: in every thread (or `threadId`), removes the longest run of whole turns from its
+   * start whose every row was created before `before`; a running turn, or a newer one, ends the
+   * run. The last row removed becomes a `context-truncated` system row in their place (a
+   * sentinel: how many turns are gone, and the first turn kept), so model input and the window
+   * start at the first turn kept; a later expiry folds the sentinel into its own. Usage rows are
+   * kept (what was spent was spent): `getThreadUsage` totals do not change. The rows kept keep
+   * their seqs, so a thread's seqs then start at the sentinel's, not at 1 (`total` still counts
+   * every row ever stored). History states of the thread are dropped (the next read rebuilds
+   * one). With `encryption` the sentinel is encrypted like any row.
+   *
+   * @throws {ChunklogError} `invalid-option` for a `before` that is no time, or a bad thread id
+   *
+   * @example
+   * ```ts
+   * await store.expire({ before: new Date(Date.now() - 90 * 86_400_000) }); // 90 days
+   * ```
+   */
+  expire(options: ExpireOptions): Promise<ExpireResult>;
   /**
    * Deletes the rows after `seq` (for edit-and-regenerate); the next turn gets seq `seq + 1`.
    * Returns how many rows went.

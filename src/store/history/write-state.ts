@@ -137,3 +137,8 @@ function remember(known: Map<string, number>, threadId: string, seq: number): vo
 export function forgetStates(ctx: StoreContext, threadId: string): void {
   knownStates.get(ctx)?.delete(threadId);
 }
+
+/** Forgets what a store knew of every thread's states (an expiry removed some). */
+export function forgetAllStates(ctx: StoreContext): void {
+  knownStates.get(ctx)?.clear();
+}

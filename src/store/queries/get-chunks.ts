@@ -48,7 +48,8 @@ export function getChunks(
       chunks,
       total: Number(last.thread_next_seq) - 1,
       oldestSeq,
-      hasMore: oldestSeq > 1,
+      // A short page reached the thread's first row (seq 1, or the first after an expiry).
+      hasMore: oldestSeq > 1 && records.length === limit,
     };
     return turnStatus === undefined ? page : { ...page, turnStatus };
   });
