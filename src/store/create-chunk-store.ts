@@ -22,6 +22,7 @@ import { getRows } from './queries/get-rows.js';
 import { getTurn, hasTurn } from './queries/get-turn.js';
 import { acquireLease, getLease, releaseLease, renewLease } from './queries/leases.js';
 import { listThreads } from './queries/list-threads.js';
+import { rotateThreadKey } from './queries/rotate-key.js';
 import { createThread, deleteThread, getThread } from './queries/thread-ops.js';
 import { truncateAfter } from './queries/truncate-after.js';
 import {
@@ -315,6 +316,11 @@ export function createChunkStore(
       const result = await expire(ctx, options);
       if (result.threads > 0) forgetAllStates(ctx);
       return result;
+    },
+    async rotateThreadKey(threadId, options) {
+      open('rotateThreadKey');
+      forgetStates(ctx, threadId);
+      return await rotateThreadKey(ctx, threadId, options);
     },
     async truncateAfter(threadId, seq) {
       open('truncateAfter');

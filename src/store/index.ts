@@ -64,6 +64,8 @@ export type {
   HistoryRead,
   ListThreadsOptions,
   ReadOptions,
+  RotateKeyOptions,
+  RotateKeyResult,
   Thread,
   ThreadPage,
   UpdateThreadOptions,

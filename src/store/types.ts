@@ -137,6 +137,36 @@ export interface ExpireResult {
   readonly rows: number;
 }
 
+/**
+ * Options of {@link ChunkStore.rotateThreadKey}.
+ *
+ * @example
+ * ```ts
+ * const options: RotateKeyOptions = { batchRows: 200 };
+ * ```
+ */
+export interface RotateKeyOptions {
+  /** Rows re-encrypted per transaction. Default 500. */
+  readonly batchRows?: number | undefined;
+}
+
+/**
+ * What {@link ChunkStore.rotateThreadKey} did.
+ *
+ * @example
+ * ```ts
+ * const { version, rows } = await store.rotateThreadKey('thread-1');
+ * ```
+ */
+export interface RotateKeyResult {
+  /** The thread's key version now. */
+  readonly version: number;
+  /** Rows re-encrypted by this call (clear rows encrypted included). */
+  readonly rows: number;
+  /** Rows left as they were because they did not decrypt (corrupt, or their key was gone). */
+  readonly unreadable: number;
+}
+
 /** Options of {@link ChunkStore.forkThread}. */
 export interface ForkThreadOptions {
   /** Copy the rows with `seq <= atSeq` (0 makes an empty fork; beyond the end copies everything). */
@@ -467,6 +497,23 @@ export interface ChunkStore extends ChunkStoreTurns {
    * ```
    */
   expire(options: ExpireOptions): Promise<ExpireResult>;
+  /**
+   * Key rotation (a store with `encryption`): makes a new key for the thread, re-encrypts its
+   * rows under it in batches of `batchRows` (one short transaction each, so writers are not held
+   * up), then its metadata and title, then destroys its older keys. Rows stored in clear before
+   * encryption was turned on are encrypted too; history states are dropped (the next read
+   * rebuilds one, encrypted). Resumable: a rotation killed half way leaves every row readable
+   * (both keys exist), and the next call finishes it under the same new key.
+   *
+   * @throws {ChunklogError} `invalid-option` on a store without `encryption`, or a bad
+   *   `batchRows`; `thread-not-found`
+   *
+   * @example
+   * ```ts
+   * const { version } = await store.rotateThreadKey('thread-1'); // 2, then 3, …
+   * ```
+   */
+  rotateThreadKey(threadId: string, options?: RotateKeyOptions): Promise<RotateKeyResult>;
   /**
    * Deletes the rows after `seq` (for edit-and-regenerate); the next turn gets seq `seq + 1`.
    * Returns how many rows went.
