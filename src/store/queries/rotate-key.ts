@@ -12,6 +12,9 @@ import { writeTransaction } from '../transaction.js';
 import type { RotateKeyOptions, RotateKeyResult } from '../types.js';
 import { checkThreadId } from '../validate.js';
 
+/** Passes over the thread at most (the last finds nothing, unless writes kept an old key). */
+const MAX_PASSES = 3;
+
 /** Rows re-encrypted per transaction by default. */
 const DEFAULT_BATCH = 500;
 
@@ -55,12 +58,19 @@ export function rotateThreadKey(
     await ctx.db.deleteFrom('snapshots').where('thread_id', '=', threadId).execute();
     let rows = 0;
     let unreadable = 0;
-    for (let after = 0; ; ) {
-      const done = await rotateBatch(ctx, cipher, threadId, target, after, batch);
-      rows += done.rows;
-      unreadable += done.unreadable;
-      if (done.last === undefined) break;
-      after = done.last;
+    // Passes until one finds nothing to re-encrypt: a write that fetched the old key before the
+    // new one was made may commit behind the first pass (notes/0087).
+    for (let pass = 0, found = 1; found > 0 && pass < MAX_PASSES; pass++) {
+      found = 0;
+      unreadable = 0;
+      for (let after = 0; ; ) {
+        const done = await rotateBatch(ctx, cipher, threadId, target, after, batch);
+        found += done.rows;
+        unreadable += done.unreadable;
+        if (done.last === undefined) break;
+        after = done.last;
+      }
+      rows += found;
     }
     await rotateThreadColumns(ctx, cipher, threadId, target);
     for (let version = 1; version < target.version; version++) {
