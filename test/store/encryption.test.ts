@@ -214,6 +214,29 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)('encryption at rest on %
     },
   );
 
+  it.skipIf(skip)('history states are stored encrypted, and read', async () => {
+    await setUp();
+    for (let t = 0; t < 3; t++) await store.appendTurn('h', markedTurn(`t${t}`, 'MARKER-STATE'));
+    await store.writeHistorySnapshot('h');
+    const states = await harness.raw
+      .selectFrom(store.tables.historyStates)
+      .select('data')
+      .where('thread_id', '=', 'h')
+      .execute();
+    expect(states.length).toBeGreaterThan(0);
+    for (const state of states) expect(String(state.data)).toMatch(/^ck1\.1\./);
+    // With every row made unreadable, the history still reads whole: from the state.
+    await harness.raw
+      .updateTable(store.tables.chunks)
+      .set({ data: JSON.stringify('ck1.1.AAAA') })
+      .where('thread_id', '=', 'h')
+      .execute();
+    const history = await store.getHistory('h');
+    expect(JSON.stringify(history.messages)).toContain('answer MARKER-STATE');
+    await expectCode(store.getRows('h'), 'corrupt-row');
+    await store.close();
+  });
+
   it.skipIf(skip)('eraseThread: a backup taken before it no longer decrypts', async () => {
     await setUp();
     const marker = 'MARKER-ERASE-5c21';
