@@ -8,6 +8,7 @@ import {
 } from '../schema/chunk-row.js';
 import { previewValue } from '../schema/parse.js';
 import { rowDataIsExact } from '../schema/row-data-check.js';
+import { ENVELOPE_PREFIX } from './encryption/cipher.js';
 import type { CorruptRowPolicy } from './types.js';
 
 /**
@@ -50,8 +51,12 @@ export function storedIso(millis: unknown): string | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
-/** The columns a row is read with. */
+/**
+ * The columns a row is read with. `thread_id` is the thread the row is stored under (which an
+ * encrypted row's data is bound to), not always the thread read.
+ */
 export const ROW_COLUMNS = [
+  'thread_id',
   'seq',
   'turn_id',
   'step',
@@ -67,6 +72,7 @@ export type StoredRecord = SelectedRow;
 
 /** A row as selected with {@link ROW_COLUMNS}. */
 export interface SelectedRow {
+  readonly thread_id: unknown;
   readonly seq: unknown;
   readonly turn_id: unknown;
   readonly step: unknown;
@@ -88,6 +94,18 @@ const TYPES: ReadonlyMap<string, ChunkRowType> = new Map(
 const ROLES: ReadonlyMap<string, ChunkRole> = new Map(
   (['user', 'assistant', 'tool', 'system'] as const).map((role) => [role, role]),
 );
+
+/**
+ * Stands in for the data of an encrypted row that could not be decrypted (its key is gone, or
+ * its tag does not verify): the decoder makes it a `corrupt-row` naming the row.
+ */
+export class UnreadableData {
+  /** @param problem - why, as the end of the corrupt-row message */
+  constructor(readonly problem: string) {}
+}
+
+/** The problem of an encrypted row read by a store without encryption. */
+const ENCRYPTED = 'its data is encrypted, and the store was opened without `encryption`';
 
 /** Why a row is corrupt (made only for corrupt rows: a valid row is decoded without one). */
 class Problem {
@@ -119,16 +137,23 @@ function decodeRecord(
   if (!Number.isInteger(step) || step < 0) {
     return new Problem(`its step ${String(record.step)} is not a step`);
   }
+  if (record.data instanceof UnreadableData) return new Problem(record.data.problem);
   let raw: unknown;
   try {
     raw = asJson(record.data);
   } catch (error) {
+    if (typeof record.data === 'string' && record.data.startsWith(ENVELOPE_PREFIX)) {
+      return new Problem(ENCRYPTED);
+    }
     return new Problem('its data is not JSON', error);
   }
   // The common rows are checked by hand; zod decides the rest and words the problem.
   let data: unknown = raw;
   if (!rowDataIsExact(type as ChunkRowType, raw)) {
     const parsed = RowDataSchemas[type as ChunkRowType].safeParse(raw);
+    if (typeof raw === 'string' && raw.startsWith(ENVELOPE_PREFIX)) {
+      return new Problem(ENCRYPTED);
+    }
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       return new Problem(

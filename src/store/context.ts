@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Redactor } from '../transforms/redactor.js';
 import type { StoreDialectAdapter } from './dialects/adapter.js';
+import type { StoreCipher } from './encryption/store-cipher.js';
 import type { StoreStatements } from './statements.js';
 import type { StoreTableNames, StoreTables } from './tables.js';
 import type { CorruptRowPolicy } from './types.js';
@@ -27,6 +28,8 @@ export interface StoreContext {
   readonly snapshotMinRows: number | false;
   /** The `redact` option: applied to every draft a write stores, after it is checked. */
   readonly redactor?: Redactor;
+  /** The `encryption` option: seals row data, thread metadata and titles, and history states. */
+  readonly cipher?: StoreCipher;
   /**
    * On the SQLite connection the store opened itself (busy timeout 0 after opening): how long a
    * write waits for SQLite's write lock, in milliseconds (`busyTimeoutMs`). Undefined on a

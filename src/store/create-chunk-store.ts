@@ -5,11 +5,15 @@ import type { Redactor } from '../transforms/redactor.js';
 import type { StoreContext } from './context.js';
 import type { StoreDialectName } from './dialects/adapter.js';
 import { resolveDialect } from './dialects/detect.js';
-import { afterWrite, forgetStates } from './history/write-state.js';
+import type { StoreEncryptionOptions } from './encryption/key-provider.js';
+import { StoreCipher } from './encryption/store-cipher.js';
+import { afterWrite, forgetAllStates, forgetStates } from './history/write-state.js';
 import { runMigrations } from './migrations.js';
 import { openSqlite, type SqliteOpenOptions } from './open-sqlite.js';
 import { openPostgres, type PostgresTarget } from './pg-pool.js';
 import { appendTurn } from './queries/append-turn.js';
+import { eraseThread } from './queries/erase-thread.js';
+import { expire } from './queries/expire.js';
 import { forkThread } from './queries/fork-thread.js';
 import { getChunks } from './queries/get-chunks.js';
 import { getChunksAfter } from './queries/get-chunks-after.js';
@@ -18,6 +22,7 @@ import { getRows } from './queries/get-rows.js';
 import { getTurn, hasTurn } from './queries/get-turn.js';
 import { acquireLease, getLease, releaseLease, renewLease } from './queries/leases.js';
 import { listThreads } from './queries/list-threads.js';
+import { rotateThreadKey } from './queries/rotate-key.js';
 import { createThread, deleteThread, getThread } from './queries/thread-ops.js';
 import { truncateAfter } from './queries/truncate-after.js';
 import {
@@ -99,6 +104,16 @@ export interface ChunkStoreOptions extends StoreTableOptions, SqliteOpenOptions 
    * already: this finds nothing in them and adds nothing. Default: none.
    */
   readonly redact?: Redactor | undefined;
+  /**
+   * Encryption at rest with a key per thread (AES-256-GCM): row data, thread metadata and
+   * titles, and history states are stored encrypted with the thread's data key from `keys` (the
+   * app's key management, or `createMemoryKeyProvider` / `createFileKeyProvider`), each bound to
+   * where it is stored (a row to its thread id and seq). Ids, seqs, steps, roles, types,
+   * timestamps, statuses, owner ids and usage stay clear. Rows stored clear before encryption
+   * was turned on are still read (`rotateThreadKey` encrypts them). See docs/store.md, Privacy.
+   * Default: none.
+   */
+  readonly encryption?: StoreEncryptionOptions | undefined;
 }
 
 /**
@@ -201,6 +216,7 @@ export function createChunkStore(
     timeoutMs: checked.timeoutMs,
     snapshotMinRows: checked.snapshotMinRows,
     ...(checked.redact === undefined ? {} : { redactor: checked.redact }),
+    ...(checked.encryption === undefined ? {} : { cipher: new StoreCipher(checked.encryption) }),
     ...(ownSqlite ? { ownSqliteBusyMs: checked.sqlite.busyTimeoutMs ?? 5000 } : {}),
   };
 
@@ -289,6 +305,22 @@ export function createChunkStore(
       open('deleteThread');
       forgetStates(ctx, threadId);
       return await deleteThread(ctx, threadId);
+    },
+    async eraseThread(threadId) {
+      open('eraseThread');
+      forgetStates(ctx, threadId);
+      return await eraseThread(ctx, threadId);
+    },
+    async expire(options) {
+      open('expire');
+      const result = await expire(ctx, options);
+      if (result.threads > 0) forgetAllStates(ctx);
+      return result;
+    },
+    async rotateThreadKey(threadId, options) {
+      open('rotateThreadKey');
+      forgetStates(ctx, threadId);
+      return await rotateThreadKey(ctx, threadId, options);
     },
     async truncateAfter(threadId, seq) {
       open('truncateAfter');

@@ -12,6 +12,16 @@ export {
   createChunkStore,
 } from './create-chunk-store.js';
 export type { StoreDialectName } from './dialects/adapter.js';
+export {
+  createFileKeyProvider,
+  type FileKeyProviderOptions,
+} from './encryption/file-provider.js';
+export type {
+  StoreEncryptionOptions,
+  ThreadKey,
+  ThreadKeyProvider,
+} from './encryption/key-provider.js';
+export { createMemoryKeyProvider, type MemoryKeyProvider } from './encryption/memory-provider.js';
 export { type StoreMigrationOptions, storeMigrations } from './migrations.js';
 export type { SqliteOpenOptions } from './open-sqlite.js';
 export {
@@ -44,6 +54,8 @@ export type {
   ChunkStore,
   CorruptRowPolicy,
   CreateThreadOptions,
+  ExpireOptions,
+  ExpireResult,
   ForkThreadOptions,
   ForwardChunkPage,
   GetChunksAfterOptions,
@@ -52,6 +64,8 @@ export type {
   HistoryRead,
   ListThreadsOptions,
   ReadOptions,
+  RotateKeyOptions,
+  RotateKeyResult,
   Thread,
   ThreadPage,
   UpdateThreadOptions,

@@ -53,7 +53,7 @@ export function turnStatuses(
 const PREPARED_INSERT_ROWS = 64;
 
 /** The columns of an inserted row, in order: the thread, then the columns a row is read with. */
-export const INSERT_COLUMNS: ReadonlyArray<keyof ChunkRecord> = ['thread_id', ...ROW_COLUMNS];
+export const INSERT_COLUMNS: ReadonlyArray<keyof ChunkRecord> = ROW_COLUMNS;
 
 /** A page row: a row, the thread's next seq and its turn's status, read in the same statement. */
 export type PageRow = SelectedRow & {

@@ -1,6 +1,7 @@
 import { invalidOption, readOptions } from '../errors/invalid-option.js';
 import { checkRedactor, type Redactor } from '../transforms/redactor.js';
 import type { StoreDialectName } from './dialects/adapter.js';
+import { checkEncryption, type ThreadKeyProvider } from './encryption/key-provider.js';
 import type { SqliteOpenOptions } from './open-sqlite.js';
 import type { StoreTableOptions } from './tables.js';
 import type { CorruptRowPolicy } from './types.js';
@@ -20,6 +21,7 @@ const STORE_OPTIONS = [
   'statementCacheSize',
   'snapshotMinRows',
   'redact',
+  'encryption',
 ] as const;
 
 const TABLE_KEYS = [
@@ -45,6 +47,7 @@ export interface CheckedStoreOptions {
   readonly timeoutMs: number;
   readonly snapshotMinRows: number | false;
   readonly redact: Redactor | undefined;
+  readonly encryption: ThreadKeyProvider | undefined;
 }
 
 /**
@@ -135,6 +138,7 @@ export function checkStoreOptions(options: unknown): CheckedStoreOptions {
     now: (o.now as (() => number) | undefined) ?? Date.now,
     timeoutMs,
     redact: checkRedactor(WHERE, o.redact),
+    encryption: checkEncryption(o.encryption),
     snapshotMinRows:
       o.snapshotMinRows === false
         ? false

@@ -122,6 +122,44 @@ export function checkMetadata(metadata: unknown): JSONObject | undefined {
   return result.data as JSONObject;
 }
 
+/**
+ * {@link toThread} of a thread row whose metadata and title may be encrypted: they are opened
+ * first (with the thread's key the envelope names), when the store encrypts.
+ *
+ * @throws {ChunklogError} `corrupt-row` naming the thread, for a value that does not open
+ */
+export async function openThread(ctx: StoreContext, record: SelectedThread): Promise<Thread> {
+  const cipher = ctx.cipher;
+  if (cipher === undefined) return toThread(record);
+  const id = asString(record.id);
+  return toThread({
+    ...record,
+    metadata: await cipher.openThreadValue(id, 'metadata', record.metadata),
+    title: await cipher.openThreadValue(id, 'title', record.title),
+  });
+}
+
+/**
+ * A thread's metadata (JSON text) and title as stored: encrypted with the thread's newest key
+ * (made first when it has none) when the store encrypts; null and undefined kept as they are.
+ */
+export async function storedThreadColumns(
+  ctx: StoreContext,
+  threadId: string,
+  metadata: string | null | undefined,
+  title: string | null | undefined,
+): Promise<{ metadata: string | null | undefined; title: string | null | undefined }> {
+  const cipher = ctx.cipher;
+  const clear = (metadata ?? null) === null && (title ?? null) === null;
+  if (cipher === undefined || clear) return { metadata, title };
+  const key = await cipher.writeKey(threadId);
+  const sealed = (column: 'metadata' | 'title', value: string | null | undefined) =>
+    value === null || value === undefined
+      ? value
+      : cipher.sealThreadValue(key, threadId, column, value);
+  return { metadata: sealed('metadata', metadata), title: sealed('title', title) };
+}
+
 /** Reads a thread row, locking it for the rest of the transaction where the dialect locks rows. */
 export async function selectThread(
   ctx: StoreContext,
@@ -150,16 +188,22 @@ export async function insertThreadIfAbsent(
     title?: string | null | undefined;
   },
 ): Promise<void> {
+  const stored = await storedThreadColumns(
+    ctx,
+    values.id,
+    values.metadata === undefined ? null : JSON.stringify(values.metadata),
+    values.title,
+  );
   const insert = db.insertInto('threads').values({
     id: values.id,
     created_at: values.now,
     updated_at: values.now,
     next_seq: values.nextSeq,
-    metadata: values.metadata === undefined ? null : JSON.stringify(values.metadata),
+    metadata: stored.metadata ?? null,
     ...(values.ownerId === undefined || values.ownerId === null
       ? {}
       : { owner_id: values.ownerId }),
-    ...(values.title === undefined || values.title === null ? {} : { title: values.title }),
+    ...(stored.title === undefined || stored.title === null ? {} : { title: stored.title }),
   });
   await (ctx.adapter.insertIgnore === 'on-conflict-do-nothing'
     ? insert.onConflict((oc) => oc.column('id').doNothing())

@@ -105,6 +105,68 @@ export interface ThreadPage {
   readonly nextBefore: string | null;
 }
 
+/**
+ * Options of {@link ChunkStore.expire}.
+ *
+ * @example
+ * ```ts
+ * const options: ExpireOptions = { before: new Date(Date.now() - 90 * 86_400_000) };
+ * ```
+ */
+export interface ExpireOptions {
+  /** Remove turns whose every row was created before this time (a `Date`, ISO 8601 or ms). */
+  readonly before: Date | string | number;
+  /** Only this thread (a thread's own retention). Default: every thread. */
+  readonly threadId?: string | undefined;
+}
+
+/**
+ * What {@link ChunkStore.expire} removed.
+ *
+ * @example
+ * ```ts
+ * const { threads, turns, rows } = await store.expire({ before: cutoff });
+ * ```
+ */
+export interface ExpireResult {
+  /** How many threads lost turns. */
+  readonly threads: number;
+  /** How many turns were removed. */
+  readonly turns: number;
+  /** How many rows were removed (the rows that became sentinels included). */
+  readonly rows: number;
+}
+
+/**
+ * Options of {@link ChunkStore.rotateThreadKey}.
+ *
+ * @example
+ * ```ts
+ * const options: RotateKeyOptions = { batchRows: 200 };
+ * ```
+ */
+export interface RotateKeyOptions {
+  /** Rows re-encrypted per transaction. Default 500. */
+  readonly batchRows?: number | undefined;
+}
+
+/**
+ * What {@link ChunkStore.rotateThreadKey} did.
+ *
+ * @example
+ * ```ts
+ * const { version, rows } = await store.rotateThreadKey('thread-1');
+ * ```
+ */
+export interface RotateKeyResult {
+  /** The thread's key version now. */
+  readonly version: number;
+  /** Rows re-encrypted by this call (clear rows encrypted included). */
+  readonly rows: number;
+  /** Rows left as they were because they did not decrypt (corrupt, or their key was gone). */
+  readonly unreadable: number;
+}
+
 /** Options of {@link ChunkStore.forkThread}. */
 export interface ForkThreadOptions {
   /** Copy the rows with `seq <= atSeq` (0 makes an empty fork; beyond the end copies everything). */
@@ -401,6 +463,57 @@ export interface ChunkStore extends ChunkStoreTurns {
    * ```
    */
   deleteThread(threadId: string): Promise<boolean>;
+  /**
+   * Erases a thread for good (a user's erasure request): with `encryption`, the thread's keys
+   * are destroyed first (crypto-shredding: no earlier copy of its rows, in the database files,
+   * the WAL or a backup, can be decrypted any more), then its rows, history states, usage,
+   * turns, lease and the thread itself are deleted. Returns whether the thread existed; erasing
+   * again is safe. Forks are threads of their own (erase them too), and the live events a relay
+   * still buffers are the app's to drop (see docs/store.md, Privacy). Without `encryption`, it
+   * deletes as {@link ChunkStore.deleteThread} does, turns and lease included.
+   *
+   * @example
+   * ```ts
+   * await store.eraseThread('thread-1'); // true, then false
+   * ```
+   */
+  eraseThread(threadId: string): Promise<boolean>;
+  /**
+   * Retention: in every thread (or `threadId`), removes the longest run of whole turns from its
+   * start whose every row was created before `before`; a running turn, or a newer one, ends the
+   * run. The last row removed becomes a `context-truncated` system row in their place (a
+   * sentinel: how many turns are gone, and the first turn kept), so model input and the window
+   * start at the first turn kept; a later expiry folds the sentinel into its own. Usage rows are
+   * kept (what was spent was spent): `getThreadUsage` totals do not change. The rows kept keep
+   * their seqs, so a thread's seqs then start at the sentinel's, not at 1 (`total` still counts
+   * every row ever stored). History states of the thread are dropped (the next read rebuilds
+   * one). With `encryption` the sentinel is encrypted like any row.
+   *
+   * @throws {ChunklogError} `invalid-option` for a `before` that is no time, or a bad thread id
+   *
+   * @example
+   * ```ts
+   * await store.expire({ before: new Date(Date.now() - 90 * 86_400_000) }); // 90 days
+   * ```
+   */
+  expire(options: ExpireOptions): Promise<ExpireResult>;
+  /**
+   * Key rotation (a store with `encryption`): makes a new key for the thread, re-encrypts its
+   * rows under it in batches of `batchRows` (one short transaction each, so writers are not held
+   * up), then its metadata and title, then destroys its older keys. Rows stored in clear before
+   * encryption was turned on are encrypted too; history states are dropped (the next read
+   * rebuilds one, encrypted). Resumable: a rotation killed half way leaves every row readable
+   * (both keys exist), and the next call finishes it under the same new key.
+   *
+   * @throws {ChunklogError} `invalid-option` on a store without `encryption`, or a bad
+   *   `batchRows`; `thread-not-found`
+   *
+   * @example
+   * ```ts
+   * const { version } = await store.rotateThreadKey('thread-1'); // 2, then 3, …
+   * ```
+   */
+  rotateThreadKey(threadId: string, options?: RotateKeyOptions): Promise<RotateKeyResult>;
   /**
    * Deletes the rows after `seq` (for edit-and-regenerate); the next turn gets seq `seq + 1`.
    * Returns how many rows went.

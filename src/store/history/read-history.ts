@@ -3,6 +3,7 @@ import type { ChunkRow } from '../../schema/chunk-row.js';
 import { MessageFold, type MessageFoldState } from '../../transforms/message-fold.js';
 import { asString, ROW_COLUMNS, RowDecoder, type SelectedRow, storedIso } from '../codec.js';
 import type { StoreContext } from '../context.js';
+import { openRecords } from '../encryption/store-cipher.js';
 import { isMissingSchema } from '../not-migrated.js';
 import { PreparedQuery } from '../prepared.js';
 import { threadNotFound } from '../store-errors.js';
@@ -171,6 +172,7 @@ export async function readHistory(
       found = (await q.probe.execute(ctx.db, Array(7).fill(threadId))).rows[0];
       if (found === undefined) throw threadNotFound(threadId);
     }
+    await openRecords(ctx.cipher, records);
     if (found.state_seq === null || found.state_seq === undefined) {
       return folded(threadId, new MessageFold(), 0, records, policy);
     }
@@ -178,7 +180,8 @@ export async function readHistory(
     const digest = String(found.state_digest);
     const parts = (await q.parts.execute(ctx.db, [threadId, atSeq])).rows;
     if (parts.length === 0 || parts[0]?.digest !== digest) continue; // replaced: read again
-    const state = decodeState(threadId, atSeq, digest, parts);
+    const opener = await ctx.cipher?.stateOpener(threadId, atSeq, parts);
+    const state = decodeState(threadId, atSeq, digest, parts, opener);
     // A state is used only while the row it ends with is still the one it was made from (a
     // writer that knows nothing of states may have truncated the thread and written again).
     if (state === undefined || !endsWith(state, found)) break; // read the rows
@@ -186,6 +189,7 @@ export async function readHistory(
   }
   const records = (await q.allRows.execute(ctx.db, [threadId])).rows;
   if (records.length === 0 && !(await threadExists(ctx, threadId))) throw threadNotFound(threadId);
+  await openRecords(ctx.cipher, records);
   return folded(threadId, new MessageFold(), 0, records, policy);
 }
 

@@ -34,15 +34,27 @@ export function statesAvailable(): boolean {
 
 /**
  * The digest a state is stored with: SHA-256 over the thread, the seq and the whole JSON, so that
- * a state read back is used only when it is exactly what the store wrote for that thread and seq.
+ * a state read back is used only when it is exactly what the store wrote for that thread and seq
+ * (over the parts' tags when the parts are encrypted: each part's tag then vouches for it).
  */
-function digestOf(c: Crypto, threadId: string, atSeq: number, parts: readonly string[]): string {
+function digestOf(
+  c: Crypto,
+  threadId: string,
+  atSeq: number,
+  parts: readonly string[],
+  sealed: boolean,
+): string {
   let hash = c
     .createHash('sha256')
     .update(`chunklog-history:${MESSAGE_FOLD_FORMAT}:${threadId}:${atSeq}:`);
-  for (const part of parts) hash = hash.update(part);
+  // An encrypted part is authenticated by its own tag, at its end: the digest of the tags tells
+  // one state from another without hashing megabytes of base64 again.
+  for (const part of parts) hash = hash.update(sealed ? part.slice(-SEALED_TAIL) : part);
   return hash.digest('hex');
 }
+
+/** The end of an encrypted part the digest covers: its last base64 characters, the tag in them. */
+const SEALED_TAIL = 32;
 
 /**
  * A state as the rows of the history states table, or undefined when it cannot be stored here
@@ -51,11 +63,14 @@ function digestOf(c: Crypto, threadId: string, atSeq: number, parts: readonly st
  * @param threadId - the thread
  * @param state - the fold of its rows up to `state.seq`
  * @param now - the time it is written, in milliseconds
+ * @param seal - encrypts each part (`(part, text)`), when the store encrypts: the digest is then
+ *   over the encrypted parts
  */
 export function encodeState(
   threadId: string,
   state: MessageFoldState,
   now: number,
+  seal?: (part: number, text: string) => string,
 ): HistoryStateRecord[] | undefined {
   const c = nodeCrypto();
   if (c === undefined) return undefined;
@@ -67,9 +82,10 @@ export function encodeState(
   }
   const parts: string[] = [];
   for (let at = 0; at < json.length; at += STATE_PART_CHARS) {
-    parts.push(json.slice(at, at + STATE_PART_CHARS));
+    const text = json.slice(at, at + STATE_PART_CHARS);
+    parts.push(seal === undefined ? text : seal(parts.length, text));
   }
-  const digest = digestOf(c, threadId, state.seq, parts);
+  const digest = digestOf(c, threadId, state.seq, parts, seal !== undefined);
   return parts.map((data, part) => ({
     thread_id: threadId,
     at_seq: state.seq,
@@ -94,13 +110,14 @@ export interface StoredStatePart {
 /**
  * The state a thread's stored parts at `atSeq` hold, or undefined when they do not make one: a
  * part missing, another format, a digest that does not match (or not `digest`, the one the read
- * chose), JSON that does not parse.
+ * chose), JSON that does not parse; with `open` (the store encrypts), a part that does not open.
  */
 export function decodeState(
   threadId: string,
   atSeq: number,
   digest: string,
   records: readonly StoredStatePart[],
+  open?: (part: number, stored: string) => string | undefined,
 ): MessageFoldState | undefined {
   const c = nodeCrypto();
   const first = records[0];
@@ -121,10 +138,16 @@ export function decodeState(
     }
     parts.push(record.data);
   }
-  if (digestOf(c, threadId, atSeq, parts) !== digest) return undefined;
+  if (digestOf(c, threadId, atSeq, parts, open !== undefined) !== digest) return undefined;
+  const texts: string[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const text = open === undefined ? parts[i] : open(i, parts[i] as string);
+    if (text === undefined) return undefined;
+    texts.push(text);
+  }
   let state: MessageFoldState;
   try {
-    state = JSON.parse(parts.join('')) as MessageFoldState;
+    state = JSON.parse(texts.join('')) as MessageFoldState;
   } catch {
     return undefined;
   }

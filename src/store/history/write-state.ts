@@ -39,7 +39,13 @@ export async function writeHistoryState(
   if (last.seq <= stateSeq || (!force && !stateDue(stateSeq, last.seq, minRows))) {
     return undefined;
   }
-  const records = encodeState(threadId, fold.state(), ctx.now());
+  const state = fold.state();
+  const cipher = ctx.cipher;
+  const seal =
+    cipher === undefined
+      ? undefined
+      : cipher.stateSealer(await cipher.writeKey(threadId), threadId, state.seq);
+  const records = encodeState(threadId, state, ctx.now(), seal);
   if (records === undefined) return undefined;
   const states = 'historyStates';
   const written = await writeTransaction(
@@ -130,4 +136,9 @@ function remember(known: Map<string, number>, threadId: string, seq: number): vo
 /** Forgets what a store knew of a thread's states (a truncation or deletion removed them). */
 export function forgetStates(ctx: StoreContext, threadId: string): void {
   knownStates.get(ctx)?.delete(threadId);
+}
+
+/** Forgets what a store knew of every thread's states (an expiry removed some). */
+export function forgetAllStates(ctx: StoreContext): void {
+  knownStates.get(ctx)?.clear();
 }

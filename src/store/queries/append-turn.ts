@@ -9,6 +9,12 @@ import { redactDrafts } from '../../transforms/redact-fields.js';
 import type { Redactor } from '../../transforms/redactor.js';
 import { decodeRows, storedRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
+import {
+  openRecords,
+  type RowSealer,
+  rowSealerFor,
+  sealedData,
+} from '../encryption/store-cipher.js';
 import { wrapStoreErrors } from '../store-errors.js';
 import type { StoreTables, UsageRecord } from '../tables.js';
 import { insertThreadIfAbsent, type SelectedThread } from '../threads.js';
@@ -130,12 +136,23 @@ export function appendTurn(
   // Serialize before the transaction: the lock is held for as short a time as possible.
   const data = checked.map((d) => JSON.stringify(d.data));
   const usage = turnId === undefined ? [] : usageRecords(threadId, turnId, steps, ctx.now());
-  const write: AppendWrite = { threadId, turnId, checked, data, stamp, status, fence, usage };
   const options_ = { what: 'appendTurn', threadId, idempotent: true };
   // Under a row lock (PostgreSQL, MySQL) the turn-id check is folded into the write; where the
   // lock comes first (SQLite's BEGIN IMMEDIATE) the thread's read already holds it.
   const folded = turnId !== undefined && !ctx.adapter.checkTurnWithLock;
   return wrapStoreErrors('appendTurn', threadId, async () => {
+    const seal = turnId === undefined ? undefined : await rowSealerFor(ctx.cipher, threadId);
+    const write: AppendWrite = {
+      threadId,
+      turnId,
+      checked,
+      data,
+      seal,
+      stamp,
+      status,
+      fence,
+      usage,
+    };
     if (folded) {
       try {
         return await writeTransaction(ctx, (trx) => writeNewTurn(ctx, trx, write), options_);
@@ -153,6 +170,8 @@ interface AppendWrite {
   readonly turnId: string | undefined;
   readonly checked: readonly ChunkRowDraft[];
   readonly data: readonly string[];
+  /** Seals the data for storing, when the store encrypts. */
+  readonly seal: RowSealer | undefined;
   readonly stamp: number | undefined;
   readonly status: EndedTurnStatus | undefined;
   readonly fence: LeaseFence | undefined;
@@ -183,7 +202,8 @@ async function writeNewTurn(
   if (adapter.updateReturning) {
     first = await advanceThreadCreating(ctx, trx, threadId, count, now);
     if (w.fence !== undefined) await requireFence(ctx, trx, threadId, w.fence, now);
-    const rows = { threadId, turnId, first, drafts: checked, data, at: rowsAt };
+    const sealed = sealedData(w.seal, first, data);
+    const rows = { threadId, turnId, first, drafts: checked, data: sealed, at: rowsAt };
     if (await insertRowsOfNewTurn(ctx, trx, rows)) throw new TurnStoredAlready();
   } else {
     let thread = (await statements.lockThread.execute(trx, [threadId])).rows[0];
@@ -194,7 +214,8 @@ async function writeNewTurn(
     }
     first = Number(thread.next_seq);
     if (w.fence !== undefined) await requireFence(ctx, trx, threadId, w.fence, now);
-    await statements.insertRows(trx, threadId, turnId, first, checked, data, rowsAt);
+    const sealed = sealedData(w.seal, first, data);
+    await statements.insertRows(trx, threadId, turnId, first, checked, sealed, rowsAt);
     const args = [first + count, now, threadId, threadId, turnId, first];
     const advanced = await statements.advanceThreadIfNew.execute(trx, args);
     if (Number(advanced.numAffectedRows ?? 0) === 0) throw new TurnStoredAlready();
@@ -243,13 +264,17 @@ async function writeCheckingFirst(
   if (turnId === undefined) return [];
   if (mayHoldTurn) {
     const stored = (await statements.turnRows.execute(trx, [threadId, turnId])).rows;
-    if (stored.length > 0) return decodeRows(threadId, stored, 'throw');
+    if (stored.length > 0) {
+      await openRecords(ctx.cipher, stored);
+      return decodeRows(threadId, stored, 'throw');
+    }
   }
 
   // The rows get the given time (an import) or now; the thread's activity is now either way.
   const rowsAt = w.stamp ?? now;
   const first = Number(thread.next_seq);
-  await statements.insertRows(trx, threadId, turnId, first, checked, data, rowsAt);
+  const sealed = sealedData(w.seal, first, data);
+  await statements.insertRows(trx, threadId, turnId, first, checked, sealed, rowsAt);
   await statements.advanceThread.execute(trx, [first + checked.length, now, threadId]);
   if (w.status !== undefined) {
     const next = first + checked.length;

@@ -2,12 +2,13 @@ import { type Kysely, sql } from 'kysely';
 import { ChunklogError } from '../../errors/chunklog-error.js';
 import { readOptions } from '../../errors/invalid-option.js';
 import type { JSONObject } from '../../schema/json.js';
-import { asJson, asString, ROW_COLUMNS } from '../codec.js';
+import { asString, ROW_COLUMNS, UnreadableData } from '../codec.js';
 import type { StoreContext } from '../context.js';
+import { openRecords, rowSealerFor } from '../encryption/store-cipher.js';
 import { INSERT_COLUMNS } from '../statements.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
-import type { StoreTables } from '../tables.js';
-import { checkMetadata, insertThreadIfAbsent, selectThread, toThread } from '../threads.js';
+import type { ChunkRecord, StoreTables } from '../tables.js';
+import { checkMetadata, insertThreadIfAbsent, openThread, selectThread } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import type { ForkThreadOptions, Thread } from '../types.js';
 import { checkSeq, checkThreadId } from '../validate.js';
@@ -41,17 +42,18 @@ export function forkThread(
         }
         const copied = Math.min(atSeq, Number(source.next_seq) - 1);
         await checkTurnBoundary(trx, threadId, copied);
-        const sourceMetadata =
-          source.metadata === null ? undefined : (asJson(source.metadata) as JSONObject);
+        const opened = await openThread(ctx, source);
         await insertThreadIfAbsent(ctx, trx, {
           id: newId,
           now: ctx.now(),
           nextSeq: copied + 1,
-          metadata: metadata ?? sourceMetadata,
+          metadata: metadata ?? (opened.metadata as JSONObject | undefined),
           ownerId: source.owner_id === null ? undefined : asString(source.owner_id),
-          title: source.title === null ? undefined : asString(source.title),
+          title: opened.title,
         });
-        if (copied > 0) {
+        if (copied > 0 && ctx.cipher !== undefined) {
+          await copySealedRows(ctx, trx, threadId, newId, copied);
+        } else if (copied > 0) {
           await trx
             .insertInto('chunks')
             .columns(INSERT_COLUMNS)
@@ -60,7 +62,7 @@ export function forkThread(
                 .selectFrom('chunks')
                 .select([
                   sql<string>`cast(${newId} as ${ctx.adapter.idCast})`.as('thread_id'),
-                  ...ROW_COLUMNS,
+                  ...ROW_COLUMNS.filter((column) => column !== 'thread_id'),
                 ])
                 .where('thread_id', '=', threadId)
                 .where('seq', '<=', copied),
@@ -69,7 +71,7 @@ export function forkThread(
         }
         const created = await selectThread(ctx, trx, newId, false);
         if (created === undefined) throw new Error('the forked thread row is missing');
-        return toThread(created);
+        return await openThread(ctx, created);
       },
       { what: 'forkThread', threadId },
     ),
@@ -113,4 +115,52 @@ async function checkTurnBoundary(
     `forkThread: seq ${seq} is inside turn ${JSON.stringify(turnId)} (seqs ${first} to ${last}); fork at a turn boundary: ${first - 1} (before it) or ${last} (after it).`,
     { option: 'atSeq', value: seq, threadId },
   );
+}
+
+/** Rows copied per batch when a fork re-encrypts them. */
+const COPY_BATCH = 500;
+
+/**
+ * Copies rows `1…last` of `threadId` to `newId` in an encrypting store: each row is opened with
+ * the key of the thread it is stored under and sealed again with the new thread's key and its
+ * place there (an encrypted row is bound to its thread id, so it cannot be copied as it is).
+ *
+ * @throws {ChunklogError} `corrupt-row` for a row that does not open
+ */
+async function copySealedRows(
+  ctx: StoreContext,
+  trx: Kysely<StoreTables>,
+  threadId: string,
+  newId: string,
+  last: number,
+): Promise<void> {
+  const seal = await rowSealerFor(ctx.cipher, newId);
+  for (let from = 1; from <= last; from += COPY_BATCH) {
+    const records = await trx
+      .selectFrom('chunks')
+      .select(ROW_COLUMNS)
+      .where('thread_id', '=', threadId)
+      .where('seq', '>=', from)
+      .where('seq', '<', Math.min(last + 1, from + COPY_BATCH))
+      .orderBy('seq')
+      .execute();
+    await openRecords(ctx.cipher, records);
+    const copies: ChunkRecord[] = records.map((record) => {
+      if (record.data instanceof UnreadableData) {
+        throw new ChunklogError(
+          'corrupt-row',
+          `Row ${record.seq} of thread ${JSON.stringify(threadId)} is corrupt: ${record.data.problem}.`,
+          { threadId, seq: Number(record.seq) },
+        );
+      }
+      const data: unknown = record.data;
+      const json =
+        typeof data === 'string' || data instanceof Uint8Array
+          ? asString(data)
+          : JSON.stringify(data);
+      const seq = Number(record.seq);
+      return { ...record, thread_id: newId, data: seal === undefined ? json : seal(seq, json) };
+    });
+    if (copies.length > 0) await trx.insertInto('chunks').values(copies).execute();
+  }
 }

@@ -2,6 +2,7 @@ import { readOptions } from '../../errors/invalid-option.js';
 import type { ChunkRow } from '../../schema/chunk-row.js';
 import { decodeRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
+import { openRecords } from '../encryption/store-cipher.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { corruptRowPolicy } from '../store-options.js';
 import { selectThread } from '../threads.js';
@@ -40,6 +41,7 @@ export function getChunksAfter(
       if (thread === undefined) throw threadNotFound(threadId);
       return { chunks: [], total: Number(thread.next_seq) - 1, newestSeq: null, hasMore: false };
     }
+    await openRecords(ctx.cipher, records);
     const chunks: ChunkRow[] = decodeRows(threadId, records, policy);
     const total = Number(last.thread_next_seq) - 1;
     const newestSeq = Number(last.seq);

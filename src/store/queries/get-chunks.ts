@@ -2,6 +2,7 @@ import { readOptions } from '../../errors/invalid-option.js';
 import type { ChunkRow } from '../../schema/chunk-row.js';
 import { decodeRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
+import { openRecords } from '../encryption/store-cipher.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { corruptRowPolicy } from '../store-options.js';
 import { selectThread } from '../threads.js';
@@ -40,13 +41,15 @@ export function getChunks(
       return { chunks: [], total: Number(thread.next_seq) - 1, oldestSeq: null, hasMore: false };
     }
     records.reverse();
+    await openRecords(ctx.cipher, records);
     const chunks: ChunkRow[] = decodeRows(threadId, records, policy);
     const oldestSeq = Number(last.seq);
     const page: ChunkPage = {
       chunks,
       total: Number(last.thread_next_seq) - 1,
       oldestSeq,
-      hasMore: oldestSeq > 1,
+      // A short page reached the thread's first row (seq 1, or the first after an expiry).
+      hasMore: oldestSeq > 1 && records.length === limit,
     };
     return turnStatus === undefined ? page : { ...page, turnStatus };
   });

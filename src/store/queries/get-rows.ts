@@ -2,6 +2,7 @@ import { readOptions } from '../../errors/invalid-option.js';
 import type { ChunkRow } from '../../schema/chunk-row.js';
 import { decodeRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
+import { openRecords } from '../encryption/store-cipher.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { corruptRowPolicy } from '../store-options.js';
 import { selectThread } from '../threads.js';
@@ -39,5 +40,6 @@ export async function rowsAfter(
   if (records.length === 0 && (await selectThread(ctx, ctx.db, threadId, false)) === undefined) {
     throw threadNotFound(threadId);
   }
+  await openRecords(ctx.cipher, records);
   return decodeRows(threadId, records, policy);
 }

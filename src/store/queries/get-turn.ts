@@ -2,6 +2,7 @@ import { readOptions } from '../../errors/invalid-option.js';
 import type { ChunkRow } from '../../schema/chunk-row.js';
 import { decodeRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
+import { openRecords } from '../encryption/store-cipher.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { corruptRowPolicy } from '../store-options.js';
 import { selectThread } from '../threads.js';
@@ -25,7 +26,10 @@ export function getTurn(
   const policy = corruptRowPolicy(o.onCorruptRow, ctx.onCorruptRow);
   return wrapStoreErrors('getTurn', threadId, async () => {
     const records = (await ctx.statements.turnRows.execute(ctx.db, [threadId, turnId])).rows;
-    if (records.length > 0) return decodeRows(threadId, records, policy);
+    if (records.length > 0) {
+      await openRecords(ctx.cipher, records);
+      return decodeRows(threadId, records, policy);
+    }
     if ((await selectThread(ctx, ctx.db, threadId, false)) === undefined) {
       throw threadNotFound(threadId);
     }

@@ -3,7 +3,7 @@ import { readOptions } from '../../errors/invalid-option.js';
 import type { StoreContext } from '../context.js';
 import { wrapStoreErrors } from '../store-errors.js';
 import { checkOwnerId } from '../thread-meta.js';
-import { THREAD_COLUMNS, toThread } from '../threads.js';
+import { openThread, THREAD_COLUMNS } from '../threads.js';
 import type { ListThreadsOptions, ThreadPage } from '../types.js';
 import { checkLimit } from '../validate.js';
 
@@ -59,7 +59,7 @@ export function listThreads(ctx: StoreContext, options?: ListThreadsOptions): Pr
       .execute();
     const hasMore = records.length > limit;
     const page = hasMore ? records.slice(0, limit) : records;
-    const threads = page.map(toThread);
+    const threads = await Promise.all(page.map((record) => openThread(ctx, record)));
     const last = threads[threads.length - 1];
     const lastRecord = page[page.length - 1];
     return {

@@ -4,7 +4,7 @@ import type { JSONObject } from '../../schema/json.js';
 import type { StoreContext } from '../context.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { checkOwnerId, checkTitle } from '../thread-meta.js';
-import { checkMetadata, insertThreadIfAbsent, selectThread, toThread } from '../threads.js';
+import { checkMetadata, insertThreadIfAbsent, openThread, selectThread } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import type { CreateThreadOptions, Thread } from '../types.js';
 import { checkThreadId } from '../validate.js';
@@ -42,7 +42,7 @@ export function createThread(
         });
         const created = await selectThread(ctx, trx, id, false);
         if (created === undefined) throw new Error('the new thread row is missing');
-        return toThread(created);
+        return await openThread(ctx, created);
       },
       { what: 'createThread', threadId: id },
     ),
@@ -55,7 +55,7 @@ export function getThread(ctx: StoreContext, threadId: string): Promise<Thread> 
   return wrapStoreErrors('getThread', threadId, async () => {
     const thread = await selectThread(ctx, ctx.db, threadId, false);
     if (thread === undefined) throw threadNotFound(threadId);
-    return toThread(thread);
+    return await openThread(ctx, thread);
   });
 }
 

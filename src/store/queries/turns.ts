@@ -6,6 +6,12 @@ import { previewValue } from '../../schema/parse.js';
 import { type TurnStatus, TurnStatusSchema } from '../../schema/turn-status.js';
 import { asString, decodeRows, storedIso, storedRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
+import {
+  openRecords,
+  type RowSealer,
+  rowSealerFor,
+  sealedData,
+} from '../encryption/store-cipher.js';
 import { TURN_COLUMNS, turnStatuses } from '../statements.js';
 import { wrapStoreErrors } from '../store-errors.js';
 import type { StoreTables, UsageRecord } from '../tables.js';
@@ -120,6 +126,7 @@ export function beginTurn(
   }
   const data = checked.map((d) => JSON.stringify(d.data));
   return wrapStoreErrors('beginTurn', threadId, async () => {
+    const seal = await rowSealerFor(ctx.cipher, threadId);
     // PostgreSQL: a new turn in 4 round trips (BEGIN, the thread's advance, one statement for
     // the rows, the turn-id check and the turn's row, COMMIT; see beginNewTurn); a turn found
     // begun or stored rolls that back and is read by the checking write below.
@@ -127,7 +134,7 @@ export function beginTurn(
       try {
         return await writeTransaction(
           ctx,
-          (trx) => beginNewTurn(ctx, trx, threadId, turnId, checked, data, fence),
+          (trx) => beginNewTurn(ctx, trx, threadId, turnId, checked, data, seal, fence),
           { what: 'beginTurn', threadId },
         );
       } catch (error) {
@@ -155,6 +162,7 @@ export function beginTurn(
         const existing = await selectTurn(trx, threadId, turnId);
         const stored = (await ctx.statements.turnRows.execute(trx, [threadId, turnId])).rows;
         if (existing !== undefined || stored.length > 0) {
+          await openRecords(ctx.cipher, stored);
           return {
             created: false,
             status: existing === undefined ? 'completed' : toTurnInfo(existing).status,
@@ -163,7 +171,8 @@ export function beginTurn(
         }
         const first = Number(thread.next_seq);
         const next = first + checked.length;
-        await ctx.statements.insertRows(trx, threadId, turnId, first, checked, data, now);
+        const sealed = sealedData(seal, first, data);
+        await ctx.statements.insertRows(trx, threadId, turnId, first, checked, sealed, now);
         await trx
           .insertInto('turns')
           .values(runningTurnRow(threadId, turnId, first, next, now, fence))
@@ -217,6 +226,7 @@ async function beginNewTurn(
   turnId: string,
   checked: readonly ChunkRowDraft[],
   data: readonly string[],
+  seal: RowSealer | undefined,
   fence: ReturnType<typeof checkFenceOption>,
 ): Promise<BeginTurnResult> {
   const now = ctx.now();
@@ -225,8 +235,9 @@ async function beginNewTurn(
   const next = first + count;
   if (fence !== undefined) await requireFence(ctx, trx, threadId, fence, now);
   const turnRow = runningTurnRow(threadId, turnId, first, next, now, fence);
+  const sealed = sealedData(seal, first, data);
   // One statement where it fits: the rows, the check for rows stored before, the turn's row.
-  const all = ctx.statements.insertRowsThen(trx, threadId, turnId, first, checked, data, now, {
+  const all = ctx.statements.insertRowsThen(trx, threadId, turnId, first, checked, sealed, now, {
     beginTurn: TURN_COLUMNS.map((column) => turnRow[column]),
   });
   if (all !== undefined) {
@@ -234,7 +245,7 @@ async function beginNewTurn(
     const storedBefore = row?.turn_first !== null && row?.turn_first !== undefined;
     if (storedBefore || Number(row?.begun) !== 1) throw new TurnBegunAlready();
   } else {
-    const rows = { threadId, turnId, first, drafts: checked, data, at: now };
+    const rows = { threadId, turnId, first, drafts: checked, data: sealed, at: now };
     if (await insertRowsOfNewTurn(ctx, trx, rows)) throw new TurnBegunAlready();
     const inserted = await trx
       .insertInto('turns')
@@ -282,8 +293,9 @@ function writeSteps(
 ): Promise<{ rows: ChunkRow[]; info: TurnInfo | undefined }> {
   const data = checked.map((d) => JSON.stringify(d.data));
   const count = checked.length;
-  return wrapStoreErrors(what, threadId, () =>
-    writeTransaction(
+  return wrapStoreErrors(what, threadId, async () => {
+    const seal = count > 0 ? await rowSealerFor(ctx.cipher, threadId) : undefined;
+    return await writeTransaction(
       ctx,
       async (trx) => {
         const { statements, adapter } = ctx;
@@ -306,6 +318,7 @@ function writeSteps(
         const ended = status ?? 'running';
         let inserted = false;
         let matched: boolean;
+        let sealed: readonly string[] = data;
         if (count === 0) {
           const result = await statements.endTurn.execute(trx, [
             next,
@@ -317,9 +330,19 @@ function writeSteps(
           matched = Number(result.numAffectedRows ?? 0) > 0;
         } else {
           const turnArgs = [next, ended, now, threadId, turnId, first];
-          const both = statements.insertRowsThen(trx, threadId, turnId, first, checked, data, now, {
-            advanceTurn: turnArgs,
-          });
+          sealed = sealedData(seal, first, data);
+          const both = statements.insertRowsThen(
+            trx,
+            threadId,
+            turnId,
+            first,
+            checked,
+            sealed,
+            now,
+            {
+              advanceTurn: turnArgs,
+            },
+          );
           const result = await (both ?? statements.advanceTurn.execute(trx, turnArgs));
           inserted = both !== undefined;
           matched = Number(result.numAffectedRows ?? 0) > 0;
@@ -346,7 +369,7 @@ function writeSteps(
         }
         if (count > 0) {
           if (!inserted) {
-            await statements.insertRows(trx, threadId, turnId, first, checked, data, now);
+            await statements.insertRows(trx, threadId, turnId, first, checked, sealed, now);
           }
           if (!advanced) await statements.advanceThread.execute(trx, [next, now, threadId]);
         }
@@ -360,8 +383,8 @@ function writeSteps(
         return { rows: storedRows(threadId, turnId, first, checked, data, now), info };
       },
       { what, threadId },
-    ),
-  );
+    );
+  });
 }
 
 /** `ChunkStore.appendSteps`: see there. */

@@ -2,7 +2,7 @@ import { readOptions } from '../../errors/invalid-option.js';
 import type { StoreContext } from '../context.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { checkClearable, checkOwnerId, checkTitle } from '../thread-meta.js';
-import { checkMetadata, selectThread, toThread } from '../threads.js';
+import { checkMetadata, openThread, selectThread, storedThreadColumns } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import type { Thread, UpdateThreadOptions } from '../types.js';
 import { checkThreadId } from '../validate.js';
@@ -18,15 +18,15 @@ export function updateThread(
   const metadata = checkClearable(o.metadata, checkMetadata);
   const ownerId = checkClearable(o.ownerId, checkOwnerId);
   const title = checkClearable(o.title, checkTitle);
-  const set = {
-    ...(metadata === undefined
-      ? {}
-      : { metadata: metadata === null ? null : JSON.stringify(metadata) }),
-    ...(ownerId === undefined ? {} : { owner_id: ownerId }),
-    ...(title === undefined ? {} : { title }),
-  };
-  return wrapStoreErrors('updateThread', threadId, () =>
-    writeTransaction(
+  return wrapStoreErrors('updateThread', threadId, async () => {
+    const json = metadata === undefined || metadata === null ? metadata : JSON.stringify(metadata);
+    const stored = await storedThreadColumns(ctx, threadId, json, title);
+    const set = {
+      ...(metadata === undefined ? {} : { metadata: stored.metadata ?? null }),
+      ...(ownerId === undefined ? {} : { owner_id: ownerId }),
+      ...(title === undefined ? {} : { title: stored.title ?? null }),
+    };
+    return await writeTransaction(
       ctx,
       async (trx) => {
         if ((await selectThread(ctx, trx, threadId, true)) === undefined) {
@@ -37,9 +37,9 @@ export function updateThread(
         }
         const updated = await selectThread(ctx, trx, threadId, false);
         if (updated === undefined) throw threadNotFound(threadId);
-        return toThread(updated);
+        return await openThread(ctx, updated);
       },
       { what: 'updateThread', threadId },
-    ),
-  );
+    );
+  });
 }

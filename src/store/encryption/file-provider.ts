@@ -1,0 +1,160 @@
+import { ChunklogError } from '../../errors/chunklog-error.js';
+import { open, randomKeyBytes, seal } from './cipher.js';
+import { KEY_BYTES, type ThreadKey, type ThreadKeyProvider } from './key-provider.js';
+
+interface NodeFs {
+  readFileSync(path: string, encoding: 'utf8'): string;
+  writeFileSync(path: string, data: string, options: { mode: number }): void;
+  renameSync(from: string, to: string): void;
+  openSync(path: string, flags: string): number;
+  fsyncSync(fd: number): void;
+  closeSync(fd: number): void;
+}
+
+/** Options of {@link createFileKeyProvider}. */
+export interface FileKeyProviderOptions {
+  /** The key file (JSON); created on the first key. Keep it apart from the database's backups. */
+  readonly path: string;
+  /**
+   * The 32-byte key that wraps every thread key in the file (AES-256-GCM): the file alone
+   * decrypts nothing. Keep it outside the file and the database (an environment secret).
+   */
+  readonly masterKey: Uint8Array;
+}
+
+/** The file: thread id → version → the wrapped key. */
+type KeyFile = Record<string, Record<string, string>>;
+
+/**
+ * A key provider that keeps thread keys in one JSON file, each wrapped with a master key: for
+ * small apps on one server. The file is read once and rewritten whole (written to a temporary
+ * file, flushed, then renamed over it) on every change, so a destroyed key is gone from the
+ * file when `destroyKey` resolves (not from copies of the file: do not back it up with the
+ * database). One process uses a file at a time.
+ *
+ * @param options - the file and the master key
+ * @returns the provider
+ * @throws {ChunklogError} `invalid-option` (`masterKey`) for a master key that is not 32 bytes
+ *
+ * @example
+ * ```ts
+ * import { createChunkStore, createFileKeyProvider } from 'chunklog/store';
+ *
+ * const keys = createFileKeyProvider({
+ *   path: './chat-keys.json',
+ *   masterKey: Buffer.from(process.env.CHAT_MASTER_KEY ?? '', 'base64'),
+ * });
+ * const store = createChunkStore({ sqlite: './chat.db' }, { encryption: { keys } });
+ * ```
+ */
+export function createFileKeyProvider(options: FileKeyProviderOptions): ThreadKeyProvider {
+  const path = options?.path;
+  if (typeof path !== 'string' || path === '') {
+    throw new ChunklogError(
+      'invalid-option',
+      'createFileKeyProvider: `path` must be a file path.',
+      {
+        option: 'path',
+        value: path,
+      },
+    );
+  }
+  const master = options.masterKey;
+  if (!(master instanceof Uint8Array) || master.length !== KEY_BYTES) {
+    throw new ChunklogError(
+      'invalid-option',
+      `createFileKeyProvider: \`masterKey\` must be ${KEY_BYTES} bytes.`,
+      { option: 'masterKey' },
+    );
+  }
+  const wrapping: ThreadKey = { version: 1, key: Uint8Array.from(master) };
+  const fs = (
+    globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+  ).process?.getBuiltinModule?.('node:fs') as NodeFs | undefined;
+  if (fs === undefined) {
+    throw new ChunklogError('invalid-option', 'createFileKeyProvider needs Node.js (node:fs).', {
+      option: 'path',
+    });
+  }
+  let file: KeyFile | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  const aad = (threadId: string, version: number) =>
+    `chunklog/thread-key\u0000${threadId}\u0000${version}`;
+  const load = (): KeyFile => {
+    if (file !== undefined) return file;
+    try {
+      file = JSON.parse(fs.readFileSync(path, 'utf8')) as KeyFile;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
+      file = {};
+    }
+    return file;
+  };
+  const save = (next: KeyFile) => {
+    const temp = `${path}.${Math.random().toString(36).slice(2)}.tmp`;
+    fs.writeFileSync(temp, JSON.stringify(next), { mode: 0o600 });
+    const fd = fs.openSync(temp, 'r');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, path);
+    file = next;
+  };
+  const unwrap = (threadId: string, version: number, wrapped: string): ThreadKey => {
+    const text = open(wrapping, aad(threadId, version), wrapped);
+    if (text === undefined) {
+      throw new ChunklogError(
+        'invalid-option',
+        `createFileKeyProvider: key ${version} of thread ${JSON.stringify(threadId)} in ${path} does not open with this master key.`,
+        { option: 'masterKey', threadId },
+      );
+    }
+    return { version, key: Uint8Array.from(atob(text), (c) => c.charCodeAt(0)) };
+  };
+  /** Runs changes one after another, so that two do not rewrite the file from the same copy. */
+  const serial = <T>(work: () => T): Promise<T> => {
+    const next = queue.then(work);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+  return {
+    async getKey(threadId, version) {
+      const keys = load()[threadId];
+      if (keys === undefined) return undefined;
+      const versions = Object.keys(keys).map(Number);
+      const wanted = version ?? Math.max(...versions);
+      const wrapped = keys[String(wanted)];
+      return wrapped === undefined ? undefined : unwrap(threadId, wanted, wrapped);
+    },
+    createKey(threadId) {
+      return serial(() => {
+        const current = load();
+        const keys = current[threadId] ?? {};
+        const version = Math.max(0, ...Object.keys(keys).map(Number)) + 1;
+        const key = randomKeyBytes(KEY_BYTES);
+        const text = btoa(String.fromCharCode(...key));
+        const wrapped = seal(wrapping, aad(threadId, version), text);
+        save({ ...current, [threadId]: { ...keys, [String(version)]: wrapped } });
+        return { version, key };
+      });
+    },
+    destroyKey(threadId, version) {
+      return serial(() => {
+        const current = load();
+        const keys = current[threadId];
+        if (keys === undefined) return;
+        const next: KeyFile = { ...current };
+        const kept = { ...keys };
+        if (version === undefined) delete next[threadId];
+        else {
+          delete kept[String(version)];
+          if (Object.keys(kept).length === 0) delete next[threadId];
+          else next[threadId] = kept;
+        }
+        save(next);
+      });
+    },
+  };
+}

@@ -1,0 +1,213 @@
+import { ChunklogError } from '../../errors/chunklog-error.js';
+import { asString, UnreadableData } from '../codec.js';
+import {
+  ENVELOPE_PREFIX,
+  envelopeVersion,
+  open,
+  requireCipher,
+  rowAad,
+  seal,
+  stateAad,
+  threadAad,
+} from './cipher.js';
+import { checkThreadKey, type ThreadKey, type ThreadKeyProvider } from './key-provider.js';
+
+/** A row as read, with the thread id it is stored under. */
+export interface SealedRecord {
+  readonly thread_id: unknown;
+  readonly seq: unknown;
+  readonly data: unknown;
+}
+
+/** The encrypted value in a column, as the driver gave it, or undefined for a clear value. */
+export function envelopeOf(value: unknown): string | undefined {
+  if (typeof value !== 'string' && !(value instanceof Uint8Array)) return undefined;
+  const text = asString(value);
+  if (text.startsWith(ENVELOPE_PREFIX)) return text;
+  // JSON text of the envelope string (SQLite, `json: 'text'`, MariaDB's JSON).
+  if (text.startsWith(`"${ENVELOPE_PREFIX}`) && text.endsWith('"')) return text.slice(1, -1);
+  return undefined;
+}
+
+/**
+ * The store's encryption at rest (the `encryption` option): each thread's values are sealed with
+ * the thread's newest key and opened with the key version each names. Keys are asked of the
+ * provider for each operation, never kept by the store.
+ */
+export class StoreCipher {
+  readonly keys: ThreadKeyProvider;
+
+  /** @param keys - the app's key provider */
+  constructor(keys: ThreadKeyProvider) {
+    requireCipher();
+    this.keys = keys;
+  }
+
+  /** The thread's newest key, made first when it has none. */
+  async writeKey(threadId: string): Promise<ThreadKey> {
+    const current = await this.keys.getKey(threadId);
+    if (current !== undefined) return checkThreadKey(threadId, current);
+    return checkThreadKey(threadId, await this.keys.createKey(threadId));
+  }
+
+  /** The thread's key of `version`, or undefined when it is gone. */
+  async readKey(threadId: string, version: number): Promise<ThreadKey | undefined> {
+    const key = await this.keys.getKey(threadId, version);
+    return key === undefined ? undefined : checkThreadKey(threadId, key);
+  }
+
+  /**
+   * A thread's row data sealer for a write: `(seq, json)` → what the data column stores (the
+   * JSON text of the envelope string).
+   */
+  rowSealer(key: ThreadKey, threadId: string): (seq: number, json: string) => string {
+    return (seq, json) => `"${seal(key, rowAad(threadId, seq), json)}"`;
+  }
+
+  /**
+   * Decrypts the data of the encrypted rows among `records` in place (each with the key and
+   * associated data of the thread id in its own `thread_id` column); a row that does not open
+   * gets an {@link UnreadableData}. Clear rows (written before encryption was turned on) are
+   * left as they are.
+   */
+  async openRecords(records: readonly SealedRecord[]): Promise<void> {
+    const keys = new Map<string, Promise<ThreadKey | undefined>>();
+    const pending: {
+      record: SealedRecord;
+      envelope: string;
+      key: Promise<ThreadKey | undefined>;
+    }[] = [];
+    for (const record of records) {
+      const envelope = envelopeOf(record.data);
+      if (envelope === undefined) continue;
+      const threadId = asString(record.thread_id);
+      const version = envelopeVersion(envelope) ?? 0;
+      const id = `${version}\u0000${threadId}`;
+      let key = keys.get(id);
+      if (key === undefined) {
+        key = version === 0 ? Promise.resolve(undefined) : this.readKey(threadId, version);
+        keys.set(id, key);
+      }
+      pending.push({ record, envelope, key });
+    }
+    for (const { record, envelope, key } of pending) {
+      const threadId = asString(record.thread_id);
+      const seq = Number(record.seq);
+      const k = await key;
+      const version = envelopeVersion(envelope);
+      const text = k === undefined ? undefined : open(k, rowAad(threadId, seq), envelope);
+      (record as { data: unknown }).data =
+        text !== undefined
+          ? text
+          : new UnreadableData(
+              k === undefined
+                ? `it is encrypted under key version ${version ?? '(unreadable)'} of thread ${JSON.stringify(threadId)}, which the key provider does not have`
+                : 'its ciphertext does not verify (its data, tag, seq or thread id was changed, or it was moved)',
+            );
+    }
+  }
+
+  /** A thread column's value sealed for storing (`metadata` JSON text, or the title). */
+  sealThreadValue(
+    key: ThreadKey,
+    threadId: string,
+    column: 'metadata' | 'title',
+    text: string,
+  ): string {
+    const envelope = seal(key, threadAad(threadId, column), text);
+    return column === 'metadata' ? `"${envelope}"` : envelope;
+  }
+
+  /**
+   * A thread column's stored value opened: the clear value as it was when it is not encrypted.
+   *
+   * @throws {ChunklogError} `corrupt-row` naming the thread when it does not open
+   */
+  async openThreadValue(
+    threadId: string,
+    column: 'metadata' | 'title',
+    stored: unknown,
+  ): Promise<unknown> {
+    const envelope = envelopeOf(stored);
+    if (envelope === undefined) return stored;
+    const version = envelopeVersion(envelope);
+    const key = version === undefined ? undefined : await this.readKey(threadId, version);
+    const text = key === undefined ? undefined : open(key, threadAad(threadId, column), envelope);
+    if (text === undefined) {
+      throw new ChunklogError(
+        'corrupt-row',
+        `The row of thread ${JSON.stringify(threadId)} is corrupt: its ${column} ${key === undefined ? 'is encrypted under a key the key provider does not have' : 'does not verify'}.`,
+        { threadId },
+      );
+    }
+    return text;
+  }
+
+  /** A sealer of a thread's history state parts at `atSeq`. */
+  stateSealer(
+    key: ThreadKey,
+    threadId: string,
+    atSeq: number,
+  ): (part: number, text: string) => string {
+    return (part, text) => seal(key, stateAad(threadId, atSeq, part), text);
+  }
+
+  /**
+   * An opener of a thread's history state parts at `atSeq`, with the keys their envelopes name
+   * fetched: `(part, stored)` → the clear text, or undefined when it does not open or is not
+   * encrypted.
+   */
+  async stateOpener(
+    threadId: string,
+    atSeq: number,
+    parts: readonly { readonly data: unknown }[],
+  ): Promise<(part: number, stored: string) => string | undefined> {
+    const keys = new Map<number, ThreadKey | undefined>();
+    for (const p of parts) {
+      const version = typeof p.data === 'string' ? envelopeVersion(p.data) : undefined;
+      if (version !== undefined && !keys.has(version)) {
+        keys.set(version, await this.readKey(threadId, version));
+      }
+    }
+    return (part, stored) => {
+      const version = envelopeVersion(stored);
+      // A clear state (written before encryption was on) is not used: states are derived, and
+      // an unkeyed digest would let one who can write the database forge a clear one.
+      if (version === undefined) return undefined;
+      const key = keys.get(version);
+      return key === undefined ? undefined : open(key, stateAad(threadId, atSeq, part), stored);
+    };
+  }
+}
+
+/** Seals a row's data for the data column: `(seq, json)` → what is stored. */
+export type RowSealer = (seq: number, json: string) => string;
+
+/**
+ * The row sealer of a write to `threadId` (its newest key, made first when it has none), or
+ * undefined when the store does not encrypt.
+ */
+export async function rowSealerFor(
+  cipher: StoreCipher | undefined,
+  threadId: string,
+): Promise<RowSealer | undefined> {
+  if (cipher === undefined) return undefined;
+  return cipher.rowSealer(await cipher.writeKey(threadId), threadId);
+}
+
+/** A turn's serialized row data as stored from seq `first`: sealed when there is a sealer. */
+export function sealedData(
+  seal: RowSealer | undefined,
+  first: number,
+  data: readonly string[],
+): readonly string[] {
+  return seal === undefined ? data : data.map((json, i) => seal(first + i, json));
+}
+
+/** Decrypts the encrypted rows among `records` in place, when the store encrypts. */
+export async function openRecords(
+  cipher: StoreCipher | undefined,
+  records: readonly SealedRecord[],
+): Promise<void> {
+  if (cipher !== undefined && records.length > 0) await cipher.openRecords(records);
+}

@@ -1,0 +1,101 @@
+// Retention (issue 34): `expire({ before })` removes whole old turns from a thread's start and
+// leaves a `context-truncated` sentinel in their place, so the history read back and the model
+// input start at the first turn kept; usage totals stay; a running turn stops the run; a later
+// expiry folds the earlier sentinel into its own. On every dialect, in clear and encrypted.
+import { afterAll, describe, expect, it } from 'vitest';
+import { ChunklogError } from '../../src/errors/index.js';
+import { toModelMessages } from '../../src/model-messages/index.js';
+import type { ChunkRowDraft } from '../../src/schema/index.js';
+import { createMemoryKeyProvider } from '../../src/store/index.js';
+import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
+
+const harnesses: DialectHarness[] = [];
+afterAll(async () => {
+  for (const h of harnesses) await h.dispose();
+});
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2026, 0, 1);
+
+function qa(turnId: string, question: string): ChunkRowDraft[] {
+  return [
+    { turnId, step: 0, role: 'user', type: 'text', data: { text: question } },
+    { turnId, step: 0, role: 'assistant', type: 'text', data: { text: `answer to ${question}` } },
+  ];
+}
+
+const available = await availableDialects();
+const cases = (['sqlite', 'postgres', 'mysql'] as const).flatMap((name) =>
+  [false, true].map((encrypted) => ({ name, encrypted })),
+);
+
+describe.each(cases)('expire on $name (encrypted: $encrypted)', ({ name, encrypted }) => {
+  it.skipIf(!available.includes(name))('removes old turns behind a sentinel', async () => {
+    const harness = createHarness(name);
+    harnesses.push(harness);
+    let now = T0 + 10 * DAY;
+    const store = harness.openStore({
+      now: () => now,
+      ...(encrypted ? { encryption: { keys: createMemoryKeyProvider() } } : {}),
+    });
+    await store.migrate();
+    for (const [i, day] of [0, 1, 5].entries()) {
+      await store.appendTurn('t', qa(`turn-${i}`, `q${i}`), {
+        createdAt: new Date(T0 + day * DAY),
+        usage: [{ step: 0, usage: { inputTokens: 10 * (i + 1), outputTokens: 1 } }],
+      });
+    }
+    await store.appendTurn('other', qa('x', 'fresh'), { createdAt: new Date(T0 + 9 * DAY) });
+    const usage = await store.getThreadUsage('t');
+
+    const result = await store.expire({ before: new Date(T0 + 2 * DAY) });
+    expect(result).toEqual({ threads: 1, turns: 2, rows: 4 });
+    const rows = await store.getRows('t');
+    expect(rows.map((r) => [r.seq, r.type, r.turnId])).toEqual([
+      [4, 'system', 'expired-4'],
+      [5, 'text', 'turn-2'],
+      [6, 'text', 'turn-2'],
+    ]);
+    expect(rows[0]?.data).toMatchObject({
+      kind: 'context-truncated',
+      truncation: { firstKeptTurnId: 'turn-2', firstKeptSeq: 5, leftOutTurns: 2 },
+    });
+    const messages = await store.getMessages('t');
+    expect(JSON.stringify(toModelMessages(messages))).not.toContain('q0');
+    expect(toModelMessages(messages).map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(await store.getThreadUsage('t')).toEqual(usage);
+    const page = await store.getChunks('t', { limit: 50 });
+    expect([page.chunks.length, page.oldestSeq, page.hasMore, page.total]).toEqual([
+      3,
+      4,
+      false,
+      6,
+    ]);
+    expect((await store.getRows('other')).length).toBe(2);
+
+    // A running turn stops the run; the next expiry folds the sentinel in.
+    now = T0 + 6 * DAY;
+    await store.beginTurn('t', qa('turn-3', 'q3').slice(0, 1));
+    await store.appendTurn('t', qa('turn-4', 'q4'), { createdAt: new Date(T0 + 6 * DAY) });
+    now = T0 + 20 * DAY;
+    expect(await store.expire({ before: new Date(T0 + 8 * DAY), threadId: 't' })).toEqual({
+      threads: 1,
+      turns: 1,
+      rows: 3,
+    });
+    const after = await store.getRows('t');
+    expect(after.map((r) => r.turnId)).toEqual(['expired-6', 'turn-3', 'turn-4', 'turn-4']);
+    expect(after[0]?.data).toMatchObject({
+      truncation: { firstKeptTurnId: 'turn-3', firstKeptSeq: 7, leftOutTurns: 3 },
+    });
+    expect(await store.expire({ before: new Date(T0 + 8 * DAY) })).toEqual({
+      threads: 0,
+      turns: 0,
+      rows: 0,
+    });
+    const error = await store.expire({ before: 'yesterday' }).catch((e: unknown) => e);
+    expect(ChunklogError.hasCode(error, 'invalid-option')).toBe(true);
+    expect((error as ChunklogError).option).toBe('before');
+    await store.close();
+  });
+});
