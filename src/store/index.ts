@@ -53,6 +53,7 @@ export type {
   ListThreadsOptions,
   ReadOptions,
   Thread,
+  ThreadFork,
   ThreadPage,
   UpdateThreadOptions,
 } from './types.js';

@@ -263,6 +263,9 @@ for (const { target, on } of targets) {
       await s.store.forkThread('g', { atSeq: 15, newThreadId: 'g-fork' });
       expect(await s.states('g-fork')).toEqual([]);
       await expectSame(s, 'g-fork');
+      // The fork reads g's rows by reference: g goes only once the fork has gone.
+      expect((await rejected(s.store.deleteThread('g'))).code).toBe('thread-has-forks');
+      expect(await s.store.deleteThread('g-fork')).toBe(true);
       expect(await s.store.deleteThread('g')).toBe(true);
       expect(await s.states('g')).toEqual([]);
       expect((await rejected(s.store.getHistory('g'))).code).toBe('thread-not-found');

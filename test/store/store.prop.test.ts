@@ -1,6 +1,8 @@
 // Model-based: random sequences of append (with repeated turn ids), pages both ways, turn
 // lookups, truncate, fork and delete give the same answers from the store as from a deliberately
-// simple in-memory model.
+// simple in-memory model. Forks are by reference in the store (notes/0088) and copies in the
+// model: a fork reads exactly its parent's rows up to the fork seq, then its own, through forks of
+// forks; deleting a thread, or truncating it below a fork's seq, is refused while the fork is there.
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ChunklogError } from '../../src/errors/index.js';
@@ -9,8 +11,23 @@ import type { ChunkPage, ChunkStore, ForwardChunkPage } from '../../src/store/in
 import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
 
 type ModelRow = Omit<ChunkRow, 'createdAt'>;
-/** The model: each thread's rows in seq order. Seqs are dense, so the next seq is length + 1. */
-type Model = Map<string, ModelRow[]>;
+/**
+ * The model: each thread's rows in seq order (a fork's path rows, copied when it was made, under
+ * its own id). Seqs are dense, so the next seq is length + 1. `forks` holds each fork's parent and
+ * fork seq.
+ */
+type Model = Map<string, ModelRow[]> & {
+  forks?: Map<string, { parent: string; atSeq: number }>;
+};
+
+const forksOf = (model: Model) => {
+  model.forks ??= new Map();
+  return model.forks;
+};
+
+/** Whether a fork reads `threadId`'s rows above `seq`. */
+const heldAbove = (model: Model, threadId: string, seq: number) =>
+  [...forksOf(model).values()].some((f) => f.parent === threadId && f.atSeq > seq);
 interface Real {
   readonly store: ChunkStore;
   readonly ids: readonly string[];
@@ -163,8 +180,14 @@ class TruncateCommand implements fc.AsyncCommand<Model, Real> {
       return;
     }
     const kept = rows.filter((r) => r.seq <= this.seq);
+    if (kept.length < rows.length && heldAbove(model, threadId, this.seq)) {
+      expect(got).toStrictEqual({ error: 'thread-has-forks' });
+      return;
+    }
     expect(got).toBe(rows.length - kept.length);
     model.set(threadId, kept);
+    const fork = forksOf(model).get(threadId);
+    if (fork !== undefined && fork.atSeq > this.seq) fork.atSeq = this.seq;
   }
   toString = () => `truncateAfter(t${this.thread}, ${this.seq})`;
 }
@@ -200,7 +223,12 @@ class ForkCommand implements fc.AsyncCommand<Model, Real> {
       .filter((r) => r.seq <= this.atSeq)
       .map((r) => ({ ...r, threadId: newThreadId }));
     model.set(newThreadId, copied);
-    expect(got).toMatchObject({ id: newThreadId, total: copied.length });
+    forksOf(model).set(newThreadId, { parent: threadId, atSeq: copied.length });
+    expect(got).toMatchObject({
+      id: newThreadId,
+      total: copied.length,
+      forkOf: { threadId, atSeq: copied.length },
+    });
   }
   toString = () => `fork(t${this.thread} → t${this.target}, ${this.atSeq})`;
 }
@@ -210,8 +238,14 @@ class DeleteCommand implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(model: Model, real: Real): Promise<void> {
     const threadId = real.ids[this.thread] as string;
-    expect(await real.store.deleteThread(threadId)).toBe(model.has(threadId));
+    const got = await outcome(real.store.deleteThread(threadId));
+    if (model.has(threadId) && heldAbove(model, threadId, 0)) {
+      expect(got).toStrictEqual({ error: 'thread-has-forks' });
+      return;
+    }
+    expect(got).toBe(model.has(threadId));
     model.delete(threadId);
+    forksOf(model).delete(threadId);
   }
   toString = () => `delete(t${this.thread})`;
 }
@@ -279,7 +313,10 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
             const ids = Array.from({ length: THREADS }, (_, i) => `model-${run}-${i}`);
             const setup = () => ({ model: new Map() as Model, real: { store, ids } });
             await fc.asyncModelRun(setup, cmds);
-            for (const id of ids) await store.deleteThread(id);
+            // Forks first: a thread with forks is not deleted until they are.
+            for (let pass = 0; pass < THREADS; pass++) {
+              for (const id of ids) await outcome(store.deleteThread(id));
+            }
           }),
           { numRuns: name === 'sqlite' ? 100 : 40 },
         );

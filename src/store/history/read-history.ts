@@ -3,8 +3,10 @@ import type { ChunkRow } from '../../schema/chunk-row.js';
 import { MessageFold, type MessageFoldState } from '../../transforms/message-fold.js';
 import { asString, ROW_COLUMNS, RowDecoder, type SelectedRow, storedIso } from '../codec.js';
 import type { StoreContext } from '../context.js';
+import type { PathSegment } from '../fork-path.js';
 import { isMissingSchema } from '../not-migrated.js';
 import { PreparedQuery } from '../prepared.js';
+import { pathRowsAll, readOrigin } from '../queries/path-rows.js';
 import { threadNotFound } from '../store-errors.js';
 import type { StoreTables } from '../tables.js';
 import type { CorruptRowPolicy } from '../types.js';
@@ -20,6 +22,8 @@ export interface ThreadHistoryRead {
   readonly rowsRead: number;
   /** How many of them were corrupt and skipped (the `skip` policy). */
   readonly rowsSkipped: number;
+  /** For a fork, the stretches of other threads its path reads (newest first); else empty. */
+  readonly ancestors: readonly PathSegment[];
 }
 
 /**
@@ -172,7 +176,9 @@ export async function readHistory(
       if (found === undefined) throw threadNotFound(threadId);
     }
     if (found.state_seq === null || found.state_seq === undefined) {
-      return folded(threadId, new MessageFold(), 0, records, policy);
+      const probed = records.length === 0 ? Number((found as ThreadProbe).next_seq) : undefined;
+      const shared = await sharedRows(ctx, threadId, records, probed);
+      return folded(threadId, new MessageFold(), 0, records, policy, shared);
     }
     const atSeq = Number(found.state_seq);
     const digest = String(found.state_digest);
@@ -182,11 +188,43 @@ export async function readHistory(
     // A state is used only while the row it ends with is still the one it was made from (a
     // writer that knows nothing of states may have truncated the thread and written again).
     if (state === undefined || !endsWith(state, found)) break; // read the rows
-    return folded(threadId, MessageFold.from(state), atSeq, records, policy);
+    // A state of a fork ends with one of its own rows (notes/0088): the rows after it are its own.
+    return folded(threadId, MessageFold.from(state), atSeq, records, policy, NO_SHARED);
   }
   const records = (await q.allRows.execute(ctx.db, [threadId])).rows;
-  if (records.length === 0 && !(await threadExists(ctx, threadId))) throw threadNotFound(threadId);
-  return folded(threadId, new MessageFold(), 0, records, policy);
+  const shared = await sharedRows(ctx, threadId, records, undefined);
+  return folded(threadId, new MessageFold(), 0, records, policy, shared);
+}
+
+/** A fork's shared rows as read: none, for a plain thread. */
+interface SharedRows {
+  readonly records: readonly SelectedRow[];
+  readonly ancestors: readonly PathSegment[];
+}
+
+const NO_SHARED: SharedRows = { records: [], ancestors: [] };
+
+/**
+ * The rows a fork reads from other threads before its own `records` (read whole, from seq 1):
+ * nothing to read when its own rows start at seq 1, or when the thread's next seq (`nextSeq`,
+ * when the read learnt it) says it is empty; else the thread's row tells whether it is a fork.
+ *
+ * @throws {ChunklogError} `thread-not-found`
+ */
+async function sharedRows(
+  ctx: StoreContext,
+  threadId: string,
+  records: readonly SelectedRow[],
+  nextSeq: number | undefined,
+): Promise<SharedRows> {
+  const first = records[0];
+  if (first !== undefined && Number(first.seq) === 1) return NO_SHARED;
+  if (first === undefined && nextSeq === 1) return NO_SHARED;
+  const thread = await readOrigin(ctx, ctx.db, threadId);
+  if (thread === undefined) throw threadNotFound(threadId);
+  const { ancestors } = thread.origin;
+  if (ancestors.length === 0) return NO_SHARED;
+  return { records: await pathRowsAll(ctx, ctx.db, ancestors, 0), ancestors };
 }
 
 /** Whether the state ends with the row the read found at its seq. */
@@ -200,31 +238,29 @@ function endsWith(state: MessageFoldState, found: StateMark): boolean {
   );
 }
 
-/** Whether the thread exists (for a database without the states table). */
-async function threadExists(ctx: StoreContext, threadId: string): Promise<boolean> {
-  const found = await ctx.db
-    .selectFrom('threads')
-    .select('id')
-    .where('id', '=', threadId)
-    .executeTakeFirst();
-  return found !== undefined;
-}
-
-/** Decodes the rows read after the state and folds them into `fold`. */
+/**
+ * Decodes the rows read after the state (a fork's shared rows first) and folds them into `fold`.
+ * Rows read through a fork carry the fork's id.
+ */
 function folded(
   threadId: string,
   fold: MessageFold,
   stateSeq: number,
   records: readonly SelectedRow[],
   policy: CorruptRowPolicy,
+  shared: SharedRows,
 ): ThreadHistoryRead {
   const rows: ChunkRow[] = [];
-  new RowDecoder(threadId, policy).decode(records, rows);
+  const decoder = new RowDecoder(threadId, policy);
+  decoder.decode(shared.records, rows);
+  decoder.decode(records, rows);
   for (const row of rows) fold.add(row);
+  const read = shared.records.length + records.length;
   return {
     fold,
     stateSeq,
-    rowsRead: records.length,
-    rowsSkipped: records.length - rows.length,
+    rowsRead: read,
+    rowsSkipped: read - rows.length,
+    ancestors: shared.ancestors,
   };
 }
