@@ -7,7 +7,13 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ChunklogError } from '../../src/errors/index.js';
 import type { ChunkRow, ChunkRowDraft } from '../../src/schema/chunk-row.js';
-import type { ChunkPage, ChunkStore, ForwardChunkPage } from '../../src/store/index.js';
+import type {
+  ChunkPage,
+  ChunkStore,
+  ForwardChunkPage,
+  HistoryRead,
+} from '../../src/store/index.js';
+import { groupRowsToMessages } from '../../src/transforms/group-rows.js';
 import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
 
 type ModelRow = Omit<ChunkRow, 'createdAt'>;
@@ -263,6 +269,26 @@ class ReadAllCommand implements fc.AsyncCommand<Model, Real> {
   toString = () => `getRows(t${this.thread})`;
 }
 
+class HistoryCommand implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly thread: number) {}
+  check = () => true;
+  async run(model: Model, real: Real): Promise<void> {
+    const threadId = real.ids[this.thread] as string;
+    const got = await outcome(real.store.getHistory(threadId));
+    const rows = model.get(threadId);
+    if (rows === undefined) {
+      expect(got).toStrictEqual({ error: 'thread-not-found' });
+      return;
+    }
+    // The one history read, through the chain, folds exactly the rows the model holds.
+    const stored = await real.store.getRows(threadId);
+    expect(strip(stored)).toStrictEqual(rows);
+    expect((got as HistoryRead).messages).toStrictEqual(groupRowsToMessages(stored));
+    expect((got as HistoryRead).fold.seq).toBe(rows.length);
+  }
+  toString = () => `getHistory(t${this.thread})`;
+}
+
 function commands(text: fc.Arbitrary<string>) {
   const thread = fc.integer({ min: 0, max: THREADS - 1 });
   const seq = fc.integer({ min: 0, max: 14 });
@@ -279,11 +305,15 @@ function commands(text: fc.Arbitrary<string>) {
         .map(([t, limit, afterSeq]) => new PageAfterCommand(t, limit, afterSeq)),
       fc.tuple(thread, fc.integer({ min: 0, max: 5 })).map(([t, turn]) => new TurnCommand(t, turn)),
       fc.tuple(thread, seq).map(([t, s]) => new TruncateCommand(t, s)),
+      // Forks twice as often, half of them at the end (always a turn boundary), so that chains
+      // of forks with rows of their own come up.
       fc.tuple(thread, thread, seq).map(([t, target, s]) => new ForkCommand(t, target, s)),
+      fc.tuple(thread, thread).map(([t, target]) => new ForkCommand(t, target, 99)),
       thread.map((t) => new DeleteCommand(t)),
       thread.map((t) => new ReadAllCommand(t)),
+      thread.map((t) => new HistoryCommand(t)),
     ],
-    { maxCommands: 30 },
+    { maxCommands: 40, size: '+1' },
   );
 }
 
@@ -318,7 +348,7 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
               for (const id of ids) await outcome(store.deleteThread(id));
             }
           }),
-          { numRuns: name === 'sqlite' ? 100 : 40 },
+          { numRuns: name === 'sqlite' ? 300 : 60 },
         );
       } finally {
         await store.close();
