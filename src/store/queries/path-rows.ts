@@ -4,7 +4,7 @@ import type { StoreContext } from '../context.js';
 import { type PathSegment, type ThreadOrigin, threadOrigin } from '../fork-path.js';
 import { PreparedQuery } from '../prepared.js';
 import type { StoreTables } from '../tables.js';
-import { selectThread } from '../threads.js';
+import type { SelectedThread } from '../threads.js';
 
 /** A row of another thread read for a fork's page, with its turn's status when not completed. */
 export type SegmentPageRow = SelectedRow & { readonly turn_status: unknown };
@@ -19,7 +19,15 @@ interface PathQueries {
   readonly range: PreparedQuery<SelectedRow>;
   /** `[threadId, turnId, after, upTo]` → the turn's rows in that range, oldest first. */
   readonly turn: PreparedQuery<SelectedRow>;
+  /** `[threadId]` → the thread's next seq and origin columns (no lock). */
+  readonly origin: PreparedQuery<OriginColumns>;
 }
+
+/** The columns a thread's origin is read with. */
+type OriginColumns = { readonly next_seq: unknown } & Pick<
+  SelectedThread,
+  'id' | 'parent_id' | 'fork_seq' | 'fork_path'
+>;
 
 const queries = new WeakMap<StoreContext, PathQueries>();
 
@@ -69,6 +77,12 @@ function queriesOf(ctx: StoreContext): PathQueries {
         .where('seq', '<=', arg<number>(3))
         .orderBy('seq'),
     ),
+    origin: new PreparedQuery((db, arg) =>
+      db
+        .selectFrom('threads')
+        .select(['next_seq', 'id', 'parent_id', 'fork_seq', 'fork_path'])
+        .where('id', '=', arg<string>(0)),
+    ),
   };
   queries.set(ctx, q);
   return q;
@@ -90,7 +104,7 @@ export async function readOrigin(
   db: Kysely<StoreTables>,
   threadId: string,
 ): Promise<ThreadOriginRead | undefined> {
-  const thread = await selectThread(ctx, db, threadId, false);
+  const thread = (await queriesOf(ctx).origin.execute(db, [threadId])).rows[0];
   if (thread === undefined) return undefined;
   return { nextSeq: Number(thread.next_seq), origin: threadOrigin(thread) };
 }
