@@ -271,6 +271,31 @@ for (const { target, on } of targets) {
       expect((await rejected(s.store.getHistory('g'))).code).toBe('thread-not-found');
     });
 
+    it('forks of forks write states of their own path, ending with their own rows; reads through them equal the rows', async () => {
+      const s = await setUp(target, 10);
+      await appendTurns(s.store, 'k', 0, 6);
+      await s.store.forkThread('k', { atSeq: 15, newThreadId: 'k1' });
+      await appendTurns(s.store, 'k1', 6, 8);
+      // The fork's own rows are 16 to 25: a state once 10 rows follow none, at its row 20.
+      expect((await s.states('k1')).map((r) => r.at_seq)).toEqual([20]);
+      await expectSame(s, 'k1');
+      await s.store.forkThread('k1', { atSeq: 20, newThreadId: 'k2' });
+      await appendTurns(s.store, 'k2', 8, 10);
+      expect((await s.states('k2')).map((r) => r.at_seq)).toEqual([25]);
+      await expectSame(s, 'k2');
+      // The parent's states are its own: k's rows after 15 are not on the forks' paths.
+      expect((await s.states('k')).map((r) => r.at_seq)).toEqual([30]);
+      // Cut into k's part, k2 loses its state and reads rows again, then writes on.
+      expect(await s.store.truncateAfter('k2', 10)).toBe(20);
+      expect(await s.states('k2')).toEqual([]);
+      await expectSame(s, 'k2');
+      await appendTurns(s.store, 'k2', 10, 13);
+      const again = (await s.states('k2')).map((r) => r.at_seq);
+      expect(again.length).toBe(1);
+      expect(again[0]).toBeGreaterThan(10); // one of its own rows
+      await expectSame(s, 'k2');
+    });
+
     it('a missing thread is thread-not-found, an empty one reads empty', async () => {
       const s = await setUp(target, 10);
       expect((await rejected(s.store.getHistory('nope'))).code).toBe('thread-not-found');
