@@ -236,6 +236,35 @@ export function describeForksSuite(kit: Kit): void {
       expect(await s.deleteThread(c.p)).toBe(true);
     });
 
+    it('a fork racing its parent’s deletion: the fork and its rows exist, or neither does', async () => {
+      const s = kit.store;
+      const other = await kit.open();
+      for (let i = 0; i < 6; i++) {
+        const p = kit.thread('fk-race-p');
+        const f = kit.thread('fk-race-f');
+        await s.appendTurn(p, turn('a', 2));
+        const racing = [other.forkThread(p, { atSeq: 2, newThreadId: f }), s.deleteThread(p)];
+        const [forked, deleted] = await Promise.allSettled(
+          i % 2 === 0 ? racing : [...racing].reverse(),
+        ).then((r) => (i % 2 === 0 ? r : [...r].reverse()));
+        if (forked?.status === 'fulfilled') {
+          expect(deleted?.status).toBe('rejected');
+          await kit.expectCode(
+            Promise.reject((deleted as PromiseRejectedResult).reason),
+            'thread-has-forks',
+          );
+          expect((await s.getRows(f)).map((r) => [r.threadId, r.seq])).toEqual([
+            [f, 1],
+            [f, 2],
+          ]);
+        } else {
+          await kit.expectCode(Promise.reject(forked?.reason), 'thread-not-found');
+          expect(deleted).toEqual({ status: 'fulfilled', value: true });
+          await kit.expectCode(s.getThread(f), 'thread-not-found');
+        }
+      }
+    });
+
     it('a fork at seq 0 shares nothing and does not hold its parent', async () => {
       const s = kit.store;
       const p = kit.thread('fk-zero-p');
