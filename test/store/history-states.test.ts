@@ -296,6 +296,30 @@ for (const { target, on } of targets) {
       await expectSame(s, 'k2');
     });
 
+    it('a fork without a state of its own starts from its parent’s when it ends within what the fork reads', async () => {
+      const s = await setUp(target, 10);
+      await appendTurns(s.store, 'm', 0, 6);
+      expect((await s.states('m')).map((r) => r.at_seq)).toEqual([30]);
+      await s.store.forkThread('m', { atSeq: 99, newThreadId: 'm-end' });
+      await s.store.forkThread('m', { atSeq: 15, newThreadId: 'm-mid' });
+      await expectSame(s, 'm-end');
+      await expectSame(s, 'm-mid');
+      // White box: row 1 changed under the state. A read that starts from the state does not see
+      // it; one that reads rows does (m's state ends at 30, past m-mid's fork seq).
+      await s.raw
+        .updateTable(`${s.h.prefix}chunks`)
+        .set({ data: JSON.stringify({ text: 'changed under the state' }) })
+        .where('thread_id', '=', 'm')
+        .where('seq', '=', 1)
+        .execute();
+      expect(JSON.stringify(await s.store.getMessages('m-end'))).not.toContain('changed under');
+      expect(JSON.stringify(await s.reference.getMessages('m-end'))).toContain('changed under');
+      expect(JSON.stringify(await s.store.getMessages('m-mid'))).toContain('changed under');
+      // The fork's first write makes a state of its own (a read from the parent's is not one).
+      await appendTurns(s.store, 'm-end', 6, 7);
+      expect((await s.states('m-end')).map((r) => r.at_seq)).toEqual([35]);
+    });
+
     it('a missing thread is thread-not-found, an empty one reads empty', async () => {
       const s = await setUp(target, 10);
       expect((await rejected(s.store.getHistory('nope'))).code).toBe('thread-not-found');

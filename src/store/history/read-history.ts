@@ -6,11 +6,13 @@ import type { StoreContext } from '../context.js';
 import type { PathSegment } from '../fork-path.js';
 import { isMissingSchema } from '../not-migrated.js';
 import { PreparedQuery } from '../prepared.js';
-import { pathRowsAll, readOrigin } from '../queries/path-rows.js';
+import { readOrigin } from '../queries/path-rows.js';
 import { threadNotFound } from '../store-errors.js';
 import type { StoreTables } from '../tables.js';
 import type { CorruptRowPolicy } from '../types.js';
+import { type SharedStart, sharedStart } from './shared-start.js';
 import { decodeState, type StoredStatePart, statesAvailable } from './state-codec.js';
+import { endsWith, type StateMark } from './state-mark.js';
 
 /** A thread's whole history, as {@link readHistory} reads it. */
 export interface ThreadHistoryRead {
@@ -24,17 +26,11 @@ export interface ThreadHistoryRead {
   readonly rowsSkipped: number;
   /** For a fork, the stretches of other threads its path reads (newest first); else empty. */
   readonly ancestors: readonly PathSegment[];
-}
-
-/**
- * What a read learns of the thread's newest state with its first statement: its seq and digest,
- * and the turn id and creation time of the row at that seq (null: no state, or no such row).
- */
-interface StateMark {
-  readonly state_seq: unknown;
-  readonly state_digest: unknown;
-  readonly state_turn_id: unknown;
-  readonly state_created_at: unknown;
+  /**
+   * Whether the state the read started from is the thread's own; false for none, and for a fork
+   * that started from the state of a thread it reads.
+   */
+  readonly ownState: boolean;
 }
 
 /** A row read after the newest state, with that state's mark. */
@@ -177,8 +173,8 @@ export async function readHistory(
     }
     if (found.state_seq === null || found.state_seq === undefined) {
       const probed = records.length === 0 ? Number((found as ThreadProbe).next_seq) : undefined;
-      const shared = await sharedRows(ctx, threadId, records, probed);
-      return folded(threadId, new MessageFold(), 0, records, policy, shared);
+      const shared = await sharedRows(ctx, threadId, records, probed, true);
+      return folded(threadId, records, policy, shared);
     }
     const atSeq = Number(found.state_seq);
     const digest = String(found.state_digest);
@@ -189,20 +185,23 @@ export async function readHistory(
     // writer that knows nothing of states may have truncated the thread and written again).
     if (state === undefined || !endsWith(state, found)) break; // read the rows
     // A state of a fork ends with one of its own rows (notes/0088): the rows after it are its own.
-    return folded(threadId, MessageFold.from(state), atSeq, records, policy, NO_SHARED);
+    const own = { ...noShared(), fold: MessageFold.from(state), stateSeq: atSeq, own: true };
+    return folded(threadId, records, policy, own);
   }
   const records = (await q.allRows.execute(ctx.db, [threadId])).rows;
-  const shared = await sharedRows(ctx, threadId, records, undefined);
-  return folded(threadId, new MessageFold(), 0, records, policy, shared);
+  const shared = await sharedRows(ctx, threadId, records, undefined, false);
+  return folded(threadId, records, policy, shared);
 }
 
-/** A fork's shared rows as read: none, for a plain thread. */
-interface SharedRows {
-  readonly records: readonly SelectedRow[];
+/** A fork's shared part as read (its start, and the rows after it): nothing, for a plain thread. */
+interface SharedRows extends SharedStart {
   readonly ancestors: readonly PathSegment[];
 }
 
-const NO_SHARED: SharedRows = { records: [], ancestors: [] };
+/** Nothing shared: a new empty fold (a fold is filled in place, so never one for two reads). */
+function noShared(): SharedRows {
+  return { fold: new MessageFold(), stateSeq: 0, records: [], ancestors: [] };
+}
 
 /**
  * The rows a fork reads from other threads before its own `records` (read whole, from seq 1):
@@ -216,26 +215,16 @@ async function sharedRows(
   threadId: string,
   records: readonly SelectedRow[],
   nextSeq: number | undefined,
+  useStates: boolean,
 ): Promise<SharedRows> {
   const first = records[0];
-  if (first !== undefined && Number(first.seq) === 1) return NO_SHARED;
-  if (first === undefined && nextSeq === 1) return NO_SHARED;
+  if (first !== undefined && Number(first.seq) === 1) return noShared();
+  if (first === undefined && nextSeq === 1) return noShared();
   const thread = await readOrigin(ctx, ctx.db, threadId);
   if (thread === undefined) throw threadNotFound(threadId);
   const { ancestors } = thread.origin;
-  if (ancestors.length === 0) return NO_SHARED;
-  return { records: await pathRowsAll(ctx, ctx.db, ancestors, 0), ancestors };
-}
-
-/** Whether the state ends with the row the read found at its seq. */
-function endsWith(state: MessageFoldState, found: StateMark): boolean {
-  const last = state.last;
-  return (
-    last !== null &&
-    found.state_turn_id !== null &&
-    asString(found.state_turn_id) === last.turnId &&
-    storedIso(found.state_created_at) === last.createdAt
-  );
+  if (ancestors.length === 0) return noShared();
+  return { ...(await sharedStart(ctx, ancestors, useStates)), ancestors };
 }
 
 /**
@@ -244,12 +233,11 @@ function endsWith(state: MessageFoldState, found: StateMark): boolean {
  */
 function folded(
   threadId: string,
-  fold: MessageFold,
-  stateSeq: number,
   records: readonly SelectedRow[],
   policy: CorruptRowPolicy,
-  shared: SharedRows,
+  shared: SharedRows & { readonly own?: boolean },
 ): ThreadHistoryRead {
+  const { fold, stateSeq } = shared;
   const rows: ChunkRow[] = [];
   const decoder = new RowDecoder(threadId, policy);
   decoder.decode(shared.records, rows);
@@ -262,5 +250,6 @@ function folded(
     rowsRead: read,
     rowsSkipped: read - rows.length,
     ancestors: shared.ancestors,
+    ownState: shared.own === true,
   };
 }

@@ -44,7 +44,7 @@ export function getMessages(
     if (fold.seq === 0) return messages;
     // A read that started from a state did not learn whether the thread is a fork.
     const ancestors =
-      history.stateSeq === 0
+      history.stateSeq === 0 || history.ancestors.length > 0
         ? history.ancestors
         : ((await readOrigin(ctx, ctx.db, threadId))?.origin.ancestors ?? []);
     const statuses = await openTurnsIn(ctx, threadId, 0, fold.seq, ancestors);
