@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ChunkRow } from '../../schema/chunk-row.js';
-import { MessageFold, type MessageFoldState } from '../../transforms/message-fold.js';
-import { asString, ROW_COLUMNS, RowDecoder, type SelectedRow, storedIso } from '../codec.js';
+import { MessageFold } from '../../transforms/message-fold.js';
+import { ROW_COLUMNS, RowDecoder, type SelectedRow } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import type { PathSegment } from '../fork-path.js';
 import { isMissingSchema } from '../not-migrated.js';
