@@ -5,9 +5,9 @@ import type { StoreContext } from '../context.js';
 import { pageTurnStatus } from '../statements.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { corruptRowPolicy } from '../store-options.js';
-import type { ChunkPage, GetChunksOptions } from '../types.js';
+import type { ChunkPage, CorruptRowPolicy, GetChunksOptions } from '../types.js';
 import { checkLimit, checkSeq, checkThreadId, MAX_SEQ } from '../validate.js';
-import { pathRowsBefore, readOrigin } from './path-rows.js';
+import { forkSeqHint, pathRowsBefore, readOrigin } from './path-rows.js';
 import { readPage } from './read-page.js';
 
 /**
@@ -33,6 +33,11 @@ export function getChunks(
   const before = asked !== undefined && asked > MAX_SEQ ? undefined : asked;
   const policy = corruptRowPolicy(o.onCorruptRow, ctx.onCorruptRow);
   return wrapStoreErrors('getChunks', threadId, async () => {
+    const hint = forkSeqHint(ctx, threadId);
+    if (hint !== undefined && before !== undefined && before <= hint + 1) {
+      const shared = await sharedPage(ctx, threadId, before, limit, policy);
+      if (shared !== undefined) return shared;
+    }
     const read =
       before === undefined
         ? await readPage(ctx, 'none', [threadId, threadId, limit])
@@ -65,4 +70,34 @@ export function getChunks(
     const page: ChunkPage = { chunks, total, oldestSeq, hasMore: oldestSeq > 1 };
     return turnStatus === undefined ? page : { ...page, turnStatus };
   });
+}
+
+/**
+ * A page of a fork that lies wholly below its fork seq (its own rows are all newer), read from
+ * the fork's row and its stretches; undefined when the fork's row says otherwise (it is no longer
+ * a fork, or its fork seq moved), and the caller reads the usual way.
+ *
+ * @throws {ChunklogError} `thread-not-found`
+ */
+async function sharedPage(
+  ctx: StoreContext,
+  threadId: string,
+  before: number,
+  limit: number,
+  policy: CorruptRowPolicy,
+): Promise<ChunkPage | undefined> {
+  const thread = await readOrigin(ctx, ctx.db, threadId);
+  if (thread === undefined) throw threadNotFound(threadId);
+  const { ancestors, forkSeq } = thread.origin;
+  if (ancestors.length === 0 || before > forkSeq + 1) return undefined;
+  const records = await pathRowsBefore(ctx, ancestors, before, limit);
+  const total = thread.nextSeq - 1;
+  const last = records[records.length - 1];
+  if (last === undefined) return { chunks: [], total, oldestSeq: null, hasMore: false };
+  const turnStatus = pageTurnStatus(records);
+  records.reverse();
+  const oldestSeq = Number(last.seq);
+  const chunks = decodeRows(threadId, records, policy);
+  const page: ChunkPage = { chunks, total, oldestSeq, hasMore: oldestSeq > 1 };
+  return turnStatus === undefined ? page : { ...page, turnStatus };
 }

@@ -105,8 +105,40 @@ export async function readOrigin(
   threadId: string,
 ): Promise<ThreadOriginRead | undefined> {
   const thread = (await queriesOf(ctx).origin.execute(db, [threadId])).rows[0];
-  if (thread === undefined) return undefined;
-  return { nextSeq: Number(thread.next_seq), origin: threadOrigin(thread) };
+  if (thread === undefined) {
+    forkSeqHints.get(ctx)?.delete(threadId);
+    return undefined;
+  }
+  const origin = threadOrigin(thread);
+  rememberForkSeq(ctx, threadId, origin);
+  return { nextSeq: Number(thread.next_seq), origin };
+}
+
+/** How many threads' fork seqs a store remembers as hints. */
+const HINTS = 1000;
+
+/**
+ * The fork seq of each fork a store read the origin of, as it last saw it: a hint only, that a
+ * page below it lies wholly in other threads' stretches, so its read may start with the fork's
+ * row instead of a keyset query on its own rows that finds nothing. The row read then decides.
+ */
+const forkSeqHints = new WeakMap<StoreContext, Map<string, number>>();
+
+function rememberForkSeq(ctx: StoreContext, threadId: string, origin: ThreadOrigin): void {
+  let hints = forkSeqHints.get(ctx);
+  if (hints === undefined) {
+    hints = new Map();
+    forkSeqHints.set(ctx, hints);
+  }
+  hints.delete(threadId);
+  if (origin.ancestors.length === 0) return;
+  hints.set(threadId, origin.forkSeq);
+  if (hints.size > HINTS) hints.delete(hints.keys().next().value as string);
+}
+
+/** The fork seq last seen for `threadId` when it was a fork with shared rows (a hint). */
+export function forkSeqHint(ctx: StoreContext, threadId: string): number | undefined {
+  return forkSeqHints.get(ctx)?.get(threadId);
 }
 
 /**
