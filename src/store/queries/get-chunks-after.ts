@@ -7,7 +7,7 @@ import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { corruptRowPolicy } from '../store-options.js';
 import type { ForwardChunkPage, GetChunksAfterOptions } from '../types.js';
 import { checkLimit, checkSeq, checkThreadId, MAX_SEQ } from '../validate.js';
-import { pathRowsAfter, readOrigin } from './path-rows.js';
+import { type PathPageRow, pathRowsAfter, readOrigin } from './path-rows.js';
 import { readPage } from './read-page.js';
 
 /**
@@ -33,7 +33,7 @@ export function getChunksAfter(
   const policy = corruptRowPolicy(o.onCorruptRow, ctx.onCorruptRow);
   return wrapStoreErrors('getChunksAfter', threadId, async () => {
     const read = await readPage(ctx, 'after', [threadId, threadId, afterSeq, limit]);
-    let records = read.records;
+    let records: PathPageRow[] = read.records;
     let turnStatus = read.turnStatus;
     let total: number | undefined;
     const firstOwn = records[0];
@@ -44,7 +44,7 @@ export function getChunksAfter(
       const { ancestors } = thread.origin;
       if (ancestors.length > 0) {
         const shared = await pathRowsAfter(ctx, ancestors, afterSeq, limit);
-        records = [...(shared as typeof records), ...records].slice(0, limit);
+        records = [...shared, ...records].slice(0, limit);
         turnStatus = pageTurnStatus(records);
       }
     }

@@ -7,7 +7,7 @@ import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { corruptRowPolicy } from '../store-options.js';
 import type { ChunkPage, CorruptRowPolicy, GetChunksOptions } from '../types.js';
 import { checkLimit, checkSeq, checkThreadId, MAX_SEQ } from '../validate.js';
-import { forkSeqHint, pathRowsBefore, readOrigin } from './path-rows.js';
+import { forkSeqHint, type PathPageRow, pathRowsBefore, readOrigin } from './path-rows.js';
 import { readPage } from './read-page.js';
 
 /**
@@ -42,7 +42,7 @@ export function getChunks(
       before === undefined
         ? await readPage(ctx, 'none', [threadId, threadId, limit])
         : await readPage(ctx, 'before', [threadId, threadId, before, limit]);
-    const records = read.records;
+    const records: PathPageRow[] = read.records;
     let turnStatus = read.turnStatus;
     let total: number | undefined;
     const oldestOwn = records[records.length - 1];
@@ -56,7 +56,7 @@ export function getChunks(
         const shared = await pathRowsBefore(ctx, ancestors, below, limit - records.length);
         const sharedStatus = pageTurnStatus(shared);
         if (sharedStatus !== undefined) turnStatus = { ...sharedStatus, ...turnStatus };
-        records.push(...(shared as typeof records));
+        records.push(...shared);
       }
     }
     const last = records[records.length - 1];

@@ -6,8 +6,28 @@ import { PreparedQuery } from '../prepared.js';
 import type { StoreTables } from '../tables.js';
 import type { SelectedThread } from '../threads.js';
 
-/** A row of another thread read for a fork's page, with its turn's status when not completed. */
-export type SegmentPageRow = SelectedRow & { readonly turn_status: unknown };
+/**
+ * A row of another thread read through a fork, with its `thread_id`: the thread that owns it (a
+ * reader that needs the owner, to decrypt it say, finds it here; the decoded row carries the
+ * fork's id).
+ */
+export type SharedRow = SelectedRow & { readonly thread_id: unknown };
+
+/** A shared row read for a fork's page, with its turn's status when not completed. */
+export type SegmentPageRow = SharedRow & { readonly turn_status: unknown };
+
+/**
+ * A row of a page along a path: the thread's own (with its next seq) or a shared one (with its
+ * owner's id).
+ */
+export type PathPageRow = SelectedRow & {
+  readonly turn_status: unknown;
+  readonly thread_next_seq?: unknown;
+  readonly thread_id?: unknown;
+};
+
+/** The columns a shared row is read with: a row's, and its owner. */
+const SHARED_COLUMNS = [...ROW_COLUMNS, 'thread_id'] as const;
 
 /** The reads of a fork's stretches in other threads, compiled once per store. */
 interface PathQueries {
@@ -16,9 +36,9 @@ interface PathQueries {
   /** `[threadId, after, upTo, limit]` → rows `after < seq <= upTo`, oldest first. */
   readonly after: PreparedQuery<SegmentPageRow>;
   /** `[threadId, after, upTo]` → every row `after < seq <= upTo`, oldest first. */
-  readonly range: PreparedQuery<SelectedRow>;
+  readonly range: PreparedQuery<SharedRow>;
   /** `[threadId, turnId, after, upTo]` → the turn's rows in that range, oldest first. */
-  readonly turn: PreparedQuery<SelectedRow>;
+  readonly turn: PreparedQuery<SharedRow>;
   /** `[threadId]` → the thread's next seq and origin columns (no lock). */
   readonly origin: PreparedQuery<OriginColumns>;
 }
@@ -39,7 +59,7 @@ function queriesOf(ctx: StoreContext): PathQueries {
     new PreparedQuery<SegmentPageRow>((db, arg) =>
       db
         .selectFrom(chunks)
-        .select(ROW_COLUMNS)
+        .select(SHARED_COLUMNS)
         .select((eb) =>
           eb
             .selectFrom('turns')
@@ -61,7 +81,7 @@ function queriesOf(ctx: StoreContext): PathQueries {
     range: new PreparedQuery((db, arg) =>
       db
         .selectFrom(chunks)
-        .select(ROW_COLUMNS)
+        .select(SHARED_COLUMNS)
         .where('thread_id', '=', arg<string>(0))
         .where('seq', '>', arg<number>(1))
         .where('seq', '<=', arg<number>(2))
@@ -70,7 +90,7 @@ function queriesOf(ctx: StoreContext): PathQueries {
     turn: new PreparedQuery((db, arg) =>
       db
         .selectFrom(chunks)
-        .select(ROW_COLUMNS)
+        .select(SHARED_COLUMNS)
         .where('thread_id', '=', arg<string>(0))
         .where('turn_id', '=', arg<string>(1))
         .where('seq', '>', arg<number>(2))
@@ -186,9 +206,9 @@ export async function pathRowsAll(
   db: Kysely<StoreTables>,
   path: readonly PathSegment[],
   above: number,
-): Promise<SelectedRow[]> {
+): Promise<SharedRow[]> {
   const q = queriesOf(ctx);
-  const rows: SelectedRow[] = [];
+  const rows: SharedRow[] = [];
   for (let i = path.length - 1; i >= 0; i--) {
     const s = path[i] as PathSegment;
     if (s.upTo <= above) continue;
@@ -207,7 +227,7 @@ export async function pathTurnRows(
   db: Kysely<StoreTables>,
   path: readonly PathSegment[],
   turnId: string,
-): Promise<{ rows: SelectedRow[]; segment: PathSegment } | undefined> {
+): Promise<{ rows: SharedRow[]; segment: PathSegment } | undefined> {
   const q = queriesOf(ctx);
   for (const segment of path) {
     const args = [segment.threadId, turnId, segment.after, segment.upTo];
