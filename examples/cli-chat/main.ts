@@ -166,7 +166,7 @@ async function command(line: string): Promise<boolean> {
           '/history [n]   the last n rows of the thread (default 20), as messages with their seqs',
           '/turn [id]     one turn (default: the latest), with its id and seqs',
           '/cancel        stop the running turn (it is stored with what it had)',
-          '/fork [seq]    copy this thread up to row seq (default: all of it) into a new thread',
+          '/fork [seq]    a new thread holding this one up to row seq (default: all of it), by reference',
           '               and switch to it; a seq is a row number: /history shows them',
           '/steer <text>  add a message to the running turn',
           '/threads       the threads in the store',
@@ -216,7 +216,7 @@ async function command(line: string): Promise<boolean> {
       if (rest !== '' && !/^\d+$/.test(rest)) {
         print(
           `/fork takes a seq: the number of a row in this thread, as /history shows after each\n` +
-            `message ("· seqs 2–5"). /fork 5 copies rows 1 to 5; /fork alone copies them all.`,
+            `message ("· seqs 2–5"). /fork 5 forks after row 5; /fork alone forks them all.`,
         );
         return true;
       }

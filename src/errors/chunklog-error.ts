@@ -21,6 +21,11 @@ export type ChunklogErrorCode =
   | 'thread-not-found'
   /** A thread was to be created under an id that is already taken. */
   | 'thread-exists'
+  /**
+   * A thread's rows that forks read by reference were to be deleted (`deleteThread`, or
+   * `truncateAfter` below a fork's seq); `value` lists the forks. Delete or truncate them first.
+   */
+  | 'thread-has-forks'
   /** A stored row no longer parses; `threadId` and `seq` name it. */
   | 'corrupt-row'
   /** The database failed; the driver's error is the `cause`. */

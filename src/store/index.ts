@@ -67,6 +67,7 @@ export type {
   RotateKeyOptions,
   RotateKeyResult,
   Thread,
+  ThreadFork,
   ThreadPage,
   UpdateThreadOptions,
 } from './types.js';

@@ -7,6 +7,7 @@ import { turnsAndLeases } from './migrations/0002-turns-and-leases.js';
 import { usageAndThreadMetaMigration } from './migrations/0003-usage-and-thread-meta.js';
 import { historySnapshotsMigration } from './migrations/0004-history-snapshots.js';
 import { historyStatesMigration } from './migrations/0005-history-states.js';
+import { forksByReferenceMigration } from './migrations/0006-forks-by-reference.js';
 import { tableOptions, threadTable } from './migrations/thread-table.js';
 import { dialectName, jsonColumns } from './store-options.js';
 import { resolveTableNames, type StoreTableNames, type StoreTableOptions } from './tables.js';
@@ -55,6 +56,9 @@ export interface MigrationContext {
  *   an index on the turns' thread id and status. No longer read since 0005.
  * - `0005_history_states`: the history states table (a thread's rows folded into messages at a
  *   seq, as JSON in parts), which whole-thread reads start from.
+ * - `0006_forks_by_reference`: the threads' `parent_id`, `fork_seq` and `fork_path` (a fork reads
+ *   its parent's rows up to the fork seq instead of copies of them), and an index on
+ *   `(parent_id, fork_seq)`. Threads stored before it (copied forks too) stay plain threads.
  *
  * @param options - the dialect, and the table names and JSON type given to `createChunkStore`
  * @returns the migrations by name
@@ -143,6 +147,7 @@ export function migrationsFor(ctx: MigrationContext): Record<string, Migration> 
     '0003_usage_and_thread_meta': usageAndThreadMetaMigration(ctx),
     '0004_history_snapshots': historySnapshotsMigration(ctx),
     '0005_history_states': historyStatesMigration(ctx),
+    '0006_forks_by_reference': forksByReferenceMigration(ctx),
   };
 }
 

@@ -15,7 +15,7 @@ const OPEN_STATUSES: readonly TurnStatus[] = TURN_STATUSES.filter((s) => s !== '
  * `turn_status` (undefined when every turn is completed).
  */
 export function pageTurnStatus(
-  records: readonly PageRow[],
+  records: ReadonlyArray<{ readonly turn_id: unknown; readonly turn_status: unknown }>,
 ): Record<string, TurnStatus> | undefined {
   let statuses: Record<string, TurnStatus> | undefined;
   for (const record of records) {
@@ -90,7 +90,7 @@ export interface StoreStatements {
    * it was (so the rows start at `next_seq - count`), the row locked for the transaction. Only
    * where {@link StoreDialectAdapter.updateReturning}; no row when the thread does not exist.
    */
-  readonly advanceThreadBy: PreparedQuery<{ readonly next_seq: unknown }>;
+  readonly advanceThreadBy: PreparedQuery<AdvancedThread>;
   /**
    * `[next, status, updatedAt, threadId, turnId, first]`: moves a running turn whose rows end at
    * `first` (its `next_seq`) to `next`, with `status`. Updates nothing otherwise: a turn that is
@@ -143,6 +143,12 @@ export interface StoreStatements {
       | { readonly beginTurn: readonly unknown[] },
   ): Promise<QueryResult<InsertThenRow>> | undefined;
 }
+
+/** What `advanceThreadBy` returns: the thread's new next seq, and its origin's columns. */
+export type AdvancedThread = { readonly next_seq: unknown } & Pick<
+  SelectedThread,
+  'id' | 'parent_id' | 'fork_seq' | 'fork_path'
+>;
 
 /** The row a check made with the insert returns (see `insertRowsThen`). */
 export interface InsertThenRow {
@@ -362,7 +368,7 @@ export function createStatements(adapter: StoreDialectAdapter): StoreStatements 
           updated_at: arg<number>(1),
         }))
         .where('id', '=', arg<string>(2))
-        .returning('next_seq'),
+        .returning(['next_seq', 'id', 'parent_id', 'fork_seq', 'fork_path']),
     ),
     advanceTurn: new PreparedQuery((db, arg) => advanceTurnFrom(db, arg, 0)),
     openTurns: new PreparedQuery((db, arg) =>

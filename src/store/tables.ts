@@ -92,6 +92,12 @@ export interface ThreadRecord {
   owner_id: string | null;
   /** The thread's title (migration 0003). */
   title: string | null;
+  /** The thread a fork was forked from; null for a plain thread (migration 0006). */
+  parent_id: string | null;
+  /** A fork's path holds its parent's path up to this seq (migration 0006). */
+  fork_seq: number | null;
+  /** The stretches of other threads a fork's path reads, as JSON text (migration 0006). */
+  fork_path: string | null;
 }
 
 /** A `chunks` row as the database holds it. */

@@ -5,6 +5,7 @@ import { type JSONObject, JsonValueSchema } from '../schema/json.js';
 import { previewValue } from '../schema/parse.js';
 import { asJson, asString, storedIso } from './codec.js';
 import type { StoreContext } from './context.js';
+import { threadOrigin } from './fork-path.js';
 import type { StoreTables } from './tables.js';
 import type { Thread } from './types.js';
 
@@ -17,6 +18,9 @@ export const THREAD_COLUMNS = [
   'metadata',
   'owner_id',
   'title',
+  'parent_id',
+  'fork_seq',
+  'fork_path',
 ] as const;
 
 /** A thread as selected with {@link THREAD_COLUMNS}. */
@@ -28,6 +32,9 @@ export interface SelectedThread {
   readonly metadata: unknown;
   readonly owner_id: unknown;
   readonly title: unknown;
+  readonly parent_id: unknown;
+  readonly fork_seq: unknown;
+  readonly fork_path: unknown;
 }
 
 /** The `corrupt-row` error for a thread row whose `column` holds what no thread can have. */
@@ -83,6 +90,10 @@ export function toThread(record: SelectedThread): Thread {
     thread.ownerId = asString(record.owner_id);
   }
   if (record.title !== null && record.title !== undefined) thread.title = asString(record.title);
+  const origin = threadOrigin(record);
+  if (origin.parentId !== undefined) {
+    thread.forkOf = { threadId: origin.parentId, atSeq: origin.forkSeq };
+  }
   if (record.metadata !== null && record.metadata !== undefined) {
     thread.metadata = threadMetadata(id, record.metadata);
   }
@@ -186,6 +197,8 @@ export async function insertThreadIfAbsent(
     metadata: JSONObject | undefined;
     ownerId?: string | null | undefined;
     title?: string | null | undefined;
+    /** For a fork: its parent, fork seq and encoded path (see `fork-path.ts`). */
+    fork?: { parentId: string; forkSeq: number; path: string } | undefined;
   },
 ): Promise<void> {
   const stored = await storedThreadColumns(
@@ -204,6 +217,13 @@ export async function insertThreadIfAbsent(
       ? {}
       : { owner_id: values.ownerId }),
     ...(stored.title === undefined || stored.title === null ? {} : { title: stored.title }),
+    ...(values.fork === undefined
+      ? {}
+      : {
+          parent_id: values.fork.parentId,
+          fork_seq: values.fork.forkSeq,
+          fork_path: values.fork.path,
+        }),
   });
   await (ctx.adapter.insertIgnore === 'on-conflict-do-nothing'
     ? insert.onConflict((oc) => oc.column('id').doNothing())

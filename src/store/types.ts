@@ -56,6 +56,20 @@ export interface Thread {
   readonly ownerId?: string | undefined;
   /** The thread's title. */
   readonly title?: string | undefined;
+  /**
+   * For a fork made by {@link ChunkStore.forkThread}: the thread it was forked from and the seq
+   * it forks at. Its rows up to `atSeq` are read from there (by reference, not copied); its own
+   * rows follow. Absent for a plain thread, and for forks made by copy before migration 0006.
+   */
+  readonly forkOf?: ThreadFork | undefined;
+}
+
+/** Where a fork comes from (see {@link Thread.forkOf}). */
+export interface ThreadFork {
+  /** The thread it was forked from (its parent). */
+  readonly threadId: string;
+  /** The seq it forks at: its path holds the parent's path up to this seq. */
+  readonly atSeq: number;
 }
 
 /** Options of {@link ChunkStore.createThread}. */
@@ -169,7 +183,10 @@ export interface RotateKeyResult {
 
 /** Options of {@link ChunkStore.forkThread}. */
 export interface ForkThreadOptions {
-  /** Copy the rows with `seq <= atSeq` (0 makes an empty fork; beyond the end copies everything). */
+  /**
+   * The fork holds the source's rows with `seq <= atSeq` (0 makes an empty fork; beyond the end
+   * forks at the end). It must be a turn boundary: the row after it starts another turn.
+   */
   readonly atSeq: number;
   /** The new thread's id. Default: a random UUID. */
   readonly newThreadId?: string | undefined;
@@ -455,7 +472,10 @@ export interface ChunkStore extends ChunkStoreTurns {
    */
   updateThread(threadId: string, changes: UpdateThreadOptions): Promise<Thread>;
   /**
-   * Deletes a thread and its rows. Returns whether it existed.
+   * Deletes a thread and its rows. Returns whether it existed. Refused while forks read its rows
+   * by reference (a fork at seq 0 reads none and does not count): delete the forks first.
+   *
+   * @throws {ChunklogError} `thread-has-forks`, `value` naming the forks and their fork seqs
    *
    * @example
    * ```ts
@@ -468,9 +488,12 @@ export interface ChunkStore extends ChunkStoreTurns {
    * are destroyed first (crypto-shredding: no earlier copy of its rows, in the database files,
    * the WAL or a backup, can be decrypted any more), then its rows, history states, usage,
    * turns, lease and the thread itself are deleted. Returns whether the thread existed; erasing
-   * again is safe. Forks are threads of their own (erase them too), and the live events a relay
+   * again is safe. A thread whose forks read its rows by reference is refused before any key is
+   * destroyed: erase the forks first (they are threads of their own). The live events a relay
    * still buffers are the app's to drop (see docs/store.md, Privacy). Without `encryption`, it
    * deletes as {@link ChunkStore.deleteThread} does, turns and lease included.
+   *
+   * @throws {ChunklogError} `thread-has-forks`, `value` naming the forks and their fork seqs
    *
    * @example
    * ```ts
@@ -487,7 +510,8 @@ export interface ChunkStore extends ChunkStoreTurns {
    * kept (what was spent was spent): `getThreadUsage` totals do not change. The rows kept keep
    * their seqs, so a thread's seqs then start at the sentinel's, not at 1 (`total` still counts
    * every row ever stored). History states of the thread are dropped (the next read rebuilds
-   * one). With `encryption` the sentinel is encrypted like any row.
+   * one). With `encryption` the sentinel is encrypted like any row. A thread that has forks by
+   * reference, and a fork, are left whole (their paths share rows).
    *
    * @throws {ChunklogError} `invalid-option` for a `before` that is no time, or a bad thread id
    *
@@ -516,9 +540,11 @@ export interface ChunkStore extends ChunkStoreTurns {
   rotateThreadKey(threadId: string, options?: RotateKeyOptions): Promise<RotateKeyResult>;
   /**
    * Deletes the rows after `seq` (for edit-and-regenerate); the next turn gets seq `seq + 1`.
-   * Returns how many rows went.
+   * Returns how many rows went from the thread's path. Refused while a fork reads rows above
+   * `seq` by reference. On a fork, a `seq` below its fork seq makes it read less of its parent
+   * (its `forkOf.atSeq` becomes `seq`); the parent's rows stay.
    *
-   * @throws {ChunklogError} `thread-not-found`
+   * @throws {ChunklogError} `thread-not-found`; `thread-has-forks`, `value` naming the forks
    *
    * @example
    * ```ts
@@ -528,9 +554,15 @@ export interface ChunkStore extends ChunkStoreTurns {
    */
   truncateAfter(threadId: string, seq: number): Promise<number>;
   /**
-   * Copies the thread's rows up to `atSeq` into a new thread.
+   * Forks the thread at `atSeq`: a new thread whose rows up to `atSeq` are the source's, read
+   * by reference (nothing is copied: O(1) in the thread's length), and whose own turns follow.
+   * Every read (pages both ways, `getRows`, turns, history, model input) goes through the chain,
+   * forks of forks included; rows read through a fork carry the fork's id as `threadId`, and
+   * keep their seq, turn id and time. The source cannot be deleted, or truncated below `atSeq`,
+   * while the fork is there (`thread-has-forks`). `atSeq` beyond the end forks at the end.
    *
-   * @throws {ChunklogError} `thread-not-found`; `thread-exists` when `newThreadId` is taken
+   * @throws {ChunklogError} `thread-not-found`; `thread-exists` when `newThreadId` is taken;
+   *   `invalid-option` (`atSeq`) for a seq inside a turn, naming the boundaries before and after it
    *
    * @example
    * ```ts

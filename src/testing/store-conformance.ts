@@ -10,6 +10,7 @@ import {
 } from './store-conformance/api.js';
 import { describeAppendSuite } from './store-conformance/append-suite.js';
 import { describeConcurrencySuite } from './store-conformance/concurrency-suite.js';
+import { describeForksSuite } from './store-conformance/forks-suite.js';
 import { createKit } from './store-conformance/kit.js';
 import { describePagesSuite } from './store-conformance/pages-suite.js';
 import { describeThreadsSuite } from './store-conformance/threads-suite.js';
@@ -28,7 +29,7 @@ export { sampleDrafts, textDrafts } from './store-conformance/drafts.js';
  * strictly increasing seqs per thread under concurrent writers; a turn visible whole or not at
  * all; threads isolated; a turn id appended twice stored once) and the rest of the
  * `ChunkStore` contract (pages both ways, turn lookups, imported timestamps, not-found,
- * validation, truncate, fork, delete, list). Run it against your own Kysely dialect to prove
+ * validation, truncate, fork, delete, list; forks by reference through chains of forks). Run it against your own Kysely dialect to prove
  * your setup holds them. Give it tables of its own (a table prefix): it creates threads with
  * random ids and deletes them afterwards.
  *
@@ -77,6 +78,7 @@ export function describeChunkStore(
     describePagesSuite(kit);
     describeTurnsSuite(kit);
     describeThreadsSuite(kit);
+    describeForksSuite(kit);
   });
 }
 

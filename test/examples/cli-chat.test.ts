@@ -116,7 +116,7 @@ describe('examples/cli-chat', () => {
     await chat.waitFor(/You said: “and after that\?”[\s\S]*╰ stop/);
 
     // A fork point that is not a seq says what a seq is, and forks nothing.
-    out = await chat.say('/fork abc', /\/fork alone copies them all/);
+    out = await chat.say('/fork abc', /\/fork alone forks them all/);
     expect(out).toContain('/fork takes a seq: the number of a row in this thread');
     expect(out).not.toContain('error:');
 

@@ -263,9 +263,61 @@ for (const { target, on } of targets) {
       await s.store.forkThread('g', { atSeq: 15, newThreadId: 'g-fork' });
       expect(await s.states('g-fork')).toEqual([]);
       await expectSame(s, 'g-fork');
+      // The fork reads g's rows by reference: g goes only once the fork has gone.
+      expect((await rejected(s.store.deleteThread('g'))).code).toBe('thread-has-forks');
+      expect(await s.store.deleteThread('g-fork')).toBe(true);
       expect(await s.store.deleteThread('g')).toBe(true);
       expect(await s.states('g')).toEqual([]);
       expect((await rejected(s.store.getHistory('g'))).code).toBe('thread-not-found');
+    });
+
+    it('forks of forks write states of their own path, ending with their own rows; reads through them equal the rows', async () => {
+      const s = await setUp(target, 10);
+      await appendTurns(s.store, 'k', 0, 6);
+      await s.store.forkThread('k', { atSeq: 15, newThreadId: 'k1' });
+      await appendTurns(s.store, 'k1', 6, 8);
+      // The fork's own rows are 16 to 25: a state once 10 rows follow none, at its row 20.
+      expect((await s.states('k1')).map((r) => r.at_seq)).toEqual([20]);
+      await expectSame(s, 'k1');
+      await s.store.forkThread('k1', { atSeq: 20, newThreadId: 'k2' });
+      await appendTurns(s.store, 'k2', 8, 10);
+      expect((await s.states('k2')).map((r) => r.at_seq)).toEqual([25]);
+      await expectSame(s, 'k2');
+      // The parent's states are its own: k's rows after 15 are not on the forks' paths.
+      expect((await s.states('k')).map((r) => r.at_seq)).toEqual([30]);
+      // Cut into k's part, k2 loses its state and reads rows again, then writes on.
+      expect(await s.store.truncateAfter('k2', 10)).toBe(20);
+      expect(await s.states('k2')).toEqual([]);
+      await expectSame(s, 'k2');
+      await appendTurns(s.store, 'k2', 10, 13);
+      const again = (await s.states('k2')).map((r) => r.at_seq);
+      expect(again.length).toBe(1);
+      expect(again[0]).toBeGreaterThan(10); // one of its own rows
+      await expectSame(s, 'k2');
+    });
+
+    it('a fork without a state of its own starts from its parent’s when it ends within what the fork reads', async () => {
+      const s = await setUp(target, 10);
+      await appendTurns(s.store, 'm', 0, 6);
+      expect((await s.states('m')).map((r) => r.at_seq)).toEqual([30]);
+      await s.store.forkThread('m', { atSeq: 99, newThreadId: 'm-end' });
+      await s.store.forkThread('m', { atSeq: 15, newThreadId: 'm-mid' });
+      await expectSame(s, 'm-end');
+      await expectSame(s, 'm-mid');
+      // White box: row 1 changed under the state. A read that starts from the state does not see
+      // it; one that reads rows does (m's state ends at 30, past m-mid's fork seq).
+      await s.raw
+        .updateTable(`${s.h.prefix}chunks`)
+        .set({ data: JSON.stringify({ text: 'changed under the state' }) })
+        .where('thread_id', '=', 'm')
+        .where('seq', '=', 1)
+        .execute();
+      expect(JSON.stringify(await s.store.getMessages('m-end'))).not.toContain('changed under');
+      expect(JSON.stringify(await s.reference.getMessages('m-end'))).toContain('changed under');
+      expect(JSON.stringify(await s.store.getMessages('m-mid'))).toContain('changed under');
+      // The fork's first write makes a state of its own (a read from the parent's is not one).
+      await appendTurns(s.store, 'm-end', 6, 7);
+      expect((await s.states('m-end')).map((r) => r.at_seq)).toEqual([35]);
     });
 
     it('a missing thread is thread-not-found, an empty one reads empty', async () => {

@@ -1,16 +1,39 @@
 // Model-based: random sequences of append (with repeated turn ids), pages both ways, turn
 // lookups, truncate, fork and delete give the same answers from the store as from a deliberately
-// simple in-memory model.
+// simple in-memory model. Forks are by reference in the store (notes/0088) and copies in the
+// model: a fork reads exactly its parent's rows up to the fork seq, then its own, through forks of
+// forks; deleting a thread, or truncating it below a fork's seq, is refused while the fork is there.
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ChunklogError } from '../../src/errors/index.js';
 import type { ChunkRow, ChunkRowDraft } from '../../src/schema/chunk-row.js';
-import type { ChunkPage, ChunkStore, ForwardChunkPage } from '../../src/store/index.js';
+import type {
+  ChunkPage,
+  ChunkStore,
+  ForwardChunkPage,
+  HistoryRead,
+} from '../../src/store/index.js';
+import { groupRowsToMessages } from '../../src/transforms/group-rows.js';
 import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
 
 type ModelRow = Omit<ChunkRow, 'createdAt'>;
-/** The model: each thread's rows in seq order. Seqs are dense, so the next seq is length + 1. */
-type Model = Map<string, ModelRow[]>;
+/**
+ * The model: each thread's rows in seq order (a fork's path rows, copied when it was made, under
+ * its own id). Seqs are dense, so the next seq is length + 1. `forks` holds each fork's parent and
+ * fork seq.
+ */
+type Model = Map<string, ModelRow[]> & {
+  forks?: Map<string, { parent: string; atSeq: number }>;
+};
+
+const forksOf = (model: Model) => {
+  model.forks ??= new Map();
+  return model.forks;
+};
+
+/** Whether a fork reads `threadId`'s rows above `seq`. */
+const heldAbove = (model: Model, threadId: string, seq: number) =>
+  [...forksOf(model).values()].some((f) => f.parent === threadId && f.atSeq > seq);
 interface Real {
   readonly store: ChunkStore;
   readonly ids: readonly string[];
@@ -163,8 +186,14 @@ class TruncateCommand implements fc.AsyncCommand<Model, Real> {
       return;
     }
     const kept = rows.filter((r) => r.seq <= this.seq);
+    if (kept.length < rows.length && heldAbove(model, threadId, this.seq)) {
+      expect(got).toStrictEqual({ error: 'thread-has-forks' });
+      return;
+    }
     expect(got).toBe(rows.length - kept.length);
     model.set(threadId, kept);
+    const fork = forksOf(model).get(threadId);
+    if (fork !== undefined && fork.atSeq > this.seq) fork.atSeq = this.seq;
   }
   toString = () => `truncateAfter(t${this.thread}, ${this.seq})`;
 }
@@ -200,7 +229,12 @@ class ForkCommand implements fc.AsyncCommand<Model, Real> {
       .filter((r) => r.seq <= this.atSeq)
       .map((r) => ({ ...r, threadId: newThreadId }));
     model.set(newThreadId, copied);
-    expect(got).toMatchObject({ id: newThreadId, total: copied.length });
+    forksOf(model).set(newThreadId, { parent: threadId, atSeq: copied.length });
+    expect(got).toMatchObject({
+      id: newThreadId,
+      total: copied.length,
+      forkOf: { threadId, atSeq: copied.length },
+    });
   }
   toString = () => `fork(t${this.thread} → t${this.target}, ${this.atSeq})`;
 }
@@ -210,8 +244,14 @@ class DeleteCommand implements fc.AsyncCommand<Model, Real> {
   check = () => true;
   async run(model: Model, real: Real): Promise<void> {
     const threadId = real.ids[this.thread] as string;
-    expect(await real.store.deleteThread(threadId)).toBe(model.has(threadId));
+    const got = await outcome(real.store.deleteThread(threadId));
+    if (model.has(threadId) && heldAbove(model, threadId, 0)) {
+      expect(got).toStrictEqual({ error: 'thread-has-forks' });
+      return;
+    }
+    expect(got).toBe(model.has(threadId));
     model.delete(threadId);
+    forksOf(model).delete(threadId);
   }
   toString = () => `delete(t${this.thread})`;
 }
@@ -227,6 +267,26 @@ class ReadAllCommand implements fc.AsyncCommand<Model, Real> {
     else expect(strip(got as ChunkRow[])).toStrictEqual(rows);
   }
   toString = () => `getRows(t${this.thread})`;
+}
+
+class HistoryCommand implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly thread: number) {}
+  check = () => true;
+  async run(model: Model, real: Real): Promise<void> {
+    const threadId = real.ids[this.thread] as string;
+    const got = await outcome(real.store.getHistory(threadId));
+    const rows = model.get(threadId);
+    if (rows === undefined) {
+      expect(got).toStrictEqual({ error: 'thread-not-found' });
+      return;
+    }
+    // The one history read, through the chain, folds exactly the rows the model holds.
+    const stored = await real.store.getRows(threadId);
+    expect(strip(stored)).toStrictEqual(rows);
+    expect((got as HistoryRead).messages).toStrictEqual(groupRowsToMessages(stored));
+    expect((got as HistoryRead).fold.seq).toBe(rows.length);
+  }
+  toString = () => `getHistory(t${this.thread})`;
 }
 
 function commands(text: fc.Arbitrary<string>) {
@@ -245,11 +305,15 @@ function commands(text: fc.Arbitrary<string>) {
         .map(([t, limit, afterSeq]) => new PageAfterCommand(t, limit, afterSeq)),
       fc.tuple(thread, fc.integer({ min: 0, max: 5 })).map(([t, turn]) => new TurnCommand(t, turn)),
       fc.tuple(thread, seq).map(([t, s]) => new TruncateCommand(t, s)),
+      // Forks twice as often, half of them at the end (always a turn boundary), so that chains
+      // of forks with rows of their own come up.
       fc.tuple(thread, thread, seq).map(([t, target, s]) => new ForkCommand(t, target, s)),
+      fc.tuple(thread, thread).map(([t, target]) => new ForkCommand(t, target, 99)),
       thread.map((t) => new DeleteCommand(t)),
       thread.map((t) => new ReadAllCommand(t)),
+      thread.map((t) => new HistoryCommand(t)),
     ],
-    { maxCommands: 30 },
+    { maxCommands: 40, size: '+1' },
   );
 }
 
@@ -279,9 +343,12 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
             const ids = Array.from({ length: THREADS }, (_, i) => `model-${run}-${i}`);
             const setup = () => ({ model: new Map() as Model, real: { store, ids } });
             await fc.asyncModelRun(setup, cmds);
-            for (const id of ids) await store.deleteThread(id);
+            // Forks first: a thread with forks is not deleted until they are.
+            for (let pass = 0; pass < THREADS; pass++) {
+              for (const id of ids) await outcome(store.deleteThread(id));
+            }
           }),
-          { numRuns: name === 'sqlite' ? 100 : 40 },
+          { numRuns: name === 'sqlite' ? 300 : 60 },
         );
       } finally {
         await store.close();

@@ -1,15 +1,19 @@
 import type { Kysely } from 'kysely';
 import type { ChunkRow } from '../../schema/chunk-row.js';
-import { MessageFold, type MessageFoldState } from '../../transforms/message-fold.js';
-import { asString, ROW_COLUMNS, RowDecoder, type SelectedRow, storedIso } from '../codec.js';
+import { MessageFold } from '../../transforms/message-fold.js';
+import { ROW_COLUMNS, RowDecoder, type SelectedRow } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { openRecords } from '../encryption/store-cipher.js';
+import type { PathSegment } from '../fork-path.js';
 import { isMissingSchema } from '../not-migrated.js';
 import { PreparedQuery } from '../prepared.js';
+import { readOrigin } from '../queries/path-rows.js';
 import { threadNotFound } from '../store-errors.js';
 import type { StoreTables } from '../tables.js';
 import type { CorruptRowPolicy } from '../types.js';
+import { type SharedStart, sharedStart } from './shared-start.js';
 import { decodeState, type StoredStatePart, statesAvailable } from './state-codec.js';
+import { endsWith, type StateMark } from './state-mark.js';
 
 /** A thread's whole history, as {@link readHistory} reads it. */
 export interface ThreadHistoryRead {
@@ -21,17 +25,13 @@ export interface ThreadHistoryRead {
   readonly rowsRead: number;
   /** How many of them were corrupt and skipped (the `skip` policy). */
   readonly rowsSkipped: number;
-}
-
-/**
- * What a read learns of the thread's newest state with its first statement: its seq and digest,
- * and the turn id and creation time of the row at that seq (null: no state, or no such row).
- */
-interface StateMark {
-  readonly state_seq: unknown;
-  readonly state_digest: unknown;
-  readonly state_turn_id: unknown;
-  readonly state_created_at: unknown;
+  /** For a fork, the stretches of other threads its path reads (newest first); else empty. */
+  readonly ancestors: readonly PathSegment[];
+  /**
+   * Whether the state the read started from is the thread's own; false for none, and for a fork
+   * that started from the state of a thread it reads.
+   */
+  readonly ownState: boolean;
 }
 
 /** A row read after the newest state, with that state's mark. */
@@ -174,7 +174,9 @@ export async function readHistory(
     }
     await openRecords(ctx.cipher, records);
     if (found.state_seq === null || found.state_seq === undefined) {
-      return folded(threadId, new MessageFold(), 0, records, policy);
+      const probed = records.length === 0 ? Number((found as ThreadProbe).next_seq) : undefined;
+      const shared = await sharedRows(ctx, threadId, records, probed, true);
+      return folded(threadId, records, policy, shared);
     }
     const atSeq = Number(found.state_seq);
     const digest = String(found.state_digest);
@@ -185,50 +187,73 @@ export async function readHistory(
     // A state is used only while the row it ends with is still the one it was made from (a
     // writer that knows nothing of states may have truncated the thread and written again).
     if (state === undefined || !endsWith(state, found)) break; // read the rows
-    return folded(threadId, MessageFold.from(state), atSeq, records, policy);
+    // A state of a fork ends with one of its own rows (notes/0088): the rows after it are its own.
+    const own = { ...noShared(), fold: MessageFold.from(state), stateSeq: atSeq, own: true };
+    return folded(threadId, records, policy, own);
   }
   const records = (await q.allRows.execute(ctx.db, [threadId])).rows;
-  if (records.length === 0 && !(await threadExists(ctx, threadId))) throw threadNotFound(threadId);
   await openRecords(ctx.cipher, records);
-  return folded(threadId, new MessageFold(), 0, records, policy);
+  const shared = await sharedRows(ctx, threadId, records, undefined, false);
+  return folded(threadId, records, policy, shared);
 }
 
-/** Whether the state ends with the row the read found at its seq. */
-function endsWith(state: MessageFoldState, found: StateMark): boolean {
-  const last = state.last;
-  return (
-    last !== null &&
-    found.state_turn_id !== null &&
-    asString(found.state_turn_id) === last.turnId &&
-    storedIso(found.state_created_at) === last.createdAt
-  );
+/** A fork's shared part as read (its start, and the rows after it): nothing, for a plain thread. */
+interface SharedRows extends SharedStart {
+  readonly ancestors: readonly PathSegment[];
 }
 
-/** Whether the thread exists (for a database without the states table). */
-async function threadExists(ctx: StoreContext, threadId: string): Promise<boolean> {
-  const found = await ctx.db
-    .selectFrom('threads')
-    .select('id')
-    .where('id', '=', threadId)
-    .executeTakeFirst();
-  return found !== undefined;
+/** Nothing shared: a new empty fold (a fold is filled in place, so never one for two reads). */
+function noShared(): SharedRows {
+  return { fold: new MessageFold(), stateSeq: 0, records: [], ancestors: [] };
 }
 
-/** Decodes the rows read after the state and folds them into `fold`. */
+/**
+ * The rows a fork reads from other threads before its own `records` (read whole, from seq 1):
+ * nothing to read when its own rows start at seq 1, or when the thread's next seq (`nextSeq`,
+ * when the read learnt it) says it is empty; else the thread's row tells whether it is a fork.
+ *
+ * @throws {ChunklogError} `thread-not-found`
+ */
+async function sharedRows(
+  ctx: StoreContext,
+  threadId: string,
+  records: readonly SelectedRow[],
+  nextSeq: number | undefined,
+  useStates: boolean,
+): Promise<SharedRows> {
+  const first = records[0];
+  if (first !== undefined && Number(first.seq) === 1) return noShared();
+  if (first === undefined && nextSeq === 1) return noShared();
+  const thread = await readOrigin(ctx, ctx.db, threadId);
+  if (thread === undefined) throw threadNotFound(threadId);
+  const { ancestors } = thread.origin;
+  if (ancestors.length === 0) return noShared();
+  return { ...(await sharedStart(ctx, ancestors, useStates)), ancestors };
+}
+
+/**
+ * Decodes the rows read after the state (a fork's shared rows first) and folds them into `fold`.
+ * Rows read through a fork carry the fork's id.
+ */
 function folded(
   threadId: string,
-  fold: MessageFold,
-  stateSeq: number,
   records: readonly SelectedRow[],
   policy: CorruptRowPolicy,
+  shared: SharedRows & { readonly own?: boolean },
 ): ThreadHistoryRead {
+  const { fold, stateSeq } = shared;
   const rows: ChunkRow[] = [];
-  new RowDecoder(threadId, policy).decode(records, rows);
+  const decoder = new RowDecoder(threadId, policy);
+  decoder.decode(shared.records, rows);
+  decoder.decode(records, rows);
   for (const row of rows) fold.add(row);
+  const read = shared.records.length + records.length;
   return {
     fold,
     stateSeq,
-    rowsRead: records.length,
-    rowsSkipped: records.length - rows.length,
+    rowsRead: read,
+    rowsSkipped: read - rows.length,
+    ancestors: shared.ancestors,
+    ownState: shared.own === true,
   };
 }

@@ -33,7 +33,9 @@ export async function writeHistoryState(
   const minRows = ctx.snapshotMinRows;
   if (minRows === false || !statesAvailable()) return undefined;
   const history = await readHistory(ctx, threadId, 'skip');
-  const { fold, stateSeq } = history;
+  const { fold } = history;
+  // A fork that read from a state of a thread it reads has none of its own yet.
+  const stateSeq = history.ownState ? history.stateSeq : 0;
   const last = fold.last;
   if (history.rowsSkipped > 0 || last === null) return undefined;
   if (last.seq <= stateSeq || (!force && !stateDue(stateSeq, last.seq, minRows))) {

@@ -15,6 +15,7 @@ import {
   rowSealerFor,
   sealedData,
 } from '../encryption/store-cipher.js';
+import { threadOrigin } from '../fork-path.js';
 import { wrapStoreErrors } from '../store-errors.js';
 import type { StoreTables, UsageRecord } from '../tables.js';
 import { insertThreadIfAbsent, type SelectedThread } from '../threads.js';
@@ -23,7 +24,7 @@ import type { EndedTurnStatus, LeaseFence } from '../turn-types.js';
 import type { AppendTurnOptions } from '../types.js';
 import { checkThreadId, idProblem } from '../validate.js';
 import { checkFenceOption, requireFence } from './leases.js';
-import { advanceThreadCreating, insertRowsOfNewTurn } from './new-turn-write.js';
+import { advanceThreadCreating, insertRowsOfNewTurn, sharedTurn } from './new-turn-write.js';
 import { checkEndedStatus, recordSealedStatus } from './turn-status-row.js';
 import { checkSteps, insertUsage, usageRecords } from './usage.js';
 
@@ -200,7 +201,9 @@ async function writeNewTurn(
   const rowsAt = w.stamp ?? now;
   let first: number;
   if (adapter.updateReturning) {
-    first = await advanceThreadCreating(ctx, trx, threadId, count, now);
+    const advanced = await advanceThreadCreating(ctx, trx, threadId, count, now);
+    first = advanced.first;
+    if (await sharedTurn(ctx, trx, advanced.origin, turnId)) throw new TurnStoredAlready();
     if (w.fence !== undefined) await requireFence(ctx, trx, threadId, w.fence, now);
     const sealed = sealedData(w.seal, first, data);
     const rows = { threadId, turnId, first, drafts: checked, data: sealed, at: rowsAt };
@@ -213,6 +216,7 @@ async function writeNewTurn(
       if (thread === undefined) throw new Error('the thread row vanished while it was created');
     }
     first = Number(thread.next_seq);
+    if (await sharedTurn(ctx, trx, threadOrigin(thread), turnId)) throw new TurnStoredAlready();
     if (w.fence !== undefined) await requireFence(ctx, trx, threadId, w.fence, now);
     const sealed = sealedData(w.seal, first, data);
     await statements.insertRows(trx, threadId, turnId, first, checked, sealed, rowsAt);
@@ -269,6 +273,9 @@ async function writeCheckingFirst(
       return decodeRows(threadId, stored, 'throw');
     }
   }
+  // A turn of a fork's shared stretches: a retry of a turn the fork already holds.
+  const shared = await sharedTurn(ctx, trx, threadOrigin(thread), turnId);
+  if (shared !== undefined) return decodeRows(threadId, shared.rows, 'throw');
 
   // The rows get the given time (an import) or now; the thread's activity is now either way.
   const rowsAt = w.stamp ?? now;

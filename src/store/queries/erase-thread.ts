@@ -3,23 +3,29 @@ import { wrapStoreErrors } from '../store-errors.js';
 import { selectThread } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import { checkThreadId } from '../validate.js';
+import { refuseIfForked } from './fork-guard.js';
 
 /**
- * `ChunkStore.eraseThread`: destroys the thread's keys first (from then on no copy of its
- * encrypted rows, in the database, its WAL or a backup, can be decrypted), then deletes
- * everything the store holds of it: rows, history states and snapshots, usage, turns, lease and
- * the thread row, in one transaction.
+ * `ChunkStore.eraseThread`: under the thread's lock, refuses a thread whose forks read its rows
+ * by reference (`thread-has-forks`: erase them first; no fork can be made meanwhile, a fork is
+ * made under the same lock); then destroys the thread's keys (from then on no copy of its
+ * encrypted rows, in the database, its WAL or a backup, can be decrypted) and deletes everything
+ * the store holds of it: rows, history states and snapshots, usage, turns, lease and the thread
+ * row, in the same transaction.
  *
  * @returns whether the thread existed
+ * @throws {ChunklogError} `thread-has-forks`, naming the forks
  */
 export function eraseThread(ctx: StoreContext, threadId: string): Promise<boolean> {
   checkThreadId(threadId);
   return wrapStoreErrors('eraseThread', threadId, async () => {
-    await ctx.cipher?.keys.destroyKey(threadId);
     return await writeTransaction(
       ctx,
       async (trx) => {
         const existed = (await selectThread(ctx, trx, threadId, true)) !== undefined;
+        if (existed) await refuseIfForked(trx, 'eraseThread', threadId, undefined);
+        // Destroying a key twice (a retried transaction) is no error.
+        await ctx.cipher?.keys.destroyKey(threadId);
         for (const table of [
           'chunks',
           'usage',

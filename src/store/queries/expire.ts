@@ -88,8 +88,19 @@ async function expireThread(
   return await writeTransaction(
     ctx,
     async (trx) => {
-      if ((await selectThread(ctx, trx, threadId, true)) === undefined)
-        return { turns: 0, rows: 0 };
+      const thread = await selectThread(ctx, trx, threadId, true);
+      if (thread === undefined) return { turns: 0, rows: 0 };
+      // A thread in a chain of forks by reference is left whole (docs/store.md, Retention): a
+      // fork's path starts in its parent, and a parent's rows are read by its forks.
+      if (thread.parent_id !== null && thread.parent_id !== undefined) return { turns: 0, rows: 0 };
+      const forked = await trx
+        .selectFrom('threads')
+        .select('id')
+        .where('parent_id', '=', threadId)
+        .where('fork_seq', '>', 0)
+        .limit(1)
+        .execute();
+      if (forked.length > 0) return { turns: 0, rows: 0 };
       const spans = await turnSpans(trx, threadId);
       const running = new Set(
         (

@@ -1,13 +1,18 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { ChunklogError } from '../../errors/chunklog-error.js';
 import { readOptions } from '../../errors/invalid-option.js';
 import type { JSONObject } from '../../schema/json.js';
-import { asString, ROW_COLUMNS, UnreadableData } from '../codec.js';
+import { asString } from '../codec.js';
 import type { StoreContext } from '../context.js';
-import { openRecords, rowSealerFor } from '../encryption/store-cipher.js';
-import { INSERT_COLUMNS } from '../statements.js';
+import {
+  encodeForkPath,
+  forkPathOf,
+  segmentOf,
+  type ThreadOrigin,
+  threadOrigin,
+} from '../fork-path.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
-import type { ChunkRecord, StoreTables } from '../tables.js';
+import type { StoreTables } from '../tables.js';
 import { checkMetadata, insertThreadIfAbsent, openThread, selectThread } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import type { ForkThreadOptions, Thread } from '../types.js';
@@ -15,8 +20,11 @@ import { checkSeq, checkThreadId } from '../validate.js';
 import { threadExists } from './thread-ops.js';
 
 /**
- * `ChunkStore.forkThread`: a new thread holding copies of the rows with `seq <= atSeq` (same
- * seqs, turn ids and timestamps), copied inside the database by one `INSERT … SELECT`.
+ * `ChunkStore.forkThread`: a new thread whose path is the source's path up to `atSeq`, by
+ * reference: one thread row recording its parent, the fork seq and the resolved stretches of
+ * other threads it reads (notes/0088). No row is copied, so it costs the same for a thread of
+ * ten rows or of a million. Made under the source's lock, which `deleteThread` and
+ * `truncateAfter` of the source also take before they look for its forks.
  */
 export function forkThread(
   ctx: StoreContext,
@@ -40,35 +48,23 @@ export function forkThread(
         if (newId === threadId || (await selectThread(ctx, trx, newId, true)) !== undefined) {
           throw threadExists(newId);
         }
-        const copied = Math.min(atSeq, Number(source.next_seq) - 1);
-        await checkTurnBoundary(trx, threadId, copied);
+        const forkSeq = Math.min(atSeq, Number(source.next_seq) - 1);
+        const origin = threadOrigin(source);
+        await checkTurnBoundary(trx, threadId, origin, forkSeq);
         const opened = await openThread(ctx, source);
         await insertThreadIfAbsent(ctx, trx, {
           id: newId,
           now: ctx.now(),
-          nextSeq: copied + 1,
+          nextSeq: forkSeq + 1,
           metadata: metadata ?? (opened.metadata as JSONObject | undefined),
           ownerId: source.owner_id === null ? undefined : asString(source.owner_id),
           title: opened.title,
+          fork: {
+            parentId: threadId,
+            forkSeq,
+            path: encodeForkPath(forkPathOf(threadId, origin, forkSeq)),
+          },
         });
-        if (copied > 0 && ctx.cipher !== undefined) {
-          await copySealedRows(ctx, trx, threadId, newId, copied);
-        } else if (copied > 0) {
-          await trx
-            .insertInto('chunks')
-            .columns(INSERT_COLUMNS)
-            .expression((eb) =>
-              eb
-                .selectFrom('chunks')
-                .select([
-                  sql<string>`cast(${newId} as ${ctx.adapter.idCast})`.as('thread_id'),
-                  ...ROW_COLUMNS.filter((column) => column !== 'thread_id'),
-                ])
-                .where('thread_id', '=', threadId)
-                .where('seq', '<=', copied),
-            )
-            .execute();
-        }
         const created = await selectThread(ctx, trx, newId, false);
         if (created === undefined) throw new Error('the forked thread row is missing');
         return await openThread(ctx, created);
@@ -78,8 +74,27 @@ export function forkThread(
   );
 }
 
+/** The turn id of the row at `seq` on the source's path, and the thread that holds it. */
+async function rowAt(
+  trx: Kysely<StoreTables>,
+  threadId: string,
+  origin: ThreadOrigin,
+  seq: number,
+): Promise<{ turnId: string; holder: string } | undefined> {
+  const holder = seq > origin.forkSeq ? threadId : segmentOf(origin.ancestors, seq)?.threadId;
+  if (holder === undefined) return undefined;
+  const row = await trx
+    .selectFrom('chunks')
+    .select('turn_id')
+    .where('thread_id', '=', holder)
+    .where('seq', '=', seq)
+    .executeTakeFirst();
+  return row === undefined ? undefined : { turnId: asString(row.turn_id), holder };
+}
+
 /**
- * Refuses a fork that would cut a turn in two: the row after `seq` must start another turn.
+ * Refuses a fork that would cut a turn in two: the row after `seq` on the source's path must
+ * start another turn.
  *
  * @throws {ChunklogError} `invalid-option` (`atSeq`), naming the turn and the seqs where a fork
  *   may go instead
@@ -87,80 +102,25 @@ export function forkThread(
 async function checkTurnBoundary(
   trx: Kysely<StoreTables>,
   threadId: string,
+  origin: ThreadOrigin,
   seq: number,
 ): Promise<void> {
   if (seq === 0) return;
-  const rows = await trx
-    .selectFrom('chunks')
-    .select(['seq', 'turn_id'])
-    .where('thread_id', '=', threadId)
-    .where('seq', 'in', [seq, seq + 1])
-    .execute();
-  const at = rows.find((row) => Number(row.seq) === seq);
-  const next = rows.find((row) => Number(row.seq) === seq + 1);
-  if (at === undefined || next === undefined || asString(at.turn_id) !== asString(next.turn_id)) {
-    return;
-  }
-  const turnId = asString(at.turn_id);
+  const at = await rowAt(trx, threadId, origin, seq);
+  if (at === undefined) return;
+  const next = await rowAt(trx, threadId, origin, seq + 1);
+  if (next === undefined || next.turnId !== at.turnId) return;
   const span = await trx
     .selectFrom('chunks')
     .select((eb) => [eb.fn.min('seq').as('first'), eb.fn.max('seq').as('last')])
-    .where('thread_id', '=', threadId)
-    .where('turn_id', '=', turnId)
+    .where('thread_id', '=', at.holder)
+    .where('turn_id', '=', at.turnId)
     .executeTakeFirstOrThrow();
   const first = Number(span.first);
   const last = Number(span.last);
   throw new ChunklogError(
     'invalid-option',
-    `forkThread: seq ${seq} is inside turn ${JSON.stringify(turnId)} (seqs ${first} to ${last}); fork at a turn boundary: ${first - 1} (before it) or ${last} (after it).`,
+    `forkThread: seq ${seq} is inside turn ${JSON.stringify(at.turnId)} (seqs ${first} to ${last}); fork at a turn boundary: ${first - 1} (before it) or ${last} (after it).`,
     { option: 'atSeq', value: seq, threadId },
   );
-}
-
-/** Rows copied per batch when a fork re-encrypts them. */
-const COPY_BATCH = 500;
-
-/**
- * Copies rows `1…last` of `threadId` to `newId` in an encrypting store: each row is opened with
- * the key of the thread it is stored under and sealed again with the new thread's key and its
- * place there (an encrypted row is bound to its thread id, so it cannot be copied as it is).
- *
- * @throws {ChunklogError} `corrupt-row` for a row that does not open
- */
-async function copySealedRows(
-  ctx: StoreContext,
-  trx: Kysely<StoreTables>,
-  threadId: string,
-  newId: string,
-  last: number,
-): Promise<void> {
-  const seal = await rowSealerFor(ctx.cipher, newId);
-  for (let from = 1; from <= last; from += COPY_BATCH) {
-    const records = await trx
-      .selectFrom('chunks')
-      .select(ROW_COLUMNS)
-      .where('thread_id', '=', threadId)
-      .where('seq', '>=', from)
-      .where('seq', '<', Math.min(last + 1, from + COPY_BATCH))
-      .orderBy('seq')
-      .execute();
-    await openRecords(ctx.cipher, records);
-    const copies: ChunkRecord[] = records.map((record) => {
-      if (record.data instanceof UnreadableData) {
-        throw new ChunklogError(
-          'corrupt-row',
-          `Row ${record.seq} of thread ${JSON.stringify(threadId)} is corrupt: ${record.data.problem}.`,
-          { threadId, seq: Number(record.seq) },
-        );
-      }
-      const data: unknown = record.data;
-      const json =
-        typeof data === 'string' || data instanceof Uint8Array
-          ? asString(data)
-          : JSON.stringify(data);
-      const seq = Number(record.seq);
-      return { ...record, thread_id: newId, data: seal === undefined ? json : seal(seq, json) };
-    });
-    if (copies.length > 0) await trx.insertInto('chunks').values(copies).execute();
-  }
 }

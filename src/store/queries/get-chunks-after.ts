@@ -3,18 +3,23 @@ import type { ChunkRow } from '../../schema/chunk-row.js';
 import { decodeRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { openRecords } from '../encryption/store-cipher.js';
+import { pageTurnStatus } from '../statements.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { corruptRowPolicy } from '../store-options.js';
-import { selectThread } from '../threads.js';
 import type { ForwardChunkPage, GetChunksAfterOptions } from '../types.js';
 import { checkLimit, checkSeq, checkThreadId, MAX_SEQ } from '../validate.js';
+import { type PathPageRow, pathRowsAfter, readOrigin } from './path-rows.js';
 import { readPage } from './read-page.js';
 
 /**
  * `ChunkStore.getChunksAfter`: `getChunks` turned forwards — one keyset query
  * (`seq > after ORDER BY seq LIMIT n` on the primary key) that reads the thread's next seq in
- * the same statement. Seqs are dense from 1, so rows newer than the page exist exactly when its
- * newest seq is below the thread's total.
+ * the same statement. Seqs are dense from 1 along a thread's path, so rows newer than the page
+ * exist exactly when its newest seq is below the thread's total.
+ *
+ * When the thread's own rows do not start right after `afterSeq` (or none is found), the
+ * thread's row is read: a fork's page starts in the stretches of other threads its path reads
+ * and goes on with its own rows.
  */
 export function getChunksAfter(
   ctx: StoreContext,
@@ -28,22 +33,29 @@ export function getChunksAfter(
   const afterSeq = Math.min(checkSeq(o.afterSeq ?? 0, 'afterSeq', 0), MAX_SEQ);
   const policy = corruptRowPolicy(o.onCorruptRow, ctx.onCorruptRow);
   return wrapStoreErrors('getChunksAfter', threadId, async () => {
-    const { records, turnStatus } = await readPage(ctx, 'after', [
-      threadId,
-      threadId,
-      afterSeq,
-      limit,
-    ]);
-    const newest = records[records.length - 1];
-    const last = newest;
-    if (last === undefined || last.thread_next_seq === null) {
-      const thread = await selectThread(ctx, ctx.db, threadId, false);
+    const read = await readPage(ctx, 'after', [threadId, threadId, afterSeq, limit]);
+    let records: PathPageRow[] = read.records;
+    let turnStatus = read.turnStatus;
+    let total: number | undefined;
+    const firstOwn = records[0];
+    if (firstOwn === undefined || Number(firstOwn.seq) !== afterSeq + 1) {
+      const thread = await readOrigin(ctx, ctx.db, threadId);
       if (thread === undefined) throw threadNotFound(threadId);
-      return { chunks: [], total: Number(thread.next_seq) - 1, newestSeq: null, hasMore: false };
+      total = thread.nextSeq - 1;
+      const { ancestors } = thread.origin;
+      if (ancestors.length > 0) {
+        const shared = await pathRowsAfter(ctx, ancestors, afterSeq, limit);
+        records = [...shared, ...records].slice(0, limit);
+        turnStatus = pageTurnStatus(records);
+      }
     }
+    const last = records[records.length - 1];
+    if (last === undefined) {
+      return { chunks: [], total: total ?? 0, newestSeq: null, hasMore: false };
+    }
+    total ??= Number(last.thread_next_seq) - 1;
     await openRecords(ctx.cipher, records);
     const chunks: ChunkRow[] = decodeRows(threadId, records, policy);
-    const total = Number(last.thread_next_seq) - 1;
     const newestSeq = Number(last.seq);
     const page: ForwardChunkPage = { chunks, total, newestSeq, hasMore: newestSeq < total };
     return turnStatus === undefined ? page : { ...page, turnStatus };

@@ -7,6 +7,7 @@ import { wrapStoreErrors } from '../store-errors.js';
 import { corruptRowPolicy } from '../store-options.js';
 import type { HistoryRead, ReadOptions } from '../types.js';
 import { checkThreadId } from '../validate.js';
+import { readOrigin } from './path-rows.js';
 import { openTurnsIn } from './turns.js';
 
 /** `ChunkStore.getHistory`: see there. */
@@ -37,10 +38,16 @@ export function getMessages(
   const o = readOptions(options, 'getMessages', ['onCorruptRow']);
   const policy = corruptRowPolicy(o.onCorruptRow, ctx.onCorruptRow);
   return wrapStoreErrors('getMessages', threadId, async () => {
-    const { fold } = await readHistory(ctx, threadId, policy);
+    const history = await readHistory(ctx, threadId, policy);
+    const { fold } = history;
     const messages = fold.messages();
     if (fold.seq === 0) return messages;
-    const statuses = await openTurnsIn(ctx, threadId, 0, fold.seq);
+    // A read that started from a state did not learn whether the thread is a fork.
+    const ancestors =
+      history.stateSeq === 0 || history.ancestors.length > 0
+        ? history.ancestors
+        : ((await readOrigin(ctx, ctx.db, threadId))?.origin.ancestors ?? []);
+    const statuses = await openTurnsIn(ctx, threadId, 0, fold.seq, ancestors);
     if (Object.keys(statuses).length === 0) return messages;
     return messages.map((message) => {
       const status = statuses[message.turnId];

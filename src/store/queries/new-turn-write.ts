@@ -1,14 +1,17 @@
 import type { Kysely } from 'kysely';
 import type { ChunkRowDraft } from '../../schema/chunk-row.js';
+import type { SelectedRow } from '../codec.js';
 import type { StoreContext } from '../context.js';
+import { type ThreadOrigin, threadOrigin } from '../fork-path.js';
 import type { StoreTables } from '../tables.js';
 import { insertThreadIfAbsent } from '../threads.js';
+import { pathTurnRows } from './path-rows.js';
 
 /**
  * Locks the thread and moves its `next_seq` on by `count` in one `UPDATE … RETURNING` (where the
  * dialect has it: `adapter.updateReturning`), creating the thread first when it does not exist.
  *
- * @returns the first seq of the `count` seqs taken
+ * @returns the first seq of the `count` seqs taken, and where the thread's path comes from
  */
 export async function advanceThreadCreating(
   ctx: StoreContext,
@@ -16,7 +19,7 @@ export async function advanceThreadCreating(
   threadId: string,
   count: number,
   now: number,
-): Promise<number> {
+): Promise<{ first: number; origin: ThreadOrigin }> {
   const advance = () => ctx.statements.advanceThreadBy.execute(trx, [count, now, threadId]);
   let row = (await advance()).rows[0];
   if (row === undefined) {
@@ -24,7 +27,7 @@ export async function advanceThreadCreating(
     row = (await advance()).rows[0];
     if (row === undefined) throw new Error('the thread row vanished while it was created');
   }
-  return Number(row.next_seq) - count;
+  return { first: Number(row.next_seq) - count, origin: threadOrigin(row) };
 }
 
 /** What {@link insertRowsOfNewTurn} inserts: a turn's checked drafts and their serialized data. */
@@ -69,4 +72,20 @@ export async function insertRowsOfNewTurn(
   if ((await statements.turnExists.execute(trx, [threadId, turnId])).rows.length > 0) return true;
   await statements.insertRows(trx, threadId, turnId, first, drafts, data, at);
   return false;
+}
+
+/**
+ * The rows of turn `turnId` when a fork's shared stretches hold it (the thread that holds them
+ * too): a write of that turn to the fork is a retry, answered with them. Undefined for a plain
+ * thread, without a query.
+ */
+export async function sharedTurn(
+  ctx: StoreContext,
+  trx: Kysely<StoreTables>,
+  origin: ThreadOrigin,
+  turnId: string,
+): Promise<{ rows: SelectedRow[]; holder: string } | undefined> {
+  if (origin.ancestors.length === 0) return undefined;
+  const found = await pathTurnRows(ctx, trx, origin.ancestors, turnId);
+  return found === undefined ? undefined : { rows: found.rows, holder: found.segment.threadId };
 }

@@ -8,6 +8,7 @@ import { checkMetadata, insertThreadIfAbsent, openThread, selectThread } from '.
 import { writeTransaction } from '../transaction.js';
 import type { CreateThreadOptions, Thread } from '../types.js';
 import { checkThreadId } from '../validate.js';
+import { refuseIfForked } from './fork-guard.js';
 
 /** The `thread-exists` error for `threadId`. */
 export function threadExists(threadId: string): ChunklogError {
@@ -59,7 +60,10 @@ export function getThread(ctx: StoreContext, threadId: string): Promise<Thread> 
   });
 }
 
-/** `ChunkStore.deleteThread`: the thread's rows, then the thread, under the thread's lock. */
+/**
+ * `ChunkStore.deleteThread`: the thread's rows, then the thread, under the thread's lock; refused
+ * while forks read its rows by reference (`thread-has-forks`).
+ */
 export function deleteThread(ctx: StoreContext, threadId: string): Promise<boolean> {
   checkThreadId(threadId);
   return wrapStoreErrors('deleteThread', threadId, () =>
@@ -67,6 +71,7 @@ export function deleteThread(ctx: StoreContext, threadId: string): Promise<boole
       ctx,
       async (trx) => {
         if ((await selectThread(ctx, trx, threadId, true)) === undefined) return false;
+        await refuseIfForked(trx, 'deleteThread', threadId, undefined);
         await trx.deleteFrom('chunks').where('thread_id', '=', threadId).execute();
         // Also by foreign key; explicit for a SQLite connection without foreign keys on.
         await trx.deleteFrom('usage').where('thread_id', '=', threadId).execute();

@@ -1,12 +1,16 @@
 import type { StoreContext } from '../context.js';
+import { encodeForkPath, pathUpTo, threadOrigin } from '../fork-path.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { selectThread } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import { checkSeq, checkThreadId } from '../validate.js';
+import { refuseIfForked } from './fork-guard.js';
 
 /**
  * `ChunkStore.truncateAfter`: deletes the rows after `seq` and moves the thread's next seq back
- * to `seq + 1`, so seqs stay dense (the next turn reuses the freed seqs).
+ * to `seq + 1`, so seqs stay dense (the next turn reuses the freed seqs). Refused while a fork of
+ * the thread reads its rows above `seq` (`thread-has-forks`). A fork truncated below its fork seq
+ * reads less of its parent: its fork seq and path are cut at `seq`.
  */
 export function truncateAfter(ctx: StoreContext, threadId: string, seq: number): Promise<number> {
   checkThreadId(threadId);
@@ -19,6 +23,12 @@ export function truncateAfter(ctx: StoreContext, threadId: string, seq: number):
         if (thread === undefined) throw threadNotFound(threadId);
         const last = Number(thread.next_seq) - 1;
         if (seq >= last) return 0;
+        await refuseIfForked(trx, 'truncateAfter', threadId, seq);
+        const origin = threadOrigin(thread);
+        const cutFork =
+          origin.parentId !== undefined && seq < origin.forkSeq
+            ? { fork_seq: seq, fork_path: encodeForkPath(pathUpTo(origin.ancestors, seq)) }
+            : {};
         await trx
           .deleteFrom('chunks')
           .where('thread_id', '=', threadId)
@@ -37,7 +47,7 @@ export function truncateAfter(ctx: StoreContext, threadId: string, seq: number):
           .execute();
         await trx
           .updateTable('threads')
-          .set({ next_seq: seq + 1, updated_at: ctx.now() })
+          .set({ next_seq: seq + 1, updated_at: ctx.now(), ...cutFork })
           .where('id', '=', threadId)
           .execute();
         return last - seq;

@@ -12,6 +12,7 @@ import {
   rowSealerFor,
   sealedData,
 } from '../encryption/store-cipher.js';
+import { type PathSegment, threadOrigin } from '../fork-path.js';
 import { TURN_COLUMNS, turnStatuses } from '../statements.js';
 import { wrapStoreErrors } from '../store-errors.js';
 import type { StoreTables, UsageRecord } from '../tables.js';
@@ -30,7 +31,8 @@ import type {
 import { checkThreadId, checkTurnId } from '../validate.js';
 import { checkDrafts } from './append-turn.js';
 import { checkFenceOption, requireFence } from './leases.js';
-import { advanceThreadCreating, insertRowsOfNewTurn } from './new-turn-write.js';
+import { advanceThreadCreating, insertRowsOfNewTurn, sharedTurn } from './new-turn-write.js';
+import { readOrigin } from './path-rows.js';
 import { checkEndedStatus } from './turn-status-row.js';
 import { checkSteps, insertUsage, usageRecords } from './usage.js';
 
@@ -169,6 +171,16 @@ export function beginTurn(
             rows: decodeRows(threadId, stored, 'throw'),
           };
         }
+        // A turn of a fork's shared stretches: begun (and stored) in the thread that holds it.
+        const shared = await sharedTurn(ctx, trx, threadOrigin(thread), turnId);
+        if (shared !== undefined) {
+          const held = await selectTurn(trx, shared.holder, turnId);
+          return {
+            created: false,
+            status: held === undefined ? 'completed' : toTurnInfo(held).status,
+            rows: decodeRows(threadId, shared.rows, 'throw'),
+          };
+        }
         const first = Number(thread.next_seq);
         const next = first + checked.length;
         const sealed = sealedData(seal, first, data);
@@ -231,7 +243,8 @@ async function beginNewTurn(
 ): Promise<BeginTurnResult> {
   const now = ctx.now();
   const count = checked.length;
-  const first = await advanceThreadCreating(ctx, trx, threadId, count, now);
+  const { first, origin } = await advanceThreadCreating(ctx, trx, threadId, count, now);
+  if (await sharedTurn(ctx, trx, origin, turnId)) throw new TurnBegunAlready();
   const next = first + count;
   if (fence !== undefined) await requireFence(ctx, trx, threadId, fence, now);
   const turnRow = runningTurnRow(threadId, turnId, first, next, now, fence);
@@ -433,7 +446,10 @@ export async function setTurnStatus(
   return info as TurnInfo;
 }
 
-/** `ChunkStore.getTurnInfo`: see there. */
+/**
+ * `ChunkStore.getTurnInfo`: see there. A turn of a fork's shared stretch is found in the thread
+ * that holds its rows, and described with the fork's id.
+ */
 export function getTurnInfo(
   ctx: StoreContext,
   threadId: string,
@@ -442,49 +458,70 @@ export function getTurnInfo(
   checkThreadId(threadId);
   checkTurnId(turnId);
   return wrapStoreErrors('getTurnInfo', threadId, async () => {
-    const turn = await selectTurn(ctx.db, threadId, turnId);
-    if (turn !== undefined) return toTurnInfo(turn);
-    // A turn sealed by appendTurn without a status (or before migration 0002): completed.
-    const span = await ctx.db
-      .selectFrom('chunks')
-      .select((eb) => [
-        eb.fn.min('seq').as('first_seq'),
-        eb.fn.max('seq').as('last_seq'),
-        eb.fn.min('created_at').as('created_at'),
-        eb.fn.max('created_at').as('updated_at'),
-      ])
-      .where('thread_id', '=', threadId)
-      .where('turn_id', '=', turnId)
-      .executeTakeFirst();
-    if (span === undefined || span.first_seq === null || span.first_seq === undefined) return null;
-    // Its rows may have been committed, with a status, between the two reads (a turn's rows and
-    // its status are written in one transaction): now that they are seen, so is its status.
-    const written = await selectTurn(ctx.db, threadId, turnId);
-    if (written !== undefined) return toTurnInfo(written);
-    const startedAt = storedIso(span.created_at);
-    const updatedAt = storedIso(span.updated_at);
-    if (startedAt === undefined || updatedAt === undefined) {
-      const value = startedAt === undefined ? span.created_at : span.updated_at;
-      throw new ChunklogError(
-        'corrupt-row',
-        `A row of turn ${JSON.stringify(turnId)} of thread ${JSON.stringify(threadId)} is corrupt: its created_at ${previewValue(value)} is not a time.`,
-        { threadId },
-      );
+    const own = await turnInfoIn(ctx, threadId, turnId);
+    if (own !== null) return own;
+    const thread = await readOrigin(ctx, ctx.db, threadId);
+    for (const segment of thread?.origin.ancestors ?? []) {
+      const info = await turnInfoIn(ctx, segment.threadId, turnId);
+      if (info !== null && info.firstSeq > segment.after && info.firstSeq <= segment.upTo) {
+        return { ...info, threadId };
+      }
     }
-    return {
-      threadId,
-      turnId,
-      status: 'completed',
-      firstSeq: Number(span.first_seq),
-      nextSeq: Number(span.last_seq) + 1,
-      startedAt,
-      updatedAt,
-      holder: null,
-    };
+    return null;
   });
 }
 
-/** `ChunkStore.listTurns`: see there. */
+/** A turn of the rows stored under `threadId` (its status row, or the span of its rows), or null. */
+async function turnInfoIn(
+  ctx: StoreContext,
+  threadId: string,
+  turnId: string,
+): Promise<TurnInfo | null> {
+  const turn = await selectTurn(ctx.db, threadId, turnId);
+  if (turn !== undefined) return toTurnInfo(turn);
+  // A turn sealed by appendTurn without a status (or before migration 0002): completed.
+  const span = await ctx.db
+    .selectFrom('chunks')
+    .select((eb) => [
+      eb.fn.min('seq').as('first_seq'),
+      eb.fn.max('seq').as('last_seq'),
+      eb.fn.min('created_at').as('created_at'),
+      eb.fn.max('created_at').as('updated_at'),
+    ])
+    .where('thread_id', '=', threadId)
+    .where('turn_id', '=', turnId)
+    .executeTakeFirst();
+  if (span === undefined || span.first_seq === null || span.first_seq === undefined) return null;
+  // Its rows may have been committed, with a status, between the two reads (a turn's rows and
+  // its status are written in one transaction): now that they are seen, so is its status.
+  const written = await selectTurn(ctx.db, threadId, turnId);
+  if (written !== undefined) return toTurnInfo(written);
+  const startedAt = storedIso(span.created_at);
+  const updatedAt = storedIso(span.updated_at);
+  if (startedAt === undefined || updatedAt === undefined) {
+    const value = startedAt === undefined ? span.created_at : span.updated_at;
+    throw new ChunklogError(
+      'corrupt-row',
+      `A row of turn ${JSON.stringify(turnId)} of thread ${JSON.stringify(threadId)} is corrupt: its created_at ${previewValue(value)} is not a time.`,
+      { threadId },
+    );
+  }
+  return {
+    threadId,
+    turnId,
+    status: 'completed',
+    firstSeq: Number(span.first_seq),
+    nextSeq: Number(span.last_seq) + 1,
+    startedAt,
+    updatedAt,
+    holder: null,
+  };
+}
+
+/**
+ * `ChunkStore.listTurns`: see there. A fork lists the turns of its shared stretches (those that
+ * begin in them, from the threads that hold their rows) before its own, all with its id.
+ */
 export function listTurns(
   ctx: StoreContext,
   threadId: string,
@@ -504,14 +541,27 @@ export function listTurns(
     status = parsed.data;
   }
   return wrapStoreErrors('listTurns', threadId, async () => {
-    const records = await ctx.db
-      .selectFrom('turns')
-      .select(TURN_COLUMNS)
-      .where('thread_id', '=', threadId)
-      .$if(status !== undefined, (qb) => qb.where('status', '=', status as string))
-      .orderBy('first_seq')
-      .execute();
-    return records.map(toTurnInfo);
+    const thread = await readOrigin(ctx, ctx.db, threadId);
+    const stretches: Array<{ threadId: string; after: number; upTo: number | undefined }> = [
+      ...[...(thread?.origin.ancestors ?? [])].reverse(),
+      { threadId, after: thread?.origin.forkSeq ?? 0, upTo: undefined },
+    ];
+    const turns: TurnInfo[] = [];
+    for (const stretch of stretches) {
+      const records = await ctx.db
+        .selectFrom('turns')
+        .select(TURN_COLUMNS)
+        .where('thread_id', '=', stretch.threadId)
+        .where('first_seq', '>', stretch.after)
+        .$if(stretch.upTo !== undefined, (qb) =>
+          qb.where('first_seq', '<=', stretch.upTo as number),
+        )
+        .$if(status !== undefined, (qb) => qb.where('status', '=', status as string))
+        .orderBy('first_seq')
+        .execute();
+      for (const record of records) turns.push({ ...toTurnInfo(record), threadId });
+    }
+    return turns;
   });
 }
 
@@ -565,8 +615,22 @@ export async function openTurnsIn(
   threadId: string,
   oldestSeq: number,
   newestSeq: number,
+  ancestors: readonly PathSegment[] = [],
 ): Promise<Record<string, TurnStatus>> {
   const records = (await ctx.statements.openTurns.execute(ctx.db, [threadId, newestSeq, oldestSeq]))
     .rows;
-  return turnStatuses(records) ?? {};
+  let statuses = turnStatuses(records) ?? {};
+  // A fork's shared stretches: their turns, from the threads that hold their rows.
+  for (const s of ancestors) {
+    if (s.upTo <= oldestSeq || s.after >= newestSeq) continue;
+    const shared = (
+      await ctx.statements.openTurns.execute(ctx.db, [
+        s.threadId,
+        Math.min(newestSeq, s.upTo),
+        Math.max(oldestSeq, s.after),
+      ])
+    ).rows;
+    statuses = { ...turnStatuses(shared), ...statuses };
+  }
+  return statuses;
 }

@@ -22,6 +22,7 @@ import type {
   UsageReadOptions,
 } from '../usage-types.js';
 import { checkThreadId, checkTurnId } from '../validate.js';
+import { pathTurnRows, readOrigin } from './path-rows.js';
 
 const COLUMN_OF = {
   inputTokens: 'input_tokens',
@@ -198,7 +199,10 @@ function costOf(steps: readonly StepUsage[], price: PriceFunction | undefined): 
   return cost;
 }
 
-/** `ChunkStore.getTurnUsage`: a turn's steps (on the usage primary key), or null. */
+/**
+ * `ChunkStore.getTurnUsage`: a turn's steps (on the usage primary key), or null. A turn of a
+ * fork's shared stretch is read from the thread that holds it.
+ */
 export function getTurnUsage(
   ctx: StoreContext,
   threadId: string,
@@ -209,13 +213,13 @@ export function getTurnUsage(
   checkTurnId(turnId);
   const price = checkPrice(options, 'getTurnUsage');
   return wrapStoreErrors('getTurnUsage', threadId, async () => {
-    const records = await ctx.db
-      .selectFrom('usage')
-      .select(SELECTED)
-      .where('thread_id', '=', threadId)
-      .where('turn_id', '=', turnId)
-      .orderBy('step')
-      .execute();
+    let records = await turnUsageRows(ctx, threadId, turnId);
+    if (records.length === 0) {
+      const thread = await readOrigin(ctx, ctx.db, threadId);
+      const shared = await pathTurnRows(ctx, ctx.db, thread?.origin.ancestors ?? [], turnId);
+      if (shared === undefined) return null;
+      records = await turnUsageRows(ctx, shared.segment.threadId, turnId);
+    }
     if (records.length === 0) return null;
     const steps = records.map((r) => toStepUsage(r));
     const cost = costOf(steps, price);
@@ -228,7 +232,21 @@ export function getTurnUsage(
   });
 }
 
-/** `ChunkStore.getThreadUsage`: every step of the thread, totalled. */
+function turnUsageRows(ctx: StoreContext, threadId: string, turnId: string) {
+  return ctx.db
+    .selectFrom('usage')
+    .select(SELECTED)
+    .where('thread_id', '=', threadId)
+    .where('turn_id', '=', turnId)
+    .orderBy('step')
+    .execute();
+}
+
+/**
+ * `ChunkStore.getThreadUsage`: every step recorded on the thread, totalled. A fork counts its own
+ * steps only, not those of the turns it shares with its parent (notes/0088), so that the usage of
+ * all threads sums to what was used.
+ */
 export function getThreadUsage(
   ctx: StoreContext,
   threadId: string,

@@ -102,7 +102,11 @@ export function createKit(
     },
     async finish() {
       if (main !== undefined) {
-        for (const id of created) await main.deleteThread(id).catch(() => undefined);
+        // Newest first, in a few passes: a thread with forks goes once its forks have gone.
+        const ids = [...created].reverse();
+        for (let pass = 0; pass < 4; pass++) {
+          for (const id of ids) await main.deleteThread(id).catch(() => undefined);
+        }
       }
       for (const s of opened) await s.close();
     },

@@ -1,0 +1,46 @@
+import type { Kysely } from 'kysely';
+import { ChunklogError } from '../../errors/chunklog-error.js';
+import { asString } from '../codec.js';
+import type { StoreTables } from '../tables.js';
+
+/** How many forks the `thread-has-forks` error names. */
+const NAMED = 5;
+
+/**
+ * Refuses to delete rows that forks read by reference: the thread's rows above `seq` (all of
+ * them for `seq` undefined: a deletion) while a fork of it forks above `seq` (a fork at seq 0
+ * shares nothing and does not hold its parent). Run in the write
+ * transaction that holds the thread's lock (a fork is made under the same lock, so none can
+ * appear meanwhile). Forks of forks need no look: a fork's fork seq is at most its own.
+ *
+ * @throws {ChunklogError} `thread-has-forks`, naming the forks and the seq they fork at
+ */
+export async function refuseIfForked(
+  trx: Kysely<StoreTables>,
+  what: 'deleteThread' | 'eraseThread' | 'truncateAfter',
+  threadId: string,
+  seq: number | undefined,
+): Promise<void> {
+  const forks = await trx
+    .selectFrom('threads')
+    .select(['id', 'fork_seq'])
+    .where('parent_id', '=', threadId)
+    // A fork at seq 0 reads nothing of its parent.
+    .where('fork_seq', '>', seq ?? 0)
+    .orderBy('fork_seq', 'desc')
+    .limit(NAMED)
+    .execute();
+  if (forks.length === 0) return;
+  const named = forks.map((f) => ({ threadId: asString(f.id), atSeq: Number(f.fork_seq) }));
+  const list = named.map((f) => `${JSON.stringify(f.threadId)} (at seq ${f.atSeq})`).join(', ');
+  const highest = named[0]?.atSeq ?? 0;
+  const why =
+    what !== 'truncateAfter'
+      ? `forks read its rows by reference: ${list}. ${what === 'eraseThread' ? 'Erase' : 'Delete'} the forks first.`
+      : `forks read its rows up to seq ${highest} by reference: ${list}. Truncate after seq ${highest} or above, or delete the forks first.`;
+  throw new ChunklogError(
+    'thread-has-forks',
+    `${what}: thread ${JSON.stringify(threadId)} has forks; ${why}`,
+    { threadId, value: named, ...(seq === undefined ? {} : { seq }) },
+  );
+}

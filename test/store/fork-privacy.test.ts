@@ -1,0 +1,101 @@
+// Forks by reference meet the privacy features (issues 32 and 34): a fork of an encrypted thread
+// reads its parent's rows with the parent's key; `eraseThread` of a thread whose forks read its
+// rows is refused (`thread-has-forks`) before any key is destroyed, and goes through once the
+// forks are erased; retention leaves a chain of forks whole. On every dialect available.
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ChunkRowDraft } from '../../src/schema/index.js';
+import { createMemoryKeyProvider } from '../../src/store/index.js';
+import { rejected } from '../support/chunklog-error.js';
+import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
+
+const harnesses: DialectHarness[] = [];
+afterAll(async () => {
+  for (const h of harnesses) await h.dispose();
+});
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2026, 0, 1);
+
+function qa(turnId: string, question: string): ChunkRowDraft[] {
+  return [
+    { turnId, step: 0, role: 'user', type: 'text', data: { text: question } },
+    { turnId, step: 0, role: 'assistant', type: 'text', data: { text: `answer to ${question}` } },
+  ];
+}
+
+const available = await availableDialects();
+
+describe.each(['sqlite', 'postgres', 'mysql'] as const)(
+  'forks of encrypted threads on %s',
+  (name) => {
+    async function open() {
+      const harness = createHarness(name);
+      harnesses.push(harness);
+      const keys = createMemoryKeyProvider();
+      const store = harness.openStore({ encryption: { keys }, now: () => T0 + 10 * DAY });
+      await store.migrate();
+      for (const [i, day] of [0, 1].entries()) {
+        await store.appendTurn('parent', qa(`p${i}`, `parent question ${i}`), {
+          createdAt: new Date(T0 + day * DAY),
+        });
+      }
+      await store.forkThread('parent', { atSeq: 4, newThreadId: 'fork' });
+      await store.appendTurn('fork', qa('f0', 'fork question'), { createdAt: new Date(T0) });
+      return { store, keys };
+    }
+
+    it.skipIf(!available.includes(name))(
+      'a fork reads the parent rows with the parent key, its own with its own',
+      async () => {
+        const { store } = await open();
+        const rows = await store.getRows('fork');
+        expect(rows.map((r) => [r.seq, r.turnId, r.threadId])).toEqual([
+          [1, 'p0', 'fork'],
+          [2, 'p0', 'fork'],
+          [3, 'p1', 'fork'],
+          [4, 'p1', 'fork'],
+          [5, 'f0', 'fork'],
+          [6, 'f0', 'fork'],
+        ]);
+        expect(rows[0]?.data).toEqual({ text: 'parent question 0' });
+        expect(rows[5]?.data).toEqual({ text: 'answer to fork question' });
+        const page = await store.getChunks('fork', { limit: 3 });
+        expect(page.chunks.map((r) => r.seq)).toEqual([4, 5, 6]);
+        await store.close();
+      },
+    );
+
+    it.skipIf(!available.includes(name))(
+      'eraseThread of a parent is refused while a fork reads it, its key kept; then erases',
+      async () => {
+        const { store } = await open();
+        const refused = await rejected(store.eraseThread('parent'));
+        expect(refused.code).toBe('thread-has-forks');
+        expect(refused.message).toContain('Erase the forks first');
+        // Nothing was destroyed: the parent and the fork read as before.
+        expect((await store.getRows('parent')).map((r) => r.data)).toContainEqual({
+          text: 'parent question 1',
+        });
+        expect(await store.getRows('fork')).toHaveLength(6);
+        expect(await store.eraseThread('fork')).toBe(true);
+        expect(await store.eraseThread('parent')).toBe(true);
+        expect((await rejected(store.getThread('parent'))).code).toBe('thread-not-found');
+        await store.close();
+      },
+    );
+
+    it.skipIf(!available.includes(name))(
+      'expire leaves a parent with forks, and the forks, whole',
+      async () => {
+        const { store } = await open();
+        await store.appendTurn('plain', qa('x0', 'old'), { createdAt: new Date(T0) });
+        await store.appendTurn('plain', qa('x1', 'new'), { createdAt: new Date(T0 + 9 * DAY) });
+        const result = await store.expire({ before: new Date(T0 + 5 * DAY) });
+        expect(result).toEqual({ threads: 1, turns: 1, rows: 2 });
+        expect(await store.getRows('parent')).toHaveLength(4);
+        expect(await store.getRows('fork')).toHaveLength(6);
+        await store.close();
+      },
+    );
+  },
+);
