@@ -11,6 +11,12 @@ import { afterWrite, forgetAllStates, forgetStates } from './history/write-state
 import { runMigrations } from './migrations.js';
 import { openSqlite, type SqliteOpenOptions } from './open-sqlite.js';
 import { openPostgres, type PostgresTarget } from './pg-pool.js';
+import {
+  activePath,
+  addAlternative,
+  getAlternatives,
+  switchAlternative,
+} from './queries/alternatives.js';
 import { appendTurn } from './queries/append-turn.js';
 import { eraseThread } from './queries/erase-thread.js';
 import { expire } from './queries/expire.js';
@@ -330,6 +336,22 @@ export function createChunkStore(
     async forkThread(threadId, options) {
       open('forkThread');
       return await forkThread(ctx, threadId, options);
+    },
+    async addAlternative(conversationId, options) {
+      open('addAlternative');
+      return await addAlternative(ctx, conversationId, options);
+    },
+    async getAlternatives(conversationId) {
+      open('getAlternatives');
+      return await getAlternatives(ctx, conversationId);
+    },
+    async switchAlternative(conversationId, threadId) {
+      open('switchAlternative');
+      return await switchAlternative(ctx, conversationId, threadId);
+    },
+    async activePath(conversationId) {
+      open('activePath');
+      return await activePath(ctx, conversationId);
     },
     async recordUsage(threadId, turnId, steps) {
       open('recordUsage');

@@ -49,7 +49,11 @@ export {
   type TurnStatus,
 } from './turn-types.js';
 export type {
+  AddAlternativeOptions,
+  Alternative,
+  Alternatives,
   AppendTurnOptions,
+  BranchPoint,
   ChunkPage,
   ChunkStore,
   CorruptRowPolicy,

@@ -8,6 +8,7 @@ import { usageAndThreadMetaMigration } from './migrations/0003-usage-and-thread-
 import { historySnapshotsMigration } from './migrations/0004-history-snapshots.js';
 import { historyStatesMigration } from './migrations/0005-history-states.js';
 import { forksByReferenceMigration } from './migrations/0006-forks-by-reference.js';
+import { alternativesMigration } from './migrations/0007-alternatives.js';
 import { tableOptions, threadTable } from './migrations/thread-table.js';
 import { dialectName, jsonColumns } from './store-options.js';
 import { resolveTableNames, type StoreTableNames, type StoreTableOptions } from './tables.js';
@@ -59,6 +60,9 @@ export interface MigrationContext {
  * - `0006_forks_by_reference`: the threads' `parent_id`, `fork_seq` and `fork_path` (a fork reads
  *   its parent's rows up to the fork seq instead of copies of them), and an index on
  *   `(parent_id, fork_seq)`. Threads stored before it (copied forks too) stay plain threads.
+ * - `0007_alternatives`: the threads' `conversation_id` (an alternative made by editing or
+ *   regenerating a turn belongs to a conversation) and `active_id` (a conversation's active
+ *   path), and an index on `conversation_id`. Threads stored before it read as before.
  *
  * @param options - the dialect, and the table names and JSON type given to `createChunkStore`
  * @returns the migrations by name
@@ -148,6 +152,7 @@ export function migrationsFor(ctx: MigrationContext): Record<string, Migration> 
     '0004_history_snapshots': historySnapshotsMigration(ctx),
     '0005_history_states': historyStatesMigration(ctx),
     '0006_forks_by_reference': forksByReferenceMigration(ctx),
+    '0007_alternatives': alternativesMigration(ctx),
   };
 }
 

@@ -98,6 +98,10 @@ export interface ThreadRecord {
   fork_seq: number | null;
   /** The stretches of other threads a fork's path reads, as JSON text (migration 0006). */
   fork_path: string | null;
+  /** On an alternative: the conversation it belongs to; null otherwise (migration 0007). */
+  conversation_id: string | null;
+  /** On a conversation: the thread whose path is active; null for itself (migration 0007). */
+  active_id: string | null;
 }
 
 /** A `chunks` row as the database holds it. */

@@ -21,6 +21,8 @@ export const THREAD_COLUMNS = [
   'parent_id',
   'fork_seq',
   'fork_path',
+  'conversation_id',
+  'active_id',
 ] as const;
 
 /** A thread as selected with {@link THREAD_COLUMNS}. */
@@ -35,6 +37,8 @@ export interface SelectedThread {
   readonly parent_id: unknown;
   readonly fork_seq: unknown;
   readonly fork_path: unknown;
+  readonly conversation_id: unknown;
+  readonly active_id: unknown;
 }
 
 /** The `corrupt-row` error for a thread row whose `column` holds what no thread can have. */
@@ -93,6 +97,12 @@ export function toThread(record: SelectedThread): Thread {
   const origin = threadOrigin(record);
   if (origin.parentId !== undefined) {
     thread.forkOf = { threadId: origin.parentId, atSeq: origin.forkSeq };
+  }
+  if (record.conversation_id !== null && record.conversation_id !== undefined) {
+    thread.alternativeOf = asString(record.conversation_id);
+  }
+  if (record.active_id !== null && record.active_id !== undefined) {
+    thread.activePath = asString(record.active_id);
   }
   if (record.metadata !== null && record.metadata !== undefined) {
     thread.metadata = threadMetadata(id, record.metadata);
@@ -199,6 +209,8 @@ export async function insertThreadIfAbsent(
     title?: string | null | undefined;
     /** For a fork: its parent, fork seq and encoded path (see `fork-path.ts`). */
     fork?: { parentId: string; forkSeq: number; path: string } | undefined;
+    /** For an alternative: the conversation it belongs to. */
+    conversationId?: string | undefined;
   },
 ): Promise<void> {
   const stored = await storedThreadColumns(
@@ -224,6 +236,7 @@ export async function insertThreadIfAbsent(
           fork_seq: values.fork.forkSeq,
           fork_path: values.fork.path,
         }),
+    ...(values.conversationId === undefined ? {} : { conversation_id: values.conversationId }),
   });
   await (ctx.adapter.insertIgnore === 'on-conflict-do-nothing'
     ? insert.onConflict((oc) => oc.column('id').doNothing())

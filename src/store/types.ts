@@ -62,6 +62,16 @@ export interface Thread {
    * rows follow. Absent for a plain thread, and for forks made by copy before migration 0006.
    */
   readonly forkOf?: ThreadFork | undefined;
+  /**
+   * For an alternative made by {@link ChunkStore.addAlternative}: the conversation it belongs
+   * to. `listThreads` lists conversations, not their alternatives.
+   */
+  readonly alternativeOf?: string | undefined;
+  /**
+   * For a conversation whose active path is one of its alternatives: that alternative's thread
+   * id (see {@link ChunkStore.activePath}). Absent while the conversation's own path is active.
+   */
+  readonly activePath?: string | undefined;
 }
 
 /** Where a fork comes from (see {@link Thread.forkOf}). */
@@ -192,6 +202,50 @@ export interface ForkThreadOptions {
   readonly newThreadId?: string | undefined;
   /** The new thread's metadata. Default: the source thread's. */
   readonly metadata?: JSONObject | undefined;
+}
+
+/** Options of {@link ChunkStore.addAlternative}. */
+export interface AddAlternativeOptions {
+  /**
+   * The turn of the conversation's active path the alternative replaces: it branches at the
+   * boundary before this turn, and the next turn appended to it is the new version.
+   */
+  readonly turnId: string;
+  /** The alternative's thread id. Default: a random UUID. */
+  readonly newThreadId?: string | undefined;
+}
+
+/** One version of a turn of a conversation (see {@link ChunkStore.getAlternatives}). */
+export interface Alternative {
+  /**
+   * The thread that holds this version and what follows it: the path that becomes active when
+   * it is switched to. The conversation's own id for the original version.
+   */
+  readonly threadId: string;
+  /** The turn it starts with; undefined for an alternative whose turn is not written yet. */
+  readonly turnId: string | undefined;
+  /** When the thread holding it was created (ISO 8601). */
+  readonly createdAt: string;
+}
+
+/** A turn of a conversation's active path that has more than one version. */
+export interface BranchPoint {
+  /** The seq the versions branch at: each starts with the row after it. */
+  readonly atSeq: number;
+  /** The versions, oldest first. */
+  readonly alternatives: readonly Alternative[];
+  /** The index in `alternatives` of the one on the active path. */
+  readonly active: number;
+}
+
+/** A conversation's active path and its branch points (see {@link ChunkStore.getAlternatives}). */
+export interface Alternatives {
+  /** The conversation's id. */
+  readonly conversationId: string;
+  /** The thread whose path is active: the conversation's own id, or an alternative's. */
+  readonly activePath: string;
+  /** Every turn of the active path that has more than one version, oldest first. */
+  readonly branches: readonly BranchPoint[];
 }
 
 /**
@@ -571,6 +625,47 @@ export interface ChunkStore extends ChunkStoreTurns {
    * ```
    */
   forkThread(threadId: string, options: ForkThreadOptions): Promise<Thread>;
+  /**
+   * Makes an alternative of a turn of a conversation and makes it the active path: a fork, by
+   * reference, of the active path at the boundary before turn `turnId`, recorded as part of the
+   * conversation. Append the new version of the turn (an edited prompt, a regenerated answer) to
+   * the returned thread. Nothing is deleted: the old version stays and can be switched back to.
+   * A conversation is any thread that is not itself an alternative.
+   *
+   * @throws {ChunklogError} `thread-not-found`; `invalid-option` when `threadId` is an
+   *   alternative (give its conversation) or `turnId` is not on the active path; `thread-exists`
+   *   when `newThreadId` is taken
+   *
+   * @example
+   * ```ts
+   * const branch = await store.addAlternative('chat-1', { turnId: 'turn-3' });
+   * await store.appendTurn(branch.id, newVersionOfTurn3);
+   * ```
+   */
+  addAlternative(conversationId: string, options: AddAlternativeOptions): Promise<Thread>;
+  /**
+   * A conversation's active path and, for each of its turns that has more than one version, the
+   * versions (oldest first) and which one is active.
+   *
+   * @throws {ChunklogError} `thread-not-found`; `invalid-option` when given an alternative
+   */
+  getAlternatives(conversationId: string): Promise<Alternatives>;
+  /**
+   * Makes the path of `threadId` (the conversation itself or one of its alternatives, as listed
+   * by {@link ChunkStore.getAlternatives}) the conversation's active path.
+   *
+   * @throws {ChunklogError} `thread-not-found`; `invalid-option` when `threadId` is not part of
+   *   the conversation
+   */
+  switchAlternative(conversationId: string, threadId: string): Promise<Alternatives>;
+  /**
+   * The thread whose path is the conversation's active one: `conversationId` itself until an
+   * alternative is made or switched to. Read and write a conversation's turns through it. Given
+   * an alternative's id, returns it unchanged.
+   *
+   * @throws {ChunklogError} `thread-not-found`
+   */
+  activePath(conversationId: string): Promise<string>;
   /**
    * Records what a turn's model steps used (one row per step; the session does it after each
    * turn). Steps already recorded for the turn are kept as they were: a retry is safe.

@@ -17,13 +17,13 @@ afterAll(async () => {
 });
 
 for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
-  describe.skipIf(!available.includes(name))(`migration 0006 on ${name}`, () => {
-    it('upgrades a 0005 store: old threads and forks made by copy read as before, as plain threads', async () => {
+  describe.skipIf(!available.includes(name))(`migrations 0006 and 0007 on ${name}`, () => {
+    it('upgrades a 0005 store: old threads and forks made by copy read as before, as plain threads and conversations', async () => {
       const h = createHarness(name);
       harnesses.push(h);
       const names = resolveTableNames({ tablePrefix: h.prefix });
       const all = migrationsFor({ adapter: dialectAdapter(name), names, jsonAsText: false });
-      const { '0006_forks_by_reference': _, ...upTo0005 } = all;
+      const { '0006_forks_by_reference': _, '0007_alternatives': _7, ...upTo0005 } = all;
       expect(Object.keys(upTo0005).at(-1)).toBe('0005_history_states');
       const old = new Migrator({
         db: h.raw,
@@ -104,6 +104,18 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
         ['new-fork', { text: 'old 2' }],
         ['new-fork', { text: 't2#0' }],
       ]);
+      // Migration 0007: an old thread is a conversation without alternatives, and gets them.
+      expect(await store.activePath('old')).toBe('old');
+      expect((await store.getAlternatives('old')).branches).toEqual([]);
+      await store.addAlternative('old', { turnId: 't0', newThreadId: 'alt' });
+      expect(await store.activePath('old')).toBe('alt');
+      expect((await store.getAlternatives('old')).branches.map((b) => b.atSeq)).toEqual([0]);
+      expect((await store.listThreads()).threads.map((t) => t.id).sort()).toEqual([
+        'copy',
+        'new-fork',
+        'old',
+      ]);
+      await store.deleteThread('alt');
       expect((await errorOf(store.deleteThread('old'))).code).toBe('thread-has-forks');
       expect(await store.deleteThread('copy')).toBe(true);
       await store.migrate(); // idempotent

@@ -1,8 +1,10 @@
 import type { StoreContext } from '../context.js';
+import { forgetStates } from '../history/write-state.js';
 import { wrapStoreErrors } from '../store-errors.js';
 import { selectThread } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import { checkThreadId } from '../validate.js';
+import { dropFromConversation } from './conversation-members.js';
 import { refuseIfForked } from './fork-guard.js';
 
 /**
@@ -23,20 +25,28 @@ export function eraseThread(ctx: StoreContext, threadId: string): Promise<boolea
       ctx,
       async (trx) => {
         const existed = (await selectThread(ctx, trx, threadId, true)) !== undefined;
-        if (existed) await refuseIfForked(trx, 'eraseThread', threadId, undefined);
-        // Destroying a key twice (a retried transaction) is no error.
-        await ctx.cipher?.keys.destroyKey(threadId);
-        for (const table of [
-          'chunks',
-          'usage',
-          'snapshots',
-          'historyStates',
-          'turns',
-          'leases',
-        ] as const) {
-          await trx.deleteFrom(table).where('thread_id', '=', threadId).execute();
+        // A conversation is erased with its alternatives, each after those forked from it.
+        const alternatives = existed ? await dropFromConversation(trx, threadId) : [];
+        for (const id of [...alternatives, threadId]) {
+          if (id !== threadId) {
+            await selectThread(ctx, trx, id, true);
+            forgetStates(ctx, id);
+          }
+          if (existed) await refuseIfForked(trx, 'eraseThread', id, undefined);
+          // Destroying a key twice (a retried transaction) is no error.
+          await ctx.cipher?.keys.destroyKey(id);
+          for (const table of [
+            'chunks',
+            'usage',
+            'snapshots',
+            'historyStates',
+            'turns',
+            'leases',
+          ] as const) {
+            await trx.deleteFrom(table).where('thread_id', '=', id).execute();
+          }
+          await trx.deleteFrom('threads').where('id', '=', id).execute();
         }
-        await trx.deleteFrom('threads').where('id', '=', threadId).execute();
         return existed;
       },
       { what: 'eraseThread', threadId },

@@ -13,7 +13,13 @@ import {
 } from '../fork-path.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import type { StoreTables } from '../tables.js';
-import { checkMetadata, insertThreadIfAbsent, openThread, selectThread } from '../threads.js';
+import {
+  checkMetadata,
+  insertThreadIfAbsent,
+  openThread,
+  type SelectedThread,
+  selectThread,
+} from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import type { ForkThreadOptions, Thread } from '../types.js';
 import { checkSeq, checkThreadId } from '../validate.js';
@@ -49,29 +55,51 @@ export function forkThread(
           throw threadExists(newId);
         }
         const forkSeq = Math.min(atSeq, Number(source.next_seq) - 1);
-        const origin = threadOrigin(source);
-        await checkTurnBoundary(trx, threadId, origin, forkSeq);
-        const opened = await openThread(ctx, source);
-        await insertThreadIfAbsent(ctx, trx, {
-          id: newId,
-          now: ctx.now(),
-          nextSeq: forkSeq + 1,
-          metadata: metadata ?? (opened.metadata as JSONObject | undefined),
-          ownerId: source.owner_id === null ? undefined : asString(source.owner_id),
-          title: opened.title,
-          fork: {
-            parentId: threadId,
-            forkSeq,
-            path: encodeForkPath(forkPathOf(threadId, origin, forkSeq)),
-          },
-        });
-        const created = await selectThread(ctx, trx, newId, false);
-        if (created === undefined) throw new Error('the forked thread row is missing');
-        return await openThread(ctx, created);
+        await checkTurnBoundary(trx, threadId, threadOrigin(source), forkSeq);
+        return await insertFork(ctx, trx, source, forkSeq, { id: newId, metadata });
       },
       { what: 'forkThread', threadId },
     ),
   );
+}
+
+/**
+ * Inserts the thread row of a fork of `source` at `forkSeq` (a turn boundary of its path, not
+ * beyond its end) and returns it: the one write of `forkThread` and `addAlternative`. Run in the
+ * write transaction that holds the source's lock.
+ */
+export async function insertFork(
+  ctx: StoreContext,
+  trx: Kysely<StoreTables>,
+  source: SelectedThread,
+  forkSeq: number,
+  fork: {
+    readonly id: string;
+    /** Default: the source's. */
+    readonly metadata: JSONObject | undefined;
+    /** For an alternative: the conversation it belongs to. */
+    readonly conversationId?: string | undefined;
+  },
+): Promise<Thread> {
+  const sourceId = asString(source.id);
+  const opened = await openThread(ctx, source);
+  await insertThreadIfAbsent(ctx, trx, {
+    id: fork.id,
+    now: ctx.now(),
+    nextSeq: forkSeq + 1,
+    metadata: fork.metadata ?? (opened.metadata as JSONObject | undefined),
+    ownerId: source.owner_id === null ? undefined : asString(source.owner_id),
+    title: opened.title,
+    fork: {
+      parentId: sourceId,
+      forkSeq,
+      path: encodeForkPath(forkPathOf(sourceId, threadOrigin(source), forkSeq)),
+    },
+    conversationId: fork.conversationId,
+  });
+  const created = await selectThread(ctx, trx, fork.id, false);
+  if (created === undefined) throw new Error('the forked thread row is missing');
+  return await openThread(ctx, created);
 }
 
 /** The turn id of the row at `seq` on the source's path, and the thread that holds it. */

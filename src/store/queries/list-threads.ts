@@ -43,6 +43,8 @@ export function listThreads(ctx: StoreContext, options?: ListThreadsOptions): Pr
     const records = await ctx.db
       .selectFrom('threads')
       .select(THREAD_COLUMNS)
+      // Conversations, not their alternatives.
+      .where('conversation_id', 'is', null)
       .$if(ownerId !== undefined, (qb) => qb.where('owner_id', '=', ownerId as string))
       .$if(cursor !== undefined, (qb) =>
         qb.where((eb) => {

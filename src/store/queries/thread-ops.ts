@@ -2,12 +2,14 @@ import { ChunklogError } from '../../errors/chunklog-error.js';
 import { readOptions } from '../../errors/invalid-option.js';
 import type { JSONObject } from '../../schema/json.js';
 import type { StoreContext } from '../context.js';
+import { forgetStates } from '../history/write-state.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { checkOwnerId, checkTitle } from '../thread-meta.js';
 import { checkMetadata, insertThreadIfAbsent, openThread, selectThread } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import type { CreateThreadOptions, Thread } from '../types.js';
 import { checkThreadId } from '../validate.js';
+import { dropFromConversation } from './conversation-members.js';
 import { refuseIfForked } from './fork-guard.js';
 
 /** The `thread-exists` error for `threadId`. */
@@ -71,13 +73,20 @@ export function deleteThread(ctx: StoreContext, threadId: string): Promise<boole
       ctx,
       async (trx) => {
         if ((await selectThread(ctx, trx, threadId, true)) === undefined) return false;
-        await refuseIfForked(trx, 'deleteThread', threadId, undefined);
-        await trx.deleteFrom('chunks').where('thread_id', '=', threadId).execute();
-        // Also by foreign key; explicit for a SQLite connection without foreign keys on.
-        await trx.deleteFrom('usage').where('thread_id', '=', threadId).execute();
-        await trx.deleteFrom('snapshots').where('thread_id', '=', threadId).execute();
-        await trx.deleteFrom('historyStates').where('thread_id', '=', threadId).execute();
-        await trx.deleteFrom('threads').where('id', '=', threadId).execute();
+        // A conversation goes with its alternatives, each after those forked from it.
+        for (const id of [...(await dropFromConversation(trx, threadId)), threadId]) {
+          if (id !== threadId) {
+            await selectThread(ctx, trx, id, true);
+            forgetStates(ctx, id);
+          }
+          await refuseIfForked(trx, 'deleteThread', id, undefined);
+          await trx.deleteFrom('chunks').where('thread_id', '=', id).execute();
+          // Also by foreign key; explicit for a SQLite connection without foreign keys on.
+          await trx.deleteFrom('usage').where('thread_id', '=', id).execute();
+          await trx.deleteFrom('snapshots').where('thread_id', '=', id).execute();
+          await trx.deleteFrom('historyStates').where('thread_id', '=', id).execute();
+          await trx.deleteFrom('threads').where('id', '=', id).execute();
+        }
         return true;
       },
       { what: 'deleteThread', threadId },

@@ -1,0 +1,112 @@
+import { segmentOf, type ThreadOrigin } from './fork-path.js';
+
+/** A thread of a conversation (the conversation itself or an alternative), as branch points see it. */
+export interface ConversationMember {
+  readonly id: string;
+  readonly createdAt: string;
+  /** The seq of the last row of its path (0 for an empty one). */
+  readonly last: number;
+  readonly origin: ThreadOrigin;
+}
+
+/** A version of a turn: where it starts, who holds it, and the member to switch to for it. */
+export interface BranchVersion {
+  /** The member whose path to make active for this version. */
+  readonly threadId: string;
+  /** When the version was made: its holder's creation time (the order of versions). */
+  readonly createdAt: string;
+  /** The thread holding the version's first row (seq `atSeq + 1`); undefined while it has none. */
+  readonly holder: string | undefined;
+}
+
+/** A seq of the active path where more than one version of the next turn starts. */
+export interface BranchAt {
+  readonly atSeq: number;
+  readonly versions: readonly BranchVersion[];
+  readonly active: number;
+}
+
+/** The thread holding the row at `seq` of a member's path; undefined beyond its ends. */
+function holderAt(member: ConversationMember, seq: number): string | undefined {
+  if (seq < 1 || seq > member.last) return undefined;
+  if (seq > member.origin.forkSeq) return member.id;
+  return segmentOf(member.origin.ancestors, seq)?.threadId;
+}
+
+/**
+ * The key of the point after `seq` on a member's path: the thread that holds row `seq` (every
+ * path through that row shares what comes before it), `''` at the start; undefined when the
+ * path does not reach `seq`.
+ */
+function pointKey(member: ConversationMember, seq: number): string | undefined {
+  return seq === 0 ? '' : holderAt(member, seq);
+}
+
+/**
+ * The version of the turn after `seq` that a member's path takes: the thread holding row
+ * `seq + 1`, or for an alternative made at `seq` with nothing written yet, the member itself.
+ */
+function versionAfter(member: ConversationMember, seq: number, root: string): string | undefined {
+  const next = holderAt(member, seq + 1);
+  if (next !== undefined) return next;
+  return member.id !== root && member.origin.forkSeq === seq && member.last === seq
+    ? member.id
+    : undefined;
+}
+
+/**
+ * The branch points of a conversation's active path: every seq where the members' paths share
+ * everything up to it and go on with different versions of the next turn. Pure: the members'
+ * rows (parent, fork seq, resolved path, length) say it all. A version is listed once, by the
+ * member that holds it when there is one (its own rows hold it), else the oldest member whose
+ * path takes it; the active path's own version is listed by the active member.
+ *
+ * @param members - the conversation and its alternatives, oldest first
+ * @param root - the conversation's id
+ * @param active - the active member
+ */
+export function branchPoints(
+  members: readonly ConversationMember[],
+  root: string,
+  active: ConversationMember,
+): BranchAt[] {
+  const ids = new Set(members.map((m) => m.id));
+  const created = new Map(members.map((m) => [m.id, m.createdAt]));
+  const seqs = new Set<number>();
+  for (const m of members) if (m.id !== root) seqs.add(m.origin.forkSeq);
+  const points: BranchAt[] = [];
+  for (const seq of [...seqs].sort((a, b) => a - b)) {
+    const key = pointKey(active, seq);
+    if (key === undefined) continue;
+    const activeVersion = versionAfter(active, seq, root);
+    const versions = new Map<string, BranchVersion>();
+    for (const m of members) {
+      if (pointKey(m, seq) !== key) continue;
+      const version = versionAfter(m, seq, root);
+      if (version === undefined) continue;
+      const listedBy = version === activeVersion ? active.id : ids.has(version) ? version : m.id;
+      if (versions.has(version)) continue;
+      versions.set(version, {
+        threadId: listedBy,
+        // A version held outside the conversation (before a forked conversation's own rows) is
+        // its original: as old as the conversation.
+        createdAt: created.get(version) ?? (created.get(root) as string),
+        holder: holderAt(m, seq + 1),
+      });
+    }
+    if (versions.size < 2) continue;
+    const ordered = [...versions.entries()].sort(
+      (a, b) => order(a[1].createdAt, b[1].createdAt) || order(a[0], b[0]),
+    );
+    points.push({
+      atSeq: seq,
+      versions: ordered.map(([, v]) => v),
+      active: ordered.findIndex(([version]) => version === activeVersion),
+    });
+  }
+  return points;
+}
+
+function order(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

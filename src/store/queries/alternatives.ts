@@ -1,0 +1,282 @@
+import type { Kysely } from 'kysely';
+import { invalidOption, readOptions } from '../../errors/invalid-option.js';
+import { type BranchAt, branchPoints, type ConversationMember } from '../branch-points.js';
+import { asString, storedIso } from '../codec.js';
+import type { StoreContext } from '../context.js';
+import { type PathSegment, threadOrigin } from '../fork-path.js';
+import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
+import type { StoreTables } from '../tables.js';
+import { selectThread } from '../threads.js';
+import { writeTransaction } from '../transaction.js';
+import type { AddAlternativeOptions, Alternatives, Thread } from '../types.js';
+import { checkThreadId, checkTurnId } from '../validate.js';
+import { insertFork } from './fork-thread.js';
+import { threadExists } from './thread-ops.js';
+
+/** The columns a conversation's members are read with. */
+const MEMBER_COLUMNS = [
+  'id',
+  'created_at',
+  'next_seq',
+  'parent_id',
+  'fork_seq',
+  'fork_path',
+  'conversation_id',
+  'active_id',
+] as const;
+
+/** A conversation's row: what it is (an alternative or not) and its active path. */
+interface ConversationRow {
+  readonly activeId: string;
+  readonly alternativeOf: string | undefined;
+}
+
+async function conversationRow(
+  db: Kysely<StoreTables>,
+  threadId: string,
+  lock: boolean,
+  ctx: StoreContext,
+): Promise<ConversationRow> {
+  const row = await db
+    .selectFrom('threads')
+    .select(['conversation_id', 'active_id'])
+    .where('id', '=', threadId)
+    .$if(lock && ctx.adapter.selectForUpdate, (qb) => qb.forUpdate())
+    .executeTakeFirst();
+  if (row === undefined) throw threadNotFound(threadId);
+  return {
+    activeId: row.active_id === null ? threadId : asString(row.active_id),
+    alternativeOf: row.conversation_id === null ? undefined : asString(row.conversation_id),
+  };
+}
+
+/** Refuses an alternative where its conversation is wanted. */
+function refuseAlternative(where: string, threadId: string, row: ConversationRow): void {
+  if (row.alternativeOf === undefined) return;
+  invalidOption(
+    where,
+    'conversationId',
+    `thread ${JSON.stringify(threadId)} is an alternative of conversation ${JSON.stringify(row.alternativeOf)}; give the conversation's id.`,
+    threadId,
+  );
+}
+
+/** `ChunkStore.activePath`. */
+export function activePath(ctx: StoreContext, conversationId: string): Promise<string> {
+  checkThreadId(conversationId, 'conversationId');
+  return wrapStoreErrors('activePath', conversationId, async () => {
+    return (await conversationRow(ctx.db, conversationId, false, ctx)).activeId;
+  });
+}
+
+/** A conversation and its alternatives, oldest first. */
+async function readMembers(
+  db: Kysely<StoreTables>,
+  conversationId: string,
+): Promise<ConversationMember[]> {
+  const rows = await db
+    .selectFrom('threads')
+    .select(MEMBER_COLUMNS)
+    .where((eb) =>
+      eb.or([eb('id', '=', conversationId), eb('conversation_id', '=', conversationId)]),
+    )
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({
+    id: asString(row.id),
+    createdAt: storedIso(row.created_at) ?? new Date(0).toISOString(),
+    last: Number(row.next_seq) - 1,
+    origin: threadOrigin(row),
+  }));
+}
+
+/** The turn each version starts with: the turn id of row `atSeq + 1` of its holder. */
+async function versionTurns(
+  db: Kysely<StoreTables>,
+  points: readonly BranchAt[],
+): Promise<Map<string, string>> {
+  const wanted = points.flatMap((p) =>
+    p.versions.flatMap((v) => (v.holder === undefined ? [] : [[v.holder, p.atSeq + 1] as const])),
+  );
+  const turns = new Map<string, string>();
+  if (wanted.length === 0) return turns;
+  const rows = await db
+    .selectFrom('chunks')
+    .select(['thread_id', 'seq', 'turn_id'])
+    .where((eb) =>
+      eb.or(
+        wanted.map(([thread, seq]) => eb.and([eb('thread_id', '=', thread), eb('seq', '=', seq)])),
+      ),
+    )
+    .execute();
+  for (const row of rows)
+    turns.set(`${asString(row.thread_id)} ${Number(row.seq)}`, asString(row.turn_id));
+  return turns;
+}
+
+/** A conversation's active path and branch points, read through `db`. */
+async function alternativesOf(
+  ctx: StoreContext,
+  db: Kysely<StoreTables>,
+  conversationId: string,
+): Promise<Alternatives> {
+  const row = await conversationRow(db, conversationId, false, ctx);
+  refuseAlternative('getAlternatives', conversationId, row);
+  const members = await readMembers(db, conversationId);
+  // An active path deleted since it was made active: the conversation's own path is.
+  const active =
+    members.find((m) => m.id === row.activeId) ?? members.find((m) => m.id === conversationId);
+  if (active === undefined) throw threadNotFound(conversationId);
+  const points = branchPoints(members, conversationId, active);
+  const turns = await versionTurns(db, points);
+  return {
+    conversationId,
+    activePath: active.id,
+    branches: points.map((p) => ({
+      atSeq: p.atSeq,
+      active: p.active,
+      alternatives: p.versions.map((v) => ({
+        threadId: v.threadId,
+        turnId: v.holder === undefined ? undefined : turns.get(`${v.holder} ${p.atSeq + 1}`),
+        createdAt: v.createdAt,
+      })),
+    })),
+  };
+}
+
+/** `ChunkStore.getAlternatives`. */
+export function getAlternatives(ctx: StoreContext, conversationId: string): Promise<Alternatives> {
+  checkThreadId(conversationId, 'conversationId');
+  return wrapStoreErrors('getAlternatives', conversationId, () =>
+    alternativesOf(ctx, ctx.db, conversationId),
+  );
+}
+
+/** The seq of the first row of turn `turnId` on a path, or undefined when it is not there. */
+async function turnStart(
+  db: Kysely<StoreTables>,
+  path: readonly PathSegment[],
+  turnId: string,
+): Promise<number | undefined> {
+  for (const s of path) {
+    const row = await db
+      .selectFrom('chunks')
+      .select((eb) => eb.fn.min('seq').as('first'))
+      .where('thread_id', '=', s.threadId)
+      .where('turn_id', '=', turnId)
+      .where('seq', '>', s.after)
+      .where('seq', '<=', s.upTo)
+      .executeTakeFirst();
+    if (row?.first !== null && row?.first !== undefined) return Number(row.first);
+  }
+  return undefined;
+}
+
+/**
+ * `ChunkStore.addAlternative`: under the conversation's lock, a fork of its active path at the
+ * boundary before turn `turnId`, recorded as the conversation's, made its active path.
+ */
+export function addAlternative(
+  ctx: StoreContext,
+  conversationId: string,
+  options: AddAlternativeOptions,
+): Promise<Thread> {
+  checkThreadId(conversationId, 'conversationId');
+  const o = readOptions(options, 'addAlternative', ['turnId', 'newThreadId']);
+  const turnId = checkTurnId(o.turnId);
+  const newId =
+    o.newThreadId === undefined
+      ? globalThis.crypto.randomUUID()
+      : checkThreadId(o.newThreadId, 'newThreadId');
+  return wrapStoreErrors('addAlternative', conversationId, () =>
+    writeTransaction(
+      ctx,
+      async (trx) => {
+        const row = await conversationRow(trx, conversationId, true, ctx);
+        refuseAlternative('addAlternative', conversationId, row);
+        const leaf =
+          (await selectThread(ctx, trx, row.activeId, true)) ??
+          (await selectThread(ctx, trx, conversationId, true));
+        if (leaf === undefined) throw threadNotFound(conversationId);
+        if ((await selectThread(ctx, trx, newId, true)) !== undefined) throw threadExists(newId);
+        const leafId = asString(leaf.id);
+        const origin = threadOrigin(leaf);
+        const last = Number(leaf.next_seq) - 1;
+        const own: PathSegment[] =
+          last > origin.forkSeq ? [{ threadId: leafId, after: origin.forkSeq, upTo: last }] : [];
+        const first = await turnStart(trx, [...own, ...origin.ancestors], turnId);
+        if (first === undefined) {
+          invalidOption(
+            'addAlternative',
+            'turnId',
+            `turn ${JSON.stringify(turnId)} is not on the active path of conversation ${JSON.stringify(conversationId)}.`,
+            turnId,
+          );
+        }
+        const made = await insertFork(ctx, trx, leaf, first - 1, {
+          id: newId,
+          metadata: undefined,
+          conversationId,
+        });
+        await setActive(ctx, trx, conversationId, newId);
+        return made;
+      },
+      { what: 'addAlternative', threadId: conversationId },
+    ),
+  );
+}
+
+async function setActive(
+  ctx: StoreContext,
+  trx: Kysely<StoreTables>,
+  conversationId: string,
+  activeId: string,
+): Promise<void> {
+  await trx
+    .updateTable('threads')
+    .set({ active_id: activeId === conversationId ? null : activeId, updated_at: ctx.now() })
+    .where('id', '=', conversationId)
+    .execute();
+}
+
+/** `ChunkStore.switchAlternative`: under the conversation's lock. */
+export function switchAlternative(
+  ctx: StoreContext,
+  conversationId: string,
+  threadId: string,
+): Promise<Alternatives> {
+  checkThreadId(conversationId, 'conversationId');
+  checkThreadId(threadId);
+  return wrapStoreErrors('switchAlternative', conversationId, () =>
+    writeTransaction(
+      ctx,
+      async (trx) => {
+        const row = await conversationRow(trx, conversationId, true, ctx);
+        refuseAlternative('switchAlternative', conversationId, row);
+        if (threadId !== conversationId) {
+          const target = await trx
+            .selectFrom('threads')
+            .select('conversation_id')
+            .where('id', '=', threadId)
+            .executeTakeFirst();
+          if (target === undefined) throw threadNotFound(threadId);
+          if (
+            target.conversation_id === null ||
+            asString(target.conversation_id) !== conversationId
+          ) {
+            invalidOption(
+              'switchAlternative',
+              'threadId',
+              `thread ${JSON.stringify(threadId)} is not an alternative of conversation ${JSON.stringify(conversationId)}.`,
+              threadId,
+            );
+          }
+        }
+        await setActive(ctx, trx, conversationId, threadId);
+        return await alternativesOf(ctx, trx, conversationId);
+      },
+      { what: 'switchAlternative', threadId: conversationId },
+    ),
+  );
+}

@@ -1,0 +1,207 @@
+// Alternatives inside a conversation (issue 32): editing or regenerating a turn forks the active
+// path at the boundary before it (by reference), records the fork as the conversation's and makes
+// it active; nothing is deleted; versions are listed per branch point and switched. On every
+// dialect available.
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ChunkRowDraft } from '../../src/schema/index.js';
+import type { ChunkStore } from '../../src/store/index.js';
+import { rejected } from '../support/chunklog-error.js';
+import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
+
+const harnesses: DialectHarness[] = [];
+afterAll(async () => {
+  for (const h of harnesses) await h.dispose();
+});
+
+function qa(turnId: string, question: string, answer = `answer to ${question}`): ChunkRowDraft[] {
+  return [
+    { turnId, step: 0, role: 'user', type: 'text', data: { text: question } },
+    { turnId, step: 0, role: 'assistant', type: 'text', data: { text: answer } },
+  ];
+}
+
+async function texts(store: ChunkStore, threadId: string): Promise<string[]> {
+  const rows = await store.getRows(threadId);
+  return rows.map((r) => `${r.turnId}:${(r.data as { text: string }).text}`);
+}
+
+const available = await availableDialects();
+
+describe.each(['sqlite', 'postgres', 'mysql'] as const)('alternatives on %s', (name) => {
+  async function open(): Promise<ChunkStore> {
+    const harness = createHarness(name);
+    harnesses.push(harness);
+    let now = Date.UTC(2026, 0, 1);
+    const store = harness.openStore({ now: () => now++ });
+    await store.migrate();
+    await store.appendTurn('chat', qa('t1', 'one'));
+    await store.appendTurn('chat', qa('t2', 'two'));
+    await store.appendTurn('chat', qa('t3', 'three'));
+    return store;
+  }
+
+  it.skipIf(!available.includes(name))(
+    'regenerating a turn keeps the old version; the active path follows the new one',
+    async () => {
+      const store = await open();
+      expect(await store.activePath('chat')).toBe('chat');
+      expect((await store.getAlternatives('chat')).branches).toEqual([]);
+      const alt = await store.addAlternative('chat', { turnId: 't2', newThreadId: 'alt-1' });
+      expect(alt).toMatchObject({ id: 'alt-1', alternativeOf: 'chat', total: 2 });
+      expect(alt.forkOf).toEqual({ threadId: 'chat', atSeq: 2 });
+      expect(await store.activePath('chat')).toBe('alt-1');
+      // Made, not yet written: listed as the active version with no turn.
+      const pending = await store.getAlternatives('chat');
+      expect(pending.branches).toEqual([
+        {
+          atSeq: 2,
+          active: 1,
+          alternatives: [
+            expect.objectContaining({ threadId: 'chat', turnId: 't2' }),
+            expect.objectContaining({ threadId: 'alt-1', turnId: undefined }),
+          ],
+        },
+      ]);
+      await store.appendTurn('alt-1', qa('t2b', 'two', 'another answer'));
+      expect(await texts(store, 'alt-1')).toEqual([
+        't1:one',
+        't1:answer to one',
+        't2b:two',
+        't2b:another answer',
+      ]);
+      // The original is whole.
+      expect(await texts(store, 'chat')).toHaveLength(6);
+      const listed = await store.getAlternatives('chat');
+      expect(listed.activePath).toBe('alt-1');
+      expect(listed.branches).toEqual([
+        {
+          atSeq: 2,
+          active: 1,
+          alternatives: [
+            expect.objectContaining({ threadId: 'chat', turnId: 't2' }),
+            expect.objectContaining({ threadId: 'alt-1', turnId: 't2b' }),
+          ],
+        },
+      ]);
+      // Switching back: the original path, its later turns included.
+      const back = await store.switchAlternative('chat', 'chat');
+      expect(back.activePath).toBe('chat');
+      expect(back.branches[0]?.active).toBe(0);
+      expect(await store.activePath('chat')).toBe('chat');
+      expect((await store.getThread('chat')).activePath).toBeUndefined();
+      await store.switchAlternative('chat', 'alt-1');
+      expect((await store.getThread('chat')).activePath).toBe('alt-1');
+    },
+  );
+
+  it.skipIf(!available.includes(name))(
+    'alternatives of alternatives: each branch point lists its versions in the order they were made',
+    async () => {
+      const store = await open();
+      // Three versions of t2, then an edit of t3 on the second one.
+      await store.addAlternative('chat', { turnId: 't2', newThreadId: 'b' });
+      await store.appendTurn('b', qa('t2b', 'two b'));
+      await store.appendTurn('b', qa('t3b', 'three b'));
+      await store.addAlternative('chat', { turnId: 't2b', newThreadId: 'c' });
+      await store.appendTurn('c', qa('t2c', 'two c'));
+      await store.switchAlternative('chat', 'b');
+      await store.addAlternative('chat', { turnId: 't3b', newThreadId: 'd' });
+      await store.appendTurn('d', qa('t3d', 'three d'));
+      const listed = await store.getAlternatives('chat');
+      expect(listed.activePath).toBe('d');
+      expect(
+        listed.branches.map((b) => ({
+          atSeq: b.atSeq,
+          active: b.active,
+          versions: b.alternatives.map((a) => `${a.threadId}/${a.turnId}`),
+        })),
+      ).toEqual([
+        { atSeq: 2, active: 1, versions: ['chat/t2', 'd/t2b', 'c/t2c'] },
+        { atSeq: 4, active: 1, versions: ['b/t3b', 'd/t3d'] },
+      ]);
+      expect(await texts(store, 'd')).toEqual([
+        't1:one',
+        't1:answer to one',
+        't2b:two b',
+        't2b:answer to two b',
+        't3d:three d',
+        't3d:answer to three d',
+      ]);
+      // The first turn too: a branch at seq 0.
+      await store.addAlternative('chat', { turnId: 't1', newThreadId: 'e' });
+      await store.appendTurn('e', qa('t1e', 'one e'));
+      const first = (await store.getAlternatives('chat')).branches;
+      expect(first.map((b) => [b.atSeq, b.alternatives.length, b.active])).toEqual([[0, 2, 1]]);
+      // Conversations are listed, not their alternatives.
+      const page = await store.listThreads();
+      expect(page.threads.map((t) => t.id)).toEqual(['chat']);
+    },
+  );
+
+  it.skipIf(!available.includes(name))(
+    'bad input is refused with a typed error naming it, and changes nothing',
+    async () => {
+      const store = await open();
+      const notOnPath = await rejected(store.addAlternative('chat', { turnId: 'nope' }));
+      expect(notOnPath).toMatchObject({ code: 'invalid-option', option: 'turnId' });
+      expect(notOnPath.message).toContain('"nope"');
+      expect(await rejected(store.addAlternative('missing', { turnId: 't1' }))).toMatchObject({
+        code: 'thread-not-found',
+      });
+      await store.addAlternative('chat', { turnId: 't3', newThreadId: 'alt' });
+      const onAlternative = await rejected(store.getAlternatives('alt'));
+      expect(onAlternative).toMatchObject({ code: 'invalid-option', option: 'conversationId' });
+      expect(onAlternative.message).toContain('"chat"');
+      expect(
+        await rejected(store.addAlternative('chat', { turnId: 't1', newThreadId: 'alt' })),
+      ).toMatchObject({ code: 'thread-exists' });
+      await store.createThread('other');
+      expect(await rejected(store.switchAlternative('chat', 'other'))).toMatchObject({
+        code: 'invalid-option',
+        option: 'threadId',
+      });
+      expect(await store.activePath('chat')).toBe('alt');
+      expect(await rejected(store.addAlternative('chat', { turnId: '' }))).toMatchObject({
+        code: 'invalid-option',
+      });
+      // An alternative's own id resolves to itself.
+      expect(await store.activePath('alt')).toBe('alt');
+    },
+  );
+
+  it.skipIf(!available.includes(name))(
+    'deleting a conversation deletes its alternatives; deleting the active alternative makes the original active',
+    async () => {
+      const store = await open();
+      await store.addAlternative('chat', { turnId: 't2', newThreadId: 'x' });
+      await store.appendTurn('x', qa('t2x', 'two x'));
+      await store.addAlternative('chat', { turnId: 't2x', newThreadId: 'y' });
+      await store.appendTurn('y', qa('t2y', 'two y'));
+      expect(await store.deleteThread('y')).toBe(true);
+      expect(await store.activePath('chat')).toBe('chat');
+      expect((await store.getAlternatives('chat')).branches[0]?.alternatives).toHaveLength(2);
+      // A branch of the conversation made by forkThread is a conversation of its own, and keeps
+      // the conversation from being deleted while it reads its rows.
+      await store.forkThread('x', { atSeq: 2, newThreadId: 'branch' });
+      expect(await rejected(store.deleteThread('chat'))).toMatchObject({
+        code: 'thread-has-forks',
+      });
+      expect(await store.getThread('x')).toMatchObject({ alternativeOf: 'chat' });
+      await store.deleteThread('branch');
+      expect(await store.deleteThread('chat')).toBe(true);
+      expect(await rejected(store.getThread('x'))).toMatchObject({ code: 'thread-not-found' });
+      expect((await store.listThreads()).threads).toEqual([]);
+    },
+  );
+
+  it.skipIf(!available.includes(name))(
+    'erasing a conversation erases its alternatives',
+    async () => {
+      const store = await open();
+      await store.addAlternative('chat', { turnId: 't3', newThreadId: 'x' });
+      await store.appendTurn('x', qa('t3x', 'three x'));
+      expect(await store.eraseThread('chat')).toBe(true);
+      expect(await rejected(store.getThread('x'))).toMatchObject({ code: 'thread-not-found' });
+    },
+  );
+});
