@@ -6,24 +6,12 @@ import type { StoreContext } from '../context.js';
 import { type PathSegment, threadOrigin } from '../fork-path.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import type { StoreTables } from '../tables.js';
-import { selectThread } from '../threads.js';
+import { selectThread, THREAD_COLUMNS } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import type { AddAlternativeOptions, Alternatives, Thread } from '../types.js';
 import { checkThreadId, checkTurnId } from '../validate.js';
 import { insertFork } from './fork-thread.js';
 import { threadExists } from './thread-ops.js';
-
-/** The columns a conversation's members are read with. */
-const MEMBER_COLUMNS = [
-  'id',
-  'created_at',
-  'next_seq',
-  'parent_id',
-  'fork_seq',
-  'fork_path',
-  'conversation_id',
-  'active_id',
-] as const;
 
 /** A conversation's row: what it is (an alternative or not) and its active path. */
 interface ConversationRow {
@@ -76,7 +64,7 @@ async function readMembers(
 ): Promise<ConversationMember[]> {
   const rows = await db
     .selectFrom('threads')
-    .select(MEMBER_COLUMNS)
+    .select(THREAD_COLUMNS)
     .where((eb) =>
       eb.or([eb('id', '=', conversationId), eb('conversation_id', '=', conversationId)]),
     )
