@@ -128,7 +128,7 @@ describe('the inspector over forks and alternatives', () => {
   it("shows an alternative's conversation and a fork's parent and seq", async () => {
     const alt = (await get('/threads/alt-1')).text;
     expect(alt).toContain(
-      'Alternative of <a href="/threads/conv"><code class="id">conv</code></a>, branching from <a href="/threads/conv"><code class="id">conv</code></a> at seq <span class="seq">2</span>.',
+      'Alternative of <a href="/threads/conv"><code class="id">conv</code></a>, branching at seq <span class="seq">2</span>.',
     );
     expect(alt).toContain('Branch points of <a href="/threads/conv">');
     expect(versions(alt)[0]?.versions[1]).toBe('2:/threads/alt-1:active');
@@ -149,6 +149,7 @@ describe('the inspector over forks and alternatives', () => {
     const seqs = (html: string) => [...html.matchAll(/id="seq-(\d+)"/g)].map((m) => Number(m[1]));
     const active = (await get('/threads/conv/rows')).text;
     expect(active).toContain('<h1>Rows of <code>alt-1</code></h1>');
+    expect(active).toContain('<a href="/threads/conv">← thread conv</a>');
     expect(active).toContain('Showing the active path: alternative');
     expect(seqs(active)).toEqual([1, 2, 3, 4]);
     expect(active).toContain('href="/threads/alt-1/turns/t2b"');
@@ -177,7 +178,9 @@ describe('the inspector over forks and alternatives', () => {
       `turn <a href="${EVIL_HREF}/turns/${encodeURIComponent(EVIL_TURN)}"><code class="id" title="turn&lt;img src=x onerror=alert(1)&gt;&quot;">turn&lt;img…</code></a>`,
     );
     expect(evil).toContain('<h1>Thread <code>alt&lt;script&gt;&quot;&#39;&amp;</code></h1>');
-    expect(evil).toContain('Alternative of <a href="/threads/conv">');
+    expect(evil).toContain(
+      'Alternative of <a href="/threads/conv"><code class="id">conv</code></a>, branching from <a href="/threads/alt-1"><code class="id">alt-1</code></a> at seq <span class="seq">2</span>.',
+    );
     expect(fork).toContain(`Forked from <a href="${EVIL_HREF}"><code class="id">`);
   });
 

@@ -35,14 +35,19 @@ function shownPath({ thread, path, active }: ThreadPaths): SafeHtml {
 export function lineage(paths: ThreadPaths): SafeHtml {
   const { thread } = paths;
   const fork = thread.forkOf;
-  const from = fork
-    ? html`${threadLink(fork.threadId)} at seq <span class="seq">${fork.atSeq}</span>`
-    : '';
+  const at = fork ? html`at seq <span class="seq">${fork.atSeq}</span>` : '';
+  // An alternative branches from its conversation's path, or from another alternative's.
+  const branching =
+    fork === undefined
+      ? ''
+      : fork.threadId === thread.alternativeOf
+        ? html`, branching ${at}`
+        : html`, branching from ${threadLink(fork.threadId)} ${at}`;
   const what =
     thread.alternativeOf !== undefined
-      ? html`<p class="lineage">Alternative of ${threadLink(thread.alternativeOf)}${fork ? html`, branching from ${from}` : ''}.</p>`
+      ? html`<p class="lineage">Alternative of ${threadLink(thread.alternativeOf)}${branching}.</p>`
       : fork
-        ? html`<p class="lineage">Forked from ${from}.</p>`
+        ? html`<p class="lineage">Forked from ${threadLink(fork.threadId)} ${at}.</p>`
         : '';
   const shown = paths.pinned ? html`<p class="lineage shown">${shownPath(paths)}</p>` : '';
   return html`${what}${shown}`;

@@ -88,7 +88,9 @@ export function rowsPage(view: RowsView): SafeHtml {
       ? html`<a rel="next" href="${rowsHref(thread.id, { ...keep, before: read.nextBefore })}">older rows →</a>`
       : '';
   const lines = read.rows.map((row) => rowLine(thread, row, read, now));
-  return html`<p class="crumbs"><a href="${threadHref(thread.id)}">← thread ${thread.id}</a></p>
+  // Back to the thread asked for: a conversation, when the rows are of its active path.
+  const back = view.paths?.thread.id ?? thread.id;
+  return html`<p class="crumbs"><a href="${threadHref(back)}">← thread ${back}</a></p>
 <h1>Rows of <code>${thread.id}</code></h1>
 ${view.paths ? lineage(view.paths) : ''}
 ${filterForm(rowsHref(thread.id), filter)}
