@@ -29,3 +29,11 @@ export const inputHref = (threadId: string, turnId: string, query?: Query): stri
   withQuery(`/threads/${seg(threadId)}/turns/${seg(turnId)}/input`, query);
 /** `/search`. */
 export const searchHref = (query?: Query): string => withQuery('/search', query);
+/**
+ * The thread page of one path of a conversation: an alternative's own page, or the conversation
+ * pinned to its own path (`/threads/:id?path=:id`: without it, a conversation shows its active path).
+ */
+export const pathHref = (conversationId: string, threadId: string): string =>
+  threadId === conversationId
+    ? threadHref(conversationId, { path: conversationId })
+    : threadHref(threadId);

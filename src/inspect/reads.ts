@@ -19,6 +19,8 @@ export type InspectedStore = Pick<
   | 'listTurns'
   | 'getTurnUsage'
   | 'getThreadUsage'
+  | 'getAlternatives'
+  | 'activePath'
 >;
 
 async function orUndefined<T>(read: Promise<T | null>): Promise<T | undefined> {

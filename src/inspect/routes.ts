@@ -16,6 +16,7 @@ import { searchPage } from './pages/search-page.js';
 import { threadPage } from './pages/thread-page.js';
 import { threadsPage } from './pages/threads-page.js';
 import { turnPage } from './pages/turn-page.js';
+import { readPaths } from './paths.js';
 import { intParam, textParam } from './query.js';
 import {
   type InspectedStore,
@@ -66,12 +67,18 @@ export async function threadsRoute(ctx: PageContext): Promise<PageResult> {
   return { title: 'Threads', body: threadsPage(threads, before, ctx.now) };
 }
 
-/** `/threads/:id`: the thread and a page of its turns. */
+/** The `path` query value: a conversation's path to show instead of its active one. */
+const pathParam = (ctx: PageContext) => textParam(ctx.params, 'path', 1000);
+
+/**
+ * `/threads/:id`: the thread, its forks and alternatives, and a page of the turns of its path (a
+ * conversation's active one, or `?path=`).
+ */
 export async function threadRoute(ctx: PageContext, threadId: string): Promise<PageResult> {
-  const thread = await ctx.store.getThread(threadId);
+  const paths = await readPaths(ctx.store, threadId, pathParam(ctx));
   const before = intParam(ctx.params, 'before');
   const status = readFilter(ctx.params).status;
-  const turns = await listTurnSummaries(ctx.store, threadId, {
+  const turns = await listTurnSummaries(ctx.store, paths.path.id, {
     limit: ctx.limits.turns,
     before,
     status,
@@ -82,7 +89,7 @@ export async function threadRoute(ctx: PageContext, threadId: string): Promise<P
   return {
     title: `Thread ${shortId(threadId)}`,
     body: threadPage({
-      thread,
+      paths,
       usage,
       turns,
       status,
@@ -95,20 +102,21 @@ export async function threadRoute(ctx: PageContext, threadId: string): Promise<P
   };
 }
 
-/** `/threads/:id/rows`: a page of rows, filtered or not. */
+/** `/threads/:id/rows`: a page of rows of the thread's path, filtered or not. */
 export async function rowsRoute(ctx: PageContext, threadId: string): Promise<PageResult> {
-  const thread = await ctx.store.getThread(threadId);
+  const paths = await readPaths(ctx.store, threadId, pathParam(ctx));
+  const thread = paths.path;
   const before = intParam(ctx.params, 'before');
   const filter = readFilter(ctx.params);
-  const read = await readRows(ctx.store, threadId, {
+  const read = await readRows(ctx.store, thread.id, {
     filter,
     before,
     limit: ctx.limits.rows,
     scanLimit: ctx.limits.filterScan,
   });
   return {
-    title: `Rows of ${shortId(threadId)}`,
-    body: rowsPage({ thread, read, filter, before, now: ctx.now }),
+    title: `Rows of ${shortId(thread.id)}`,
+    body: rowsPage({ thread, paths, read, filter, before, now: ctx.now }),
   };
 }
 

@@ -6,7 +6,9 @@ import { describeFilter, filterQuery, isEmptyFilter, type RowFilter } from '../f
 import { formatCount, idCode, timeHtml } from '../format.js';
 import { html, pretty, type SafeHtml } from '../html.js';
 import { rowsHref, threadHref, turnHref } from '../links.js';
+import type { ThreadPaths } from '../paths.js';
 import type { RowsRead } from '../row-scan.js';
+import { lineage } from './branches.js';
 import { filterForm } from './parts.js';
 
 /** A one-line view of a row's data. */
@@ -40,7 +42,10 @@ export function rowLine(thread: Thread, row: ChunkRow, read: RowsRead, now: Date
 
 /** What the rows page shows. */
 export interface RowsView {
+  /** The thread whose rows are shown (a conversation's active path, or the one asked for). */
   readonly thread: Thread;
+  /** The thread asked for and the path shown, for what the page says about them. */
+  readonly paths?: ThreadPaths | undefined;
   readonly read: RowsRead;
   readonly filter: RowFilter;
   readonly before: number | undefined;
@@ -83,8 +88,11 @@ export function rowsPage(view: RowsView): SafeHtml {
       ? html`<a rel="next" href="${rowsHref(thread.id, { ...keep, before: read.nextBefore })}">older rows →</a>`
       : '';
   const lines = read.rows.map((row) => rowLine(thread, row, read, now));
-  return html`<p class="crumbs"><a href="${threadHref(thread.id)}">← thread ${thread.id}</a></p>
+  // Back to the thread asked for: a conversation, when the rows are of its active path.
+  const back = view.paths?.thread.id ?? thread.id;
+  return html`<p class="crumbs"><a href="${threadHref(back)}">← thread ${back}</a></p>
 <h1>Rows of <code>${thread.id}</code></h1>
+${view.paths ? lineage(view.paths) : ''}
 ${filterForm(rowsHref(thread.id), filter)}
 <h2>${heading(view)}</h2>
 <nav class="pager">${newer} ${older}</nav>

@@ -1,17 +1,20 @@
-// A thread: its facts and usage, then its turns, newest first, a page at a time.
+// A thread: its facts and usage, where it sits among forks and alternatives, then the turns of
+// the path shown (a conversation's active one), newest first, a page at a time.
 import { TURN_STATUSES, type TurnStatus } from '../../schema/turn-status.js';
-import type { Thread } from '../../store/types.js';
 import type { ThreadUsage } from '../../store/usage-types.js';
 import { threadOwner, threadTitle, usageText } from '../facts.js';
 import { formatCost, idCode, preview, timeHtml } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { rowsHref, threadHref, threadsHref, turnHref } from '../links.js';
+import type { ThreadPaths } from '../paths.js';
 import type { TurnListPage, TurnSummary } from '../turn-list.js';
+import { branchTable, lineage } from './branches.js';
 import { modelsText, statusBadge, tokensText, turnDuration } from './parts.js';
 
 /** What the thread page shows. */
 export interface ThreadView {
-  readonly thread: Thread;
+  /** The thread, and the path whose turns are listed. */
+  readonly paths: ThreadPaths;
   readonly usage: ThreadUsage | undefined;
   readonly turns: TurnListPage;
   readonly status: TurnStatus | undefined;
@@ -24,14 +27,20 @@ export interface ThreadView {
 const dash = (value: string | undefined) => value ?? '—';
 
 function turnRow(view: ThreadView, turn: TurnSummary): SafeHtml {
-  const { thread, now, priced } = view;
+  const { now, priced } = view;
+  const path = view.paths.path;
   const cost = priced ? html`<td class="num">${dash(formatCost(turn.usage?.cost))}</td>` : '';
   return html`<tr class="turn turn-${turn.status ?? 'unknown'}">
-<td><a href="${turnHref(thread.id, turn.turnId)}">${idCode(turn.turnId)}</a></td>
+<td><a href="${turnHref(path.id, turn.turnId)}">${idCode(turn.turnId)}</a></td>
 <td>${timeHtml(turn.info?.startedAt ?? turn.createdAt, now)}</td><td>${statusBadge(turn.status)}</td>
 <td class="num">${turn.steps}</td><td class="num">${dash(tokensText(turn.usage))}</td>${cost}
 <td class="num">${dash(turnDuration(turn.usage, turn.info, now))}</td><td>${dash(modelsText(turn.usage))}</td>
 <td class="num">${turn.firstSeq}–${turn.lastSeq}</td><td class="said">${turn.firstText !== undefined ? preview(turn.firstText) : ''}</td></tr>`;
+}
+
+/** The `path` query value links keep, so that a page of a conversation stays on its path. */
+function pin({ paths }: ThreadView): { path?: string } {
+  return paths.pinned ? { path: paths.path.id } : {};
 }
 
 function statusLinks(view: ThreadView): SafeHtml {
@@ -39,7 +48,7 @@ function statusLinks(view: ThreadView): SafeHtml {
   return html`<nav class="statuses">${all.map((status) =>
     status === view.status
       ? html`<b>${status ?? 'all'}</b> `
-      : html`<a href="${threadHref(view.thread.id, { status })}">${status ?? 'all'}</a> `,
+      : html`<a href="${threadHref(view.paths.thread.id, { ...pin(view), status })}">${status ?? 'all'}</a> `,
   )}</nav>`;
 }
 
@@ -50,7 +59,8 @@ function statusLinks(view: ThreadView): SafeHtml {
  * @returns the page's body
  */
 export function threadPage(view: ThreadView): SafeHtml {
-  const { thread, usage, turns, now } = view;
+  const { usage, turns, now } = view;
+  const { thread, path } = view.paths;
   const total = usage === undefined ? undefined : usageText(usage.total);
   const cost = formatCost(usage?.cost);
   const spent =
@@ -60,22 +70,24 @@ export function threadPage(view: ThreadView): SafeHtml {
   const rows = turns.turns.map((turn) => turnRow(view, turn));
   const older =
     turns.nextBefore !== undefined
-      ? html`<a rel="next" href="${threadHref(thread.id, { before: turns.nextBefore, status: view.status })}">older turns →</a>`
+      ? html`<a rel="next" href="${threadHref(thread.id, { ...pin(view), before: turns.nextBefore, status: view.status })}">older turns →</a>`
       : '';
   const newest =
     view.before !== undefined
-      ? html`<a href="${threadHref(thread.id, { status: view.status })}">← newest turns</a>`
+      ? html`<a href="${threadHref(thread.id, { ...pin(view), status: view.status })}">← newest turns</a>`
       : '';
   const empty = view.status
     ? `No ${view.status} turn${view.before ? ' below this point' : ''}.`
     : 'This thread has no turns yet.';
   return html`<p class="crumbs"><a href="${threadsHref()}">← threads</a></p>
 <h1>Thread <code>${thread.id}</code></h1>
+${lineage(view.paths)}
 <dl class="facts"><dt>title</dt><dd>${dash(threadTitle(thread))}</dd><dt>owner</dt><dd>${dash(threadOwner(thread))}</dd>
-<dt>rows</dt><dd><a href="${rowsHref(thread.id)}">${thread.total} rows</a></dd><dt>created</dt><dd>${timeHtml(thread.createdAt, now)}</dd>
+<dt>rows</dt><dd><a href="${rowsHref(path.id)}">${path.total} rows</a>${path.id === thread.id ? '' : ' on the path shown'}</dd><dt>created</dt><dd>${timeHtml(thread.createdAt, now)}</dd>
 <dt>last active</dt><dd>${timeHtml(thread.updatedAt, now)}</dd><dt>usage</dt><dd class="usage">${spent}</dd>
 <dt>metadata</dt><dd>${thread.metadata ? html`<code>${JSON.stringify(thread.metadata)}</code>` : '—'}</dd></dl>
-<form class="search-thread" action="/search" method="get"><input type="hidden" name="thread" value="${thread.id}"><input type="search" name="q" placeholder="Search this thread" aria-label="Search this thread"> <button type="submit">Search</button></form>
+<form class="search-thread" action="/search" method="get"><input type="hidden" name="thread" value="${path.id}"><input type="search" name="q" placeholder="Search this thread" aria-label="Search this thread"> <button type="submit">Search</button></form>
+${branchTable(view.paths)}
 <h2>Turns</h2>
 ${statusLinks(view)}
 ${rows.length === 0 ? html`<p class="empty">${empty}</p>` : ''}

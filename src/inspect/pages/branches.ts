@@ -1,0 +1,94 @@
+// Where a thread sits among forks and alternatives: the thread it was forked from and at which
+// seq, the conversation it is an alternative of, which path of a conversation the page shows,
+// and the conversation's branch points with a link to each version and the active one marked.
+import type { Alternative, BranchPoint } from '../../store/types.js';
+import { idCode } from '../format.js';
+import { html, type SafeHtml } from '../html.js';
+import { pathHref, threadHref, turnHref } from '../links.js';
+import type { ThreadPaths } from '../paths.js';
+
+const threadLink = (threadId: string) =>
+  html`<a href="${threadHref(threadId)}">${idCode(threadId)}</a>`;
+
+/** Which path of a conversation is shown, and which is active. */
+function shownPath({ thread, path, active }: ThreadPaths): SafeHtml {
+  const activeLink = html`<a href="${pathHref(thread.id, active)}">${idCode(active)}</a>`;
+  if (path.id === thread.id) {
+    return active === thread.id
+      ? html`Showing the conversation's own path, the active one.`
+      : html`Showing the conversation's own path; the active path is alternative ${activeLink}.`;
+  }
+  const pathLink = html`<a href="${pathHref(thread.id, path.id)}">${idCode(path.id)}</a>`;
+  if (path.id === active) return html`Showing the active path: alternative ${pathLink}.`;
+  const which =
+    active === thread.id ? html`the conversation's own` : html`alternative ${activeLink}`;
+  return html`Showing alternative ${pathLink}; the active path is ${which}.`;
+}
+
+/**
+ * What the thread is (a fork, an alternative) and, for a conversation with alternatives, which
+ * of its paths the page shows; nothing for a plain thread.
+ *
+ * @param paths - the thread and the path shown
+ * @returns a paragraph per fact
+ */
+export function lineage(paths: ThreadPaths): SafeHtml {
+  const { thread } = paths;
+  const fork = thread.forkOf;
+  const at = fork ? html`at seq <span class="seq">${fork.atSeq}</span>` : '';
+  // An alternative branches from its conversation's path, or from another alternative's.
+  const branching =
+    fork === undefined
+      ? ''
+      : fork.threadId === thread.alternativeOf
+        ? html`, branching ${at}`
+        : html`, branching from ${threadLink(fork.threadId)} ${at}`;
+  const what =
+    thread.alternativeOf !== undefined
+      ? html`<p class="lineage">Alternative of ${threadLink(thread.alternativeOf)}${branching}.</p>`
+      : fork
+        ? html`<p class="lineage">Forked from ${threadLink(fork.threadId)} ${at}.</p>`
+        : '';
+  const shown = paths.pinned ? html`<p class="lineage shown">${shownPath(paths)}</p>` : '';
+  return html`${what}${shown}`;
+}
+
+function version(
+  conversationId: string,
+  alternative: Alternative,
+  index: number,
+  active: boolean,
+): SafeHtml {
+  const { threadId, turnId } = alternative;
+  const turn =
+    turnId === undefined
+      ? html`<span class="muted">no turn yet</span>`
+      : html`turn <a href="${turnHref(threadId, turnId)}">${idCode(turnId)}</a>`;
+  return html`<li class="version${active ? ' active' : ''}"><a href="${pathHref(conversationId, threadId)}">version ${index + 1}</a> ${idCode(threadId)} · ${turn}${active ? html` <span class="badge active">active</span>` : ''}</li>`;
+}
+
+function branchRow(conversationId: string, branch: BranchPoint): SafeHtml {
+  const versions = branch.alternatives.map((alternative, i) =>
+    version(conversationId, alternative, i, i === branch.active),
+  );
+  return html`<tr class="branch"><td class="num">${branch.atSeq}</td><td><ol class="versions">${versions}</ol></td></tr>`;
+}
+
+/**
+ * The branch points of the conversation (its active path's turns that have more than one
+ * version): at which seq, each version as a link to its path with the turn it starts with, the
+ * active one marked. Nothing when there are none.
+ *
+ * @param paths - the thread and its conversation's branch points
+ * @returns a heading and a table, or nothing
+ */
+export function branchTable(paths: ThreadPaths): SafeHtml {
+  const alternatives = paths.alternatives;
+  if (alternatives === undefined || alternatives.branches.length === 0) return html``;
+  const { conversationId, branches } = alternatives;
+  const of = conversationId === paths.thread.id ? '' : html` of ${threadLink(conversationId)}`;
+  return html`<h2>Branch points${of}</h2>
+<p class="note">Each version opens its path; the active path runs through the marked ones.</p>
+<table class="branches"><thead><tr><th>at seq</th><th>versions, oldest first</th></tr></thead>
+<tbody>${branches.map((branch) => branchRow(conversationId, branch))}</tbody></table>`;
+}
