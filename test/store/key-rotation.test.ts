@@ -1,11 +1,12 @@
 // Key rotation (issue 34): a thread is re-encrypted under a new key in batches and its older keys
 // destroyed, clear rows of a store that turned encryption on later included; a rotation killed
-// (SIGKILL) at random points leaves every row readable and resumes under the same new key, ending
-// with every row under the new key only.
+// (SIGKILL) at random batches, inside a transaction or between two, leaves every row readable and
+// resumes under the same new key, ending with every row under the new key only.
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ChunklogError } from '../../src/errors/index.js';
 import type { ChunkRowDraft } from '../../src/schema/index.js';
@@ -17,6 +18,7 @@ import {
   type ThreadKeyProvider,
 } from '../../src/store/index.js';
 import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
+import type { RotateMessage } from './support/rotate-worker.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chunklog-rotate-'));
 const harnesses: DialectHarness[] = [];
@@ -116,68 +118,123 @@ describe('rotateThreadKey refuses', () => {
   });
 });
 
-describe('a rotation killed with SIGKILL', () => {
-  it('resumes, and ends with every row readable under the new key only', async () => {
-    const file = join(dir, 'crash.db');
-    const keyFile = join(dir, 'crash-keys.json');
-    const masterKey = new Uint8Array(32).fill(42);
-    const provider = (): ThreadKeyProvider => createFileKeyProvider({ path: keyFile, masterKey });
-    const open = async () => {
-      const store = createChunkStore({ sqlite: file }, { encryption: { keys: provider() } });
-      await store.migrate();
-      return store;
-    };
-    const setup = await open();
-    for (let t = 0; t < 60; t++) await setup.appendTurn('t', turn(`turn-${t}`, 50));
-    const expected = await setup.getRows('t');
-    await setup.close();
+// The crash test's thread: turns × rows, re-encrypted `BATCH_ROWS` rows a transaction.
+const TURNS = 24;
+const ROWS_PER_TURN = 10;
+const ROWS = TURNS * ROWS_PER_TURN;
+const BATCH_ROWS = 7;
+/** The batches of a pass that hold rows. */
+const BATCHES = Math.ceil(ROWS / BATCH_ROWS);
 
-    let unfinished = 0;
-    let attempts = 0;
-    for (let finished = false; !finished; ) {
-      attempts++;
-      expect(attempts, 'the rotation never finished').toBeLessThan(40);
-      const child = fork(
-        join(import.meta.dirname, 'support', 'rotate-worker.ts'),
-        [JSON.stringify({ file, keyFile, threadId: 't', batchRows: 10 })],
-        { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
-      );
-      const exited = new Promise<unknown>((resolve) => child.on('exit', (c, s) => resolve(s ?? c)));
-      let done = false;
-      child.on('message', (m: { type: string }) => {
-        if (m.type === 'ready' && attempts < 30) {
-          setTimeout(() => child.kill('SIGKILL'), 20 + Math.floor(Math.random() * 200));
-        }
-        if (m.type === 'done') done = true;
-      });
-      const outcome = await exited;
-      finished = done && outcome === 0;
-      // Whatever point it was killed at, every row reads back as it was written.
-      const check = await open();
-      expect(await check.getRows('t')).toEqual(expected);
-      await check.close();
-      const keys = provider();
-      const newest = await keys.getKey('t');
-      if (!finished && newest !== undefined && newest.version > 1) {
-        if ((await keys.getKey('t', newest.version - 1)) !== undefined) unfinished++;
-      }
-    }
-    expect(unfinished, 'no kill landed inside a rotation').toBeGreaterThan(0);
-    const keys = provider();
-    const newest = await keys.getKey('t');
-    expect(newest?.version).toBeGreaterThan(1);
-    for (let v = 1; v < (newest?.version ?? 0); v++)
-      expect(await keys.getKey('t', v)).toBeUndefined();
-    const Database = (await import('better-sqlite3')).default;
-    const db = new Database(file, { readonly: true });
-    const versions = new Set(
-      (
-        db.prepare("select data from chunklog_chunks where thread_id = 't'").all() as {
-          data: string;
-        }[]
-      ).map((r) => /ck1\.(\d+)\./.exec(r.data)?.[1]),
-    );
+/**
+ * Where a worker is killed: at its `commit`-th COMMIT, before it was sent or after it returned.
+ * A rotation commits a pass over every batch and one past the end (`BATCHES + 1` transactions),
+ * then the thread's columns, before it destroys a key: a kill at one of the first `BATCHES`
+ * commits lands inside a rotation, by construction.
+ */
+interface KillPoint {
+  readonly commit: number;
+  readonly at: 'before' | 'after';
+}
+
+const killPoint: fc.Arbitrary<KillPoint> = fc.record({
+  commit: fc.integer({ min: 1, max: BATCHES }),
+  at: fc.constantFrom('before' as const, 'after' as const),
+});
+
+/**
+ * Rotates the thread's key in rotate-worker.ts, letting it go on at every COMMIT but `kill`,
+ * where it is killed with SIGKILL.
+ *
+ * @returns how the worker exited (its signal or code) and, when it finished, the version
+ */
+async function rotateInChild(
+  job: { readonly file: string; readonly keyFile: string },
+  kill: KillPoint | undefined,
+): Promise<{ exit: unknown; version?: number }> {
+  const child = fork(
+    join(import.meta.dirname, 'support', 'rotate-worker.ts'),
+    [JSON.stringify({ ...job, threadId: 't', batchRows: BATCH_ROWS })],
+    { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
+  const exited = new Promise<unknown>((resolve) => child.on('exit', (c, s) => resolve(s ?? c)));
+  let version: number | undefined;
+  child.on('message', (m: RotateMessage) => {
+    if (m.type === 'done') version = m.version;
+    else if (m.commit === kill?.commit && m.at === kill.at) child.kill('SIGKILL');
+    else child.send('go');
+  });
+  const exit = await exited;
+  return version === undefined ? { exit } : { exit, version };
+}
+
+/** The key version of each stored row of thread `t`, in seq order (null: a clear row). */
+async function versionsBySeq(file: string): Promise<(number | null)[]> {
+  const Database = (await import('better-sqlite3')).default;
+  const db = new Database(file, { readonly: true });
+  try {
+    const records = db
+      .prepare("select data from chunklog_chunks where thread_id = 't' order by seq")
+      .all() as { data: string }[];
+    return records.map((r) => {
+      const found = /ck1\.(\d+)\./.exec(r.data);
+      return found === null ? null : Number(found[1]);
+    });
+  } finally {
     db.close();
-    expect(versions).toEqual(new Set([String(newest?.version)]));
+  }
+}
+
+describe('a rotation killed with SIGKILL', () => {
+  it('after any batch, inside or between transactions: no row is lost, the next rotation resumes under the same key and ends with every row under it only', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(killPoint, { minLength: 1, maxLength: 3 }), async (kills) => {
+        run++;
+        const job = { file: join(dir, `crash-${run}.db`), keyFile: join(dir, `keys-${run}.json`) };
+        const masterKey = new Uint8Array(32).fill(42);
+        const provider = (): ThreadKeyProvider =>
+          createFileKeyProvider({ path: job.keyFile, masterKey });
+        const open = async () => {
+          const store = createChunkStore(
+            { sqlite: job.file },
+            { encryption: { keys: provider() } },
+          );
+          await store.migrate();
+          return store;
+        };
+        const setup = await open();
+        for (let t = 0; t < TURNS; t++)
+          await setup.appendTurn('t', turn(`turn-${t}`, ROWS_PER_TURN));
+        const expected = await setup.getRows('t');
+        await setup.close();
+
+        // Rows 1 to `rotated` are under the new key: each committed batch holds the next ones (a
+        // resumed rotation skips those under it already), the one a kill interrupts none.
+        let rotated = 0;
+        for (const kill of kills) {
+          expect(await rotateInChild(job, kill)).toEqual({ exit: 'SIGKILL' });
+          const committed = kill.at === 'after' ? kill.commit : kill.commit - 1;
+          rotated = Math.max(rotated, Math.min(ROWS, committed * BATCH_ROWS));
+          const check = await open();
+          expect(await check.getRows('t')).toEqual(expected);
+          await check.close();
+          // Unfinished: the new key is the newest and the one before it is still there.
+          const keys = provider();
+          expect((await keys.getKey('t'))?.version).toBe(2);
+          expect(await keys.getKey('t', 1)).toBeDefined();
+          const versions = Array.from({ length: ROWS }, (_, i) => (i < rotated ? 2 : 1));
+          expect(await versionsBySeq(job.file)).toEqual(versions);
+        }
+
+        expect(await rotateInChild(job, undefined)).toEqual({ exit: 0, version: 2 });
+        const check = await open();
+        expect(await check.getRows('t')).toEqual(expected);
+        await check.close();
+        expect(await provider().getKey('t', 1)).toBeUndefined();
+        expect(new Set(await versionsBySeq(job.file))).toEqual(new Set([2]));
+      }),
+      { numRuns: 2, endOnFailure: true },
+    );
   }, 120_000);
 });

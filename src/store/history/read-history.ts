@@ -11,9 +11,10 @@ import { readOrigin } from '../queries/path-rows.js';
 import { threadNotFound } from '../store-errors.js';
 import type { StoreTables } from '../tables.js';
 import type { CorruptRowPolicy } from '../types.js';
+import { readMarkedState } from './marked-state.js';
 import { type SharedStart, sharedStart } from './shared-start.js';
-import { decodeState, type StoredStatePart, statesAvailable } from './state-codec.js';
-import { endsWith, type StateMark } from './state-mark.js';
+import { statesAvailable } from './state-codec.js';
+import type { StateMark } from './state-mark.js';
 
 /** A thread's whole history, as {@link readHistory} reads it. */
 export interface ThreadHistoryRead {
@@ -46,8 +47,6 @@ interface HistoryQueries {
   readonly rowsAfterState: PreparedQuery<RowAfterState>;
   /** `[threadId ×6]` → the thread's next seq and its newest state's mark. */
   readonly probe: PreparedQuery<ThreadProbe>;
-  /** `[threadId, atSeq]` → the state's parts, in order. */
-  readonly parts: PreparedQuery<StoredStatePart>;
   /** `[threadId]` → every row of the thread (a database without the states table). */
   readonly allRows: PreparedQuery<SelectedRow>;
 }
@@ -110,14 +109,6 @@ function queriesOf(ctx: StoreContext): HistoryQueries {
         .select(mark(db, arg, 0))
         .where('id', '=', arg<string>(6)),
     ),
-    parts: new PreparedQuery((db, arg) =>
-      db
-        .selectFrom(states)
-        .select(['part', 'parts', 'format', 'digest', 'data'])
-        .where('thread_id', '=', arg<string>(0))
-        .where('at_seq', '=', arg<number>(1))
-        .orderBy('part'),
-    ),
     allRows: new PreparedQuery((db, arg) =>
       db
         .selectFrom(chunks)
@@ -178,17 +169,16 @@ export async function readHistory(
       const shared = await sharedRows(ctx, threadId, records, probed, true);
       return folded(threadId, records, policy, shared);
     }
-    const atSeq = Number(found.state_seq);
-    const digest = String(found.state_digest);
-    const parts = (await q.parts.execute(ctx.db, [threadId, atSeq])).rows;
-    if (parts.length === 0 || parts[0]?.digest !== digest) continue; // replaced: read again
-    const opener = await ctx.cipher?.stateOpener(threadId, atSeq, parts);
-    const state = decodeState(threadId, atSeq, digest, parts, opener);
-    // A state is used only while the row it ends with is still the one it was made from (a
-    // writer that knows nothing of states may have truncated the thread and written again).
-    if (state === undefined || !endsWith(state, found)) break; // read the rows
+    const state = await readMarkedState(ctx, threadId, found);
+    if (state === 'replaced') continue; // read again
+    if (state === 'unusable') break; // read the rows
     // A state of a fork ends with one of its own rows (notes/0088): the rows after it are its own.
-    const own = { ...noShared(), fold: MessageFold.from(state), stateSeq: atSeq, own: true };
+    const own = {
+      ...noShared(),
+      fold: MessageFold.from(state),
+      stateSeq: Number(found.state_seq),
+      own: true,
+    };
     return folded(threadId, records, policy, own);
   }
   const records = (await q.allRows.execute(ctx.db, [threadId])).rows;

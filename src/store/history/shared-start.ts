@@ -4,8 +4,7 @@ import type { StoreContext } from '../context.js';
 import type { PathSegment } from '../fork-path.js';
 import { PreparedQuery } from '../prepared.js';
 import { pathRowsAll } from '../queries/path-rows.js';
-import { decodeState, type StoredStatePart } from './state-codec.js';
-import { endsWith, type StateMark } from './state-mark.js';
+import { readMarkedState } from './marked-state.js';
 
 /** Where a fork's whole-history read starts: a state of a thread it reads, or nothing. */
 export interface SharedStart {
@@ -22,8 +21,6 @@ interface SharedStateQueries {
   readonly newest: PreparedQuery<{ readonly at_seq: unknown; readonly digest: unknown }>;
   /** `[threadId, seq]` → the turn id and creation time of the thread's row at `seq`. */
   readonly rowAt: PreparedQuery<{ readonly turn_id: unknown; readonly created_at: unknown }>;
-  /** `[threadId, atSeq]` → the state's parts, in order. */
-  readonly parts: PreparedQuery<StoredStatePart>;
 }
 
 const queries = new WeakMap<StoreContext, SharedStateQueries>();
@@ -49,14 +46,6 @@ function queriesOf(ctx: StoreContext): SharedStateQueries {
         .where('thread_id', '=', arg<string>(0))
         .where('seq', '=', arg<number>(1)),
     ),
-    parts: new PreparedQuery((db, arg) =>
-      db
-        .selectFrom(states)
-        .select(['part', 'parts', 'format', 'digest', 'data'])
-        .where('thread_id', '=', arg<string>(0))
-        .where('at_seq', '=', arg<number>(1))
-        .orderBy('part'),
-    ),
   };
   queries.set(ctx, q);
   return q;
@@ -75,21 +64,15 @@ async function stateWithin(ctx: StoreContext, segment: PathSegment) {
   if (newest === undefined) return undefined;
   const atSeq = Number(newest.at_seq);
   if (atSeq <= segment.after || atSeq > segment.upTo) return undefined;
-  const digest = String(newest.digest);
-  const parts = (await q.parts.execute(ctx.db, [id, atSeq])).rows;
-  if (parts.length === 0 || parts[0]?.digest !== digest) return undefined;
-  // An encrypted state opens with the key of the thread that wrote it.
-  const opener = await ctx.cipher?.stateOpener(id, atSeq, parts);
-  const state = decodeState(id, atSeq, digest, parts, opener);
   const row = (await q.rowAt.execute(ctx.db, [id, atSeq])).rows[0];
-  const mark: StateMark = {
+  // Read by the id of the thread that wrote it: an encrypted state opens with that thread's key.
+  const state = await readMarkedState(ctx, id, {
     state_seq: atSeq,
-    state_digest: digest,
+    state_digest: newest.digest,
     state_turn_id: row?.turn_id ?? null,
     state_created_at: row?.created_at ?? null,
-  };
-  if (state === undefined || !endsWith(state, mark)) return undefined;
-  return { state, atSeq };
+  });
+  return typeof state === 'string' ? undefined : { state, atSeq };
 }
 
 /**

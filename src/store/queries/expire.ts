@@ -11,6 +11,7 @@ import { selectThread } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import type { ExpireOptions, ExpireResult } from '../types.js';
 import { checkThreadId } from '../validate.js';
+import { cutRows } from './cut-rows.js';
 
 /** The turn id of a retention sentinel: `expired-` and the seq it holds. */
 const SENTINEL = 'expired-';
@@ -140,11 +141,7 @@ async function expireThread(
         },
       };
       const json = JSON.stringify(data);
-      const deleted = await trx
-        .deleteFrom('chunks')
-        .where('thread_id', '=', threadId)
-        .where('seq', '<', last)
-        .executeTakeFirst();
+      // The last removed row becomes the sentinel; the removed turns and the rows before it go.
       await trx
         .updateTable('chunks')
         .set({
@@ -163,14 +160,8 @@ async function expireThread(
         .where('thread_id', '=', threadId)
         .where('first_seq', '<=', last)
         .execute();
-      await trx.deleteFrom('historyStates').where('thread_id', '=', threadId).execute();
-      await trx.deleteFrom('snapshots').where('thread_id', '=', threadId).execute();
-      await trx
-        .updateTable('threads')
-        .set({ updated_at: now })
-        .where('id', '=', threadId)
-        .execute();
-      return { turns: removed, rows: Number(deleted.numDeletedRows) + 1 };
+      const deleted = await cutRows(trx, threadId, { before: last }, { updated_at: now });
+      return { turns: removed, rows: deleted + 1 };
     },
     { what: 'expire', threadId },
   );

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, QueryResult } from 'kysely';
 import { ROW_COLUMNS, type SelectedRow } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { openRecords } from '../encryption/store-cipher.js';
@@ -32,10 +32,10 @@ const SHARED_COLUMNS = [...ROW_COLUMNS, 'thread_id'] as const;
 
 /** The reads of a fork's stretches in other threads, compiled once per store. */
 interface PathQueries {
-  /** `[threadId, after, below, limit]` → rows `after < seq < below`, newest first. */
-  readonly before: PreparedQuery<SegmentPageRow>;
-  /** `[threadId, after, upTo, limit]` → rows `after < seq <= upTo`, oldest first. */
-  readonly after: PreparedQuery<SegmentPageRow>;
+  /** `[threadId, after, upTo, limit]` → the newest rows `after < seq <= upTo`, newest first. */
+  readonly newest: PreparedQuery<SegmentPageRow>;
+  /** `[threadId, after, upTo, limit]` → the oldest rows `after < seq <= upTo`, oldest first. */
+  readonly oldest: PreparedQuery<SegmentPageRow>;
   /** `[threadId, after, upTo]` → every row `after < seq <= upTo`, oldest first. */
   readonly range: PreparedQuery<SharedRow>;
   /** `[threadId, turnId, after, upTo]` → the turn's rows in that range, oldest first. */
@@ -56,7 +56,7 @@ function queriesOf(ctx: StoreContext): PathQueries {
   let q = queries.get(ctx);
   if (q !== undefined) return q;
   const chunks = 'chunks';
-  const page = (direction: 'before' | 'after') =>
+  const page = (order: 'desc' | 'asc') =>
     new PreparedQuery<SegmentPageRow>((db, arg) =>
       db
         .selectFrom(chunks)
@@ -72,13 +72,13 @@ function queriesOf(ctx: StoreContext): PathQueries {
         )
         .where('thread_id', '=', arg<string>(0))
         .where('seq', '>', arg<number>(1))
-        .where('seq', direction === 'before' ? '<' : '<=', arg<number>(2))
-        .orderBy('seq', direction === 'before' ? 'desc' : 'asc')
+        .where('seq', '<=', arg<number>(2))
+        .orderBy('seq', order)
         .limit(arg<number>(3)),
     );
   q = {
-    before: page('before'),
-    after: page('after'),
+    newest: page('desc'),
+    oldest: page('asc'),
     range: new PreparedQuery((db, arg) =>
       db
         .selectFrom(chunks)
@@ -163,6 +163,43 @@ export function forkSeqHint(ctx: StoreContext, threadId: string): number | undef
 }
 
 /**
+ * The stretches of `path` cut to the seqs `above < seq < below`, those left empty left out: newest
+ * first as `path` lists them, or oldest first.
+ */
+function* stretches(
+  path: readonly PathSegment[],
+  order: 'newest' | 'oldest',
+  above: number,
+  below: number,
+): Generator<PathSegment> {
+  for (let k = 0; k < path.length; k++) {
+    const s = path[order === 'newest' ? k : path.length - 1 - k] as PathSegment;
+    const after = Math.max(s.after, above);
+    const upTo = Math.min(s.upTo, below - 1);
+    if (after < upTo) yield { threadId: s.threadId, after, upTo };
+  }
+}
+
+/**
+ * Reads stretch after stretch, each by its own thread id and seq range (`read`, told how many
+ * rows are still wanted), until `limit` rows; then opens them (each with its owner's key).
+ */
+async function collect<R extends SharedRow>(
+  ctx: StoreContext,
+  from: Iterable<PathSegment>,
+  limit: number,
+  read: (s: PathSegment, wanted: number) => Promise<QueryResult<R>>,
+): Promise<R[]> {
+  const rows: R[] = [];
+  for (const s of from) {
+    if (rows.length >= limit) break;
+    for (const row of (await read(s, limit - rows.length)).rows) rows.push(row);
+  }
+  await openRecords(ctx.cipher, rows);
+  return rows;
+}
+
+/**
  * The newest `limit` rows of the stretches `path` below seq `below`, newest first: one keyset
  * query per stretch read, each by its own thread id and seq range, until the page is full.
  */
@@ -173,15 +210,9 @@ export async function pathRowsBefore(
   limit: number,
 ): Promise<SegmentPageRow[]> {
   const q = queriesOf(ctx);
-  const rows: SegmentPageRow[] = [];
-  for (const s of path) {
-    if (rows.length >= limit) break;
-    if (s.after + 1 >= below) continue;
-    const args = [s.threadId, s.after, Math.min(below, s.upTo + 1), limit - rows.length];
-    rows.push(...(await q.before.execute(ctx.db, args)).rows);
-  }
-  await openRecords(ctx.cipher, rows);
-  return rows;
+  return collect(ctx, stretches(path, 'newest', 0, below), limit, (s, wanted) =>
+    q.newest.execute(ctx.db, [s.threadId, s.after, s.upTo, wanted]),
+  );
 }
 
 /** The oldest `limit` rows of the stretches `path` above seq `above`, oldest first. */
@@ -192,15 +223,9 @@ export async function pathRowsAfter(
   limit: number,
 ): Promise<SegmentPageRow[]> {
   const q = queriesOf(ctx);
-  const rows: SegmentPageRow[] = [];
-  for (let i = path.length - 1; i >= 0 && rows.length < limit; i--) {
-    const s = path[i] as PathSegment;
-    if (s.upTo <= above) continue;
-    const args = [s.threadId, Math.max(s.after, above), s.upTo, limit - rows.length];
-    rows.push(...(await q.after.execute(ctx.db, args)).rows);
-  }
-  await openRecords(ctx.cipher, rows);
-  return rows;
+  return collect(ctx, stretches(path, 'oldest', above, Infinity), limit, (s, wanted) =>
+    q.oldest.execute(ctx.db, [s.threadId, s.after, s.upTo, wanted]),
+  );
 }
 
 /** Every row of the stretches `path` above seq `above`, oldest first. */
@@ -211,15 +236,9 @@ export async function pathRowsAll(
   above: number,
 ): Promise<SharedRow[]> {
   const q = queriesOf(ctx);
-  const rows: SharedRow[] = [];
-  for (let i = path.length - 1; i >= 0; i--) {
-    const s = path[i] as PathSegment;
-    if (s.upTo <= above) continue;
-    const found = (await q.range.execute(db, [s.threadId, Math.max(s.after, above), s.upTo])).rows;
-    for (const row of found) rows.push(row);
-  }
-  await openRecords(ctx.cipher, rows);
-  return rows;
+  return collect(ctx, stretches(path, 'oldest', above, Infinity), Infinity, (s) =>
+    q.range.execute(db, [s.threadId, s.after, s.upTo]),
+  );
 }
 
 /**

@@ -4,6 +4,7 @@ import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { selectThread } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import { checkSeq, checkThreadId } from '../validate.js';
+import { cutRows } from './cut-rows.js';
 import { refuseIfForked } from './fork-guard.js';
 
 /**
@@ -29,27 +30,8 @@ export function truncateAfter(ctx: StoreContext, threadId: string, seq: number):
           origin.parentId !== undefined && seq < origin.forkSeq
             ? { fork_seq: seq, fork_path: encodeForkPath(pathUpTo(origin.ancestors, seq)) }
             : {};
-        await trx
-          .deleteFrom('chunks')
-          .where('thread_id', '=', threadId)
-          .where('seq', '>', seq)
-          .execute();
-        // A history snapshot that holds a row cut away no longer tells the thread's history.
-        await trx
-          .deleteFrom('snapshots')
-          .where('thread_id', '=', threadId)
-          .where('last_seq', '>', seq)
-          .execute();
-        await trx
-          .deleteFrom('historyStates')
-          .where('thread_id', '=', threadId)
-          .where('at_seq', '>', seq)
-          .execute();
-        await trx
-          .updateTable('threads')
-          .set({ next_seq: seq + 1, updated_at: ctx.now(), ...cutFork })
-          .where('id', '=', threadId)
-          .execute();
+        const moved = { next_seq: seq + 1, updated_at: ctx.now(), ...cutFork };
+        await cutRows(trx, threadId, { after: seq }, moved);
         return last - seq;
       },
       { what: 'truncateAfter', threadId },
