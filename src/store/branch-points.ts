@@ -78,7 +78,11 @@ export function branchPoints(
   for (const seq of [...seqs].sort((a, b) => a - b)) {
     const key = pointKey(active, seq);
     if (key === undefined) continue;
+    // Where the active path stops (truncated back to the branch point), no version of the next
+    // turn is on it: the point is not one of its turns, and listing it would leave no index for
+    // `active` to name (-1).
     const activeVersion = versionAfter(active, seq, root);
+    if (activeVersion === undefined) continue;
     const versions = new Map<string, BranchVersion>();
     for (const m of members) {
       if (pointKey(m, seq) !== key) continue;
