@@ -128,6 +128,22 @@ describe.each(['sqlite', 'postgres'] as const)('a session with alternatives on %
       ]);
       expect(await store.getTurn('chat', 't4')).toBeNull();
       expect((await store.getRows(path)).map((r) => r.turnId).at(-1)).toBe('t4');
+      // A turn the path inherits from the conversation's own rows can be regenerated too.
+      expect(texts(await session.regenerate('t1').rows)).toEqual([
+        't5 user: one',
+        't5 assistant: A4: one',
+      ]);
+      expect(lines(model.prompts[4])).toEqual(['user: one']);
+      expect((await store.getAlternatives('chat')).branches).toEqual([
+        {
+          atSeq: 0,
+          active: 1,
+          alternatives: [
+            expect.objectContaining({ threadId: 'chat', turnId: 't1' }),
+            expect.objectContaining({ threadId: await store.activePath('chat'), turnId: 't5' }),
+          ],
+        },
+      ]);
     },
   );
 
