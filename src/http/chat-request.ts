@@ -143,7 +143,9 @@ export function readChatRequest(body: Record<string, unknown>): ChatRequest {
   const problem = turnIdProblem(body.turnId);
   if (problem !== undefined) return fail('turnId', problem);
   const { trigger, messageId } = body;
-  if (trigger === undefined && (typeof body.text === 'string' || body.regenerate !== undefined)) {
+  const chunklog =
+    typeof body.text === 'string' || body.edit !== undefined || body.regenerate !== undefined;
+  if (chunklog && (trigger === undefined || trigger === 'submit-message')) {
     return readChunklogBody(body);
   }
   if (trigger !== undefined && trigger !== 'submit-message' && trigger !== 'regenerate-message') {
@@ -152,8 +154,8 @@ export function readChatRequest(body: Record<string, unknown>): ChatRequest {
   if (messageId !== undefined && (typeof messageId !== 'string' || messageId === '')) {
     return fail('messageId', '`messageId` must be a non-empty string.');
   }
-  if (typeof body.text === 'string' || body.edit !== undefined || body.regenerate !== undefined) {
-    return fail('trigger', 'Send either the chat transport body or chunklog’s `{ text }`.');
+  if (chunklog) {
+    return fail('trigger', '`regenerate-message` takes the chat transport body, not `{ text }`.');
   }
   const list: readonly unknown[] = isRecord(body.message)
     ? [body.message]
@@ -176,8 +178,9 @@ export function readChatRequest(body: Record<string, unknown>): ChatRequest {
   }
   const last = userText(list.at(-1), field);
   if (!('text' in last)) return last;
-  if (messageId === undefined)
+  if (messageId === undefined) {
     return { ok: true, kind: 'send', text: last.text, turnId: body.turnId as string | undefined };
+  }
   if (body.turnId !== undefined) return fail('turnId', '`turnId` applies to a new message only.');
   // `sendMessage({ text, messageId })`: the chat replaced that message and cut the list after it.
   const edited = list.length - 1;

@@ -198,6 +198,7 @@ describe('POST /threads/:id/messages: edit and regenerate', () => {
     await bad({ regenerate: '' }, 'regenerate');
     await bad({ regenerate: 't1', text: 'x' }, 'regenerate');
     await bad({ text: '', edit: 't1' }, 'text');
+    await bad({ edit: 't1' }, 'text');
     await bad({ text: 'x', edit: 5 }, 'edit');
     await bad({ text: 'x', edit: 't1', turnId: 'mine' }, 'turnId');
     await bad({ text: 'x', edit: 't1', mode: 'steer' }, 'mode');
