@@ -79,11 +79,15 @@ export interface ChunkThread {
   readonly connection: ConnectionStatus;
   /** The last failure (a `request-failed` or `load-failed` ChunklogError), cleared by the next success. */
   readonly error: unknown;
+  /** The versions of the conversation's turns, beside the window (`refresh`, `getSnapshot`, …). */
+  readonly alternatives: ChunkAlternatives;
   /**
-   * The versions of the conversation's turns: `versionsOf(turnId)` gives a turn's index, count
-   * and versions (undefined for a turn with one version); `switching` while a switch runs.
+   * A turn's versions: its index, their count and the versions (each with the `threadId` to
+   * switch to), or undefined for a turn with one version. Re-rendered when they change.
    */
-  readonly alternatives: AlternativesSnapshot;
+  readonly versionsOf: AlternativesSnapshot['versionsOf'];
+  /** Whether a switch, an edit or a regenerate is reloading the window. */
+  readonly switching: boolean;
   /** Sends a message (queued behind a running turn), shown at once as a pending message. Resolves to undefined on failure (see `error`). */
   send(text: string): Promise<SentMessage | undefined>;
   /** Adds a message to the running turn. Resolves to false on failure. */
@@ -97,7 +101,7 @@ export interface ChunkThread {
   /** Tells the window whether the user is scrolled up (no eviction, reconcile deferred). */
   setScrolledUp(scrolledUp: boolean): void;
   /**
-   * Makes a version's path active (a `threadId` from `alternatives.versionsOf(turnId).versions`)
+   * Makes a version's path active (a `threadId` from `versionsOf(turnId).versions`)
    * and reloads the window on it. Resolves to false on failure (see `error`).
    *
    * @throws {ChunklogError} `invalid-option` (thrown) for an empty id or one no branch lists
@@ -361,7 +365,9 @@ export function useChunkThread(options: UseChunkThreadOptions): ChunkThread {
     lastTurn,
     connection,
     error,
-    alternatives: versions,
+    alternatives,
+    versionsOf: versions.versionsOf,
+    switching: versions.switching,
     ...actions,
   };
 }
