@@ -64,14 +64,30 @@ function conversation(): FakeConversation {
   return chat;
 }
 
+/** Renders the hook once and hands its value out (a server render runs no effect). */
+function Capture({
+  options,
+  take,
+}: {
+  options: Parameters<typeof useChunkThread>[0];
+  take: (thread: ChunkThread) => void;
+}): ReactElement {
+  const thread = useChunkThread(options);
+  take(thread);
+  return createElement('p', null, thread.snapshot.groups.length);
+}
+
 /** The hook's value, from a server render. */
 function renderThread(options: Parameters<typeof useChunkThread>[0]): ChunkThread {
   let thread: ChunkThread | undefined;
-  function Capture(): ReactElement {
-    thread = useChunkThread(options);
-    return createElement('p', null, thread.snapshot.groups.length);
-  }
-  renderToString(createElement(Capture));
+  renderToString(
+    createElement(Capture, {
+      options,
+      take: (value) => {
+        thread = value;
+      },
+    }),
+  );
   return thread as ChunkThread;
 }
 
