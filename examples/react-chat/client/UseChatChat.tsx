@@ -13,12 +13,15 @@ import {
   isChunklogToolProgressPart,
   toUIMessages,
 } from 'chunklog';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { createThreadClient } from 'chunklog/react';
+import { indexTurnVersions, parseThreadAlternatives, type TurnVersions } from 'chunklog/window';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { ErrorCard } from './Chunks.js';
 import { Composer } from './Composer.js';
 import { EmptyHint } from './EmptyHint.js';
 import { Markdown } from './Markdown.js';
 import { useTurnEnd } from './use-turn-end.js';
+import { MessageTools, turnIdOf } from './Versions.js';
 
 const api = (threadId: string) => `/api/threads/${encodeURIComponent(threadId)}`;
 const ui = (threadId: string) => `/ui/threads/${encodeURIComponent(threadId)}`;
@@ -29,6 +32,29 @@ async function storedMessages(threadId: string): Promise<UIMessage[]> {
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   const page = (await response.json()) as ChunkPage;
   return toUIMessages(groupRowsToMessages(page.chunks));
+}
+
+/**
+ * The versions of the thread's turns (`GET /api/threads/:id/alternatives`, read again with
+ * `refresh`), and `switchTo`, which makes a version's path active. An empty thread is not asked
+ * (it may not exist yet).
+ */
+function useVersions(threadId: string, asked: boolean) {
+  const client = useMemo(() => createThreadClient({ threadId, basePath: '/api' }), [threadId]);
+  const [byTurn, setByTurn] = useState<ReadonlyMap<string, TurnVersions>>(new Map());
+  const refresh = useCallback(async () => {
+    setByTurn(indexTurnVersions(parseThreadAlternatives(await client.alternatives())));
+  }, [client]);
+  useEffect(() => {
+    if (asked) void refresh();
+  }, [asked, refresh]);
+  const switchTo = useCallback(
+    async (to: string) => {
+      setByTurn(indexTurnVersions(parseThreadAlternatives(await client.switchAlternative(to))));
+    },
+    [client],
+  );
+  return { byTurn, refresh, switchTo };
 }
 
 const post = (url: string, body: unknown) =>
@@ -189,24 +215,45 @@ function Chat({
     () =>
       new DefaultChatTransport({
         api: `${ui(threadId)}/messages`,
-        // chunklog holds the thread: send only the new message.
-        prepareSendMessagesRequest: ({ messages }) => ({ body: { message: messages.at(-1) } }),
+        // chunklog holds the thread: send only the new message, and for a regenerate or an
+        // edit (`sendMessage` with a `messageId`) which message it makes a new version of.
+        prepareSendMessagesRequest: ({ messages, trigger, messageId }) => ({
+          body: {
+            message: messages.at(-1),
+            trigger,
+            ...(messageId !== undefined ? { messageId } : {}),
+          },
+        }),
         prepareReconnectToStreamRequest: () => ({ api: `${ui(threadId)}/stream` }),
       }),
     [threadId],
   );
-  const { messages, sendMessage, setMessages, status, stop, resumeStream, error } = useChat({
-    id: threadId,
-    messages: initial,
-    transport,
-    resume: true, // after a reload, pick up the running turn (204 when none runs)
-    // The store is the truth: once a turn has ended (its turn-end comes after its write), show
-    // the stored thread. It differs from what streamed only after a reload mid-turn (the user's
-    // message of that turn was not stored yet) or a stop.
-    onFinish: ({ isAbort }) => {
-      if (!isAbort) void storedMessages(threadId).then(setMessages);
-    },
-  });
+  const versions = useVersions(threadId, initial.length > 0);
+  const { messages, sendMessage, setMessages, status, stop, resumeStream, error, regenerate } =
+    useChat({
+      id: threadId,
+      messages: initial,
+      transport,
+      resume: true, // after a reload, pick up the running turn (204 when none runs)
+      // The store is the truth: once a turn has ended (its turn-end comes after its write), show
+      // the stored thread. It differs from what streamed only after a reload mid-turn (the user's
+      // message of that turn was not stored yet) or a stop.
+      onFinish: ({ isAbort }) => {
+        if (isAbort) return;
+        void storedMessages(threadId).then(setMessages);
+        void versions.refresh(); // a regenerate or an edit made a new version
+      },
+    });
+  const [switching, setSwitching] = useState(false);
+  const switchTo = async (to: string) => {
+    setSwitching(true);
+    try {
+      await versions.switchTo(to);
+      setMessages(await storedMessages(threadId)); // the new active path
+    } finally {
+      setSwitching(false);
+    }
+  };
   const running = status === 'submitted' || status === 'streaming';
   useTurnEnd(running, onTurnEnd);
   // Retry, on the error cards of the newest message once the turn ended: the user's last text,
@@ -227,6 +274,7 @@ function Chat({
     data.view = 'usechat';
     data.running = String(running);
     data.status = status;
+    data.switching = String(switching);
   });
 
   return (
@@ -262,6 +310,15 @@ function Chat({
                   onRetry={onRetry}
                 />
               ))}
+              <MessageTools
+                role={message.role}
+                text={message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('')}
+                versions={versions.byTurn.get(turnIdOf(message.id))}
+                disabled={running || switching}
+                onSwitch={(to) => void switchTo(to)}
+                onEdit={(text) => void sendMessage({ text, messageId: message.id })}
+                onRegenerate={() => void regenerate({ messageId: message.id })}
+              />
             </article>
           );
         })}
