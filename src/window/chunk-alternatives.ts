@@ -128,6 +128,10 @@ export class ChunkAlternatives {
   /** Bumped by every request: an answer older than the latest one is dropped. */
   private requests = 0;
   private busy = 0;
+  /** Bumped by every switch and new version: a wait for an older one's turn is dropped. */
+  private paths = 0;
+  /** Unsubscribes the wait for a new version's turn to start, if one runs. */
+  private waiting: (() => void) | undefined;
 
   /**
    * @param options - the window, `loadAlternatives` and `switchAlternative`
@@ -252,6 +256,7 @@ export class ChunkAlternatives {
         threadId,
       );
     }
+    this.paths++;
     return this.during(async () => {
       const request = ++this.requests;
       const answer = await fetchAlternatives('switching the alternative', () =>
@@ -297,16 +302,56 @@ export class ChunkAlternatives {
         content,
       );
     }
+    const path = ++this.paths;
     return this.during(async () => {
       const { turnId } = await start();
+      if (this.paths !== path) return turnId; // another switch or version came meanwhile
       nonEmpty('ChunkAlternatives.startVersion', 'turnId', turnId);
+      const started = this.follows(turnId);
       const reloaded = this.window.reload({ keepTurnId: turnId });
       if (content !== undefined) {
         this.window.addPendingUserMessage(content as string | readonly Chunk[], { turnId });
       }
       await Promise.all([reloaded, this.refresh()]);
+      // The server makes the new version when the turn is admitted, which may be after it
+      // answered (the turn was queued, or admission was still writing): until the turn's
+      // `turn-start` came, the page may be of the old path. Reload again when it comes.
+      if (!started && this.paths === path) this.reloadWhenLive(turnId);
       return turnId;
     });
+  }
+
+  /** Whether the window follows `turnId` live (its `turn-start` has come). */
+  private follows(turnId: string): boolean {
+    const { log, liveTurnId } = this.window.getSnapshot();
+    return liveTurnId === turnId || log.some((e) => e.live && !e.pending && e.turnId === turnId);
+  }
+
+  /** Reloads the window once more when `turnId` starts streaming, unless another path came first. */
+  private reloadWhenLive(turnId: string): void {
+    this.stopWaiting();
+    const path = this.paths;
+    const stop = this.window.subscribe(() => {
+      if (this.paths !== path) {
+        this.stopWaiting();
+        return;
+      }
+      if (!this.follows(turnId)) return;
+      this.stopWaiting();
+      queueMicrotask(() => {
+        if (this.paths !== path) return;
+        this.window.reload({ keepTurnId: turnId }).catch(() => {
+          // The window is left empty and says so (hasOlder); its next loadOlder() retries.
+        });
+        this.refresh().catch(() => {});
+      });
+    });
+    this.waiting = stop;
+  }
+
+  private stopWaiting(): void {
+    this.waiting?.();
+    this.waiting = undefined;
   }
 
   private async during<T>(run: () => Promise<T>): Promise<T> {

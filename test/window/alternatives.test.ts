@@ -16,7 +16,7 @@ import {
 import { verifyRowCounts } from '../../src/window/row-count.js';
 import { FakeConversation } from './support/conversation.js';
 import { textBlock, turnOf } from './support/events.js';
-import { controlledSource, storedDrafts } from './support/page-source.js';
+import { controlledSource, flush, storedDrafts } from './support/page-source.js';
 
 verifyRowCounts(true);
 
@@ -290,6 +290,30 @@ describe('ChunkAlternatives', () => {
     await window.reconcile();
     await alternatives.refresh();
     expect(window.log.every((e) => !e.live)).toBe(true);
+    expect(window.groups.map((m) => m.id)).toEqual([
+      't0:user',
+      't0:assistant',
+      'e1:user',
+      'e1:assistant',
+    ]);
+    expect(alternatives.versionsOf('e1')).toMatchObject({ index: 1, count: 2 });
+  });
+
+  it('reloads again when the new version starts, if the server made it after it answered', async () => {
+    const chat = conversationOf(2, 2);
+    const { window, alternatives } = setUp(chat);
+    await window.loadOlder();
+    // The server answers first and makes the version when the turn is admitted, later.
+    await alternatives.startVersion(async () => ({ turnId: 'e1' }), { content: 'q1, edited' });
+    expect(window.log.map((e) => e.turnId)).toEqual(['t0', 't0', 't0', 't1', 't1', 't1', 'e1']);
+    chat.fork('t1', 'chat-1~e');
+    chat.append(storedDrafts('e1', [], 'q1, edited'));
+    chat.running.add('e1');
+    const events = turnOf('e1', 2);
+    window.apply(events[0] as ChunkEvent); // turn-start: the version exists now
+    await flush();
+    expect(window.log.some((e) => e.turnId === 't1')).toBe(false);
+    for (const e of events.slice(1)) window.apply(e);
     expect(window.groups.map((m) => m.id)).toEqual([
       't0:user',
       't0:assistant',

@@ -52,8 +52,15 @@ export class FakeConversation {
     this.active = threadId;
   }
 
+  /** Turns the pages say are `running` (their rows are the steps stored so far). */
+  readonly running = new Set<string>();
+
   page(request: LoadPageRequest): ChunkPage {
-    return this.path.page(request);
+    const page = this.path.page(request);
+    const status = Object.fromEntries(
+      page.chunks.filter((r) => this.running.has(r.turnId)).map((r) => [r.turnId, 'running']),
+    );
+    return Object.keys(status).length === 0 ? page : { ...page, turnStatus: status };
   }
 
   /** The branch points of the active path (every fork lists its versions at its seq). */
