@@ -1,56 +1,187 @@
+import { parseMessageId } from '../ui-messages/message-ids.js';
 import { isRecord, turnIdProblem } from './params.js';
 
-/** What a `useChat` request asks for: the text of the user message to send. */
+/**
+ * Which stored user turn an edit or a regenerate names: its id (from a chunklog message id
+ * `${turnId}:user|assistant`, or chunklog's own body); or, for a message the client made itself
+ * (a `useChat` message sent in this chat keeps the client's id), its place: the `skip`-th user
+ * turn after turn `after` on the active path (`null`: from the start); or the newest user turn.
+ */
+export type TurnRef =
+  | { readonly turnId: string }
+  | { readonly after: string | null; readonly skip: number }
+  | { readonly latest: true };
+
+/** What a `POST …/messages` body asks for: a new message, an edit, or a regenerate. */
 export type ChatRequest =
-  | { readonly ok: true; readonly text: string; readonly turnId?: string | undefined }
+  | {
+      readonly ok: true;
+      readonly kind: 'send';
+      readonly text: string;
+      readonly turnId?: string | undefined;
+    }
+  | {
+      readonly ok: true;
+      readonly kind: 'edit';
+      readonly text: string;
+      readonly target: TurnRef;
+      /** The body field that named the turn, for a 400 when it names none. */
+      readonly parameter: string;
+    }
+  | {
+      readonly ok: true;
+      readonly kind: 'regenerate';
+      readonly target: TurnRef;
+      readonly parameter: string;
+    }
   | { readonly ok: false; readonly parameter: string; readonly message: string };
 
-/**
- * Reads the body of a request from the AI SDK's chat transport (`{ id, messages, trigger,
- * messageId }`, or `{ message }` when the client sends only the new message), or chunklog's
- * `{ text, turnId? }`: the text of the user message to send. A chunklog session takes text: a
- * message with a file is refused, and so is `regenerate-message` (the log is append-only).
- *
- * @param body - the parsed JSON body
- * @returns the text (and turn id), or the parameter that is wrong
- */
-export function readChatRequest(body: Record<string, unknown>): ChatRequest {
-  const turnId = body.turnId as string | undefined;
-  const problem = turnIdProblem(turnId);
-  if (problem !== undefined) return { ok: false, parameter: 'turnId', message: problem };
-  // The trigger is read from every body shape: a regenerate is refused, never sent as new text.
-  if (body.trigger !== undefined && body.trigger !== 'submit-message') {
-    return {
-      ok: false,
-      parameter: 'trigger',
-      message: 'Only `submit-message` is supported: a chunklog thread is append-only.',
-    };
-  }
-  if (typeof body.text === 'string') {
-    return body.text.trim() === ''
-      ? { ok: false, parameter: 'text', message: '`text` must be a non-empty string.' }
-      : { ok: true, text: body.text, turnId };
-  }
-  const message = isRecord(body.message)
-    ? body.message
-    : Array.isArray(body.messages)
-      ? body.messages.at(-1)
-      : undefined;
-  const field = isRecord(body.message) ? 'message' : 'messages';
+type Failure = Extract<ChatRequest, { ok: false }>;
+
+function fail(parameter: string, message: string): Failure {
+  return { ok: false, parameter, message };
+}
+
+/** The text of a user message of the chat transport's body, or what is wrong with it. */
+function userText(message: unknown, field: string): { text: string } | Failure {
   if (!isRecord(message) || message.role !== 'user' || !Array.isArray(message.parts)) {
-    return { ok: false, parameter: field, message: 'The last message must be a user message.' };
+    return fail(field, 'The last message must be a user message.');
   }
   const texts: string[] = [];
   for (const part of message.parts) {
     if (!isRecord(part)) continue;
     if (part.type === 'text' && typeof part.text === 'string') texts.push(part.text);
-    else if (part.type === 'file') {
-      return { ok: false, parameter: field, message: 'A chunklog session takes text messages.' };
-    }
+    else if (part.type === 'file') return fail(field, 'A chunklog session takes text messages.');
   }
   const text = texts.join('\n');
-  if (text.trim() === '') {
-    return { ok: false, parameter: field, message: 'The user message has no text.' };
+  if (text.trim() === '') return fail(field, 'The user message has no text.');
+  return { text };
+}
+
+/** The turn of a chunklog message id, or undefined for an id of the client's own. */
+function turnOfId(id: unknown): string | undefined {
+  if (typeof id !== 'string') return undefined;
+  const parsed = parseMessageId(id);
+  return parsed === undefined || turnIdProblem(parsed.turnId) !== undefined
+    ? undefined
+    : parsed.turnId;
+}
+
+/**
+ * The turn of message `index` of the chat's list: by its own id when chunklog made it, else by
+ * the nearest earlier message chunklog made and the user messages between them.
+ */
+function refAt(messages: readonly unknown[], index: number): TurnRef {
+  const own = turnOfId(isRecord(messages[index]) ? messages[index].id : undefined);
+  if (own !== undefined) return { turnId: own };
+  let skip = 0;
+  for (let i = index - 1; i >= 0; i--) {
+    const message = messages[i];
+    if (!isRecord(message)) continue;
+    const turnId = turnOfId(message.id);
+    if (turnId !== undefined) return { after: turnId, skip };
+    if (message.role === 'user') skip++;
   }
-  return { ok: true, text, turnId };
+  return { after: null, skip };
+}
+
+/** A chunklog `edit` or `regenerate` field: a turn id. */
+function turnField(body: Record<string, unknown>, field: 'edit' | 'regenerate'): Failure | string {
+  const value = body[field];
+  const problem = turnIdProblem(value);
+  if (value === undefined || problem !== undefined) {
+    return fail(
+      field,
+      `\`${field}\` must be the id of a stored turn${problem === undefined ? '' : `: ${problem}`}.`,
+    );
+  }
+  if (body.turnId !== undefined) return fail('turnId', '`turnId` applies to a new message only.');
+  return value as string;
+}
+
+/** chunklog's own bodies: `{ text, turnId? }`, `{ text, edit }`, `{ regenerate }`. */
+function readChunklogBody(body: Record<string, unknown>): ChatRequest {
+  if (body.regenerate !== undefined) {
+    const turnId = turnField(body, 'regenerate');
+    if (typeof turnId !== 'string') return turnId;
+    if (body.text !== undefined || body.edit !== undefined) {
+      return fail('regenerate', '`regenerate` sends the stored message again: give no `text`.');
+    }
+    return { ok: true, kind: 'regenerate', target: { turnId }, parameter: 'regenerate' };
+  }
+  const text = body.text;
+  if (typeof text !== 'string' || text.trim() === '') {
+    return fail('text', '`text` must be a non-empty string.');
+  }
+  if (body.edit !== undefined) {
+    const turnId = turnField(body, 'edit');
+    if (typeof turnId !== 'string') return turnId;
+    return { ok: true, kind: 'edit', text, target: { turnId }, parameter: 'edit' };
+  }
+  return { ok: true, kind: 'send', text, turnId: body.turnId as string | undefined };
+}
+
+/**
+ * Reads the body of `POST …/threads/:id/messages`: chunklog's `{ text, turnId? }` (a new
+ * message), `{ text, edit: turnId }` (an edit) or `{ regenerate: turnId }`; or the body of the AI
+ * SDK's chat transport (`{ id, messages, trigger, messageId }`, or `{ message }` when the client
+ * sends only the new message): `submit-message` sends the last user message's text, and edits a
+ * stored user message when `messageId` names one (`sendMessage({ text, messageId })`);
+ * `regenerate-message` answers a stored user message again (`regenerate()`). A chunklog session
+ * takes text: a message with a file is refused.
+ *
+ * @param body - the parsed JSON body
+ * @returns what to do, or the parameter that is wrong
+ */
+export function readChatRequest(body: Record<string, unknown>): ChatRequest {
+  const problem = turnIdProblem(body.turnId);
+  if (problem !== undefined) return fail('turnId', problem);
+  const { trigger, messageId } = body;
+  if (trigger === undefined && (typeof body.text === 'string' || body.regenerate !== undefined)) {
+    return readChunklogBody(body);
+  }
+  if (trigger !== undefined && trigger !== 'submit-message' && trigger !== 'regenerate-message') {
+    return fail('trigger', '`trigger` must be `submit-message` or `regenerate-message`.');
+  }
+  if (messageId !== undefined && (typeof messageId !== 'string' || messageId === '')) {
+    return fail('messageId', '`messageId` must be a non-empty string.');
+  }
+  if (typeof body.text === 'string' || body.edit !== undefined || body.regenerate !== undefined) {
+    return fail('trigger', 'Send either the chat transport body or chunklog’s `{ text }`.');
+  }
+  const list: readonly unknown[] = isRecord(body.message)
+    ? [body.message]
+    : Array.isArray(body.messages)
+      ? body.messages
+      : [];
+  const field = isRecord(body.message) ? 'message' : 'messages';
+  if (trigger === 'regenerate-message') {
+    if (body.turnId !== undefined) return fail('turnId', '`turnId` applies to a new message only.');
+    // `regenerate({ messageId })` of a message chunklog made names its turn; otherwise the chat
+    // cut its list after the user message to answer again.
+    const named = turnOfId(messageId);
+    if (named !== undefined) {
+      return { ok: true, kind: 'regenerate', target: { turnId: named }, parameter: 'messageId' };
+    }
+    const target: TurnRef = list.length === 0 ? { latest: true } : refAt(list, list.length - 1);
+    const parameter = messageId === undefined ? field : 'messageId';
+    return { ok: true, kind: 'regenerate', target, parameter };
+  }
+  const last = userText(list.at(-1), field);
+  if (!('text' in last)) return last;
+  if (messageId === undefined)
+    return { ok: true, kind: 'send', text: last.text, turnId: body.turnId as string | undefined };
+  if (body.turnId !== undefined) return fail('turnId', '`turnId` applies to a new message only.');
+  // `sendMessage({ text, messageId })`: the chat replaced that message and cut the list after it.
+  const edited = list.length - 1;
+  const target: TurnRef =
+    turnOfId(messageId) !== undefined
+      ? { turnId: turnOfId(messageId) as string }
+      : isRecord(list[edited]) && list[edited].id === messageId
+        ? refAt(list, edited)
+        : { after: null, skip: -1 };
+  if ('skip' in target && target.skip < 0) {
+    return fail('messageId', '`messageId` must name the last message of `messages`.');
+  }
+  return { ok: true, kind: 'edit', text: last.text, target, parameter: 'messageId' };
 }

@@ -1,11 +1,14 @@
 import { ChunklogError } from '../errors/index.js';
+import { activePathOf, asConversationRows } from './active-path.js';
 import { integerParam } from './params.js';
 import { badParameter, errorResponse, json } from './responses.js';
 import type { PageStore } from './types.js';
 
 /**
  * `GET …/threads/:id/chunks?limit&before`: a page of the thread's log, the store's page shape
- * (`{ chunks, total, oldestSeq, hasMore }`). A thread with no rows yet gives an empty page.
+ * (`{ chunks, total, oldestSeq, hasMore }`). A thread with no rows yet gives an empty page. For a
+ * conversation with alternatives, the page is of its active path (read once per request), and
+ * its rows carry the conversation's id as `threadId`.
  *
  * @param store - the store
  * @param url - the request's URL
@@ -24,11 +27,17 @@ export async function chunksRoute(
   const before = integerParam(url.searchParams, 'before', 1, Number.MAX_SAFE_INTEGER);
   if (!before.ok) return before.response;
   try {
-    const page = await store.getChunks(threadId, {
+    const path = await activePathOf(store, threadId);
+    const page = await store.getChunks(path, {
       limit: limit.value ?? limits.defaultLimit,
       ...(before.value !== undefined ? { before: before.value } : {}),
     });
-    return json(200, page);
+    return json(
+      200,
+      path === threadId
+        ? page
+        : { ...page, chunks: asConversationRows(page.chunks, threadId, path) },
+    );
   } catch (error) {
     if (ChunklogError.hasCode(error, 'thread-not-found')) {
       return json(200, { chunks: [], total: 0, oldestSeq: null, hasMore: false });

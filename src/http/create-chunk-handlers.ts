@@ -2,6 +2,7 @@ import { ChunklogError } from '../errors/index.js';
 import { readOptions } from '../errors/invalid-option.js';
 import { checkRelay } from '../live/check-relay.js';
 import type { AgentSession } from '../session/types.js';
+import { alternativesRoute } from './alternatives-route.js';
 import { checkAccess } from './authorize.js';
 import { cancelRoute } from './cancel-route.js';
 import { chunksRoute } from './chunks-route.js';
@@ -47,30 +48,40 @@ const HANDLER_OPTIONS = [
   'relay',
 ] as const;
 
-const route = /^\/threads\/([^/]+)\/(chunks|events|messages|cancel|notices|stream)\/?$/;
+const route =
+  /^\/threads\/([^/]+)\/(chunks|events|messages|cancel|notices|stream|alternatives)\/?$/;
 // The AI SDK transport's default reconnect URL, `{api}/{chatId}/stream`, for
 // `api: '/threads/:id/messages'` and the chat's id being the thread's.
 const chatStreamRoute = /^\/threads\/([^/]+)\/messages\/([^/]+)\/stream\/?$/;
-const methods = {
-  chunks: 'GET',
-  events: 'GET',
-  messages: 'POST',
-  cancel: 'POST',
-  notices: 'POST',
-  stream: 'GET',
-} as const;
+const methods: Readonly<Record<string, readonly string[]>> = {
+  chunks: ['GET'],
+  events: ['GET'],
+  messages: ['POST'],
+  cancel: ['POST'],
+  notices: ['POST'],
+  stream: ['GET'],
+  alternatives: ['GET', 'POST'],
+};
 
 /**
  * Creates web-standard `Request → Response` handlers for a thread's log and live turn:
  *
  * - `GET /threads/:id/chunks?limit&before` — a page of the log (`{ chunks, total, oldestSeq,
- *   hasMore }`), newest rows first by keyset on `seq`;
+ *   hasMore }`), newest rows first by keyset on `seq`; of a conversation with alternatives, its
+ *   active path's (`store.activePath`, read once per request), every row with the
+ *   conversation's id as `threadId`;
  * - `GET /threads/:id/events` — server-sent events of the live turn; ids are
  *   `${turnId}:${index}`, so a reconnecting client (`Last-Event-ID`) resumes with no gap and no
  *   duplicate;
  * - `POST /threads/:id/messages` — `{ text, mode?: 'send' | 'steer' }` starts or steers a turn;
- *   with `uiMessageStream`, it also takes the body of `useChat`'s transport and answers with the
- *   turn in the AI SDK UI message stream protocol;
+ *   `{ text, edit: turnId }` edits and `{ regenerate: turnId }` regenerates a stored turn of the
+ *   active path (`session.edit`, `session.regenerate`: a new alternative, the old version kept);
+ *   with `uiMessageStream`, it also takes the body of `useChat`'s transport (`sendMessage`,
+ *   `sendMessage({ text, messageId })` to edit, `regenerate()`) and answers with the turn in the
+ *   AI SDK UI message stream protocol;
+ * - `GET /threads/:id/alternatives` — the conversation's active path and branch points
+ *   (`store.getAlternatives`); `POST /threads/:id/alternatives` `{ threadId }` makes that path
+ *   active (`store.switchAlternative`); both answer 200 `{ conversationId, activePath, branches }`;
  * - `POST /threads/:id/cancel` — `{ reason?, turnId? }` (or no body) cancels the running turn:
  *   202 `{ turnId }`, or 409 `not-running` when no turn (or not that turn) runs;
  * - `POST /threads/:id/notices` — `{ text, kind?: 'notice' | 'config-reload' }` records a system
@@ -181,7 +192,7 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
   const targetOf = async (threadId: string): Promise<MessageTarget | undefined> => {
     const here = await findSession(threadId);
     const through = relay ?? here?.relay;
-    return through === undefined ? undefined : { relay: through, threadId, session: here };
+    return through === undefined ? undefined : { relay: through, threadId, session: here, store };
   };
   const closedSignal = (target: MessageTarget): AbortSignal | undefined => target.session?.signal;
 
@@ -215,6 +226,11 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
       const target = await targetOf(threadId);
       if (target === undefined) return noSessionHere();
       return cancelRoute(request, target.relay, threadId, maxBodyBytes);
+    },
+    async alternatives(request, threadId) {
+      const denied = await checkAccess(authorize, request, threadId);
+      if (denied) return denied;
+      return alternativesRoute(request, store, threadId, maxBodyBytes);
     },
     async notices(request, threadId) {
       const denied = await checkAccess(authorize, request, threadId);
@@ -251,10 +267,11 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
       const match =
         chat !== null && chat[1] === chat[2] ? [rest, chat[1], 'stream'] : route.exec(rest);
       if (!match) return errorResponse(404, 'not-found', 'No such route.');
-      const kind = match[2] as keyof typeof methods;
-      if (request.method !== methods[kind]) {
-        return errorResponse(405, 'method-not-allowed', `Use ${methods[kind]}.`, {
-          headers: { allow: methods[kind] },
+      const kind = match[2] as Exclude<keyof ChunkHandlers, 'fetch'>;
+      const allowed = methods[kind] ?? [];
+      if (!allowed.includes(request.method)) {
+        return errorResponse(405, 'method-not-allowed', `Use ${allowed.join(' or ')}.`, {
+          headers: { allow: allowed.join(', ') },
         });
       }
       const threadId = parseThreadId(match[1] as string);

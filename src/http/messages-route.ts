@@ -1,22 +1,29 @@
 import type { Relay } from '../live/relay.js';
 import type { AgentSession } from '../session/types.js';
+import { readChatRequest } from './chat-request.js';
+import { startChatTurn } from './chat-turn.js';
 import { noSessionHere, sendControl } from './control.js';
 import { readJsonObject, turnIdProblem } from './params.js';
 import { badParameter, json, sessionFailure } from './responses.js';
+import type { PageStore } from './types.js';
 
 /** Where a message goes: the relay of the thread's turns, and this process's session, if any. */
 export interface MessageTarget {
   readonly relay: Relay;
   readonly threadId: string;
   readonly session: AgentSession | undefined;
+  /** The handlers' store (an edit or a regenerate may look a turn up on the active path). */
+  readonly store: PageStore;
 }
 
 /**
  * `POST …/threads/:id/messages` with a JSON body `{ text, mode?, turnId? }`: `mode: 'send'` (the
  * default) starts a turn on this process's session, or queues it behind the running one, and
  * answers 202 `{ turnId, queued }`; `mode: 'steer'` adds the text to the running turn (through
- * the relay, wherever it runs) and answers 202 `{ steeringId }`. Follow the turn on the events
- * stream.
+ * the relay, wherever it runs) and answers 202 `{ steeringId }`. `{ text, edit: turnId }` and
+ * `{ regenerate: turnId }` start a new version of a stored turn of the active path
+ * (`session.edit`, `session.regenerate`; the old version stays) and answer as a send. Follow the
+ * turn on the events stream.
  *
  * @param request - the request
  * @param target - the relay, the thread and its session here
@@ -45,6 +52,11 @@ export async function answerMessage(
   target: MessageTarget,
 ): Promise<Response> {
   const { text, mode = 'send', turnId } = input;
+  if (input.edit !== undefined || input.regenerate !== undefined) {
+    if (mode !== 'send')
+      return badParameter('mode', '`edit` and `regenerate` start a turn: no `mode`.');
+    return await answerVersion(input, target);
+  }
   if (typeof text !== 'string' || text.trim() === '') {
     return badParameter('text', '`text` must be a non-empty string.');
   }
@@ -71,6 +83,26 @@ export async function answerMessage(
     const busy = session.runningTurnId !== undefined;
     const handle = session.send(typeof turnId === 'string' ? { text, turnId } : text);
     return json(202, { turnId: handle.turnId, queued: busy });
+  } catch (error) {
+    return sessionFailure(error, 'The message could not be sent.');
+  }
+}
+
+/** `{ text, edit }` or `{ regenerate }`: a new version of a stored turn, answered as a send. */
+async function answerVersion(
+  input: Record<string, unknown>,
+  target: MessageTarget,
+): Promise<Response> {
+  const { mode: _mode, ...body } = input;
+  const chat = readChatRequest(body);
+  if (!chat.ok) return badParameter(chat.parameter, chat.message);
+  const { session } = target;
+  if (session === undefined) return noSessionHere();
+  try {
+    const busy = session.runningTurnId !== undefined || session.queued > 0;
+    const started = await startChatTurn(session, target.store, chat);
+    if (started instanceof Response) return started;
+    return json(202, { turnId: started.turnId, queued: busy });
   } catch (error) {
     return sessionFailure(error, 'The message could not be sent.');
   }

@@ -1,6 +1,7 @@
 import type { Relay } from '../live/relay.js';
 import type { ChunkPage } from '../schema/chunk-page.js';
 import type { AgentSession } from '../session/types.js';
+import type { Alternatives } from '../store/types.js';
 import type { ToUIMessageStreamResponseOptions } from '../ui-messages/index.js';
 
 /**
@@ -14,12 +15,22 @@ import type { ToUIMessageStreamResponseOptions } from '../ui-messages/index.js';
  */
 export type ChunkPageLike = ChunkPage;
 
-/** What the handlers need of a store: pages of a thread's log. Every `ChunkStore` fits (`{ store: createChunkStore(...) }`). */
+/**
+ * What the handlers need of a store: pages of a thread's log, and a conversation's alternatives.
+ * Every `ChunkStore` fits (`{ store: createChunkStore(...) }`). A store without `activePath` is
+ * read thread by thread; without `getAlternatives` / `switchAlternative`, `…/alternatives` is 404.
+ */
 export interface PageStore {
   getChunks(
     threadId: string,
     options: { readonly limit: number; readonly before?: number | undefined },
   ): Promise<ChunkPageLike>;
+  /** `ChunkStore.activePath`: the path of a conversation a request reads. */
+  activePath?(conversationId: string): Promise<string>;
+  /** `ChunkStore.getAlternatives`, for `GET …/alternatives`. */
+  getAlternatives?(conversationId: string): Promise<Alternatives>;
+  /** `ChunkStore.switchAlternative`, for `POST …/alternatives`. */
+  switchAlternative?(conversationId: string, threadId: string): Promise<Alternatives>;
 }
 
 /**
@@ -126,15 +137,25 @@ export interface ChunkHandlers {
   /**
    * Routes a request: `GET {basePath}/threads/:id/chunks`, `GET {basePath}/threads/:id/events`,
    * `POST {basePath}/threads/:id/messages`, `POST {basePath}/threads/:id/cancel`,
-   * `POST {basePath}/threads/:id/notices`, `GET {basePath}/threads/:id/stream`. Anything else is 404 (or 405 for a known path).
+   * `POST {basePath}/threads/:id/notices`, `GET {basePath}/threads/:id/stream`,
+   * `GET|POST {basePath}/threads/:id/alternatives`. Anything else is 404 (or 405 for a known path).
    */
   fetch(request: Request): Promise<Response>;
   /** `GET …/chunks?limit&before`: a page of the thread's log as JSON. */
   chunks(request: Request, threadId: string): Promise<Response>;
   /** `GET …/events`: server-sent events of the live turn, resumable with `Last-Event-ID`. */
   events(request: Request, threadId: string): Promise<Response>;
-  /** `POST …/messages` `{ text, mode?: 'send' | 'steer', turnId? }`: starts (or steers) a turn. */
+  /**
+   * `POST …/messages` `{ text, mode?: 'send' | 'steer', turnId? }`: starts (or steers) a turn;
+   * `{ text, edit: turnId }` and `{ regenerate: turnId }` start a new version of a stored turn.
+   */
   messages(request: Request, threadId: string): Promise<Response>;
+  /**
+   * `GET …/alternatives`: the conversation's active path and branch points
+   * (`store.getAlternatives`); `POST …/alternatives` `{ threadId }`: makes that path active
+   * (`store.switchAlternative`). 200 JSON `{ conversationId, activePath, branches }` either way.
+   */
+  alternatives(request: Request, threadId: string): Promise<Response>;
   /**
    * `POST …/cancel` `{ reason?, turnId? }` (or no body): cancels the running turn; 202
    * `{ turnId }`, or 409 `not-running` when no turn runs (or `turnId` is not the one running).

@@ -8,6 +8,7 @@ import {
   toUIMessageStream,
 } from '../ui-messages/index.js';
 import { readChatRequest } from './chat-request.js';
+import { startChatTurn } from './chat-turn.js';
 import { noSessionHere } from './control.js';
 import { answerMessage, type MessageTarget } from './messages-route.js';
 import { readJsonObject } from './params.js';
@@ -16,7 +17,10 @@ import { badParameter, sessionFailure } from './responses.js';
 /**
  * `POST …/threads/:id/messages` answered in the AI SDK UI message stream protocol, for a
  * `useChat` client: the body of its chat transport (or chunklog's `{ text }`) starts a turn (or
- * queues it), and the response streams that turn's assistant message. A `{ text, mode: 'steer' }`
+ * queues it), and the response streams that turn's assistant message. An edit
+ * (`sendMessage({ text, messageId })` of a stored user message, or `{ text, edit }`) and a
+ * regenerate (`regenerate()`, or `{ regenerate }`) start a new version of the stored turn
+ * (`session.edit`, `session.regenerate`) and stream it the same way. A `{ text, mode: 'steer' }`
  * body is answered as without the option (202 JSON). A turn id sent again (a retried request)
  * whose turn is stored already streams the stored turn: the model is not called again.
  *
@@ -44,9 +48,8 @@ export async function uiMessagesRoute(
   const { session } = target;
   if (session === undefined) return noSessionHere();
   try {
-    const turn = session.send(
-      chat.turnId === undefined ? chat.text : { text: chat.text, turnId: chat.turnId },
-    );
+    const turn = await startChatTurn(session, target.store, chat);
+    if (turn instanceof Response) return turn;
     const { messageId, sendError, onError, ...init } = options;
     return createUIMessageStreamResponse({
       ...init,
@@ -83,8 +86,17 @@ function liveOrStored(
         return;
       }
       if (!live) {
-        // A turn that failed to start says so through the session's error handling, not here.
-        const result = await turn.result.catch(() => undefined);
+        let failed: { error: unknown } | undefined;
+        const result = await turn.result.catch((error: unknown) => {
+          failed = { error };
+          return undefined;
+        });
+        if (failed !== undefined && options.sendError !== false) {
+          // It never started (an edit of a turn no longer on the active path, say): `useChat`
+          // reports it, with the text `onError` gives (the AI SDK's default hides server details).
+          const errorText = options.onError?.(failed.error) ?? 'An error occurred.';
+          controller.enqueue({ type: 'error', errorText });
+        }
         if (result !== undefined && result.rows.length > 0) {
           for (const chunk of storedTurnUIMessageChunks(
             turn.turnId,

@@ -9,7 +9,8 @@ import type { SessionStore } from './store.js';
 const PAGE = 1000;
 
 /**
- * A thread's history kept by a session between its turns: the fold of its rows into messages
+ * A thread's history kept by a session between its turns (of one path of a conversation: a
+ * switch to another path drops it): the fold of its rows into messages
  * (`MessageFold`, the state history snapshots store). Before each turn
  * {@link KeptHistory.messages} asks the store for the rows from the last one folded (one keyset
  * read): when that row is still there, unchanged, only the rows after it are folded in;
@@ -19,7 +20,8 @@ const PAGE = 1000;
  */
 export class KeptHistory {
   readonly #store: SessionStore;
-  readonly #threadId: string;
+  /** The path the fold is of: the conversation's active path when it was last read. */
+  #threadId: string;
   readonly #policy: { readonly onCorruptRow?: CorruptRowPolicy };
   #fold: MessageFold | undefined;
   #messages: readonly ChatMessage[] = [];
@@ -38,12 +40,21 @@ export class KeptHistory {
   }
 
   /**
-   * The thread's messages as stored now, oldest first.
+   * The messages of the path as stored now, oldest first. A path other than the one read last
+   * (the conversation switched to another alternative) drops what is kept and reads it afresh.
    *
+   * @param path - the thread to read: the conversation's active path. Default: the one read last
    * @returns the messages; the same array while nothing changed
    */
-  messages(): Promise<readonly ChatMessage[]> {
-    const read = this.#reading.then(() => this.#read());
+  messages(path?: string): Promise<readonly ChatMessage[]> {
+    const read = this.#reading.then(() => {
+      if (path !== undefined && path !== this.#threadId) {
+        this.#threadId = path;
+        this.#fold = undefined;
+        this.#messages = [];
+      }
+      return this.#read();
+    });
     this.#reading = read.catch(() => {});
     return read;
   }

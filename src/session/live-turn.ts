@@ -35,6 +35,11 @@ export class LiveTurn {
   cancelReason: string | undefined;
   /** Whether `turn-end` was emitted: the turn takes no more events. */
   ended = false;
+  /**
+   * Events emitted before `turn-start` (a notice that came while the turn read its path): they
+   * follow `turn-start` when it goes out.
+   */
+  #beforeStart: ChunkEvent[] | undefined = [];
   #index = 0;
   #heldEnd: { event: ChunkEvent; meta: EventMeta } | undefined;
   readonly #sink: EventSink;
@@ -95,6 +100,21 @@ export class LiveTurn {
    */
   emit(event: ChunkEvent): void {
     if (this.ended) return;
+    const early = this.#beforeStart;
+    if (early !== undefined) {
+      if (event.type !== 'turn-start') {
+        early.push(event);
+        return;
+      }
+      this.#beforeStart = undefined;
+      this.#emitRedacted(event);
+      for (const held of early) this.emit(held);
+      return;
+    }
+    this.#emitRedacted(event);
+  }
+
+  #emitRedacted(event: ChunkEvent): void {
     if (this.#redaction === undefined) this.#emitOne(event);
     else for (const out of this.#redaction.apply(event)) this.#emitOne(out);
   }

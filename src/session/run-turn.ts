@@ -29,6 +29,7 @@ import type { TurnWriter } from './turn-writer.js';
 
 /** Everything a turn needs from the session's options, validated. */
 export interface TurnConfig {
+  /** The thread the turn reads and writes: the conversation's active path when the turn runs. */
   readonly threadId: string;
   readonly store: SessionStore;
   readonly model: LanguageModel;
@@ -147,7 +148,7 @@ async function streamSteps(
  *
  * @param live - the turn
  * @param config - the session's configuration
- * @param history - the session's kept history of the thread
+ * @param history - the session's kept history (read for `config.threadId`, the turn's path)
  * @param writer - the turn's writer
  * @param start - a new turn's text, or a continued turn's plan
  * @returns what the turn produced
@@ -231,7 +232,7 @@ async function modelInput(
   history: KeptHistory,
   user: ChatMessage | undefined,
 ): Promise<ModelMessage[]> {
-  const loaded = await history.messages();
+  const loaded = await history.messages(config.threadId);
   const previous =
     user !== undefined && loaded.some((message) => message.turnId === live.turnId)
       ? loaded.filter((message) => message.turnId !== live.turnId)

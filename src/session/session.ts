@@ -75,6 +75,15 @@ function readInput(input: SendInput, where: string): { text: string; turnId: str
   return { text, turnId: turnId === undefined ? undefined : checkTurnId(turnId, 'turnId') };
 }
 
+/** The `signal` of a turn's options, checked. */
+function readSignal(options: SendOptions | undefined, where: string): AbortSignal | undefined {
+  const { signal } = readOptions(options, where, ['signal']);
+  if (signal !== undefined && !isAbortSignal(signal)) {
+    invalidOption(where, 'signal', '`signal` must be an AbortSignal', signal);
+  }
+  return signal as AbortSignal | undefined;
+}
+
 function reasonOf(signal: AbortSignal): string | undefined {
   const reason: unknown = signal.reason;
   if (typeof reason === 'string') return reason;
@@ -98,10 +107,32 @@ interface JobRecord {
     readonly settle: (results: TurnResult[]) => void;
     readonly fail: (error: unknown) => void;
   };
+  /** A new version of a stored turn (`edit`, `regenerate`): made at admission. */
+  readonly alternative?: AlternativeRequest;
   /** Stops the job's admission (a lease wait). */
   admission?: AbortController | undefined;
-  /** The thread's lease, held for the job. */
+  /** The path the job reads and writes (the conversation's active path), resolved at admission. */
+  path?: string | undefined;
+  /** A regenerated turn's user text, read from the stored turn at admission. */
+  text?: string | undefined;
+  /** The path's lease, held for the job. */
   lease?: HeldLease | undefined;
+}
+
+/** What `edit` and `regenerate` ask for: a new version of turn `turnId`, on a new alternative. */
+interface AlternativeRequest {
+  readonly turnId: string;
+  /** The edited text; undefined to send the stored turn's user text again (regenerate). */
+  readonly text: string | undefined;
+}
+
+/** The user text of a stored turn (its `text` rows of role `user`; steering is not part of it). */
+function storedUserText(rows: readonly ChunkRow[]): string {
+  return rows
+    .filter((row) => row.role === 'user' && row.type === 'text')
+    .map((row) => (row.data as { text?: unknown }).text)
+    .filter((text): text is string => typeof text === 'string')
+    .join('\n');
 }
 
 /** The `closed` error of a session. */
@@ -135,8 +166,8 @@ class Session implements AgentSession {
   #live: LiveTurn | undefined;
   /** The write in progress, if any (a model input waits for it). */
   #writes: Promise<unknown> = Promise.resolve();
-  /** Whether interrupted turns were recovered since the lease was first taken. */
-  #recovered = false;
+  /** The paths whose interrupted turns were recovered since their lease was first taken. */
+  readonly #recovered = new Set<string>();
   /** When (`now`) a turn of this session last gave the thread's lease up. */
   #leaseReleasedAt: number | undefined;
   /** Turn ids the caller chose (a retry may repeat one): checked in the store before they run. */
@@ -233,11 +264,17 @@ class Session implements AgentSession {
 
   #admit(record: JobRecord): void {
     const { job } = record;
-    if (job.kind !== 'notice') this.#serveControl();
+    if (job.kind === 'notice') {
+      this.#dispatch({ type: 'admitted', job: job.id, run: true });
+      return;
+    }
+    this.#serveControl();
     const needed =
       this.#config.lease !== undefined ||
+      record.alternative !== undefined ||
       (job.kind === 'turn' && this.#explicit.has(job.turnId as string));
-    if (job.kind === 'notice' || !needed) {
+    if (!needed) {
+      // Nothing to wait for: it runs now, and reads the active path as it starts (#runOne).
       this.#dispatch({ type: 'admitted', job: job.id, run: true });
       return;
     }
@@ -245,9 +282,74 @@ class Session implements AgentSession {
   }
 
   /**
-   * Takes the thread's lease (waiting for it, or failing with `thread-busy`), recovers the turns
-   * a dead holder left `running` (the first time, and after every takeover), and finds a turn id
-   * the caller sent again stored already (the model is not called again).
+   * The conversation's active path (one indexed read): the thread itself for a store without
+   * alternatives, or for a thread not created yet.
+   */
+  async #activePath(): Promise<string> {
+    const { store } = this.#config.turn;
+    if (typeof store.activePath !== 'function') return this.threadId;
+    try {
+      return await store.activePath(this.threadId);
+    } catch (error) {
+      if (ChunklogError.hasCode(error, 'thread-not-found')) return this.threadId;
+      throw error;
+    }
+  }
+
+  /**
+   * The path a job reads and writes: the active path, or for `edit` and `regenerate` a new
+   * alternative of the conversation made now (after the turns queued before it were written),
+   * which becomes the active path. A regenerate's text is read from the stored turn first.
+   *
+   * @throws {ChunklogError} the store's `invalid-option` when the turn is not on the active path
+   */
+  async #pathOf(record: JobRecord, signal: AbortSignal): Promise<string> {
+    const wanted = record.alternative;
+    if (wanted === undefined) return await this.#activePath();
+    const { store } = this.#config.turn;
+    if (typeof store.addAlternative !== 'function') {
+      invalidOption(
+        'edit/regenerate',
+        'store',
+        '`store` has no `addAlternative` (a ChunkStore has): a new version of a turn needs it',
+        store,
+      );
+    }
+    let text = wanted.text;
+    if (text === undefined) {
+      const rows = await store.getTurn(await this.#activePath(), wanted.turnId);
+      // Not on the active path: `addAlternative` below refuses it with the store's error.
+      if (rows !== null) text = this.#regeneratedText(rows, wanted.turnId);
+    }
+    if (signal.aborted) throw new ChunklogError('aborted', 'The turn was cancelled.');
+    const made = await store.addAlternative(this.threadId, { turnId: wanted.turnId });
+    if (text === undefined) {
+      const rows = await store.getTurn(made.forkOf?.threadId ?? this.threadId, wanted.turnId);
+      text = this.#regeneratedText(rows ?? [], wanted.turnId);
+    }
+    record.text = text;
+    return made.id;
+  }
+
+  #regeneratedText(rows: readonly ChunkRow[], turnId: string): string {
+    const text = storedUserText(rows);
+    if (text === '') {
+      invalidOption(
+        'regenerate',
+        'turnId',
+        `turn ${JSON.stringify(turnId)} has no user message to send again`,
+        turnId,
+      );
+    }
+    return text;
+  }
+
+  /**
+   * Resolves the path the job reads and writes (the conversation's active path, or a new
+   * alternative for `edit` and `regenerate`), takes that path's lease (waiting for it, or failing
+   * with `thread-busy`), recovers the turns a dead holder left `running` there (the first time,
+   * and after every takeover), and finds a turn id the caller sent again stored already (the
+   * model is not called again).
    */
   async #admitAsync(record: JobRecord): Promise<void> {
     const { job, handle } = record;
@@ -255,31 +357,27 @@ class Session implements AgentSession {
     record.admission = controller;
     const { lease, turn } = this.#config;
     try {
+      const path = await this.#pathOf(record, controller.signal);
+      record.path = path;
       if (lease !== undefined) {
         await this.#handOff(lease.handoffMs, controller.signal);
-        const held = await takeLease(
-          turn.store,
-          this.threadId,
-          lease,
-          controller.signal,
-          (error) => {
-            this.#config.onError(error, { source: 'store', turnId: job.turnId });
-            this.#live?.cancel('The thread lease was lost');
-          },
-        );
+        const held = await takeLease(turn.store, path, lease, controller.signal, (error) => {
+          this.#config.onError(error, { source: 'store', turnId: job.turnId });
+          this.#live?.cancel('The thread lease was lost');
+        });
         record.lease = held;
         // A resume job is the recovery itself (with the `continue` policy, whatever `recovery` says).
-        if (job.kind !== 'resume' && (held.tookOver || !this.#recovered)) {
+        if (job.kind !== 'resume' && (held.tookOver || !this.#recovered.has(path))) {
           try {
-            await this.#recover(held.fence, controller.signal);
-            this.#recovered = true;
+            await this.#recover(path, held.fence, controller.signal);
+            this.#recovered.add(path);
           } catch (error) {
             this.#config.onError(error, { source: 'store', turnId: job.turnId });
           }
         }
       }
       if (job.kind === 'turn' && handle !== undefined && this.#explicit.delete(handle.turnId)) {
-        const stored = await this.#storedTurn(handle.turnId);
+        const stored = await this.#storedTurn(path, handle.turnId);
         if (stored !== undefined) {
           await this.#releaseLease(record);
           handle.settle(stored);
@@ -331,14 +429,14 @@ class Session implements AgentSession {
    * @throws {ChunklogError} `turn-exists` with `onExistingTurn: 'error'`, or when the stored turn
    *   is still `running` (in another process)
    */
-  async #storedTurn(turnId: string): Promise<TurnResult | undefined> {
+  async #storedTurn(path: string, turnId: string): Promise<TurnResult | undefined> {
     const { store } = this.#config.turn;
-    const info = await store.getTurnInfo(this.threadId, turnId);
+    const info = await store.getTurnInfo(path, turnId);
     if (info === null) return undefined;
     if (this.#config.onExistingTurn === 'error' || info.status === 'running') {
-      throw turnExists(this.threadId, turnId, info.status);
+      throw turnExists(path, turnId, info.status);
     }
-    const rows = (await store.getTurn(this.threadId, turnId)) ?? [];
+    const rows = (await store.getTurn(path, turnId)) ?? [];
     const outcome =
       info.status === 'completed'
         ? 'completed'
@@ -348,12 +446,12 @@ class Session implements AgentSession {
     return { turnId, outcome, rows };
   }
 
-  /** Recovers the turns a dead holder left `running`, by the `recovery` policy. */
-  async #recover(fence: LeaseFence, signal: AbortSignal): Promise<void> {
+  /** Recovers the turns a dead holder left `running` on the path, by the `recovery` policy. */
+  async #recover(path: string, fence: LeaseFence, signal: AbortSignal): Promise<void> {
     if (this.#config.recovery.policy === 'close') {
-      await closeInterruptedTurns(this.#config.turn.store, this.threadId, { fence });
+      await closeInterruptedTurns(this.#config.turn.store, path, { fence });
     } else {
-      await this.#continueInterrupted(fence, signal);
+      await this.#continueInterrupted(path, fence, signal);
     }
   }
 
@@ -361,21 +459,24 @@ class Session implements AgentSession {
 
   async #run(record: JobRecord): Promise<void> {
     const { job } = record;
+    const path = record.path;
     try {
       if (job.kind === 'turn' && record.handle !== undefined) {
         const mode: WriteMode = this.#config.durability === 'step' ? 'steps' : 'whole';
         await this.#runOne(
           job,
           record.handle,
-          { kind: 'fresh', text: record.handle.text },
+          path,
+          { kind: 'fresh', text: record.text ?? record.handle.text },
           record.lease?.fence,
           mode,
         );
       } else if (job.kind === 'notice' && record.notice !== undefined) {
         await this.#runNotice(job, record.notice);
       } else if (job.kind === 'resume' && record.resume !== undefined) {
-        const results = await this.#continueInterrupted(record.lease?.fence, undefined);
-        this.#recovered = true;
+        const at = path ?? (await this.#activePath());
+        const results = await this.#continueInterrupted(at, record.lease?.fence, undefined);
+        this.#recovered.add(at);
         record.resume.settle(results);
       }
     } catch (error) {
@@ -391,11 +492,15 @@ class Session implements AgentSession {
 
   /**
    * Runs one turn, fresh or continued, and stores it: the one path of every turn with events.
-   * Its `turn-end` is published once the turn is stored (or its write failed).
+   * Its `turn-end` is published once the turn is stored (or its write failed). `path` is the one
+   * admission resolved; undefined when admission had nothing to wait for: the turn is live at
+   * once (a steer joins it, a cancel cancels it) and reads the active path as it starts, before
+   * any other store call.
    */
   async #runOne(
     job: Job,
     handle: TurnHandleImpl,
+    path: string | undefined,
     start: TurnStart,
     fence: LeaseFence | undefined,
     mode: WriteMode,
@@ -404,18 +509,6 @@ class Session implements AgentSession {
   ): Promise<TurnResult> {
     const { turn } = this.#config;
     handle.status = 'running';
-    const writer = new TurnWriter(
-      turn.store,
-      this.threadId,
-      handle.turnId,
-      mode,
-      fence,
-      (error) => {
-        this.#config.onError(error, { source: 'store', turnId: handle.turnId });
-        if (ChunklogError.hasCode(error, 'lease-lost')) live.cancel('The thread lease was lost');
-      },
-      stored,
-    );
     const live: LiveTurn = new LiveTurn(
       handle,
       this.#sink,
@@ -427,8 +520,23 @@ class Session implements AgentSession {
     );
     this.#live = live;
     let outcome: Awaited<ReturnType<typeof runTurn>>;
+    let writer: TurnWriter;
     try {
-      outcome = await runTurn(live, turn, this.#history, writer, start);
+      const at = path ?? (await this.#activePath());
+      writer = new TurnWriter(
+        turn.store,
+        at,
+        handle.turnId,
+        mode,
+        fence,
+        (error) => {
+          this.#config.onError(error, { source: 'store', turnId: handle.turnId });
+          if (ChunklogError.hasCode(error, 'lease-lost')) live.cancel('The thread lease was lost');
+        },
+        stored,
+      );
+      const config = at === turn.threadId ? turn : { ...turn, threadId: at };
+      outcome = await runTurn(live, config, this.#history, writer, start);
     } finally {
       this.#live = undefined;
     }
@@ -474,9 +582,9 @@ class Session implements AgentSession {
     live.emit({ type: 'turn-start', turnId, role: 'system' });
     live.emit(notice.event);
     live.emit({ type: 'turn-end' });
-    const writing = this.#config.turn.store.appendTurn(
-      this.threadId,
-      explodeChunks(turnId, live.state.chunks, 'system'),
+    const drafts = explodeChunks(turnId, live.state.chunks, 'system');
+    const writing = this.#activePath().then((path) =>
+      this.#config.turn.store.appendTurn(path, drafts),
     );
     this.#writes = writing.catch(() => {});
     try {
@@ -496,31 +604,37 @@ class Session implements AgentSession {
    * from its stored steps, each step written as it ends, through the same path as a new turn.
    */
   async #continueInterrupted(
+    path: string,
     fence: LeaseFence | undefined,
     signal: AbortSignal | undefined,
   ): Promise<TurnResult[]> {
     const { store } = this.#config.turn;
-    const running = await store.listTurns(this.threadId, { status: 'running' });
+    const running = await store.listTurns(path, { status: 'running' });
     const results: TurnResult[] = [];
     for (const info of running) {
       if (signal?.aborted === true) break;
-      results.push(await this.#continueOne(info.turnId, fence));
+      results.push(await this.#continueOne(path, info.turnId, fence));
     }
     return results;
   }
 
-  async #continueOne(turnId: string, fence: LeaseFence | undefined): Promise<TurnResult> {
+  async #continueOne(
+    path: string,
+    turnId: string,
+    fence: LeaseFence | undefined,
+  ): Promise<TurnResult> {
     const { turn, recovery } = this.#config;
-    const stored = (await turn.store.getTurn(this.threadId, turnId)) ?? [];
+    const stored = (await turn.store.getTurn(path, turnId)) ?? [];
     const handle = new TurnHandleImpl(turnId, '', undefined, () => this.#live?.cancel(undefined));
     const controller = new AbortController();
     const plan = await planResume(turnId, stored, {
       tools: turn.tools,
       rerun: recovery.rerun,
-      messages: async () => buildModelMessages(await this.#history.messages(), undefined, false),
+      messages: async () =>
+        buildModelMessages(await this.#history.messages(path), undefined, false),
       signal: controller.signal,
     });
-    const recoveryRows = await turn.store.appendSteps(this.threadId, turnId, plan.drafts, {
+    const recoveryRows = await turn.store.appendSteps(path, turnId, plan.drafts, {
       ...(fence === undefined ? {} : { fence }),
       ...(plan.finished ? { status: 'completed' as const } : {}),
     });
@@ -531,6 +645,7 @@ class Session implements AgentSession {
       return await this.#runOne(
         job,
         handle,
+        path,
         { kind: 'continued', plan },
         fence,
         'continued',
@@ -609,16 +724,33 @@ class Session implements AgentSession {
   send(input: SendInput, options?: SendOptions): TurnHandle {
     this.#checkOpen('send');
     const { text, turnId } = readInput(input, 'send');
-    const { signal } = readOptions(options, 'send', ['signal']);
-    if (signal !== undefined && !isAbortSignal(signal)) {
-      invalidOption('send', 'signal', '`signal` must be an AbortSignal', signal);
-    }
+    const signal = readSignal(options, 'send');
     if (turnId !== undefined) {
       // The same turn id sent again while it runs or waits here: join it.
       const same = this.#pending(turnId);
       if (same !== undefined) return same;
     }
     return this.#enqueueTurn(text, turnId ?? this.#newId(), turnId !== undefined, signal, false);
+  }
+
+  regenerate(turnId: string, options?: SendOptions): TurnHandle {
+    this.#checkOpen('regenerate');
+    const stored = checkTurnId(turnId, 'turnId');
+    const signal = readSignal(options, 'regenerate');
+    return this.#enqueueTurn('', this.#newId(), false, signal, false, {
+      turnId: stored,
+      text: undefined,
+    });
+  }
+
+  edit(turnId: string, text: string, options?: SendOptions): TurnHandle {
+    this.#checkOpen('edit');
+    const stored = checkTurnId(turnId, 'turnId');
+    if (typeof text !== 'string' || text.length === 0) {
+      invalidOption('edit', 'text', 'the message text must be a non-empty string', text);
+    }
+    const signal = readSignal(options, 'edit');
+    return this.#enqueueTurn(text, this.#newId(), false, signal, false, { turnId: stored, text });
   }
 
   /** The running or queued turn of this id, if any. */
@@ -638,6 +770,7 @@ class Session implements AgentSession {
     explicit: boolean,
     signal: AbortSignal | undefined,
     front: boolean,
+    alternative?: AlternativeRequest,
   ): TurnHandleImpl {
     const job = this.#newJob('turn', turnId);
     const handle = new TurnHandleImpl(turnId, text, signal, (_h, reason) =>
@@ -654,7 +787,10 @@ class Session implements AgentSession {
       signal.addEventListener('abort', onAbort, { once: true });
       handle.onSettled(() => signal.removeEventListener('abort', onAbort));
     }
-    this.#enqueue({ job, handle }, front);
+    this.#enqueue(
+      alternative === undefined ? { job, handle } : { job, handle, alternative },
+      front,
+    );
     return handle;
   }
 
@@ -756,7 +892,8 @@ class Session implements AgentSession {
     this.#checkOpen('modelMessages');
     const next = input === undefined ? undefined : readInput(input, 'modelMessages');
     await this.#writes;
-    const history = await this.#history.messages();
+    const path = await this.#activePath();
+    const history = await this.#history.messages(path);
     // The message as a turn would store and send it: redacted, when the session redacts.
     const redact = this.#config.redact;
     const text =
@@ -768,7 +905,7 @@ class Session implements AgentSession {
     // What the budget would send (a compaction the next turn would run is not run here).
     const budgeted = await budgetedInput(
       store,
-      this.threadId,
+      path,
       { ...context, compaction: undefined },
       history,
       user,

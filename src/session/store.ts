@@ -29,6 +29,13 @@ export type SessionStore = Pick<
 > & {
   /** The store's dialect (`ChunkStore.dialect`): a session holds the thread's lease by default off SQLite. */
   readonly dialect?: ChunkStore['dialect'] | undefined;
+  /**
+   * `ChunkStore.activePath`: the path of the conversation each turn reads and writes, resolved
+   * when the turn is admitted. Without it, the session reads and writes the thread itself.
+   */
+  readonly activePath?: ChunkStore['activePath'] | undefined;
+  /** `ChunkStore.addAlternative`: what `session.edit` and `session.regenerate` need. */
+  readonly addAlternative?: ChunkStore['addAlternative'] | undefined;
 };
 
 /** The methods a store must have to be a {@link SessionStore}. */

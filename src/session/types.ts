@@ -38,7 +38,10 @@ export type { EventMeta, Replay, SessionListener } from '../live/event-meta.js';
 export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
   /** Where turns are sealed and history is read from. */
   readonly store: SessionStore;
-  /** The thread this session runs. */
+  /**
+   * The thread this session runs: a conversation. With alternatives (`edit`, `regenerate`,
+   * `store.switchAlternative`), each turn reads and writes the conversation's active path.
+   */
   readonly threadId: string;
   /** The model. With `fallbackModels`, it must be a model object (not a gateway id). */
   readonly model: LanguageModel;
@@ -293,7 +296,9 @@ export interface SteerHandle {
 }
 
 /**
- * A headless agent on one thread. Created by {@link createAgentSession}.
+ * A headless agent on one thread (a conversation: each turn reads and writes its active path,
+ * `store.activePath(threadId)`, resolved when the turn is admitted; its events and control are
+ * the conversation's whichever path it is on). Created by {@link createAgentSession}.
  *
  * @example
  * ```ts
@@ -325,6 +330,47 @@ export interface AgentSession {
   readonly relay: Relay;
   /** Starts a turn with the user's message, or queues it behind the running turn. */
   send(input: SendInput, options?: SendOptions): TurnHandle;
+  /**
+   * Sends the user message of stored turn `turnId` again, as a new version of that turn: queued
+   * like a {@link AgentSession.send}; when its turn comes (after what was queued before it is
+   * written), the conversation gets a new alternative that branches before `turnId`
+   * (`store.addAlternative`), made its active path, and the message runs there as a new turn with
+   * a new turn id. The old version stays in the store (`store.getAlternatives` lists both).
+   *
+   * @param turnId - a turn on the conversation's active path with a user message
+   * @param options - `signal`, as for `send`
+   * @returns the new turn's handle, as `send` returns
+   * @throws {ChunklogError} `invalid-option` naming `turnId` or `signal` when malformed; `closed`.
+   *   The handle fails with the store's `invalid-option` (`turnId`) when the turn is not on the
+   *   active path when its time comes
+   *
+   * @example
+   * ```ts
+   * const again = session.regenerate('turn-3');
+   * for await (const event of again) render(event);
+   * ```
+   */
+  regenerate(turnId: string, options?: SendOptions): TurnHandle;
+  /**
+   * Sends `text` as a new version of stored turn `turnId` (an edited user message): as
+   * {@link AgentSession.regenerate}, with `text` in place of the stored message. Nothing is
+   * deleted: the old version stays as an alternative.
+   *
+   * @param turnId - a turn on the conversation's active path
+   * @param text - the new user message (non-empty)
+   * @param options - `signal`, as for `send`
+   * @returns the new turn's handle, as `send` returns
+   * @throws {ChunklogError} `invalid-option` naming `turnId`, `text` or `signal` when malformed;
+   *   `closed`. The handle fails with the store's `invalid-option` (`turnId`) when the turn is not
+   *   on the active path when its time comes
+   *
+   * @example
+   * ```ts
+   * const edited = session.edit('turn-3', 'Explain it with an example');
+   * await edited.rows;
+   * ```
+   */
+  edit(turnId: string, text: string, options?: SendOptions): TurnHandle;
   /** Adds a user message to the running turn at its next step boundary. */
   steer(text: string): SteerHandle;
   /**

@@ -136,9 +136,10 @@ describe('createChunkHandlers({ uiMessageStream: true })', () => {
     expect(ok.status).toBe(200);
     expect(ok.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
     expect(await ok.text()).toContain('"delta":"Hi!"');
-    const regenerate = await post({ id: 'th', messages: [message], trigger: 'regenerate-message' });
-    expect(regenerate.status).toBe(400);
-    expect(await regenerate.json()).toMatchObject({ error: { parameter: 'trigger' } });
+    // A trigger other than a submit or a regenerate (those: test/http/alternatives.test.ts).
+    const resume = await post({ id: 'th', messages: [message], trigger: 'resume-stream' });
+    expect(resume.status).toBe(400);
+    expect(await resume.json()).toMatchObject({ error: { parameter: 'trigger' } });
     // The trigger is read from a `{ text }` body too: a regenerate never runs as a new turn.
     const textRegenerate = await post({ text: 'Hello', trigger: 'regenerate-message' });
     expect(textRegenerate.status).toBe(400);

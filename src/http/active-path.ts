@@ -1,0 +1,91 @@
+import { ChunklogError } from '../errors/index.js';
+import type { ChunkRow } from '../schema/chunk-row.js';
+import type { TurnRef } from './chat-request.js';
+import type { PageStore } from './types.js';
+
+/**
+ * The path a request reads of a conversation: `store.activePath(id)` (one indexed read), or the
+ * thread itself for a store without alternatives or a thread not created yet.
+ *
+ * @param store - the handlers' store
+ * @param threadId - the conversation (authorized)
+ * @returns the thread id to read
+ */
+export async function activePathOf(store: PageStore, threadId: string): Promise<string> {
+  if (typeof store.activePath !== 'function') return threadId;
+  try {
+    return await store.activePath(threadId);
+  } catch (error) {
+    if (ChunklogError.hasCode(error, 'thread-not-found')) return threadId;
+    throw error;
+  }
+}
+
+/**
+ * Rows of a path as the conversation's: every row carries the conversation's id as `threadId`,
+ * whichever alternative holds it, so a client sees one thread.
+ *
+ * @param rows - rows read from `path`
+ * @param threadId - the conversation
+ * @param path - the path they were read from
+ * @returns the rows, rewritten when the path is another thread
+ */
+export function asConversationRows(
+  rows: readonly ChunkRow[],
+  threadId: string,
+  path: string,
+): ChunkRow[] {
+  if (path === threadId) return rows as ChunkRow[];
+  return rows.map((row) => (row.threadId === threadId ? row : { ...row, threadId }));
+}
+
+/** Rows per page when a turn is looked for from the end of the path. */
+const PAGE = 200;
+
+/** Whether a row is the text of a user's message (a turn a user sent). */
+function isUserText(row: ChunkRow): boolean {
+  return row.role === 'user' && row.type === 'text';
+}
+
+/**
+ * The stored user turn a {@link TurnRef} names on a path, read from its end backwards (an edit or
+ * a regenerate is of a recent turn, so a few pages at most): undefined when there is none.
+ *
+ * @param store - the handlers' store
+ * @param path - the conversation's active path
+ * @param ref - the turn, by id, by place, or the newest
+ * @returns the turn id
+ */
+export async function findUserTurn(
+  store: PageStore,
+  path: string,
+  ref: TurnRef,
+): Promise<string | undefined> {
+  if ('turnId' in ref) return ref.turnId;
+  /** User turns after `ref.after` (or all), newest first. */
+  const turns: string[] = [];
+  let before: number | undefined;
+  for (;;) {
+    const page = await store.getChunks(path, {
+      limit: PAGE,
+      ...(before === undefined ? {} : { before }),
+    });
+    for (let i = page.chunks.length - 1; i >= 0; i--) {
+      const row = page.chunks[i] as ChunkRow;
+      if ('after' in ref && row.turnId === ref.after) return pick(turns, ref.skip);
+      if (isUserText(row) && turns.at(-1) !== row.turnId) {
+        if ('latest' in ref) return row.turnId;
+        turns.push(row.turnId);
+      }
+    }
+    if (!page.hasMore || page.oldestSeq === null) break;
+    before = page.oldestSeq;
+  }
+  // The start of the path: found only when counted from it.
+  return 'after' in ref && ref.after === null ? pick(turns, ref.skip) : undefined;
+}
+
+/** The `skip`-th of the turns (oldest first) listed newest first. */
+function pick(newestFirst: readonly string[], skip: number): string | undefined {
+  return newestFirst[newestFirst.length - 1 - skip];
+}

@@ -1,0 +1,39 @@
+import { ChunklogError } from '../errors/index.js';
+import type { AgentSession, TurnHandle } from '../session/types.js';
+import { activePathOf, findUserTurn } from './active-path.js';
+import type { ChatRequest } from './chat-request.js';
+import { badParameter } from './responses.js';
+import type { PageStore } from './types.js';
+
+/**
+ * Starts (or queues) the turn a `POST …/messages` body asks for on the thread's session: a new
+ * message (`session.send`), an edit (`session.edit`) or a regenerate (`session.regenerate`). A
+ * stored turn named by its place in the client's list is looked for on the active path first.
+ *
+ * @param session - the thread's session on this process
+ * @param store - the handlers' store
+ * @param chat - the read body
+ * @returns the turn's handle, or a 400 naming the field when it names no stored user message
+ * @throws what the session throws (`closed`, `invalid-option`)
+ */
+export async function startChatTurn(
+  session: AgentSession,
+  store: PageStore,
+  chat: Extract<ChatRequest, { ok: true }>,
+): Promise<TurnHandle | Response> {
+  if (chat.kind === 'send') {
+    return session.send(
+      chat.turnId === undefined ? chat.text : { text: chat.text, turnId: chat.turnId },
+    );
+  }
+  let turnId: string | undefined;
+  try {
+    turnId = await findUserTurn(store, await activePathOf(store, session.threadId), chat.target);
+  } catch (error) {
+    if (!ChunklogError.hasCode(error, 'thread-not-found')) throw error;
+  }
+  if (turnId === undefined) {
+    return badParameter(chat.parameter, 'It names no stored user message of this thread.');
+  }
+  return chat.kind === 'edit' ? session.edit(turnId, chat.text) : session.regenerate(turnId);
+}
