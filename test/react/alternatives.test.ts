@@ -6,8 +6,11 @@
 import { createElement, type ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { createAgentSession, createChunkHandlers } from '../../src/entries/session.js';
 import { ChunklogError } from '../../src/errors/index.js';
 import { type ChunkThread, createThreadClient, useChunkThread } from '../../src/react/index.js';
+import { createScriptedModel } from '../../src/testing/index.js';
+import { openSqliteStore, sequentialIds } from '../session/support.js';
 import { FakeConversation } from '../window/support/conversation.js';
 import { turnOf } from '../window/support/events.js';
 import { storedDrafts } from '../window/support/page-source.js';
@@ -232,5 +235,94 @@ describe('useChunkThread: edit, regenerate, switchAlternative', () => {
     const before = thread.window.log;
     expect(await thread.regenerate('t9')).toBeUndefined();
     expect(thread.window.log).toBe(before);
+  });
+});
+
+describe('useChunkThread over the real handlers', () => {
+  it('regenerates, switches back and edits against createChunkHandlers', async () => {
+    const opened = await openSqliteStore();
+    let answers = 0;
+    const said = (content: unknown) =>
+      Array.isArray(content)
+        ? content.map((p: { text?: string }) => p.text ?? '').join('')
+        : String(content);
+    const session = createAgentSession({
+      store: opened.store,
+      threadId: 'conv',
+      model: createScriptedModel((call) => ({
+        parts: [
+          { type: 'text', text: `answer ${++answers} to ${said(call.prompt.at(-1)?.content)}` },
+        ],
+      })),
+      idGenerator: sequentialIds('turn-'),
+    });
+    const handlers = createChunkHandlers({
+      store: opened.store,
+      session,
+      basePath: '/api',
+      authorize: () => true,
+    });
+    try {
+      const thread = renderThread({
+        threadId: 'conv',
+        basePath: 'http://x.test/api',
+        fetch: (input, init) => handlers.fetch(new Request(input, init)),
+        live: false,
+      });
+      for (const text of ['first', 'second']) {
+        await thread.client.send(text);
+        await session.idle();
+      }
+      await thread.window.loadOlder();
+      const [first, second] = thread.window.groups.filter((m) => m.role === 'user');
+      expect(texts(thread)).toEqual([
+        'user: first',
+        'assistant: answer 1 to first',
+        'user: second',
+        'assistant: answer 2 to second',
+      ]);
+
+      // Regenerate the second answer (no live events here: reload once the session is done).
+      const regenerated = await thread.regenerate(second?.turnId as string);
+      expect(regenerated?.turnId).toBeTruthy();
+      await session.idle();
+      await thread.window.reload();
+      await thread.alternatives.refresh();
+      expect(texts(thread).at(-1)).toBe('assistant: answer 3 to second');
+      const v = thread.alternatives.versionsOf(regenerated?.turnId as string);
+      expect(v).toMatchObject({ index: 1, count: 2 });
+
+      // ‹ : the first answer again.
+      expect(await thread.switchAlternative(v?.versions[0]?.threadId as string)).toBe(true);
+      expect(texts(thread)).toEqual([
+        'user: first',
+        'assistant: answer 1 to first',
+        'user: second',
+        'assistant: answer 2 to second',
+      ]);
+      expect(thread.alternatives.versionsOf(second?.turnId as string)).toMatchObject({
+        index: 0,
+        count: 2,
+      });
+
+      // Edit the first message: a new version of the first turn; the second turn stays with
+      // the version it was asked on.
+      const edited = await thread.edit(first?.turnId as string, 'first, edited');
+      await session.idle();
+      await thread.window.reload();
+      await thread.alternatives.refresh();
+      expect(texts(thread)).toEqual([
+        'user: first, edited',
+        'assistant: answer 4 to first, edited',
+      ]);
+      expect(thread.alternatives.versionsOf(edited?.turnId as string)).toMatchObject({
+        index: 1,
+        count: 2,
+      });
+      expect(thread.error).toBeUndefined();
+    } finally {
+      await session.close();
+      await opened.dispose();
+    }
   });
 });
