@@ -230,7 +230,7 @@ export const MessageView = memo(function MessageView({
   editing?: MessageEditing | undefined;
 }) {
   const last = message.chunks.length - 1;
-  return (
+  const article = (
     <article className={`message ${message.role} ${status ?? ''}`} data-id={message.id}>
       {message.chunks.map((chunk, index) => {
         const key = chunkKey(chunk, index);
@@ -249,17 +249,22 @@ export const MessageView = memo(function MessageView({
         );
       })}
       {status && <div className="message-status">{STATUS_TEXT[status]}</div>}
-      {editing && (
-        <MessageTools
-          role={message.role}
-          text={plainText(message)}
-          versions={editing.versions}
-          disabled={editing.disabled}
-          onSwitch={editing.onSwitch}
-          onEdit={(text) => editing.onEdit(message.turnId, text)}
-          onRegenerate={() => editing.onRegenerate(message.turnId)}
-        />
-      )}
     </article>
+  );
+  if (!editing) return article;
+  return (
+    <>
+      {article}
+      <MessageTools
+        messageId={message.id}
+        role={message.role}
+        text={plainText(message)}
+        versions={editing.versions}
+        disabled={editing.disabled}
+        onSwitch={editing.onSwitch}
+        onEdit={(text) => editing.onEdit(message.turnId, text)}
+        onRegenerate={() => editing.onRegenerate(message.turnId)}
+      />
+    </>
   );
 });

@@ -15,7 +15,15 @@ import {
 } from 'chunklog';
 import { createThreadClient } from 'chunklog/react';
 import { indexTurnVersions, parseThreadAlternatives, type TurnVersions } from 'chunklog/window';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import {
+  Fragment,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { ErrorCard } from './Chunks.js';
 import { Composer } from './Composer.js';
 import { EmptyHint } from './EmptyHint.js';
@@ -298,19 +306,22 @@ function Chat({
           const onRetry =
             message.id === retryOn ? () => void sendMessage({ text: lastUserText }) : undefined;
           return (
-            <article key={message.id} className={`message ${message.role}`} data-id={message.id}>
-              {message.parts.map((part, index) => (
-                <PartView
-                  key={partKey(part, index)}
-                  part={part}
-                  role={message.role}
-                  live={running && i === messages.length - 1}
-                  progress={progress}
-                  hasCall={hasCall}
-                  onRetry={onRetry}
-                />
-              ))}
+            <Fragment key={message.id}>
+              <article className={`message ${message.role}`} data-id={message.id}>
+                {message.parts.map((part, index) => (
+                  <PartView
+                    key={partKey(part, index)}
+                    part={part}
+                    role={message.role}
+                    live={running && i === messages.length - 1}
+                    progress={progress}
+                    hasCall={hasCall}
+                    onRetry={onRetry}
+                  />
+                ))}
+              </article>
               <MessageTools
+                messageId={message.id}
                 role={message.role}
                 text={message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('')}
                 versions={versions.byTurn.get(turnIdOf(message.id))}
@@ -319,7 +330,7 @@ function Chat({
                 onEdit={(text) => void sendMessage({ text, messageId: message.id })}
                 onRegenerate={() => void regenerate({ messageId: message.id })}
               />
-            </article>
+            </Fragment>
           );
         })}
         {error && (

@@ -50,8 +50,12 @@ export function VersionSwitch({
   );
 }
 
-/** The tools under a message: its version switch, and Edit (user) or Regenerate (answer). */
+/**
+ * The tools under a message (beside it, not in it: the message's text stays its own): its
+ * version switch, and Edit (user) or Regenerate (answer).
+ */
 export function MessageTools({
+  messageId,
   role,
   text,
   versions,
@@ -60,6 +64,8 @@ export function MessageTools({
   onEdit,
   onRegenerate,
 }: {
+  /** The message it belongs to (`data-for`). */
+  messageId: string;
   role: string;
   /** The user message's text, to start the edit box from. */
   text: string;
@@ -79,7 +85,7 @@ export function MessageTools({
     onEdit(value);
   };
   return (
-    <div className="message-tools">
+    <div className={`message-tools ${role}`} data-for={messageId}>
       {versions && <VersionSwitch versions={versions} disabled={disabled} onSwitch={onSwitch} />}
       {role === 'user' && onEdit && editing === null && (
         <button type="button" className="edit" disabled={disabled} onClick={() => setEditing(text)}>

@@ -57,9 +57,8 @@ export class FakeConversation {
 
   page(request: LoadPageRequest): ChunkPage {
     const page = this.path.page(request);
-    const status = Object.fromEntries(
-      page.chunks.filter((r) => this.running.has(r.turnId)).map((r) => [r.turnId, 'running']),
-    );
+    const status: Record<string, 'running'> = {};
+    for (const row of page.chunks) if (this.running.has(row.turnId)) status[row.turnId] = 'running';
     return Object.keys(status).length === 0 ? page : { ...page, turnStatus: status };
   }
 
