@@ -72,7 +72,10 @@ export async function findUserTurn(
     });
     for (let i = page.chunks.length - 1; i >= 0; i--) {
       const row = page.chunks[i] as ChunkRow;
-      if ('after' in ref && row.turnId === ref.after) return pick(turns, ref.skip);
+      if ('after' in ref) {
+        if (row.turnId === ref.named) return ref.named;
+        if (row.turnId === ref.after) return pick(turns, ref.skip);
+      }
       if (isUserText(row) && turns.at(-1) !== row.turnId) {
         if ('latest' in ref) return row.turnId;
         turns.push(row.turnId);

@@ -2,14 +2,21 @@ import { parseMessageId } from '../ui-messages/message-ids.js';
 import { isRecord, turnIdProblem } from './params.js';
 
 /**
- * Which stored user turn an edit or a regenerate names: its id (from a chunklog message id
- * `${turnId}:user|assistant`, or chunklog's own body); or, for a message the client made itself
- * (a `useChat` message sent in this chat keeps the client's id), its place: the `skip`-th user
- * turn after turn `after` on the active path (`null`: from the start); or the newest user turn.
+ * Which stored user turn an edit or a regenerate names: its id (chunklog's own body, or the id
+ * of an assistant message chunklog streamed); or a message of the client's list by its place:
+ * the `skip`-th user turn after turn `after` on the active path (`null`: from the start) — unless
+ * its id names a turn still on the active path (`named`). A message the client made itself keeps
+ * the client's id (a `useChat` message sent from this chat), and a user message keeps the id of
+ * the version it was first shown with after a regenerate: its place finds the turn it stands for
+ * now. Or the newest user turn.
  */
 export type TurnRef =
   | { readonly turnId: string }
-  | { readonly after: string | null; readonly skip: number }
+  | {
+      readonly named: string | undefined;
+      readonly after: string | null;
+      readonly skip: number;
+    }
   | { readonly latest: true };
 
 /** What a `POST …/messages` body asks for: a new message, an edit, or a regenerate. */
@@ -72,17 +79,16 @@ function turnOfId(id: unknown): string | undefined {
  * the nearest earlier message chunklog made and the user messages between them.
  */
 function refAt(messages: readonly unknown[], index: number): TurnRef {
-  const own = turnOfId(isRecord(messages[index]) ? messages[index].id : undefined);
-  if (own !== undefined) return { turnId: own };
+  const named = turnOfId(isRecord(messages[index]) ? messages[index].id : undefined);
   let skip = 0;
   for (let i = index - 1; i >= 0; i--) {
     const message = messages[i];
     if (!isRecord(message)) continue;
     const turnId = turnOfId(message.id);
-    if (turnId !== undefined) return { after: turnId, skip };
+    if (turnId !== undefined) return { named, after: turnId, skip };
     if (message.role === 'user') skip++;
   }
-  return { after: null, skip };
+  return { named, after: null, skip };
 }
 
 /** A chunklog `edit` or `regenerate` field: a turn id. */
@@ -137,7 +143,9 @@ export function readChatRequest(body: Record<string, unknown>): ChatRequest {
   const problem = turnIdProblem(body.turnId);
   if (problem !== undefined) return fail('turnId', problem);
   const { trigger, messageId } = body;
-  if (trigger === undefined && (typeof body.text === 'string' || body.regenerate !== undefined)) {
+  const chunklog =
+    typeof body.text === 'string' || body.edit !== undefined || body.regenerate !== undefined;
+  if (chunklog && (trigger === undefined || trigger === 'submit-message')) {
     return readChunklogBody(body);
   }
   if (trigger !== undefined && trigger !== 'submit-message' && trigger !== 'regenerate-message') {
@@ -146,8 +154,8 @@ export function readChatRequest(body: Record<string, unknown>): ChatRequest {
   if (messageId !== undefined && (typeof messageId !== 'string' || messageId === '')) {
     return fail('messageId', '`messageId` must be a non-empty string.');
   }
-  if (typeof body.text === 'string' || body.edit !== undefined || body.regenerate !== undefined) {
-    return fail('trigger', 'Send either the chat transport body or chunklog’s `{ text }`.');
+  if (chunklog) {
+    return fail('trigger', '`regenerate-message` takes the chat transport body, not `{ text }`.');
   }
   const list: readonly unknown[] = isRecord(body.message)
     ? [body.message]
@@ -157,10 +165,11 @@ export function readChatRequest(body: Record<string, unknown>): ChatRequest {
   const field = isRecord(body.message) ? 'message' : 'messages';
   if (trigger === 'regenerate-message') {
     if (body.turnId !== undefined) return fail('turnId', '`turnId` applies to a new message only.');
-    // `regenerate({ messageId })` of a message chunklog made names its turn; otherwise the chat
-    // cut its list after the user message to answer again.
+    // The chat cut its list after the user message to answer again; `regenerate({ messageId })`
+    // of an answer chunklog streamed names its turn.
+    const last = list.at(-1);
     const named = turnOfId(messageId);
-    if (named !== undefined) {
+    if (named !== undefined && !(isRecord(last) && last.id === messageId)) {
       return { ok: true, kind: 'regenerate', target: { turnId: named }, parameter: 'messageId' };
     }
     const target: TurnRef = list.length === 0 ? { latest: true } : refAt(list, list.length - 1);
@@ -169,19 +178,16 @@ export function readChatRequest(body: Record<string, unknown>): ChatRequest {
   }
   const last = userText(list.at(-1), field);
   if (!('text' in last)) return last;
-  if (messageId === undefined)
+  if (messageId === undefined) {
     return { ok: true, kind: 'send', text: last.text, turnId: body.turnId as string | undefined };
+  }
   if (body.turnId !== undefined) return fail('turnId', '`turnId` applies to a new message only.');
   // `sendMessage({ text, messageId })`: the chat replaced that message and cut the list after it.
   const edited = list.length - 1;
-  const target: TurnRef =
-    turnOfId(messageId) !== undefined
-      ? { turnId: turnOfId(messageId) as string }
-      : isRecord(list[edited]) && list[edited].id === messageId
-        ? refAt(list, edited)
-        : { after: null, skip: -1 };
-  if ('skip' in target && target.skip < 0) {
-    return fail('messageId', '`messageId` must name the last message of `messages`.');
-  }
+  const named = turnOfId(messageId);
+  let target: TurnRef;
+  if (isRecord(list[edited]) && list[edited].id === messageId) target = refAt(list, edited);
+  else if (named !== undefined) target = { turnId: named };
+  else return fail('messageId', '`messageId` must name the last message of `messages`.');
   return { ok: true, kind: 'edit', text: last.text, target, parameter: 'messageId' };
 }

@@ -99,7 +99,7 @@ async function answerVersion(
   const { session } = target;
   if (session === undefined) return noSessionHere();
   try {
-    const busy = session.runningTurnId !== undefined || session.queued > 0;
+    const busy = session.runningTurnId !== undefined;
     const started = await startChatTurn(session, target.store, chat);
     if (started instanceof Response) return started;
     return json(202, { turnId: started.turnId, queued: busy });

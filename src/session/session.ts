@@ -115,6 +115,8 @@ interface JobRecord {
   path?: string | undefined;
   /** A regenerated turn's user text, read from the stored turn at admission. */
   text?: string | undefined;
+  /** The active path an edit or regenerate replaced, while its alternative is not written. */
+  previous?: string | undefined;
   /** The path's lease, held for the job. */
   lease?: HeldLease | undefined;
 }
@@ -323,6 +325,8 @@ class Session implements AgentSession {
     }
     if (signal.aborted) throw new ChunklogError('aborted', 'The turn was cancelled.');
     const made = await store.addAlternative(this.threadId, { turnId: wanted.turnId });
+    record.path = made.id;
+    record.previous = made.forkOf?.threadId;
     if (text === undefined) {
       const rows = await store.getTurn(made.forkOf?.threadId ?? this.threadId, wanted.turnId);
       text = this.#regeneratedText(rows ?? [], wanted.turnId);
@@ -388,6 +392,7 @@ class Session implements AgentSession {
       }
     } catch (error) {
       await this.#releaseLease(record);
+      await this.#undoAlternative(record);
       this.#jobs.delete(job.id);
       if (controller.signal.aborted || ChunklogError.hasCode(error, 'aborted')) {
         handle?.settle({ turnId: handle.turnId, outcome: 'dropped', rows: [] });
@@ -399,7 +404,27 @@ class Session implements AgentSession {
       this.#dispatch({ type: 'admitted', job: job.id, run: false });
       return;
     }
+    // Cancelled while it was admitted: it will not run, so its alternative is not left active.
+    if (controller.signal.aborted) await this.#undoAlternative(record);
     this.#dispatch({ type: 'admitted', job: job.id, run: true });
+  }
+
+  /**
+   * An edit or regenerate that will not run after its alternative was made: the path it
+   * replaced is made active again (unless the conversation was switched since), before the next
+   * job reads the active path. The empty alternative stays listed; nothing is deleted.
+   */
+  async #undoAlternative(record: JobRecord): Promise<void> {
+    const { previous, path } = record;
+    record.previous = undefined;
+    const { store } = this.#config.turn;
+    if (previous === undefined || typeof store.switchAlternative !== 'function') return;
+    try {
+      if ((await this.#activePath()) === path)
+        await store.switchAlternative(this.threadId, previous);
+    } catch (error) {
+      this.#config.onError(error, { source: 'store', turnId: record.job.turnId });
+    }
   }
 
   async #releaseLease(record: JobRecord): Promise<void> {

@@ -36,6 +36,11 @@ export type SessionStore = Pick<
   readonly activePath?: ChunkStore['activePath'] | undefined;
   /** `ChunkStore.addAlternative`: what `session.edit` and `session.regenerate` need. */
   readonly addAlternative?: ChunkStore['addAlternative'] | undefined;
+  /**
+   * `ChunkStore.switchAlternative`: an edit or regenerate cancelled after its alternative was made
+   * makes the path it replaced active again.
+   */
+  readonly switchAlternative?: ChunkStore['switchAlternative'] | undefined;
 };
 
 /** The methods a store must have to be a {@link SessionStore}. */

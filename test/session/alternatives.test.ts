@@ -50,7 +50,7 @@ function texts(rows: readonly ChunkRow[]): string[] {
 }
 
 describe.each(['sqlite', 'postgres'] as const)('a session with alternatives on %s', (name) => {
-  async function open(options: { count?: boolean } = {}) {
+  async function open(options: { count?: boolean; afterAddAlternative?: () => void } = {}) {
     const harness = createHarness(name);
     harnesses.push(harness);
     let now = Date.UTC(2026, 0, 1);
@@ -64,6 +64,13 @@ describe.each(['sqlite', 'postgres'] as const)('a session with alternatives on %
         return (...args: unknown[]) => {
           if (options.count === true && (key === 'getHistory' || key === 'activePath')) {
             calls.push(`${String(key)} ${String(args[0])}`);
+          }
+          if (key === 'addAlternative' && options.afterAddAlternative !== undefined) {
+            const then = options.afterAddAlternative;
+            return (value.apply(target, args) as Promise<unknown>).then((made) => {
+              then();
+              return made;
+            });
           }
           return value.apply(target, args);
         };
@@ -128,6 +135,22 @@ describe.each(['sqlite', 'postgres'] as const)('a session with alternatives on %
       ]);
       expect(await store.getTurn('chat', 't4')).toBeNull();
       expect((await store.getRows(path)).map((r) => r.turnId).at(-1)).toBe('t4');
+      // A turn the path inherits from the conversation's own rows can be regenerated too.
+      expect(texts(await session.regenerate('t1').rows)).toEqual([
+        't5 user: one',
+        't5 assistant: A4: one',
+      ]);
+      expect(lines(model.prompts[4])).toEqual(['user: one']);
+      expect((await store.getAlternatives('chat')).branches).toEqual([
+        {
+          atSeq: 0,
+          active: 1,
+          alternatives: [
+            expect.objectContaining({ threadId: 'chat', turnId: 't1' }),
+            expect.objectContaining({ threadId: await store.activePath('chat'), turnId: 't5' }),
+          ],
+        },
+      ]);
     },
   );
 
@@ -218,6 +241,33 @@ describe.each(['sqlite', 'postgres'] as const)('a session with alternatives on %
       expect(await store.activePath('chat')).toBe('chat');
       expect((await store.getAlternatives('chat')).branches).toEqual([]);
       expect(lines(model.prompts[1])).toEqual(['user: one', 'assistant: A0: one', 'user: two']);
+    },
+  );
+
+  it.skipIf(!available.includes(name))(
+    'an edit cancelled after its alternative was made leaves the active path as it was',
+    async () => {
+      let cancel = () => {};
+      const { store, session, model } = await open({ afterAddAlternative: () => cancel() });
+      await session.send('one').rows;
+      const edited = session.edit('t1', 'uno');
+      cancel = () => edited.cancel();
+      expect((await edited.result).outcome).toBe('dropped');
+      expect(await store.activePath('chat')).toBe('chat');
+      // The empty alternative is listed (nothing is deleted), not active.
+      const { branches } = await store.getAlternatives('chat');
+      expect(branches).toEqual([
+        {
+          atSeq: 0,
+          active: 0,
+          alternatives: [
+            expect.objectContaining({ threadId: 'chat', turnId: 't1' }),
+            expect.objectContaining({ turnId: undefined }),
+          ],
+        },
+      ]);
+      await session.send('two').rows;
+      expect(lines(model.prompts.at(-1))).toEqual(['user: one', 'assistant: A0: one', 'user: two']);
     },
   );
 

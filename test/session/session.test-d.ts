@@ -6,6 +6,7 @@ import type {
   AgentSessionOptions,
   ChunkHandlers,
   PageStore,
+  SendOptions,
   SessionStore,
   SteerOutcome,
   TurnHandle,
@@ -25,6 +26,11 @@ describe('session types', () => {
     expectTypeOf<TurnHandle>().toExtend<AsyncIterable<ChunkEvent>>();
     expectTypeOf<TurnHandle['rows']>().toEqualTypeOf<Promise<readonly ChunkRow[]>>();
     expectTypeOf<AgentSession['send']>().returns.toEqualTypeOf<TurnHandle>();
+    expectTypeOf<AgentSession['regenerate']>().returns.toEqualTypeOf<TurnHandle>();
+    expectTypeOf<AgentSession['edit']>().returns.toEqualTypeOf<TurnHandle>();
+    expectTypeOf<AgentSession['edit']>().parameters.toEqualTypeOf<
+      [turnId: string, text: string, options?: SendOptions]
+    >();
     expectTypeOf<
       Awaited<ReturnType<AgentSession['steer']>['outcome']>
     >().toEqualTypeOf<SteerOutcome>();
