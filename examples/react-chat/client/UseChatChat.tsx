@@ -54,7 +54,7 @@ function useVersions(threadId: string, asked: boolean) {
     setByTurn(indexTurnVersions(parseThreadAlternatives(await client.alternatives())));
   }, [client]);
   useEffect(() => {
-    if (asked) void refresh();
+    if (asked) refresh().catch(() => {}); // no versions shown: the chat itself still works
   }, [asked, refresh]);
   const switchTo = useCallback(
     async (to: string) => {
@@ -249,15 +249,19 @@ function Chat({
       onFinish: ({ isAbort }) => {
         if (isAbort) return;
         void storedMessages(threadId).then(setMessages);
-        void versions.refresh(); // a regenerate or an edit made a new version
+        versions.refresh().catch(() => {}); // a regenerate or an edit made a new version
       },
     });
   const [switching, setSwitching] = useState(false);
+  const [switchError, setSwitchError] = useState<string | undefined>(undefined);
   const switchTo = async (to: string) => {
     setSwitching(true);
     try {
       await versions.switchTo(to);
       setMessages(await storedMessages(threadId)); // the new active path
+      setSwitchError(undefined);
+    } catch (failure) {
+      setSwitchError(failure instanceof Error ? failure.message : String(failure));
     } finally {
       setSwitching(false);
     }
@@ -333,9 +337,9 @@ function Chat({
             </Fragment>
           );
         })}
-        {error && (
+        {(error ?? switchError) && (
           <div className="chunk error client-error" role="alert">
-            {error.message}
+            {error?.message ?? switchError}
           </div>
         )}
       </main>
