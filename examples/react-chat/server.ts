@@ -56,7 +56,8 @@ export async function startReactChat(options: ReactChatOptions): Promise<ReactCh
   await buildClient(options.outDir);
   const store = createChunkStore({ sqlite: options.db });
   await store.migrate();
-  const models = chatModels();
+  // Offline, a regenerated answer says which one it is, so that its versions differ.
+  const models = chatModels(process.env, { markRepeats: true });
 
   const sessions = new Map<string, AgentSession>();
   const sessionOf = (threadId: string): AgentSession | undefined => {

@@ -11,6 +11,9 @@
 //   xss             answers with HTML in its text, thinking and tool input (shown as text)
 //   markdown        answers in Markdown (a heading, a list, code, links: one of them unsafe)
 //   anything else   thinks briefly and answers
+//
+// With `markRepeats`, asked the same again (a regenerated answer) it says which time it is:
+// "(Answer 2 to this.)".
 
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { UNANSWERED_TOOL_CALL_TEXT } from 'chunklog';
@@ -172,24 +175,57 @@ function answer(prompt: Prompt, role: 'primary' | 'fallback'): ScriptedStep {
   }
 }
 
+/**
+ * The same prompt asked again (a regenerated answer, an edit back to the same text) says which
+ * time it is, so that the versions of a turn can be told apart.
+ */
+function again(answers: Map<string, number>, prompt: Prompt, step: ScriptedStep): ScriptedStep {
+  const key = JSON.stringify(prompt);
+  const times = (answers.get(key) ?? 0) + 1;
+  if (answers.size > 1000) answers.clear(); // a long-running chat: forget, do not grow
+  answers.set(key, times);
+  if (times === 1 || step.parts === undefined) return step;
+  return { ...step, parts: [...step.parts, { type: 'text', text: `(Answer ${times} to this.)` }] };
+}
+
 /** A scripted model that answers every call with {@link answer} (it keeps its last 100 calls). */
-function scripted(role: 'primary' | 'fallback', modelId: string, delayMs: number): ScriptedModel {
+function scripted(
+  role: 'primary' | 'fallback',
+  modelId: string,
+  delayMs: number,
+  markRepeats: boolean,
+): ScriptedModel {
+  const answers = new Map<string, number>();
+  const respond = (prompt: Prompt) => {
+    const step = answer(prompt, role);
+    return markRepeats ? again(answers, prompt, step) : step;
+  };
   // A function script answers any number of calls: the chat can run for as long as it likes.
-  return createScriptedModel((call) => answer(call.prompt, role), {
+  return createScriptedModel((call) => respond(call.prompt), {
     provider: 'anthropic.messages',
     modelId,
     delayMs,
   });
 }
 
+/** Options of {@link chatModels}. */
+export interface ChatModelsOptions {
+  /** The scripted models number an answer to a prompt they were asked before (a regenerate). */
+  readonly markRepeats?: boolean | undefined;
+}
+
 /** A real provider when its key is set, else the scripted models. */
-export function chatModels(env: NodeJS.ProcessEnv = process.env): AgentModels {
+export function chatModels(
+  env: NodeJS.ProcessEnv = process.env,
+  options: ChatModelsOptions = {},
+): AgentModels {
   const real = providerModels(env);
   if (real) return real;
   const delayMs = Number(env.CHUNKLOG_SCRIPTED_DELAY_MS ?? 15);
+  const marks = options.markRepeats === true;
   return {
-    model: scripted('primary', 'claude-opus-scripted', delayMs),
-    fallbackModels: [scripted('fallback', 'claude-sonnet-scripted', delayMs)],
+    model: scripted('primary', 'claude-opus-scripted', delayMs, marks),
+    fallbackModels: [scripted('fallback', 'claude-sonnet-scripted', delayMs, marks)],
     maxRetries: 0,
     description: 'a scripted model, offline (type help; set ANTHROPIC_API_KEY or OPENAI_API_KEY)',
     scripted: true,

@@ -66,6 +66,20 @@ export interface ThreadClient {
     text: string,
     kind?: ClientNoticeKind,
   ): Promise<{ readonly routed: string; readonly turnId: string }>;
+  /**
+   * `POST …/messages` `{ text, edit }`: a new version of turn `turnId` with its user message
+   * edited to `text`; it becomes the active path and runs like a sent message.
+   */
+  edit(turnId: string, text: string): Promise<SentMessage>;
+  /** `POST …/messages` `{ regenerate }`: a new answer to turn `turnId`, on a new active path. */
+  regenerate(turnId: string): Promise<SentMessage>;
+  /**
+   * `GET …/alternatives`: the conversation's active path and the versions of its turns (not
+   * validated here: a `ChunkAlternatives` validates it).
+   */
+  alternatives(): Promise<unknown>;
+  /** `POST …/alternatives` `{ threadId }`: makes that version's path active; answers like `alternatives()`. */
+  switchAlternative(threadId: string): Promise<unknown>;
 }
 
 function trimBase(basePath: unknown): string {
@@ -99,7 +113,7 @@ async function failure(route: string, response: Response): Promise<ChunklogError
 
 /**
  * Creates a client of one thread's routes on chunklog's handlers (`GET …/chunks`,
- * `GET …/events`, `POST …/messages`, `…/cancel`, `…/notices`). It holds no state and touches no
+ * `GET …/events`, `POST …/messages`, `…/cancel`, `…/notices`, `GET`/`POST …/alternatives`). It holds no state and touches no
  * browser global until a method is called, so it may be created during server rendering.
  *
  * @param options - the thread, the handlers' base path, and optionally `fetch` and headers
@@ -186,6 +200,18 @@ export function createThreadClient(options: ThreadClientOptions): ThreadClient {
         'POST notices',
         await post('notices', { text, kind }),
       );
+    },
+    async edit(turnId, text) {
+      return ok<SentMessage>('POST messages', await post('messages', { text, edit: turnId }));
+    },
+    async regenerate(turnId) {
+      return ok<SentMessage>('POST messages', await post('messages', { regenerate: turnId }));
+    },
+    async alternatives() {
+      return ok<unknown>('GET alternatives', await request('alternatives'));
+    },
+    async switchAlternative(threadId) {
+      return ok<unknown>('POST alternatives', await post('alternatives', { threadId }));
     },
   };
 }

@@ -1,5 +1,8 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { invalidOption } from '../errors/invalid-option.js';
+import type { Chunk } from '../schema/chunk.js';
 import type { FinishReason, TokenUsage } from '../schema/usage.js';
+import { type AlternativesSnapshot, ChunkAlternatives } from '../window/chunk-alternatives.js';
 import { ChunkWindow } from '../window/chunk-window.js';
 import type { ChunkWindowSnapshot } from '../window/snapshot.js';
 import {
@@ -39,6 +42,11 @@ export interface UseChunkThreadOptions extends ThreadClientOptions {
   readonly withCredentials?: boolean | undefined;
   /** Makes the turn id of a sent message. Default: `crypto.randomUUID()`. */
   readonly newTurnId?: (() => string) | undefined;
+  /**
+   * Read the conversation's alternatives (`GET …/alternatives`) once a page shows rows and after
+   * every turn. Default true; false for handlers without the route.
+   */
+  readonly alternatives?: boolean | undefined;
 }
 
 /** The last turn that ended while the page was open: what its `turn-end` reported. */
@@ -71,6 +79,15 @@ export interface ChunkThread {
   readonly connection: ConnectionStatus;
   /** The last failure (a `request-failed` or `load-failed` ChunklogError), cleared by the next success. */
   readonly error: unknown;
+  /** The versions of the conversation's turns, beside the window (`refresh`, `getSnapshot`, …). */
+  readonly alternatives: ChunkAlternatives;
+  /**
+   * A turn's versions: its index, their count and the versions (each with the `threadId` to
+   * switch to), or undefined for a turn with one version. Re-rendered when they change.
+   */
+  readonly versionsOf: AlternativesSnapshot['versionsOf'];
+  /** Whether a switch, an edit or a regenerate is reloading the window. */
+  readonly switching: boolean;
   /** Sends a message (queued behind a running turn), shown at once as a pending message. Resolves to undefined on failure (see `error`). */
   send(text: string): Promise<SentMessage | undefined>;
   /** Adds a message to the running turn. Resolves to false on failure. */
@@ -83,13 +100,41 @@ export interface ChunkThread {
   loadOlder(): Promise<void>;
   /** Tells the window whether the user is scrolled up (no eviction, reconcile deferred). */
   setScrolledUp(scrolledUp: boolean): void;
+  /**
+   * Makes a version's path active (a `threadId` from `versionsOf(turnId).versions`)
+   * and reloads the window on it. Resolves to false on failure (see `error`).
+   *
+   * @throws {ChunklogError} `invalid-option` (thrown) for an empty id or one no branch lists
+   */
+  switchAlternative(threadId: string): Promise<boolean>;
+  /**
+   * A new version of turn `turnId` with its user message edited to `text`: it becomes the active
+   * path, the window reloads on it and the new turn streams. Resolves to undefined on failure.
+   *
+   * @throws {ChunklogError} `invalid-option` (thrown) for an empty `turnId` or `text`
+   */
+  edit(turnId: string, text: string): Promise<SentMessage | undefined>;
+  /**
+   * A new answer to turn `turnId`, on a new active path: the window reloads on it and the new
+   * answer streams. Resolves to undefined on failure.
+   *
+   * @throws {ChunklogError} `invalid-option` (thrown) for an empty `turnId`
+   */
+  regenerate(turnId: string): Promise<SentMessage | undefined>;
 }
 
 interface Held {
   readonly key: string;
   readonly window: ChunkWindow;
   readonly client: ThreadClient;
+  readonly alternatives: ChunkAlternatives;
   loaded: boolean;
+}
+
+function nonEmpty(where: string, name: string, value: unknown): void {
+  if (typeof value !== 'string' || value.trim() === '') {
+    invalidOption(where, name, `\`${name}\` must be a non-empty string`, value);
+  }
 }
 
 function randomTurnId(): string {
@@ -145,16 +190,29 @@ export function useChunkThread(options: UseChunkThreadOptions): ChunkThread {
       ...(pageSize !== undefined ? { pageSize } : {}),
       loadPage: client.loadPage,
     });
-    held.current = { key, window, client, loaded: false };
+    const alternatives = new ChunkAlternatives({
+      window,
+      loadAlternatives: client.alternatives,
+      switchAlternative: client.switchAlternative,
+    });
+    held.current = { key, window, client, alternatives, loaded: false };
   }
-  const { window, client } = held.current;
+  const { window, client, alternatives } = held.current;
   const snapshot = useChunkWindow(window);
+  const versions = useSyncExternalStore(
+    alternatives.subscribe,
+    alternatives.getSnapshot,
+    alternatives.getSnapshot,
+  );
   const [connection, setConnection] = useState<ConnectionStatus>('connecting');
   const [error, setError] = useState<unknown>(undefined);
   const [lastTurn, setLastTurn] = useState<EndedTurn | undefined>(undefined);
 
   useEffect(() => {
     const current = held.current as Held;
+    const refresh = () => {
+      if (latest.current.alternatives !== false) alternatives.refresh().catch(setError);
+    };
     const disconnect = live
       ? connectThreadEvents(window, client.eventsUrl, {
           createEventSource: latest.current.createEventSource,
@@ -163,6 +221,7 @@ export function useChunkThread(options: UseChunkThreadOptions): ChunkThread {
           onError: setError,
           onEvent: (event) => {
             if (event.type !== 'turn-end') return;
+            refresh(); // the turn is stored: a new version now names its turn
             setLastTurn({
               turnId: window.getSnapshot().liveTurnId,
               usage: event.usage,
@@ -174,15 +233,43 @@ export function useChunkThread(options: UseChunkThreadOptions): ChunkThread {
     // Once per window (a strict-mode remount must not load a second, older page).
     if (!current.loaded) {
       current.loaded = true;
-      window.loadOlder().then(() => setError(undefined), setError);
+      window.loadOlder().then(() => {
+        setError(undefined);
+        // An empty thread may not exist yet: it has no alternatives to ask for.
+        if (window.getSnapshot().total > 0) refresh();
+      }, setError);
     }
     return disconnect;
-  }, [window, client, live]);
+  }, [window, client, alternatives, live]);
 
   const failed = useCallback((failure: unknown) => {
     setError(failure);
     return undefined;
   }, []);
+
+  /** Starts a new version (edit, regenerate) and follows it; a failure lands in `error`. */
+  const startVersion = useCallback(
+    async (
+      start: () => Promise<SentMessage>,
+      content: string | readonly Chunk[] | undefined,
+    ): Promise<SentMessage | undefined> => {
+      let sent: SentMessage | undefined;
+      try {
+        await alternatives.startVersion(
+          async () => {
+            sent = await start();
+            return sent;
+          },
+          { content },
+        );
+        setError(undefined);
+        return sent;
+      } catch (failure) {
+        return failed(failure);
+      }
+    },
+    [alternatives, failed],
+  );
 
   const actions = useMemo(
     () => ({
@@ -239,12 +326,48 @@ export function useChunkThread(options: UseChunkThreadOptions): ChunkThread {
       setScrolledUp(scrolledUp: boolean): void {
         window.setScrolledUp(scrolledUp);
       },
+      switchAlternative(threadId: string): Promise<boolean> {
+        // Bad arguments throw here; a failed request lands in `error`.
+        return alternatives.switchAlternative(threadId).then(
+          () => {
+            setError(undefined);
+            return true;
+          },
+          (failure: unknown) => {
+            failed(failure);
+            return false;
+          },
+        );
+      },
+      edit(turnId: string, text: string): Promise<SentMessage | undefined> {
+        nonEmpty('useChunkThread.edit', 'turnId', turnId);
+        nonEmpty('useChunkThread.edit', 'text', text);
+        return startVersion(() => client.edit(turnId, text), text);
+      },
+      regenerate(turnId: string): Promise<SentMessage | undefined> {
+        nonEmpty('useChunkThread.regenerate', 'turnId', turnId);
+        // The new answer's user message is the same: show it at once, as a sent one is.
+        const asked = window.getSnapshot().groups.find((m) => m.id === `${turnId}:user`);
+        return startVersion(() => client.regenerate(turnId), asked?.chunks);
+      },
     }),
-    [window, client, failed],
+    [window, client, alternatives, failed, startVersion],
   );
 
   const { liveTurnId, liveTurn } = snapshot;
   // biome-ignore lint/correctness/useExhaustiveDependencies: the turn changes only with these two
   const turn = useMemo(() => liveTurnOf(snapshot), [liveTurnId, liveTurn]);
-  return { window, client, snapshot, turn, lastTurn, connection, error, ...actions };
+  return {
+    window,
+    client,
+    snapshot,
+    turn,
+    lastTurn,
+    connection,
+    error,
+    alternatives,
+    versionsOf: versions.versionsOf,
+    switching: versions.switching,
+    ...actions,
+  };
 }

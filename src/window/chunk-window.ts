@@ -12,7 +12,7 @@ import { fetchPage } from './fetch-page.js';
 import { Listeners } from './listeners.js';
 import type { LogEntry } from './log-entry.js';
 import { LogView } from './log-view.js';
-import { mergeOlderPage, mergeTail } from './merge-pages.js';
+import { mergeOlderPage, mergeReloadedPage, mergeTail } from './merge-pages.js';
 import {
   type ChunkWindowOptions,
   type ResolvedWindowOptions,
@@ -21,6 +21,7 @@ import {
 import type { LoadPageRequest } from './page.js';
 import { createPending, insertPending } from './pending-segment.js';
 import { Reconciler } from './reconciler.js';
+import { reloadState } from './reload-state.js';
 import { type ChunkWindowSnapshot, type ReconcileStatus, WindowSnapshot } from './snapshot.js';
 import { EMPTY_WINDOW_STATE, type WindowState } from './window-state.js';
 
@@ -64,7 +65,24 @@ export interface EvictOptions {
   readonly force?: boolean | undefined;
 }
 
-/** What the listeners were last told about. */
+/**
+ * Options of {@link ChunkWindow.reload}.
+ *
+ * @example
+ * ```ts
+ * const { turnId } = await client.regenerate('turn-7');
+ * await window.reload({ keepTurnId: turnId } satisfies ReloadOptions);
+ * ```
+ */
+export interface ReloadOptions {
+  /**
+   * A turn of the new path to keep following live: the turn an edit or a regenerate started. Its
+   * live rows and pending user message stay, and its stored rows are left out of the first page
+   * while it runs, so that its events keep streaming. Everything else held is dropped.
+   */
+  readonly keepTurnId?: string | undefined;
+}
+
 /** What the listeners were last told about. */
 interface Published {
   sealed: WindowState['sealed'];
@@ -102,9 +120,17 @@ export class ChunkWindow {
   private loadingOlder = false;
   private keys = 0;
   private olderRun: Promise<void> | null = null;
+  /** Bumped by `reload()`: answers requested for an older path are dropped when they land. */
+  private path = 0;
+  /** The path the reconciler's tail was requested for. */
+  private tailPath = 0;
+  /** Set by `reload()` until its first page is merged: the turn it keeps following. */
+  private reloaded: { readonly keepTurnId: string | undefined } | null = null;
   private readonly reconciler: Reconciler = new Reconciler({
-    fetchTail: () =>
-      fetchPage(this.options.loadPage, { limit: this.options.limit }, () => this.threadId()),
+    fetchTail: () => {
+      this.tailPath = this.path;
+      return fetchPage(this.options.loadPage, { limit: this.options.limit }, () => this.threadId());
+    },
     scrolledUp: () => this.scrolled,
     endedTurns: () => {
       const ended = new Set<number>();
@@ -114,6 +140,8 @@ export class ChunkWindow {
       return ended;
     },
     merge: (page, ended, giveUp) => {
+      // A tail of the path before a reload: the reload's own page stands for it.
+      if (this.tailPath !== this.path) return new Set();
       const merged = mergeTail(this.state, page, ended, giveUp);
       this.state = this.evictIfAllowed(merged.state);
       return merged.waiting;
@@ -414,16 +442,25 @@ export class ChunkWindow {
       before === undefined
         ? { limit: this.options.pageSize }
         : { limit: this.options.pageSize, before };
+    const path = this.path;
     const run = fetchPage(this.options.loadPage, request, () => this.threadId()).then(
       (page) => {
+        if (this.path !== path) return; // a page of the path before a reload
         this.olderRun = null;
         this.loadingOlder = false;
         if (this.state.sealed.cursor === before) {
-          this.state = this.evictIfAllowed(mergeOlderPage(this.state, page));
+          const reloaded = before === undefined ? this.reloaded : null;
+          this.reloaded = null;
+          const merged =
+            reloaded === null
+              ? mergeOlderPage(this.state, page)
+              : mergeReloadedPage(this.state, page, reloaded.keepTurnId);
+          this.state = this.evictIfAllowed(merged);
         }
         this.commit();
       },
       (error: unknown) => {
+        if (this.path !== path) return;
         this.olderRun = null;
         this.loadingOlder = false;
         this.commit();
@@ -458,6 +495,44 @@ export class ChunkWindow {
     const done = this.reconciler.request();
     this.commit();
     return done;
+  }
+
+  /**
+   * Drops everything the window holds and loads the newest page again, as a fresh window would:
+   * for when the server's thread now shows another path (an alternative was switched to, or an
+   * edit or a regenerate started a new version). No row of the old path stays in memory; pages
+   * and requests still in flight for it are dropped when they land; eviction and paging then work
+   * by the seqs of the new path. `keepTurnId` keeps following the turn that started the new
+   * version.
+   *
+   * @param options - `keepTurnId`: a live turn of the new path to keep
+   * @returns a promise that settles when the newest page is merged
+   * @throws {ChunklogError} `invalid-option` for an unknown option or an empty `keepTurnId`
+   *   (thrown, nothing changes); `load-failed` (rejection) when the page could not be loaded: the
+   *   window is then empty and `loadOlder()` retries
+   *
+   * @example
+   * ```ts
+   * await fetch(`/api/threads/${threadId}/alternatives`, { method: 'POST', body });
+   * await window.reload();
+   * ```
+   */
+  reload(options: ReloadOptions = {}): Promise<void> {
+    const { keepTurnId } = readOptions(options, 'ChunkWindow.reload', ['keepTurnId']);
+    if (keepTurnId !== undefined && (typeof keepTurnId !== 'string' || keepTurnId === '')) {
+      invalidOption(
+        'ChunkWindow.reload',
+        'keepTurnId',
+        '`keepTurnId` must be a non-empty string',
+        keepTurnId,
+      );
+    }
+    this.path++;
+    this.olderRun = null;
+    this.loadingOlder = false;
+    this.reloaded = { keepTurnId: keepTurnId as string | undefined };
+    this.state = reloadState(this.state, keepTurnId as string | undefined);
+    return this.loadOlder();
   }
 
   private threadId(): string | undefined {

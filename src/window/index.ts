@@ -9,10 +9,25 @@ export type { ErrorInfo, ErrorKind } from '../schema/error-info.js';
 // imports the window only.
 export { describeError, errorNextStep, errorTitle } from '../schema/error-next-step.js';
 export {
+  type AlternativeBranch,
+  type AlternativeVersion,
+  indexTurnVersions,
+  parseThreadAlternatives,
+  type ThreadAlternatives,
+  type TurnVersions,
+} from './alternatives.js';
+export {
+  type AlternativesSnapshot,
+  ChunkAlternatives,
+  type ChunkAlternativesOptions,
+  type StartVersionOptions,
+} from './chunk-alternatives.js';
+export {
   ChunkWindow,
   type ChunkWindowListener,
   type EvictOptions,
   type PendingUserMessageOptions,
+  type ReloadOptions,
 } from './chunk-window.js';
 export type { LiveEntry, LogEntry, SealedEntry } from './log-entry.js';
 export { type ChunkWindowOptions, DEFAULT_PAGE_SIZE } from './options.js';

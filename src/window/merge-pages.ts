@@ -44,6 +44,11 @@ function dropStoredSegments(
   return { ...state, segments: state.segments.filter(keep), target };
 }
 
+/** Whether the window holds the turn as a live segment that is over. */
+function closedTurn(state: WindowState, turnId: string): boolean {
+  return state.segments.some((s) => s.kind === 'turn' && s.turnId === turnId && s.closed);
+}
+
 function isStored(segment: TurnSegment, stored: ReadonlySet<string>): boolean {
   return !segment.provisional && stored.has(segment.turnId);
 }
@@ -62,24 +67,51 @@ export function mergeOlderPage(state: WindowState, page: ChunkPage): WindowState
 }
 
 /**
+ * Merges the first page of a path the window just reloaded ({@link ChunkWindow.reload}): as a
+ * fresh window merges its first page, except that the rows of the turn it follows live (or is
+ * about to, `expected`) are withheld while that turn runs, so that its events keep streaming.
+ *
+ * @param state - the state (no stored rows: a reload dropped them)
+ * @param fetched - the validated tail
+ * @param expected - the turn the reload kept, if any
+ * @returns the new state
+ */
+export function mergeReloadedPage(
+  state: WindowState,
+  fetched: ChunkPage,
+  expected: string | undefined,
+): WindowState {
+  return mergeOlderPage(state, withoutLiveRunningTurns(state, fetched, expected));
+}
+
+/**
  * The tail without the stored part of a turn the window follows live: a turn the page says is
  * `running` whose live segment is still open. Its newest rows are the steps stored so far, and
  * its live events hold them and everything after: showing both would show them twice, and
  * replacing the live turn by its rows would drop its events to come. So its rows — the page's
  * last ones, as a thread's running turn is its newest — are left out (with the thread's `total`)
- * until the turn is over and stored whole.
+ * until the turn is over and stored whole. `expected` names a turn whose live events are about to
+ * come (the turn an edit or a regenerate just started): while running, it is withheld too.
  *
  * @param state - the state
  * @param page - the validated tail
+ * @param expected - a turn to withhold while it runs, though no live segment follows it yet
  * @returns the page to merge
  */
-export function withoutLiveRunningTurns(state: WindowState, page: ChunkPage): ChunkPage {
+export function withoutLiveRunningTurns(
+  state: WindowState,
+  page: ChunkPage,
+  expected?: string,
+): ChunkPage {
   const status = page.turnStatus;
   if (status === undefined) return page;
   const live = new Set<string>();
   for (const segment of state.segments) {
     if (segment.kind !== 'turn' || segment.closed || segment.provisional) continue;
     if (status[segment.turnId] === 'running') live.add(segment.turnId);
+  }
+  if (expected !== undefined && status[expected] === 'running' && !closedTurn(state, expected)) {
+    live.add(expected);
   }
   if (live.size === 0) return page;
   let end = page.chunks.length;

@@ -4,6 +4,7 @@
 // older pages on scroll, Markdown and HTML kept inert; the thread switcher (list, switch, new
 // thread, back). The useChat view (@ai-sdk/react on chunklog's UI message handlers): send,
 // stream, tool progress inside its tool, steer, stop, retry, a reload while a turn runs (resume).
+// Both views: editable history (regenerate, edit, "‹ n / m ›" switches between versions).
 // Screenshots in .tmp/ (react-chat-chunks.png, react-chat-usechat.png, react-chat-threads.png).
 // The server builds the page with Vite at start-up, offline.
 import type { ChildProcess } from 'node:child_process';
@@ -423,4 +424,112 @@ describe.skipIf(!hasChromium)('examples/react-chat in Chromium', () => {
     expect(problems).toEqual([]);
     await page.close();
   }, 120_000);
+
+  // Editable history (issue 32), in both views: regenerate the second answer ("‹ 2 / 2 ›"), ‹
+  // brings the first answer back ("‹ 1 / 2 ›"), an edit of the first message makes a new
+  // version of it and the later turns follow the active path, ‹ on it brings them back.
+  const tools = (page: Page, role: 'user' | 'assistant', nth: number) =>
+    page.locator(`.message-tools.${role}`).nth(nth);
+  const versionsOf = (page: Page, role: 'user' | 'assistant', nth: number) =>
+    tools(page, role, nth).locator('.versions');
+  const answerText = (page: Page, nth: number) =>
+    page.locator('article.message.assistant').nth(nth).textContent();
+
+  async function editableHistory(page: Page, idle: () => Promise<unknown>): Promise<void> {
+    for (const text of ['hello one', 'hello two']) {
+      await say(page, text);
+      await expect.poll(() => page.textContent('#log')).toContain(`You said: “${text}”`);
+      await idle();
+    }
+    expect(await page.locator('.versions').count()).toBe(0);
+    expect(await answerText(page, 1)).not.toContain('(Answer 2 to this.)');
+
+    // Regenerate the second answer: a new version of its turn, shown on the answer.
+    await tools(page, 'assistant', 1).locator('.regenerate').click();
+    await expect
+      .poll(() => versionsOf(page, 'assistant', 1).textContent(), { timeout: 20_000 })
+      .toBe('‹ 2 / 2 ›');
+    await idle();
+    expect(await answerText(page, 1)).toContain('You said: “hello two”. (Offline');
+    expect(await answerText(page, 1)).toContain('(Answer 2 to this.)');
+    expect(await page.locator('article.message.user').count()).toBe(2);
+    expect(await versionsOf(page, 'assistant', 0).count()).toBe(0); // the first turn has one
+
+    // ‹ : the first answer again.
+    await versionsOf(page, 'assistant', 1).locator('.prev').click();
+    await expect.poll(() => versionsOf(page, 'assistant', 1).textContent()).toBe('‹ 1 / 2 ›');
+    await idle();
+    expect(await answerText(page, 1)).toContain('You said: “hello two”');
+    expect(await answerText(page, 1)).not.toContain('(Answer 2 to this.)');
+    expect(await page.locator('article.message.assistant').count()).toBe(2);
+
+    // Edit the first message: a new version of the first turn; the second turn belongs to the
+    // old version, so the active path ends with the edited turn.
+    await tools(page, 'user', 0).locator('.edit').click();
+    await tools(page, 'user', 0).locator('textarea').fill('hello one, edited');
+    await tools(page, 'user', 0).locator('.save').click();
+    await expect
+      .poll(() => versionsOf(page, 'user', 0).textContent(), { timeout: 20_000 })
+      .toBe('‹ 2 / 2 ›');
+    await idle();
+    await expect.poll(() => page.textContent('#log')).toContain('You said: “hello one, edited”');
+    expect(await page.locator('article.message.user').count()).toBe(1);
+    expect(await page.textContent('#log')).not.toContain('hello two');
+
+    // ‹ on it: the first version, and the turns that followed it, with their versions.
+    await versionsOf(page, 'user', 0).locator('.prev').click();
+    await expect.poll(() => versionsOf(page, 'user', 0).textContent()).toBe('‹ 1 / 2 ›');
+    await idle();
+    await expect.poll(() => page.locator('article.message.user').count()).toBe(2);
+    expect(await page.textContent('#log')).toContain('You said: “hello two”');
+    expect(await page.textContent('#log')).not.toContain('hello one, edited');
+    expect(await versionsOf(page, 'assistant', 1).textContent()).toBe('‹ 1 / 2 ›');
+    // › on the second answer: the regenerated one again.
+    await versionsOf(page, 'assistant', 1).locator('.next').click();
+    await expect.poll(() => versionsOf(page, 'assistant', 1).textContent()).toBe('‹ 2 / 2 ›');
+    await expect.poll(() => answerText(page, 1)).toContain('(Answer 2 to this.)');
+  }
+
+  it('chunk view: regenerate, switch versions, edit a message (editable history)', async () => {
+    const { page, problems } = await openPage(
+      browser as Browser,
+      `${baseUrl}?view=chunks&thread=versions`,
+      { width: 1100, height: 1200 },
+    );
+    await page.waitForFunction(() => document.body.dataset.reconcile === 'idle');
+    const idle = () =>
+      page.waitForFunction(
+        () =>
+          document.body.dataset.running === 'false' &&
+          document.body.dataset.reconcile === 'idle' &&
+          document.body.dataset.switching === 'false',
+        null,
+        { timeout: 20_000 },
+      );
+    await editableHistory(page, idle);
+    // The window holds the active path only: as many rows as the store's path has.
+    expect(Number(await data(page, 'rows'))).toBe(Number(await data(page, 'total')));
+    await screenshot(page, 'react-chat-versions.png');
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
+
+  it('useChat view: regenerate, switch versions, edit a message (editable history)', async () => {
+    const { page, problems } = await openPage(
+      browser as Browser,
+      `${baseUrl}?view=usechat&thread=versions-ui`,
+      { width: 1100, height: 1200 },
+    );
+    const idle = () =>
+      page.waitForFunction(
+        () =>
+          document.body.dataset.status === 'ready' && document.body.dataset.switching === 'false',
+        null,
+        { timeout: 20_000 },
+      );
+    await idle();
+    await editableHistory(page, idle);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
 });

@@ -1,12 +1,20 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { ChatMessage, ChunkRow } from '../../src/schema/index.js';
-import type { ChunkStore, ChunkPage as StoreChunkPage } from '../../src/store/index.js';
 import type {
+  Alternatives,
+  ChunkStore,
+  ChunkPage as StoreChunkPage,
+} from '../../src/store/index.js';
+import type {
+  AlternativesSnapshot,
+  ChunkAlternatives,
   ChunkPage,
   ChunkWindow,
   ChunkWindowSnapshot,
   LoadPage,
   LogEntry,
+  ThreadAlternatives,
+  TurnVersions,
 } from '../../src/window/index.js';
 
 // React's useSyncExternalStore, typed here without React.
@@ -17,6 +25,15 @@ declare function useSyncExternalStore<T>(
 ): T;
 
 describe('window types', () => {
+  it("takes the store's alternatives as the routes send them", () => {
+    expectTypeOf<Alternatives>().toExtend<ThreadAlternatives>();
+    const alternatives = {} as ChunkAlternatives;
+    expectTypeOf(
+      useSyncExternalStore(alternatives.subscribe, alternatives.getSnapshot),
+    ).toEqualTypeOf<AlternativesSnapshot>();
+    expectTypeOf(alternatives.versionsOf('t')).toEqualTypeOf<TurnVersions | undefined>();
+  });
+
   it('binds to useSyncExternalStore as it is', () => {
     const window = {} as ChunkWindow;
     expectTypeOf(

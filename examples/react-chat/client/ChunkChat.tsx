@@ -5,7 +5,7 @@ import type { ChatMessage } from 'chunklog';
 import { useChunkThread } from 'chunklog/react';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { describeWindow, WINDOW_STATS_LEGEND } from '../../shared/window-stats.js';
-import { MessageView, type UserMessageStatus } from './Chunks.js';
+import { type MessageEditing, MessageView, type UserMessageStatus } from './Chunks.js';
 import { Composer } from './Composer.js';
 import { EmptyHint } from './EmptyHint.js';
 import { formatUsage } from './usage.js';
@@ -98,6 +98,7 @@ export function ChunkChat({
     data.rows = String(snapshot.log.length);
     data.loadingOlder = String(snapshot.loadingOlder);
     data.connection = thread.connection;
+    data.switching = String(thread.switching);
   });
 
   const onScroll = () => {
@@ -145,6 +146,44 @@ export function ChunkChat({
   const newest = snapshot.groups.at(-1);
   const retryOn =
     !running && newest?.role === 'assistant' && latest.current.text !== '' ? newest.id : undefined;
+  // Editable history: stored messages get their turn's versions, Edit and Regenerate. An edit or
+  // a regenerate makes a new version of the turn; ‹ › switch the active path (the window
+  // reloads on it). One object per turn and state, so that the messages stay memoized.
+  const actions = useRef(thread);
+  actions.current = thread;
+  const onSwitch = useCallback((to: string) => {
+    actions.current.setScrolledUp(false);
+    void actions.current.switchAlternative(to);
+  }, []);
+  const onEdit = useCallback((turnId: string, text: string) => {
+    actions.current.setScrolledUp(false);
+    void actions.current.edit(turnId, text);
+  }, []);
+  const onRegenerate = useCallback((turnId: string) => {
+    actions.current.setScrolledUp(false);
+    void actions.current.regenerate(turnId);
+  }, []);
+  const busy = running || thread.switching;
+  const { versionsOf } = thread;
+  const editingOf = useMemo(() => {
+    const made = new Map<string, MessageEditing>();
+    return (message: ChatMessage): MessageEditing | undefined => {
+      if (message.role !== 'user' && message.role !== 'assistant') return undefined;
+      if (message.turnId.startsWith('~')) return undefined;
+      let editing = made.get(message.turnId);
+      if (editing === undefined) {
+        editing = {
+          versions: versionsOf(message.turnId),
+          disabled: busy,
+          onSwitch,
+          onEdit,
+          onRegenerate,
+        };
+        made.set(message.turnId, editing);
+      }
+      return editing;
+    };
+  }, [versionsOf, busy, onSwitch, onEdit, onRegenerate]);
   const stats = describeWindow(snapshot, limit);
   const usage = lastTurn?.usage ?? turn.usage;
   const empty = snapshot.groups.length === 0 && snapshot.total === 0 && !snapshot.loadingOlder;
@@ -186,6 +225,7 @@ export function ChunkChat({
             status={statusOf(message)}
             live={running && message.turnId === turn.turnId}
             onRetry={message.id === retryOn ? retry : undefined}
+            editing={statusOf(message) === undefined ? editingOf(message) : undefined}
           />
         ))}
         {thread.error ? (

@@ -11,8 +11,10 @@ import {
   type JSONValue,
   type ToolCallEntry,
 } from 'chunklog';
+import type { TurnVersions } from 'chunklog/window';
 import { memo } from 'react';
 import { Markdown } from './Markdown.js';
+import { MessageTools } from './Versions.js';
 
 const json = (value: JSONValue | undefined): string =>
   value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value, null, 2);
@@ -197,21 +199,38 @@ const STATUS_TEXT: Record<UserMessageStatus, string> = {
   queued: 'queued: it runs after the current turn',
 };
 
+/** What a stored message offers: its turn's versions, Edit (user) and Regenerate (answer). */
+export interface MessageEditing {
+  readonly versions: TurnVersions | undefined;
+  /** A turn runs or a switch reloads the thread: the buttons wait. */
+  readonly disabled: boolean;
+  readonly onSwitch: (threadId: string) => void;
+  readonly onEdit: (turnId: string, text: string) => void;
+  readonly onRegenerate: (turnId: string) => void;
+}
+
+/** The text of a message's text chunks. */
+const plainText = (message: ChatMessage): string =>
+  message.chunks.map((chunk) => (chunk.type === 'text' ? chunk.text : '')).join('');
+
 /** A message: the user's, the assistant's (every chunk in order), or a system message. */
 export const MessageView = memo(function MessageView({
   message,
   status,
   live,
   onRetry,
+  editing,
 }: {
   message: ChatMessage;
   status?: UserMessageStatus | undefined;
   live: boolean;
   /** Given to the newest turn's error cards when no turn runs. */
   onRetry?: (() => void) | undefined;
+  /** Given to stored messages: versions, edit, regenerate. */
+  editing?: MessageEditing | undefined;
 }) {
   const last = message.chunks.length - 1;
-  return (
+  const article = (
     <article className={`message ${message.role} ${status ?? ''}`} data-id={message.id}>
       {message.chunks.map((chunk, index) => {
         const key = chunkKey(chunk, index);
@@ -231,5 +250,21 @@ export const MessageView = memo(function MessageView({
       })}
       {status && <div className="message-status">{STATUS_TEXT[status]}</div>}
     </article>
+  );
+  if (!editing) return article;
+  return (
+    <>
+      {article}
+      <MessageTools
+        messageId={message.id}
+        role={message.role}
+        text={plainText(message)}
+        versions={editing.versions}
+        disabled={editing.disabled}
+        onSwitch={editing.onSwitch}
+        onEdit={(text) => editing.onEdit(message.turnId, text)}
+        onRegenerate={() => editing.onRegenerate(message.turnId)}
+      />
+    </>
   );
 });

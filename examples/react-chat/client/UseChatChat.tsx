@@ -13,12 +13,23 @@ import {
   isChunklogToolProgressPart,
   toUIMessages,
 } from 'chunklog';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { createThreadClient } from 'chunklog/react';
+import { indexTurnVersions, parseThreadAlternatives, type TurnVersions } from 'chunklog/window';
+import {
+  Fragment,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { ErrorCard } from './Chunks.js';
 import { Composer } from './Composer.js';
 import { EmptyHint } from './EmptyHint.js';
 import { Markdown } from './Markdown.js';
 import { useTurnEnd } from './use-turn-end.js';
+import { MessageTools, turnIdOf } from './Versions.js';
 
 const api = (threadId: string) => `/api/threads/${encodeURIComponent(threadId)}`;
 const ui = (threadId: string) => `/ui/threads/${encodeURIComponent(threadId)}`;
@@ -29,6 +40,29 @@ async function storedMessages(threadId: string): Promise<UIMessage[]> {
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   const page = (await response.json()) as ChunkPage;
   return toUIMessages(groupRowsToMessages(page.chunks));
+}
+
+/**
+ * The versions of the thread's turns (`GET /api/threads/:id/alternatives`, read again with
+ * `refresh`), and `switchTo`, which makes a version's path active. An empty thread is not asked
+ * (it may not exist yet).
+ */
+function useVersions(threadId: string, asked: boolean) {
+  const client = useMemo(() => createThreadClient({ threadId, basePath: '/api' }), [threadId]);
+  const [byTurn, setByTurn] = useState<ReadonlyMap<string, TurnVersions>>(new Map());
+  const refresh = useCallback(async () => {
+    setByTurn(indexTurnVersions(parseThreadAlternatives(await client.alternatives())));
+  }, [client]);
+  useEffect(() => {
+    if (asked) refresh().catch(() => {}); // no versions shown: the chat itself still works
+  }, [asked, refresh]);
+  const switchTo = useCallback(
+    async (to: string) => {
+      setByTurn(indexTurnVersions(parseThreadAlternatives(await client.switchAlternative(to))));
+    },
+    [client],
+  );
+  return { byTurn, refresh, switchTo };
 }
 
 const post = (url: string, body: unknown) =>
@@ -189,24 +223,49 @@ function Chat({
     () =>
       new DefaultChatTransport({
         api: `${ui(threadId)}/messages`,
-        // chunklog holds the thread: send only the new message.
-        prepareSendMessagesRequest: ({ messages }) => ({ body: { message: messages.at(-1) } }),
+        // chunklog holds the thread: send only the new message, and for a regenerate or an
+        // edit (`sendMessage` with a `messageId`) which message it makes a new version of.
+        prepareSendMessagesRequest: ({ messages, trigger, messageId }) => ({
+          body: {
+            message: messages.at(-1),
+            trigger,
+            ...(messageId !== undefined ? { messageId } : {}),
+          },
+        }),
         prepareReconnectToStreamRequest: () => ({ api: `${ui(threadId)}/stream` }),
       }),
     [threadId],
   );
-  const { messages, sendMessage, setMessages, status, stop, resumeStream, error } = useChat({
-    id: threadId,
-    messages: initial,
-    transport,
-    resume: true, // after a reload, pick up the running turn (204 when none runs)
-    // The store is the truth: once a turn has ended (its turn-end comes after its write), show
-    // the stored thread. It differs from what streamed only after a reload mid-turn (the user's
-    // message of that turn was not stored yet) or a stop.
-    onFinish: ({ isAbort }) => {
-      if (!isAbort) void storedMessages(threadId).then(setMessages);
-    },
-  });
+  const versions = useVersions(threadId, initial.length > 0);
+  const { messages, sendMessage, setMessages, status, stop, resumeStream, error, regenerate } =
+    useChat({
+      id: threadId,
+      messages: initial,
+      transport,
+      resume: true, // after a reload, pick up the running turn (204 when none runs)
+      // The store is the truth: once a turn has ended (its turn-end comes after its write), show
+      // the stored thread. It differs from what streamed only after a reload mid-turn (the user's
+      // message of that turn was not stored yet) or a stop.
+      onFinish: ({ isAbort }) => {
+        if (isAbort) return;
+        void storedMessages(threadId).then(setMessages);
+        versions.refresh().catch(() => {}); // a regenerate or an edit made a new version
+      },
+    });
+  const [switching, setSwitching] = useState(false);
+  const [switchError, setSwitchError] = useState<string | undefined>(undefined);
+  const switchTo = async (to: string) => {
+    setSwitching(true);
+    try {
+      await versions.switchTo(to);
+      setMessages(await storedMessages(threadId)); // the new active path
+      setSwitchError(undefined);
+    } catch (failure) {
+      setSwitchError(failure instanceof Error ? failure.message : String(failure));
+    } finally {
+      setSwitching(false);
+    }
+  };
   const running = status === 'submitted' || status === 'streaming';
   useTurnEnd(running, onTurnEnd);
   // Retry, on the error cards of the newest message once the turn ended: the user's last text,
@@ -227,6 +286,7 @@ function Chat({
     data.view = 'usechat';
     data.running = String(running);
     data.status = status;
+    data.switching = String(switching);
   });
 
   return (
@@ -250,24 +310,36 @@ function Chat({
           const onRetry =
             message.id === retryOn ? () => void sendMessage({ text: lastUserText }) : undefined;
           return (
-            <article key={message.id} className={`message ${message.role}`} data-id={message.id}>
-              {message.parts.map((part, index) => (
-                <PartView
-                  key={partKey(part, index)}
-                  part={part}
-                  role={message.role}
-                  live={running && i === messages.length - 1}
-                  progress={progress}
-                  hasCall={hasCall}
-                  onRetry={onRetry}
-                />
-              ))}
-            </article>
+            <Fragment key={message.id}>
+              <article className={`message ${message.role}`} data-id={message.id}>
+                {message.parts.map((part, index) => (
+                  <PartView
+                    key={partKey(part, index)}
+                    part={part}
+                    role={message.role}
+                    live={running && i === messages.length - 1}
+                    progress={progress}
+                    hasCall={hasCall}
+                    onRetry={onRetry}
+                  />
+                ))}
+              </article>
+              <MessageTools
+                messageId={message.id}
+                role={message.role}
+                text={message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('')}
+                versions={versions.byTurn.get(turnIdOf(message.id))}
+                disabled={running || switching}
+                onSwitch={(to) => void switchTo(to)}
+                onEdit={(text) => void sendMessage({ text, messageId: message.id })}
+                onRegenerate={() => void regenerate({ messageId: message.id })}
+              />
+            </Fragment>
           );
         })}
-        {error && (
+        {(error ?? switchError) && (
           <div className="chunk error client-error" role="alert">
-            {error.message}
+            {error?.message ?? switchError}
           </div>
         )}
       </main>
