@@ -117,6 +117,77 @@ await compare({
   perItem: { 'streamText().stream consumed': deltas, [normalName]: deltas, [fullName]: deltas },
 });
 
+// A turn of a conversation whose active path is an alternative (an edit of its 6th turn, then
+// four more turns on it: ten turns, the first five read through the conversation's rows) vs a
+// turn of a plain thread of ten turns. Same model input, same turn; the alternative's session
+// reads the active path once at admission and reads its history across two stretches.
+const stored = (turnId: string, text: string) => [
+  { turnId, step: 0, role: 'user' as const, type: 'text' as const, data: { text } },
+  {
+    turnId,
+    step: 0,
+    role: 'assistant' as const,
+    type: 'text' as const,
+    data: { text: `${text}.` },
+  },
+];
+async function sessionOn(threadId: string) {
+  const session = createAgentSession({
+    store,
+    threadId,
+    model: createScriptedModel(steps, {
+      provider: 'anthropic.messages',
+      modelId: 'claude',
+      repeat: true,
+    }),
+    tools,
+    system,
+    caching: 'none',
+  });
+  const seen = { events: 0 };
+  session.subscribe(() => {
+    seen.events++;
+  });
+  // A warm session: its first turn reads the history; the measured one is the next.
+  await session.send(question).rows;
+  seen.events = 0;
+  return { session, seen };
+}
+const plainName = 'session turn on a plain thread of 10 turns';
+const alternativeName = 'session turn on an alternative (active path of 10 turns)';
+await compare({
+  title:
+    'session: a turn on a conversation whose active path is an alternative vs on a plain thread',
+  baseline: {
+    name: plainName,
+    prepare: async () => {
+      const id = `plain-${++thread}`;
+      for (let t = 0; t < 10; t++) await store.appendTurn(id, stored(`t${t}`, `question ${t}`));
+      return await sessionOn(id);
+    },
+    run: runTurn,
+  },
+  contenders: [
+    {
+      name: alternativeName,
+      prepare: async () => {
+        const id = `conversation-${++thread}`;
+        for (let t = 0; t < 10; t++) await store.appendTurn(id, stored(`t${t}`, `question ${t}`));
+        const version = await store.addAlternative(id, { turnId: 't5' });
+        for (let t = 5; t < 10; t++) {
+          await store.appendTurn(version.id, stored(`v${t}`, `question ${t}, edited`));
+        }
+        return await sessionOn(id);
+      },
+      run: runTurn,
+    },
+  ],
+  rounds: 40,
+  warmup: 6,
+  limits: [{ contender: alternativeName, atMost: 1.1 }],
+  perItem: { [plainName]: deltas, [alternativeName]: deltas },
+});
+
 await store.close();
 await durable.close();
 rmSync(dir, { recursive: true, force: true });
