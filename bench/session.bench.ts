@@ -65,12 +65,12 @@ let thread = 0;
 const normalName = 'session: send → subscriber → SQLite (synchronous=normal)';
 const fullName = 'session: send → subscriber → SQLite (synchronous=full, fsync)';
 
-/** A fresh session on a fresh thread, with one subscriber counting events. */
-function prepareSession(on: typeof store) {
+/** A fresh session (on a fresh thread by default), with one subscriber counting events. */
+function prepareSession(on: typeof store, threadId = `bench-${++thread}`, scripted = model()) {
   const session = createAgentSession({
     store: on,
-    threadId: `bench-${++thread}`,
-    model: model(),
+    threadId,
+    model: scripted,
     tools,
     system,
     caching: 'none',
@@ -132,26 +132,16 @@ const stored = (turnId: string, text: string) => [
   },
 ];
 async function sessionOn(threadId: string) {
-  const session = createAgentSession({
-    store,
-    threadId,
-    model: createScriptedModel(steps, {
-      provider: 'anthropic.messages',
-      modelId: 'claude',
-      repeat: true,
-    }),
-    tools,
-    system,
-    caching: 'none',
+  const repeating = createScriptedModel(steps, {
+    provider: 'anthropic.messages',
+    modelId: 'claude',
+    repeat: true,
   });
-  const seen = { events: 0 };
-  session.subscribe(() => {
-    seen.events++;
-  });
+  const prepared = prepareSession(store, threadId, repeating);
   // A warm session: its first turn reads the history; the measured one is the next.
-  await session.send(question).rows;
-  seen.events = 0;
-  return { session, seen };
+  await prepared.session.send(question).rows;
+  prepared.seen.events = 0;
+  return prepared;
 }
 const plainName = 'session turn on a plain thread of 10 turns';
 const alternativeName = 'session turn on an alternative (active path of 10 turns)';
