@@ -21,6 +21,35 @@ export interface ThreadPaths {
   readonly alternatives: Alternatives | undefined;
   /** Whether links must name the path (`?path=`): the thread is a conversation with alternatives. */
   readonly pinned: boolean;
+  /**
+   * The forks made of the thread and, when another path is shown, of that path: most recently
+   * active first, at most {@link FORKS_SHOWN}; undefined when the store cannot say (before 0006).
+   */
+  readonly forks: ForkList | undefined;
+}
+
+/** The forks of a page's thread and path (see {@link ThreadPaths.forks}). */
+export interface ForkList {
+  readonly threads: readonly Thread[];
+  /** Whether more forks exist than are listed. */
+  readonly hasMore: boolean;
+}
+
+/** How many forks of each thread a page lists. */
+export const FORKS_SHOWN = 50;
+
+async function forksOf(
+  store: InspectedStore,
+  ids: readonly string[],
+): Promise<ForkList | undefined> {
+  const pages = await orUndefined(
+    Promise.all(ids.map((forkOf) => store.listThreads({ forkOf, limit: FORKS_SHOWN }))),
+  );
+  if (pages === undefined) return undefined;
+  return {
+    threads: pages.flatMap((page) => page.threads),
+    hasMore: pages.some((page) => page.hasMore),
+  };
 }
 
 async function orUndefined<T>(read: Promise<T>): Promise<T | undefined> {
@@ -58,14 +87,19 @@ export async function readPaths(
   if (thread.alternativeOf !== undefined) {
     if (requested !== undefined && requested !== thread.id) notAPath(thread, requested);
     const alternatives = await orUndefined(store.getAlternatives(thread.alternativeOf));
-    return { thread, path: thread, active: thread.id, alternatives, pinned: false };
+    const forks = await forksOf(store, [thread.id]);
+    return { thread, path: thread, active: thread.id, alternatives, pinned: false, forks };
   }
   const active = (await orUndefined(store.activePath(thread.id))) ?? thread.id;
   const alternatives = await orUndefined(store.getAlternatives(thread.id));
   const pinned = active !== thread.id || (alternatives?.branches.length ?? 0) > 0;
   const shown = requested ?? active;
-  if (shown === thread.id) return { thread, path: thread, active, alternatives, pinned };
+  if (shown === thread.id) {
+    const forks = await forksOf(store, [thread.id]);
+    return { thread, path: thread, active, alternatives, pinned, forks };
+  }
   const path = await orUndefined(store.getThread(shown));
   if (path?.alternativeOf !== thread.id) notAPath(thread, shown);
-  return { thread, path, active, alternatives, pinned };
+  const forks = await forksOf(store, [thread.id, path.id]);
+  return { thread, path, active, alternatives, pinned, forks };
 }

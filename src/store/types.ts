@@ -114,6 +114,12 @@ export interface UpdateThreadOptions {
 export interface ListThreadsOptions {
   /** Only the threads of this owner (resource) id. Default: every thread. */
   readonly ownerId?: string | undefined;
+  /**
+   * Only the forks {@link ChunkStore.forkThread} made of this thread (its direct forks, not their
+   * own forks, and not its alternatives: {@link ChunkStore.getAlternatives} lists those). Default:
+   * every conversation. Before migration 0006 forks were copies and are not listed.
+   */
+  readonly forkOf?: string | undefined;
   /** At most this many threads, from 1 to 1,000. Default 50. */
   readonly limit?: number | undefined;
   /** The `nextBefore` of the previous page. Default: the most recently active threads. */

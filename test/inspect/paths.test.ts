@@ -145,6 +145,28 @@ describe('the inspector over forks and alternatives', () => {
     expect(plain).not.toContain('Branch points');
   });
 
+  it("lists a thread's forks, and those of the path shown, each with where it forks", async () => {
+    /** The forks table's rows: `fork ← parent @ seq (rows)`. */
+    const forks = (html: string) =>
+      [
+        ...html.matchAll(
+          /<tr class="fork"><td><a href="\/threads\/([^"]+)">.*?<\/a><\/td><td><a href="\/threads\/([^"]+)">.*?<\/a><\/td><td class="num">(\d+)<\/td><td class="num">(\d+)<\/td>/g,
+        ),
+      ].map((m) => `${decodeURIComponent(m[1] as string)} ← ${m[2]} @ ${m[3]} (${m[4]})`);
+    // The conversation on its active path (alt-1): conv's own fork; alt-1 has none.
+    const conv = (await get('/threads/conv')).text;
+    expect(conv).toContain('<h2>Forks</h2>');
+    expect(forks(conv)).toEqual(['fork-1 ← conv @ 4 (6)']);
+    // On the evil alternative's path: conv's fork and the evil alternative's.
+    const evil = (await get(`/threads/conv?path=${encodeURIComponent(EVIL)}`)).text;
+    expect(forks(evil).map((f) => f.replace(/ ← .*/, ''))).toEqual(['fork-1', 'fork-2']);
+    expect(forks((await get(`/threads/${encodeURIComponent(EVIL)}`)).text)).toHaveLength(1);
+    // Alternatives are not forks; a thread without forks has no table.
+    expect(conv).not.toMatch(/<tr class="fork"><td><a href="\/threads\/alt-1"/);
+    expect((await get('/threads/fork-1')).text).not.toContain('<h2>Forks</h2>');
+    expect((await get('/threads/plain')).text).not.toContain('<h2>Forks</h2>');
+  });
+
   it("shows the rows of a conversation's active path, or of the path asked for", async () => {
     const seqs = (html: string) => [...html.matchAll(/id="seq-(\d+)"/g)].map((m) => Number(m[1]));
     const active = (await get('/threads/conv/rows')).text;

@@ -1,8 +1,8 @@
 // Where a thread sits among forks and alternatives: the thread it was forked from and at which
 // seq, the conversation it is an alternative of, which path of a conversation the page shows,
 // and the conversation's branch points with a link to each version and the active one marked.
-import type { Alternative, BranchPoint } from '../../store/types.js';
-import { idCode } from '../format.js';
+import type { Alternative, BranchPoint, Thread } from '../../store/types.js';
+import { idCode, timeHtml } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { pathHref, threadHref, turnHref } from '../links.js';
 import type { ThreadPaths } from '../paths.js';
@@ -91,4 +91,28 @@ export function branchTable(paths: ThreadPaths): SafeHtml {
 <p class="note">Each version opens its path; the active path runs through the marked ones.</p>
 <table class="branches"><thead><tr><th>at seq</th><th>versions, oldest first</th></tr></thead>
 <tbody>${branches.map((branch) => branchRow(conversationId, branch))}</tbody></table>`;
+}
+
+function forkRow(fork: Thread, now: Date): SafeHtml {
+  const from = fork.forkOf;
+  return html`<tr class="fork"><td>${threadLink(fork.id)}</td><td>${from ? threadLink(from.threadId) : '—'}</td><td class="num">${from?.atSeq ?? '—'}</td><td class="num">${fork.total}</td><td>${timeHtml(fork.updatedAt, now)}</td></tr>`;
+}
+
+/**
+ * The forks made of the thread (and of the path shown): each as a link, with the thread it was
+ * forked from, at which seq, its rows and last activity. Nothing when there are none.
+ *
+ * @param paths - the thread and its forks
+ * @param now - the time relative times are shown against
+ * @returns a heading and a table, or nothing
+ */
+export function forkTable(paths: ThreadPaths, now: Date): SafeHtml {
+  const forks = paths.forks;
+  if (forks === undefined || forks.threads.length === 0) return html``;
+  const more = forks.hasMore
+    ? html`<p class="note">Only the ${forks.threads.length} most recently active are listed.</p>`
+    : '';
+  return html`<h2>Forks</h2>
+<table class="forks"><thead><tr><th>fork</th><th>forked from</th><th>at seq</th><th>rows</th><th>last active</th></tr></thead>
+<tbody>${forks.threads.map((fork) => forkRow(fork, now))}</tbody></table>${more}`;
 }

@@ -8,7 +8,7 @@ import { html, type SafeHtml } from '../html.js';
 import { rowsHref, threadHref, threadsHref, turnHref } from '../links.js';
 import type { ThreadPaths } from '../paths.js';
 import type { TurnListPage, TurnSummary } from '../turn-list.js';
-import { branchTable, lineage } from './branches.js';
+import { branchTable, forkTable, lineage } from './branches.js';
 import { modelsText, statusBadge, tokensText, turnDuration } from './parts.js';
 
 /** What the thread page shows. */
@@ -88,6 +88,7 @@ ${lineage(view.paths)}
 <dt>metadata</dt><dd>${thread.metadata ? html`<code>${JSON.stringify(thread.metadata)}</code>` : '—'}</dd></dl>
 <form class="search-thread" action="/search" method="get"><input type="hidden" name="thread" value="${path.id}"><input type="search" name="q" placeholder="Search this thread" aria-label="Search this thread"> <button type="submit">Search</button></form>
 ${branchTable(view.paths)}
+${forkTable(view.paths, now)}
 <h2>Turns</h2>
 ${statusLinks(view)}
 ${rows.length === 0 ? html`<p class="empty">${empty}</p>` : ''}

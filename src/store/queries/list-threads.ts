@@ -5,7 +5,7 @@ import { wrapStoreErrors } from '../store-errors.js';
 import { checkOwnerId } from '../thread-meta.js';
 import { openThread, THREAD_COLUMNS } from '../threads.js';
 import type { ListThreadsOptions, ThreadPage } from '../types.js';
-import { checkLimit } from '../validate.js';
+import { checkLimit, checkThreadId } from '../validate.js';
 
 interface Cursor {
   readonly updatedAt: number;
@@ -32,12 +32,13 @@ function decodeCursor(before: unknown): Cursor {
 /**
  * `ChunkStore.listThreads`: keyset by last activity, `(updated_at, id) < cursor ORDER BY
  * updated_at DESC, id DESC`, on the `(updated_at, id)` index, or with an owner id on the
- * `(owner_id, updated_at, id)` index.
+ * `(owner_id, updated_at, id)` index; the forks of a thread on the `(parent_id, fork_seq)` index.
  */
 export function listThreads(ctx: StoreContext, options?: ListThreadsOptions): Promise<ThreadPage> {
-  const o = readOptions(options, 'listThreads', ['limit', 'before', 'ownerId']);
+  const o = readOptions(options, 'listThreads', ['limit', 'before', 'ownerId', 'forkOf']);
   const limit = checkLimit(o.limit);
   const ownerId = o.ownerId === undefined ? undefined : checkOwnerId(o.ownerId);
+  const forkOf = o.forkOf === undefined ? undefined : checkThreadId(o.forkOf, 'forkOf');
   const cursor = o.before === undefined ? undefined : decodeCursor(o.before);
   return wrapStoreErrors('listThreads', undefined, async () => {
     const records = await ctx.db
@@ -46,6 +47,7 @@ export function listThreads(ctx: StoreContext, options?: ListThreadsOptions): Pr
       // Conversations, not their alternatives.
       .where('conversation_id', 'is', null)
       .$if(ownerId !== undefined, (qb) => qb.where('owner_id', '=', ownerId as string))
+      .$if(forkOf !== undefined, (qb) => qb.where('parent_id', '=', forkOf as string))
       .$if(cursor !== undefined, (qb) =>
         qb.where((eb) => {
           const { updatedAt, id } = cursor as Cursor;

@@ -265,6 +265,30 @@ export function describeForksSuite(kit: Kit): void {
       }
     });
 
+    it('listThreads({ forkOf }) lists a thread’s own forks: not their forks, not its alternatives', async () => {
+      const s = kit.store;
+      const c = await chain(kit);
+      const ids = async (forkOf: string, limit = 10) =>
+        (await s.listThreads({ forkOf, limit })).threads.map((t) => t.id);
+      expect(await ids(c.p)).toEqual([c.f1]);
+      expect(await ids(c.f1)).toEqual([c.f2]);
+      expect(await ids(c.f3)).toEqual([]);
+      const second = kit.thread('fk-list-second');
+      await s.forkThread(c.p, { atSeq: 2, newThreadId: second });
+      await s.addAlternative(c.p, { turnId: 'p1', newThreadId: kit.thread('fk-list-alt') });
+      // Most recently active first, paged like every listThreads.
+      const first = await s.listThreads({ forkOf: c.p, limit: 1 });
+      expect(first.threads.map((t) => [t.id, t.forkOf])).toEqual([
+        [second, { threadId: c.p, atSeq: 2 }],
+      ]);
+      expect(first.hasMore).toBe(true);
+      const rest = await s.listThreads({ forkOf: c.p, limit: 1, before: first.nextBefore ?? '' });
+      expect(rest.threads.map((t) => t.id)).toEqual([c.f1]);
+      expect(rest.hasMore).toBe(false);
+      await kit.expectCode(s.listThreads({ forkOf: '' }), 'invalid-option');
+      expect(await ids(kit.thread('fk-list-none'))).toEqual([]);
+    });
+
     it('a fork at seq 0 shares nothing and does not hold its parent', async () => {
       const s = kit.store;
       const p = kit.thread('fk-zero-p');
