@@ -1,25 +1,7 @@
-import { ChunklogError } from '../errors/index.js';
 import type { ChunkRow } from '../schema/chunk-row.js';
+import { userTextOf } from '../schema/user-text.js';
 import type { TurnRef } from './chat-request.js';
 import type { PageStore } from './types.js';
-
-/**
- * The path a request reads of a conversation: `store.activePath(id)` (one indexed read), or the
- * thread itself for a store without alternatives or a thread not created yet.
- *
- * @param store - the handlers' store
- * @param threadId - the conversation (authorized)
- * @returns the thread id to read
- */
-export async function activePathOf(store: PageStore, threadId: string): Promise<string> {
-  if (typeof store.activePath !== 'function') return threadId;
-  try {
-    return await store.activePath(threadId);
-  } catch (error) {
-    if (ChunklogError.hasCode(error, 'thread-not-found')) return threadId;
-    throw error;
-  }
-}
 
 /**
  * Rows of a path as the conversation's: every row carries the conversation's id as `threadId`,
@@ -41,11 +23,6 @@ export function asConversationRows(
 
 /** Rows per page when a turn is looked for from the end of the path. */
 const PAGE = 200;
-
-/** Whether a row is the text of a user's message (a turn a user sent). */
-function isUserText(row: ChunkRow): boolean {
-  return row.role === 'user' && row.type === 'text';
-}
 
 /**
  * The stored user turn a {@link TurnRef} names on a path, read from its end backwards (an edit or
@@ -76,7 +53,7 @@ export async function findUserTurn(
         if (row.turnId === ref.named) return ref.named;
         if (row.turnId === ref.after) return pick(turns, ref.skip);
       }
-      if (isUserText(row) && turns.at(-1) !== row.turnId) {
+      if (userTextOf(row) !== undefined && turns.at(-1) !== row.turnId) {
         if ('latest' in ref) return row.turnId;
         turns.push(row.turnId);
       }

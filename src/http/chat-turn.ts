@@ -1,6 +1,7 @@
 import { ChunklogError } from '../errors/index.js';
 import type { AgentSession, TurnHandle } from '../session/types.js';
-import { activePathOf, findUserTurn } from './active-path.js';
+import { activePathOf } from '../store/active-path-of.js';
+import { findUserTurn } from './active-path.js';
 import type { ChatRequest } from './chat-request.js';
 import { badParameter } from './responses.js';
 import type { PageStore } from './types.js';

@@ -1,5 +1,6 @@
 import { ChunklogError } from '../errors/index.js';
-import { activePathOf, asConversationRows } from './active-path.js';
+import { activePathOf } from '../store/active-path-of.js';
+import { asConversationRows } from './active-path.js';
 import { integerParam } from './params.js';
 import { badParameter, errorResponse, json } from './responses.js';
 import type { PageStore } from './types.js';

@@ -6,6 +6,7 @@
 // with that status on the store's index instead (`listTurns({ status })`).
 import type { ChunkRow } from '../schema/chunk-row.js';
 import type { TurnStatus } from '../schema/turn-status.js';
+import { userTextOf } from '../schema/user-text.js';
 import type { TurnInfo } from '../store/turn-types.js';
 import type { PriceFunction, TurnUsage } from '../store/usage-types.js';
 import { turnStatus } from './facts.js';
@@ -52,7 +53,7 @@ export interface TurnListOptions {
 const SCAN_PAGE = 200;
 
 function firstTextOf(row: ChunkRow | undefined): string | undefined {
-  return row?.role === 'user' && row.type === 'text' ? row.data.text : undefined;
+  return row === undefined ? undefined : userTextOf(row);
 }
 
 async function summary(

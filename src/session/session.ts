@@ -10,6 +10,8 @@ import { SYSTEM_KINDS } from '../schema/chunk.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import type { ChunkRow } from '../schema/chunk-row.js';
 import { idProblem } from '../schema/id.js';
+import { userTextOf } from '../schema/user-text.js';
+import { activePathOf } from '../store/active-path-of.js';
 import type { LeaseFence } from '../store/turn-types.js';
 import { answerControl } from './answer-control.js';
 import { budgetedInput } from './context-input.js';
@@ -131,9 +133,8 @@ interface AlternativeRequest {
 /** The user text of a stored turn (its `text` rows of role `user`; steering is not part of it). */
 function storedUserText(rows: readonly ChunkRow[]): string {
   return rows
-    .filter((row) => row.role === 'user' && row.type === 'text')
-    .map((row) => (row.data as { text?: unknown }).text)
-    .filter((text): text is string => typeof text === 'string')
+    .map(userTextOf)
+    .filter((text) => text !== undefined)
     .join('\n');
 }
 
@@ -283,19 +284,9 @@ class Session implements AgentSession {
     void this.#admitAsync(record);
   }
 
-  /**
-   * The conversation's active path (one indexed read): the thread itself for a store without
-   * alternatives, or for a thread not created yet.
-   */
-  async #activePath(): Promise<string> {
-    const { store } = this.#config.turn;
-    if (typeof store.activePath !== 'function') return this.threadId;
-    try {
-      return await store.activePath(this.threadId);
-    } catch (error) {
-      if (ChunklogError.hasCode(error, 'thread-not-found')) return this.threadId;
-      throw error;
-    }
+  /** The conversation's active path (one indexed read; see `activePathOf`). */
+  #activePath(): Promise<string> {
+    return activePathOf(this.#config.turn.store, this.threadId);
   }
 
   /**
