@@ -599,16 +599,18 @@ export interface ChunkStore extends ChunkStoreTurns {
    */
   rotateThreadKey(threadId: string, options?: RotateKeyOptions): Promise<RotateKeyResult>;
   /**
-   * Deletes the rows after `seq` (for edit-and-regenerate); the next turn gets seq `seq + 1`.
-   * Returns how many rows went from the thread's path. Refused while a fork reads rows above
-   * `seq` by reference. On a fork, a `seq` below its fork seq makes it read less of its parent
-   * (its `forkOf.atSeq` becomes `seq`); the parent's rows stay.
+   * Deletes the rows after `seq` and the status of the turns they held; the next turn gets seq
+   * `seq + 1`. Destructive: to edit or regenerate and keep the old version, use
+   * {@link ChunkStore.addAlternative}. Returns how many rows went from the thread's path.
+   * Refused while a fork reads rows above `seq` by reference. On a fork, a `seq` below its fork
+   * seq makes it read less of its parent (its `forkOf.atSeq` becomes `seq`); the parent's rows
+   * stay.
    *
    * @throws {ChunklogError} `thread-not-found`; `thread-has-forks`, `value` naming the forks
    *
    * @example
    * ```ts
-   * // Regenerate from the user's message: keep rows up to the last one before the answer.
+   * // Drop everything after the user's message (the old answer is not kept).
    * await store.truncateAfter('thread-1', lastUserRow.seq);
    * ```
    */

@@ -122,7 +122,7 @@ async function rowAt(
 
 /**
  * Refuses a fork that would cut a turn in two: the row after `seq` on the source's path must
- * start another turn.
+ * start another turn, and a fork at the path's end must not end a turn that is still running.
  *
  * @throws {ChunklogError} `invalid-option` (`atSeq`), naming the turn and the seqs where a fork
  *   may go instead
@@ -137,7 +137,9 @@ async function checkTurnBoundary(
   const at = await rowAt(trx, threadId, origin, seq);
   if (at === undefined) return;
   const next = await rowAt(trx, threadId, origin, seq + 1);
-  if (next === undefined || next.turnId !== at.turnId) return;
+  if (next !== undefined && next.turnId !== at.turnId) return;
+  // At the end of the path, a turn that still runs would be cut by its next step.
+  if (next === undefined && !(await isRunning(trx, at.holder, at.turnId))) return;
   const span = await trx
     .selectFrom('chunks')
     .select((eb) => [eb.fn.min('seq').as('first'), eb.fn.max('seq').as('last')])
@@ -146,9 +148,28 @@ async function checkTurnBoundary(
     .executeTakeFirstOrThrow();
   const first = Number(span.first);
   const last = Number(span.last);
-  throw new ChunklogError(
-    'invalid-option',
-    `forkThread: seq ${seq} is inside turn ${JSON.stringify(at.turnId)} (seqs ${first} to ${last}); fork at a turn boundary: ${first - 1} (before it) or ${last} (after it).`,
-    { option: 'atSeq', value: seq, threadId },
-  );
+  const where =
+    next === undefined
+      ? `ends turn ${JSON.stringify(at.turnId)} (seqs ${first} to ${last} so far), which is still running; fork before it (${first - 1}) or once it has ended`
+      : `is inside turn ${JSON.stringify(at.turnId)} (seqs ${first} to ${last}); fork at a turn boundary: ${first - 1} (before it) or ${last} (after it)`;
+  throw new ChunklogError('invalid-option', `forkThread: seq ${seq} ${where}.`, {
+    option: 'atSeq',
+    value: seq,
+    threadId,
+  });
+}
+
+/** Whether the turn's status row says it is running (one primary-key read). */
+async function isRunning(
+  trx: Kysely<StoreTables>,
+  threadId: string,
+  turnId: string,
+): Promise<boolean> {
+  const turn = await trx
+    .selectFrom('turns')
+    .select('status')
+    .where('thread_id', '=', threadId)
+    .where('turn_id', '=', turnId)
+    .executeTakeFirst();
+  return turn !== undefined && asString(turn.status) === 'running';
 }

@@ -11,7 +11,8 @@ import { refuseIfForked } from './fork-guard.js';
  * `ChunkStore.truncateAfter`: deletes the rows after `seq` and moves the thread's next seq back
  * to `seq + 1`, so seqs stay dense (the next turn reuses the freed seqs). Refused while a fork of
  * the thread reads its rows above `seq` (`thread-has-forks`). A fork truncated below its fork seq
- * reads less of its parent: its fork seq and path are cut at `seq`.
+ * reads less of its parent: its fork seq and path are cut at `seq`. The status rows of the turns
+ * cut go too (a running turn cut is no longer running, nor found interrupted).
  */
 export function truncateAfter(ctx: StoreContext, threadId: string, seq: number): Promise<number> {
   checkThreadId(threadId);
@@ -32,6 +33,18 @@ export function truncateAfter(ctx: StoreContext, threadId: string, seq: number):
             : {};
         const moved = { next_seq: seq + 1, updated_at: ctx.now(), ...cutFork };
         await cutRows(trx, threadId, { after: seq }, moved);
+        // The status rows of the turns cut go with them; a turn cut in two ends at the cut.
+        await trx
+          .deleteFrom('turns')
+          .where('thread_id', '=', threadId)
+          .where('first_seq', '>', seq)
+          .execute();
+        await trx
+          .updateTable('turns')
+          .set({ next_seq: seq + 1 })
+          .where('thread_id', '=', threadId)
+          .where('next_seq', '>', seq + 1)
+          .execute();
         return last - seq;
       },
       { what: 'truncateAfter', threadId },

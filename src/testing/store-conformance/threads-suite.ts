@@ -100,6 +100,24 @@ export function describeThreadsSuite(kit: Kit): void {
       await kit.expectCode(kit.store.truncateAfter(t, -1), 'invalid-option');
     });
 
+    it('refuses a fork at the end of a turn that is still running, and allows it once ended', async () => {
+      const t = kit.thread('fork-running');
+      await kit.store.appendTurn(t, textDrafts('a', 2));
+      await kit.store.beginTurn(t, textDrafts('b', 2));
+      for (const atSeq of [4, 99]) {
+        const error = await kit.expectCode(kit.store.forkThread(t, { atSeq }), 'invalid-option');
+        expect(error.option).toBe('atSeq');
+        expect(error.message.includes('still running; fork before it (2)')).toBe(true);
+      }
+      const before = await kit.store.forkThread(t, { atSeq: 2 });
+      kit.created.add(before.id);
+      expect(before.total).toBe(2);
+      await kit.store.setTurnStatus(t, 'b', 'completed');
+      const after = await kit.store.forkThread(t, { atSeq: 4 });
+      kit.created.add(after.id);
+      expect(after.total).toBe(4);
+    });
+
     it('forks a thread at a seq into an independent thread', async () => {
       const t = kit.thread('fork-src');
       await kit.store.createThread(t, { metadata: { title: 'src' } });

@@ -69,6 +69,39 @@ export function describeTurnsSuite(kit: Kit): void {
   });
 
   describe('findInterruptedTurns', () => {
+    it('truncateAfter takes the status of the turns it cuts: a running turn cut is not found interrupted', async () => {
+      const t = kit.thread('turn-cut');
+      const user = (turnId: string) => [
+        { turnId, step: 0, role: 'user' as const, type: 'text' as const, data: { text: 'hi' } },
+        {
+          turnId,
+          step: 0,
+          role: 'assistant' as const,
+          type: 'text' as const,
+          data: { text: 'yo' },
+        },
+      ];
+      await kit.store.appendTurn(t, user('kept'));
+      await kit.store.beginTurn(t, user('ended'));
+      await kit.store.setTurnStatus(t, 'ended', 'failed');
+      await kit.store.beginTurn(t, user('running'));
+      expect(await kit.store.truncateAfter(t, 2)).toBe(4);
+      expect(await kit.store.getTurnInfo(t, 'running')).toBeNull();
+      expect(await kit.store.getTurnInfo(t, 'ended')).toBeNull();
+      expect((await kit.store.listTurns(t)).map((turn) => turn.turnId)).toEqual([]);
+      const interrupted = await kit.store.findInterruptedTurns({ limit: 1000 });
+      expect(interrupted.filter((turn) => turn.threadId === t)).toEqual([]);
+      // The cut turn's id starts anew, at the freed seqs.
+      const again = await kit.store.beginTurn(t, user('running'));
+      expect(again.created).toBe(true);
+      expect(again.rows.map((row) => row.seq)).toEqual([3, 4]);
+      expect(await kit.store.getTurnInfo(t, 'running')).toMatchObject({
+        status: 'running',
+        firstSeq: 3,
+        nextSeq: 5,
+      });
+    });
+
     it("lists running turns of threads whose lease is missing or expired, not a live holder's", async () => {
       const live = kit.thread('interrupted-live');
       const none = kit.thread('interrupted-none');
