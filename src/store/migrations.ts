@@ -3,13 +3,13 @@ import { type Migration, Migrator } from 'kysely/migration';
 import { invalidOption, readOptions } from '../errors/invalid-option.js';
 import type { StoreDialectAdapter, StoreDialectName } from './dialects/adapter.js';
 import { dialectAdapter } from './dialects/detect.js';
+import { threadsAndChunksMigration } from './migrations/0001-threads-and-chunks.js';
 import { turnsAndLeases } from './migrations/0002-turns-and-leases.js';
 import { usageAndThreadMetaMigration } from './migrations/0003-usage-and-thread-meta.js';
 import { historySnapshotsMigration } from './migrations/0004-history-snapshots.js';
 import { historyStatesMigration } from './migrations/0005-history-states.js';
 import { forksByReferenceMigration } from './migrations/0006-forks-by-reference.js';
 import { alternativesMigration } from './migrations/0007-alternatives.js';
-import { tableOptions, threadTable } from './migrations/thread-table.js';
 import { dialectName, jsonColumns } from './store-options.js';
 import { resolveTableNames, type StoreTableNames, type StoreTableOptions } from './tables.js';
 
@@ -98,55 +98,8 @@ export function storeMigrations(options: StoreMigrationOptions): Record<string, 
 
 /** The store's migrations for a resolved context (see {@link storeMigrations}). */
 export function migrationsFor(ctx: MigrationContext): Record<string, Migration> {
-  const { adapter, names } = ctx;
-  const json = ctx.jsonAsText ? adapter.textType : adapter.jsonType;
-  const millis = adapter.millisType;
-  const index = (db: Kysely<unknown>, name: string) => {
-    const create = db.schema.createIndex(name);
-    return adapter.createIndexIfNotExists ? create.ifNotExists() : create;
-  };
   return {
-    '0001_threads_and_chunks': {
-      async up(db) {
-        await db.schema
-          .createTable(names.threads)
-          .ifNotExists()
-          .addColumn('id', adapter.idType, (c) => c.notNull().primaryKey())
-          .addColumn('created_at', millis, (c) => c.notNull())
-          .addColumn('updated_at', millis, (c) => c.notNull())
-          .addColumn('next_seq', 'integer', (c) => c.notNull().defaultTo(1))
-          .addColumn('metadata', json)
-          .$call(tableOptions(ctx))
-          .execute();
-        await index(db, `${names.threads}_activity_idx`)
-          .on(names.threads)
-          .columns(['updated_at', 'id'])
-          .execute();
-        await db.schema
-          .createTable(names.chunks)
-          .ifNotExists()
-          .addColumn('thread_id', adapter.idType, (c) => c.notNull())
-          .addColumn('seq', 'integer', (c) => c.notNull())
-          .addColumn('turn_id', adapter.idType, (c) => c.notNull())
-          .addColumn('step', 'integer', (c) => c.notNull())
-          .addColumn('role', 'varchar(16)', (c) => c.notNull())
-          .addColumn('type', 'varchar(32)', (c) => c.notNull())
-          .addColumn('data', json, (c) => c.notNull())
-          .addColumn('created_at', millis, (c) => c.notNull())
-          .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
-          .addPrimaryKeyConstraint(`${names.chunks}_pkey`, ['thread_id', 'seq'])
-          .$call(threadTable(ctx, names.chunks))
-          .execute();
-        await index(db, `${names.chunks}_turn_idx`)
-          .on(names.chunks)
-          .columns(['thread_id', 'turn_id', 'seq'])
-          .execute();
-      },
-      async down(db) {
-        await db.schema.dropTable(names.chunks).ifExists().execute();
-        await db.schema.dropTable(names.threads).ifExists().execute();
-      },
-    },
+    '0001_threads_and_chunks': threadsAndChunksMigration(ctx),
     '0002_turns_and_leases': turnsAndLeases(ctx),
     '0003_usage_and_thread_meta': usageAndThreadMetaMigration(ctx),
     '0004_history_snapshots': historySnapshotsMigration(ctx),

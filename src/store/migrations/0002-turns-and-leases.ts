@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { MigrationContext } from '../migrations.js';
-import { tableOptions, threadTable } from './thread-table.js';
+import * as schema from './schema-steps.js';
 
 /**
  * Migration `0002_turns_and_leases`: the turns table (a turn's status, its first seq, the seq its
@@ -15,35 +14,26 @@ import { tableOptions, threadTable } from './thread-table.js';
 export function turnsAndLeases(ctx: MigrationContext): Migration {
   const { adapter, names } = ctx;
   const millis = adapter.millisType;
-  return {
-    async up(db: Kysely<unknown>) {
-      await db.schema
-        .createTable(names.turns)
-        .ifNotExists()
-        .addColumn('thread_id', adapter.idType, (c) => c.notNull())
-        .addColumn('turn_id', adapter.idType, (c) => c.notNull())
-        .addColumn('status', 'varchar(16)', (c) => c.notNull())
-        .addColumn('first_seq', 'integer', (c) => c.notNull())
-        .addColumn('next_seq', 'integer', (c) => c.notNull())
-        .addColumn('created_at', millis, (c) => c.notNull())
-        .addColumn('updated_at', millis, (c) => c.notNull())
-        .addColumn('holder', 'varchar(255)')
-        .addPrimaryKeyConstraint(`${names.turns}_pkey`, ['thread_id', 'turn_id'])
-        .$call(threadTable(ctx, names.turns))
-        .execute();
-      await db.schema
-        .createTable(names.leases)
-        .ifNotExists()
-        .addColumn('thread_id', adapter.idType, (c) => c.notNull().primaryKey())
-        .addColumn('holder', 'varchar(255)', (c) => c.notNull())
-        .addColumn('expires_at', millis, (c) => c.notNull())
-        .addColumn('token', 'integer', (c) => c.notNull())
-        .$call(tableOptions(ctx))
-        .execute();
-    },
-    async down(db: Kysely<unknown>) {
-      await db.schema.dropTable(names.leases).ifExists().execute();
-      await db.schema.dropTable(names.turns).ifExists().execute();
-    },
-  };
+  return schema.migration(ctx, {
+    up: [
+      schema.createThreadTable(names.turns, ['thread_id', 'turn_id'], (t) =>
+        t
+          .addColumn('turn_id', adapter.idType, schema.notNull)
+          .addColumn('status', 'varchar(16)', schema.notNull)
+          .addColumn('first_seq', 'integer', schema.notNull)
+          .addColumn('next_seq', 'integer', schema.notNull)
+          .addColumn('created_at', millis, schema.notNull)
+          .addColumn('updated_at', millis, schema.notNull)
+          .addColumn('holder', 'varchar(255)'),
+      ),
+      schema.createTable(names.leases, (t) =>
+        t
+          .addColumn('thread_id', adapter.idType, (c) => c.notNull().primaryKey())
+          .addColumn('holder', 'varchar(255)', schema.notNull)
+          .addColumn('expires_at', millis, schema.notNull)
+          .addColumn('token', 'integer', schema.notNull),
+      ),
+    ],
+    down: [schema.dropTables(names.leases, names.turns)],
+  });
 }

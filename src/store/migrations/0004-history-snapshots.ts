@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { MigrationContext } from '../migrations.js';
-import { threadTable } from './thread-table.js';
+import * as schema from './schema-steps.js';
 
 /**
  * Migration `0004_history_snapshots`: an index on the turns' `(thread_id, status)` (a page finds
@@ -17,36 +16,22 @@ import { threadTable } from './thread-table.js';
 export function historySnapshotsMigration(ctx: MigrationContext): Migration {
   const { adapter, names } = ctx;
   const millis = adapter.millisType;
-  const statusIndex = `${names.turns}_status_idx`;
-  return {
-    async up(db: Kysely<unknown>) {
-      await db.schema
-        .createTable(names.snapshots)
-        .ifNotExists()
-        .addColumn('thread_id', adapter.idType, (c) => c.notNull())
-        .addColumn('first_seq', 'integer', (c) => c.notNull())
-        .addColumn('last_seq', 'integer', (c) => c.notNull())
-        .addColumn('last_turn_id', adapter.idType, (c) => c.notNull())
-        .addColumn('last_created_at', millis, (c) => c.notNull())
-        .addColumn('format', 'integer', (c) => c.notNull())
-        .addColumn('digest', 'varchar(64)', (c) => c.notNull())
-        .addColumn('data', adapter.textType, (c) => c.notNull())
-        .addColumn('created_at', millis, (c) => c.notNull())
-        .addPrimaryKeyConstraint(`${names.snapshots}_pkey`, ['thread_id', 'first_seq'])
-        .$call(threadTable(ctx, names.snapshots))
-        .execute();
-      const create = db.schema.createIndex(statusIndex);
-      await (adapter.createIndexIfNotExists ? create.ifNotExists() : create)
-        .on(names.turns)
-        .columns(['thread_id', 'status'])
-        .execute();
-    },
-    async down(db: Kysely<unknown>) {
-      await db.schema
-        .dropIndex(statusIndex)
-        .$call((b) => (adapter.name === 'mysql' ? b.on(names.turns) : b))
-        .execute();
-      await db.schema.dropTable(names.snapshots).ifExists().execute();
-    },
-  };
+  const statusIndex = schema.index(names.turns, 'status_idx', ['thread_id', 'status']);
+  return schema.migration(ctx, {
+    up: [
+      schema.createThreadTable(names.snapshots, ['thread_id', 'first_seq'], (t) =>
+        t
+          .addColumn('first_seq', 'integer', schema.notNull)
+          .addColumn('last_seq', 'integer', schema.notNull)
+          .addColumn('last_turn_id', adapter.idType, schema.notNull)
+          .addColumn('last_created_at', millis, schema.notNull)
+          .addColumn('format', 'integer', schema.notNull)
+          .addColumn('digest', 'varchar(64)', schema.notNull)
+          .addColumn('data', adapter.textType, schema.notNull)
+          .addColumn('created_at', millis, schema.notNull),
+      ),
+      schema.createIndex(statusIndex),
+    ],
+    down: [schema.dropIndex(statusIndex), schema.dropTables(names.snapshots)],
+  });
 }

@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { MigrationContext } from '../migrations.js';
-import { threadTable } from './thread-table.js';
+import * as schema from './schema-steps.js';
 
 /**
  * Migration `0005_history_states`: the history states table. A history state is the fold of a
@@ -18,25 +17,19 @@ import { threadTable } from './thread-table.js';
  */
 export function historyStatesMigration(ctx: MigrationContext): Migration {
   const { adapter, names } = ctx;
-  return {
-    async up(db: Kysely<unknown>) {
-      await db.schema
-        .createTable(names.historyStates)
-        .ifNotExists()
-        .addColumn('thread_id', adapter.idType, (c) => c.notNull())
-        .addColumn('at_seq', 'integer', (c) => c.notNull())
-        .addColumn('part', 'integer', (c) => c.notNull())
-        .addColumn('parts', 'integer', (c) => c.notNull())
-        .addColumn('format', 'integer', (c) => c.notNull())
-        .addColumn('digest', 'varchar(64)', (c) => c.notNull())
-        .addColumn('data', adapter.textType, (c) => c.notNull())
-        .addColumn('created_at', adapter.millisType, (c) => c.notNull())
-        .addPrimaryKeyConstraint(`${names.historyStates}_pkey`, ['thread_id', 'at_seq', 'part'])
-        .$call(threadTable(ctx, names.historyStates))
-        .execute();
-    },
-    async down(db: Kysely<unknown>) {
-      await db.schema.dropTable(names.historyStates).ifExists().execute();
-    },
-  };
+  return schema.migration(ctx, {
+    up: [
+      schema.createThreadTable(names.historyStates, ['thread_id', 'at_seq', 'part'], (t) =>
+        t
+          .addColumn('at_seq', 'integer', schema.notNull)
+          .addColumn('part', 'integer', schema.notNull)
+          .addColumn('parts', 'integer', schema.notNull)
+          .addColumn('format', 'integer', schema.notNull)
+          .addColumn('digest', 'varchar(64)', schema.notNull)
+          .addColumn('data', adapter.textType, schema.notNull)
+          .addColumn('created_at', adapter.millisType, schema.notNull),
+      ),
+    ],
+    down: [schema.dropTables(names.historyStates)],
+  });
 }

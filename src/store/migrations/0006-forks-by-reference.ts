@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { MigrationContext } from '../migrations.js';
+import * as schema from './schema-steps.js';
 
 /**
  * Migration `0006_forks_by_reference`: a fork records where it comes from instead of holding
@@ -17,27 +17,14 @@ import type { MigrationContext } from '../migrations.js';
  */
 export function forksByReferenceMigration(ctx: MigrationContext): Migration {
   const { adapter, names } = ctx;
-  const parentIndex = `${names.threads}_parent_idx`;
-  return {
-    async up(db: Kysely<unknown>) {
-      // One column per statement: SQLite adds a single column per ALTER TABLE.
-      await db.schema.alterTable(names.threads).addColumn('parent_id', adapter.idType).execute();
-      await db.schema.alterTable(names.threads).addColumn('fork_seq', 'integer').execute();
-      await db.schema.alterTable(names.threads).addColumn('fork_path', adapter.textType).execute();
-      const create = db.schema.createIndex(parentIndex);
-      await (adapter.createIndexIfNotExists ? create.ifNotExists() : create)
-        .on(names.threads)
-        .columns(['parent_id', 'fork_seq'])
-        .execute();
-    },
-    async down(db: Kysely<unknown>) {
-      await db.schema
-        .dropIndex(parentIndex)
-        .$call((b) => (adapter.name === 'mysql' ? b.on(names.threads) : b))
-        .execute();
-      await db.schema.alterTable(names.threads).dropColumn('fork_path').execute();
-      await db.schema.alterTable(names.threads).dropColumn('fork_seq').execute();
-      await db.schema.alterTable(names.threads).dropColumn('parent_id').execute();
-    },
+  const forkColumns: schema.AddedColumns = {
+    parent_id: adapter.idType,
+    fork_seq: 'integer',
+    fork_path: adapter.textType,
   };
+  const parentIndex = schema.index(names.threads, 'parent_idx', ['parent_id', 'fork_seq']);
+  return schema.migration(ctx, {
+    up: [schema.addColumns(names.threads, forkColumns), schema.createIndex(parentIndex)],
+    down: [schema.dropIndex(parentIndex), schema.dropColumns(names.threads, forkColumns)],
+  });
 }

@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { MigrationContext } from '../migrations.js';
+import * as schema from './schema-steps.js';
 
 /**
  * Migration `0007_alternatives`: a conversation keeps the alternatives that editing or
@@ -15,28 +15,19 @@ import type { MigrationContext } from '../migrations.js';
  */
 export function alternativesMigration(ctx: MigrationContext): Migration {
   const { adapter, names } = ctx;
-  const conversationIndex = `${names.threads}_conversation_idx`;
-  return {
-    async up(db: Kysely<unknown>) {
-      // One column per statement: SQLite adds a single column per ALTER TABLE.
-      await db.schema
-        .alterTable(names.threads)
-        .addColumn('conversation_id', adapter.idType)
-        .execute();
-      await db.schema.alterTable(names.threads).addColumn('active_id', adapter.idType).execute();
-      const create = db.schema.createIndex(conversationIndex);
-      await (adapter.createIndexIfNotExists ? create.ifNotExists() : create)
-        .on(names.threads)
-        .columns(['conversation_id'])
-        .execute();
-    },
-    async down(db: Kysely<unknown>) {
-      await db.schema
-        .dropIndex(conversationIndex)
-        .$call((b) => (adapter.name === 'mysql' ? b.on(names.threads) : b))
-        .execute();
-      await db.schema.alterTable(names.threads).dropColumn('active_id').execute();
-      await db.schema.alterTable(names.threads).dropColumn('conversation_id').execute();
-    },
+  const alternativeColumns: schema.AddedColumns = {
+    conversation_id: adapter.idType,
+    active_id: adapter.idType,
   };
+  const conversationIndex = schema.index(names.threads, 'conversation_idx', ['conversation_id']);
+  return schema.migration(ctx, {
+    up: [
+      schema.addColumns(names.threads, alternativeColumns),
+      schema.createIndex(conversationIndex),
+    ],
+    down: [
+      schema.dropIndex(conversationIndex),
+      schema.dropColumns(names.threads, alternativeColumns),
+    ],
+  });
 }
