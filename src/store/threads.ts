@@ -196,6 +196,25 @@ export async function selectThread(
     .executeTakeFirst();
 }
 
+/**
+ * Creates a thread that did not exist when a write locked it, then locks and reads it: the write
+ * of a turn to a new thread. Another writer may create it meanwhile (and store the same turn);
+ * the re-read under the lock sees what it stored.
+ *
+ * @returns the thread row, locked
+ */
+export async function createAndLockThread(
+  ctx: StoreContext,
+  trx: Kysely<StoreTables>,
+  threadId: string,
+  now: number,
+): Promise<SelectedThread> {
+  await insertThreadIfAbsent(ctx, trx, { id: threadId, now, nextSeq: 1, metadata: undefined });
+  const thread = (await ctx.statements.lockThread.execute(trx, [threadId])).rows[0];
+  if (thread === undefined) throw new Error('the thread row vanished while it was created');
+  return thread;
+}
+
 /** Inserts a thread row, doing nothing when the id is taken. */
 export async function insertThreadIfAbsent(
   ctx: StoreContext,

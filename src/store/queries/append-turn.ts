@@ -18,7 +18,7 @@ import {
 import { threadOrigin } from '../fork-path.js';
 import { wrapStoreErrors } from '../store-errors.js';
 import type { StoreTables, UsageRecord } from '../tables.js';
-import { insertThreadIfAbsent, type SelectedThread } from '../threads.js';
+import { createAndLockThread, insertThreadIfAbsent, type SelectedThread } from '../threads.js';
 import { RollbackDecision, writeTransaction } from '../transaction.js';
 import type { EndedTurnStatus, LeaseFence } from '../turn-types.js';
 import type { AppendTurnOptions } from '../types.js';
@@ -252,15 +252,7 @@ async function writeCheckingFirst(
   // row was read with the turn check, under a lock taken before the read.
   let mayHoldTurn = true;
   if (thread === undefined) {
-    await insertThreadIfAbsent(ctx, trx, {
-      id: threadId,
-      now,
-      nextSeq: 1,
-      metadata: undefined,
-    });
-    // Another writer may have created it (and stored this turn) meanwhile: lock and re-read.
-    thread = (await statements.lockThread.execute(trx, [threadId])).rows[0];
-    if (thread === undefined) throw new Error('the thread row vanished while it was created');
+    thread = await createAndLockThread(ctx, trx, threadId, now);
   } else if (oneStatement && thread.turn_first === null) {
     mayHoldTurn = false;
   }

@@ -24,6 +24,7 @@ import { writeTransaction } from '../transaction.js';
 import type { ForkThreadOptions, Thread } from '../types.js';
 import { checkSeq, checkThreadId } from '../validate.js';
 import { threadExists } from './thread-ops.js';
+import { selectTurn } from './turns.js';
 
 /**
  * `ChunkStore.forkThread`: a new thread whose path is the source's path up to `atSeq`, by
@@ -139,7 +140,10 @@ async function checkTurnBoundary(
   const next = await rowAt(trx, threadId, origin, seq + 1);
   if (next !== undefined && next.turnId !== at.turnId) return;
   // At the end of the path, a turn that still runs would be cut by its next step.
-  if (next === undefined && !(await isRunning(trx, at.holder, at.turnId))) return;
+  if (next === undefined) {
+    const turn = await selectTurn(trx, at.holder, at.turnId);
+    if (turn === undefined || asString(turn.status) !== 'running') return;
+  }
   const span = await trx
     .selectFrom('chunks')
     .select((eb) => [eb.fn.min('seq').as('first'), eb.fn.max('seq').as('last')])
@@ -157,19 +161,4 @@ async function checkTurnBoundary(
     value: seq,
     threadId,
   });
-}
-
-/** Whether the turn's status row says it is running (one primary-key read). */
-async function isRunning(
-  trx: Kysely<StoreTables>,
-  threadId: string,
-  turnId: string,
-): Promise<boolean> {
-  const turn = await trx
-    .selectFrom('turns')
-    .select('status')
-    .where('thread_id', '=', threadId)
-    .where('turn_id', '=', turnId)
-    .executeTakeFirst();
-  return turn !== undefined && asString(turn.status) === 'running';
 }

@@ -16,7 +16,7 @@ import { type PathSegment, threadOrigin } from '../fork-path.js';
 import { TURN_COLUMNS, turnStatuses } from '../statements.js';
 import { wrapStoreErrors } from '../store-errors.js';
 import type { StoreTables, UsageRecord } from '../tables.js';
-import { insertThreadIfAbsent, type SelectedThread } from '../threads.js';
+import { createAndLockThread, type SelectedThread } from '../threads.js';
 import { RollbackDecision, writeTransaction } from '../transaction.js';
 import type {
   AppendStepsOptions,
@@ -94,7 +94,8 @@ function toTurnInfo(record: SelectedTurn): TurnInfo {
   };
 }
 
-async function selectTurn(
+/** A turn's status row (one primary-key read), if it has one. */
+export async function selectTurn(
   db: Kysely<StoreTables>,
   threadId: string,
   turnId: string,
@@ -147,19 +148,9 @@ export function beginTurn(
       ctx,
       async (trx): Promise<BeginTurnResult> => {
         const now = ctx.now();
-        let thread: SelectedThread | undefined = (
-          await ctx.statements.lockThread.execute(trx, [threadId])
-        ).rows[0];
-        if (thread === undefined) {
-          await insertThreadIfAbsent(ctx, trx, {
-            id: threadId,
-            now,
-            nextSeq: 1,
-            metadata: undefined,
-          });
-          thread = (await ctx.statements.lockThread.execute(trx, [threadId])).rows[0];
-          if (thread === undefined) throw new Error('the thread row vanished while it was created');
-        }
+        const thread: SelectedThread =
+          (await ctx.statements.lockThread.execute(trx, [threadId])).rows[0] ??
+          (await createAndLockThread(ctx, trx, threadId, now));
         if (fence !== undefined) await requireFence(ctx, trx, threadId, fence, now);
         const existing = await selectTurn(trx, threadId, turnId);
         const stored = (await ctx.statements.turnRows.execute(trx, [threadId, turnId])).rows;
