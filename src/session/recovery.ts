@@ -1,4 +1,5 @@
 import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
+import type { JSONValue } from '../schema/json.js';
 import type { LeaseFence, TurnInfo } from '../store/turn-types.js';
 import type { SessionStore } from './store.js';
 
@@ -18,6 +19,47 @@ export const INTERRUPTED_TEXT =
 /** The error result given to a tool call the interrupted turn never answered. */
 export const INTERRUPTED_TOOL_RESULT = 'The turn was interrupted before this tool call returned.';
 
+/** A stored tool call. */
+export type ToolCallRow = Extract<ChunkRow, { type: 'tool_call' }>;
+
+/**
+ * The tool calls of a turn's rows that have no result yet, in order (calls the provider ran
+ * itself are not the app's to answer).
+ *
+ * @param rows - the turn's stored rows
+ * @returns its unanswered tool calls
+ */
+export function unansweredCalls(rows: readonly ChunkRow[]): ToolCallRow[] {
+  const answered = new Set<string>();
+  for (const row of rows) if (row.type === 'tool_result') answered.add(row.data.callId);
+  return rows.filter(
+    (row): row is ToolCallRow =>
+      row.type === 'tool_call' && !answered.has(row.data.id) && row.data.providerExecuted !== true,
+  );
+}
+
+/**
+ * The row that answers a stored tool call: a `tool_result` of the call's turn and step.
+ *
+ * @param call - the tool call
+ * @param result - what it returned
+ * @param isError - whether it failed
+ * @returns the row to append
+ */
+export function toolResultDraft(
+  call: ToolCallRow,
+  result: JSONValue,
+  isError: boolean,
+): ChunkRowDraft {
+  return {
+    turnId: call.turnId,
+    step: call.step,
+    role: 'tool',
+    type: 'tool_result',
+    data: { callId: call.data.id, name: call.data.name, result, ...(isError ? { isError } : {}) },
+  };
+}
+
 /**
  * The rows that close an interrupted turn honestly: an error result for every tool call without
  * one (so the next model input has no orphan call), then an `interrupted` system chunk.
@@ -27,27 +69,11 @@ export const INTERRUPTED_TOOL_RESULT = 'The turn was interrupted before this too
  * @returns the rows to append
  */
 export function interruptedRows(turnId: string, rows: readonly ChunkRow[]): ChunkRowDraft[] {
-  const answered = new Set<string>();
-  for (const row of rows) if (row.type === 'tool_result') answered.add(row.data.callId);
-  const drafts: ChunkRowDraft[] = [];
+  const drafts = unansweredCalls(rows).map((call) =>
+    toolResultDraft(call, INTERRUPTED_TOOL_RESULT, true),
+  );
   let lastStep = 0;
-  for (const row of rows) {
-    lastStep = Math.max(lastStep, row.step);
-    if (row.type !== 'tool_call' || answered.has(row.data.id) || row.data.providerExecuted)
-      continue;
-    drafts.push({
-      turnId,
-      step: row.step,
-      role: 'tool',
-      type: 'tool_result',
-      data: {
-        callId: row.data.id,
-        name: row.data.name,
-        result: INTERRUPTED_TOOL_RESULT,
-        isError: true,
-      },
-    });
-  }
+  for (const row of rows) lastStep = Math.max(lastStep, row.step);
   drafts.push({
     turnId,
     step: lastStep,

@@ -4,6 +4,7 @@ import { readOptions } from '../errors/invalid-option.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
 import type { JSONValue } from '../schema/json.js';
+import { toolResultDraft, unansweredCalls } from './recovery.js';
 
 /**
  * What a session does with a turn another holder left `running` (it died): `'close'` ends it
@@ -187,17 +188,13 @@ export async function planResume(
   rows: readonly ChunkRow[],
   options: PlanResumeOptions,
 ): Promise<ResumePlan> {
-  const answered = new Set<string>();
-  for (const row of rows) if (row.type === 'tool_result') answered.add(row.data.callId);
   // The last step the model took (-1: none, only the user's message is stored).
   let lastStep = -1;
   for (const row of rows) if (!isUserMessage(row)) lastStep = Math.max(lastStep, row.step);
   const drafts: ChunkRowDraft[] = [];
   const events: ChunkEvent[] = [];
   let messages: ModelMessage[] | undefined;
-  for (const row of rows) {
-    if (row.type !== 'tool_call' || answered.has(row.data.id) || row.data.providerExecuted)
-      continue;
+  for (const row of unansweredCalls(rows)) {
     const call: InterruptedToolCall = {
       toolCallId: row.data.id,
       toolName: row.data.name,
@@ -212,18 +209,7 @@ export async function planResume(
       outcome = await execute(options.tools, call, messages, options.signal);
     }
     const result = outcome.result as JSONValue;
-    drafts.push({
-      turnId,
-      step: row.step,
-      role: 'tool',
-      type: 'tool_result',
-      data: {
-        callId: call.toolCallId,
-        name: call.toolName,
-        result,
-        ...(outcome.isError ? { isError: true } : {}),
-      },
-    });
+    drafts.push(toolResultDraft(row, result, outcome.isError));
     events.push({
       type: 'tool-result',
       toolCallId: call.toolCallId,
