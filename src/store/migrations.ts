@@ -10,6 +10,7 @@ import { historySnapshotsMigration } from './migrations/0004-history-snapshots.j
 import { historyStatesMigration } from './migrations/0005-history-states.js';
 import { forksByReferenceMigration } from './migrations/0006-forks-by-reference.js';
 import { alternativesMigration } from './migrations/0007-alternatives.js';
+import { runningTurnsMigration } from './migrations/0008-running-turns.js';
 import { dialectName, jsonColumns } from './store-options.js';
 import { resolveTableNames, type StoreTableNames, type StoreTableOptions } from './tables.js';
 
@@ -63,6 +64,8 @@ export interface MigrationContext {
  * - `0007_alternatives`: the threads' `conversation_id` (an alternative made by editing or
  *   regenerating a turn belongs to a conversation) and `active_id` (a conversation's active
  *   path), and an index on `conversation_id`. Threads stored before it read as before.
+ * - `0008_running_turns`: an index on the turns' `(status, updated_at, thread_id)`, which the
+ *   sweep of interrupted turns across threads reads.
  *
  * @param options - the dialect, and the table names and JSON type given to `createChunkStore`
  * @returns the migrations by name
@@ -106,6 +109,7 @@ export function migrationsFor(ctx: MigrationContext): Record<string, Migration> 
     '0005_history_states': historyStatesMigration(ctx),
     '0006_forks_by_reference': forksByReferenceMigration(ctx),
     '0007_alternatives': alternativesMigration(ctx),
+    '0008_running_turns': runningTurnsMigration(ctx),
   };
 }
 
