@@ -91,12 +91,15 @@ export async function startReactChat(options: ReactChatOptions): Promise<ReactCh
   async function threads(request: Request): Promise<Response> {
     if (request.method === 'GET') {
       const page = await store.listThreads({ limit: 50 });
-      const list = page.threads.map(({ id, title, total, updatedAt }) => ({
-        id,
-        title,
-        total,
-        updatedAt,
-      }));
+      // A conversation shows its active path's rows: an edited one reads an alternative's.
+      const list = await Promise.all(
+        page.threads.map(async ({ id, title, total, updatedAt, activePath }) => ({
+          id,
+          title,
+          total: activePath === undefined ? total : (await store.getThread(activePath)).total,
+          updatedAt,
+        })),
+      );
       return Response.json({ threads: list });
     }
     if (request.method === 'POST') {

@@ -435,7 +435,23 @@ describe.skipIf(!hasChromium)('examples/react-chat in Chromium', () => {
   const answerText = (page: Page, nth: number) =>
     page.locator('article.message.assistant').nth(nth).textContent();
 
-  async function editableHistory(page: Page, idle: () => Promise<unknown>): Promise<void> {
+  /** The thread switcher's row count of a thread, and the rows of its active path. */
+  const listedAndActive = (page: Page, threadId: string) =>
+    page.evaluate(async (id) => {
+      const list = (await (await fetch('/api/threads')).json()) as {
+        threads: { id: string; total: number }[];
+      };
+      const page = (await (await fetch(`/api/threads/${id}/chunks?limit=1`)).json()) as {
+        total: number;
+      };
+      return [list.threads.find((t) => t.id === id)?.total, page.total];
+    }, threadId);
+
+  async function editableHistory(
+    page: Page,
+    threadId: string,
+    idle: () => Promise<unknown>,
+  ): Promise<void> {
     for (const text of ['hello one', 'hello two']) {
       await say(page, text);
       await expect.poll(() => page.textContent('#log')).toContain(`You said: “${text}”`);
@@ -475,6 +491,9 @@ describe.skipIf(!hasChromium)('examples/react-chat in Chromium', () => {
     await expect.poll(() => page.textContent('#log')).toContain('You said: “hello one, edited”');
     expect(await page.locator('article.message.user').count()).toBe(1);
     expect(await page.textContent('#log')).not.toContain('hello two');
+    // The thread switcher counts the rows of the path shown (one turn), not the conversation's.
+    const [listed, active] = await listedAndActive(page, threadId);
+    expect(listed).toBe(active);
 
     // ‹ on it: the first version, and the turns that followed it, with their versions.
     await versionsOf(page, 'user', 0).locator('.prev').click();
@@ -506,7 +525,7 @@ describe.skipIf(!hasChromium)('examples/react-chat in Chromium', () => {
         null,
         { timeout: 20_000 },
       );
-    await editableHistory(page, idle);
+    await editableHistory(page, 'versions', idle);
     // The window holds the active path only: as many rows as the store's path has.
     expect(Number(await data(page, 'rows'))).toBe(Number(await data(page, 'total')));
     await screenshot(page, 'react-chat-versions.png');
@@ -528,7 +547,7 @@ describe.skipIf(!hasChromium)('examples/react-chat in Chromium', () => {
         { timeout: 20_000 },
       );
     await idle();
-    await editableHistory(page, idle);
+    await editableHistory(page, 'versions-ui', idle);
     expect(problems).toEqual([]);
     await page.close();
   }, 90_000);
