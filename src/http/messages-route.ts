@@ -1,5 +1,5 @@
 import type { Relay } from '../live/relay.js';
-import type { AgentSession } from '../session/types.js';
+import type { AgentSession, TurnHandle } from '../session/types.js';
 import { readChatRequest } from './chat-request.js';
 import { startChatTurn } from './chat-turn.js';
 import { noSessionHere, sendControl } from './control.js';
@@ -94,15 +94,35 @@ async function answerVersion(
   target: MessageTarget,
 ): Promise<Response> {
   const { mode: _mode, ...body } = input;
-  const chat = readChatRequest(body);
+  return await answerChatTurn(body, target, (turn, queued) =>
+    json(202, { turnId: turn.turnId, queued }),
+  );
+}
+
+/**
+ * Starts the turn a chat request asks for (`readChatRequest`: a send, an edit or a regenerate)
+ * on this process's session, and answers with `answer`.
+ *
+ * @param input - the parsed body
+ * @param target - the relay, the thread and its session here
+ * @param answer - the response to the started turn; `queued` when another turn was running
+ * @returns `answer`'s response; a 400 naming the bad field (or a turn to edit that is not stored),
+ *   404 `no-session` without a session here, or the session's failure (`sessionFailure`)
+ */
+export async function answerChatTurn(
+  input: Record<string, unknown>,
+  target: MessageTarget,
+  answer: (turn: TurnHandle, queued: boolean) => Response,
+): Promise<Response> {
+  const chat = readChatRequest(input);
   if (!chat.ok) return badParameter(chat.parameter, chat.message);
   const { session } = target;
   if (session === undefined) return noSessionHere();
   try {
-    const busy = session.runningTurnId !== undefined;
-    const started = await startChatTurn(session, target.store, chat);
-    if (started instanceof Response) return started;
-    return json(202, { turnId: started.turnId, queued: busy });
+    const queued = session.runningTurnId !== undefined;
+    const turn = await startChatTurn(session, target.store, chat);
+    if (turn instanceof Response) return turn;
+    return answer(turn, queued);
   } catch (error) {
     return sessionFailure(error, 'The message could not be sent.');
   }

@@ -7,12 +7,8 @@ import {
   type ToUIMessageStreamResponseOptions,
   toUIMessageStream,
 } from '../ui-messages/index.js';
-import { readChatRequest } from './chat-request.js';
-import { startChatTurn } from './chat-turn.js';
-import { noSessionHere } from './control.js';
-import { answerMessage, type MessageTarget } from './messages-route.js';
+import { answerChatTurn, answerMessage, type MessageTarget } from './messages-route.js';
 import { readJsonObject } from './params.js';
-import { badParameter, sessionFailure } from './responses.js';
 
 /**
  * `POST …/threads/:id/messages` answered in the AI SDK UI message stream protocol, for a
@@ -43,21 +39,13 @@ export async function uiMessagesRoute(
     // Steering (or a bad mode) is not a turn of its own: the JSON route answers it.
     return await answerMessage(input, target);
   }
-  const chat = readChatRequest(input);
-  if (!chat.ok) return badParameter(chat.parameter, chat.message);
-  const { session } = target;
-  if (session === undefined) return noSessionHere();
-  try {
-    const turn = await startChatTurn(session, target.store, chat);
-    if (turn instanceof Response) return turn;
-    const { messageId, sendError, onError, ...init } = options;
-    return createUIMessageStreamResponse({
+  const { messageId, sendError, onError, ...init } = options;
+  return await answerChatTurn(input, target, (turn) =>
+    createUIMessageStreamResponse({
       ...init,
       stream: liveOrStored(turn, { messageId, sendError, onError }),
-    });
-  } catch (error) {
-    return sessionFailure(error, 'The message could not be sent.');
-  }
+    }),
+  );
 }
 
 /**

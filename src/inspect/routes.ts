@@ -129,13 +129,13 @@ interface StoredTurn {
   readonly info: TurnInfo | undefined;
 }
 
+/** A route of one turn's page. */
+type TurnRoute = (ctx: PageContext, threadId: string, turnId: string) => Promise<PageResult>;
+
 /**
  * A route of one stored turn: reads the turn, then builds its page (a 404 page when the turn is
  * not stored).
  */
-/** A route of one turn's page. */
-type TurnRoute = (ctx: PageContext, threadId: string, turnId: string) => Promise<PageResult>;
-
 function routeOfTurn(
   build: (ctx: PageContext, turn: StoredTurn) => Promise<PageResult>,
 ): TurnRoute {

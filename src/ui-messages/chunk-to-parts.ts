@@ -2,7 +2,7 @@ import type { Chunk, ToolCallEntry } from '../schema/index.js';
 import { toUICitation } from './citations.js';
 import { CHUNKLOG_DATA_PARTS } from './data-parts.js';
 import { fileUrl } from './file-url.js';
-import { type AnyUIPart, sharedPart } from './shared-parts.js';
+import { type AnyUIPart, isSharedPartChunk, sharedPart } from './shared-parts.js';
 import { toolCallToPart } from './tool-call-to-part.js';
 
 export type { AnyUIPart } from './shared-parts.js';
@@ -44,6 +44,7 @@ export function deferredResultPart(toolCallId: string): AnyUIPart {
  * @returns the parts (step boundaries are not included)
  */
 export function chunkToParts(chunk: Chunk, options: PartOptions): AnyUIPart[] {
+  if (isSharedPartChunk(chunk)) return [sharedPart(chunk)];
   const done = options.assistant ? { state: 'done' as const } : {};
   switch (chunk.type) {
     case 'text':
@@ -83,13 +84,6 @@ export function chunkToParts(chunk: Chunk, options: PartOptions): AnyUIPart[] {
             : [toolProgressPart({ ...call, progress: call.progress })],
         ),
       ];
-    case 'error':
-    case 'system':
-    case 'steering':
-    case 'source':
-    case 'custom':
-    case 'data':
-      return [sharedPart(chunk)];
     case 'file': {
       const metadata =
         chunk.providerMetadata === undefined ? {} : { providerMetadata: chunk.providerMetadata };

@@ -1,5 +1,6 @@
 import type { UIDataTypes, UIMessagePart, UITools } from 'ai';
 import type {
+  Chunk,
   CustomChunk,
   DataChunk,
   ErrorChunk,
@@ -22,6 +23,26 @@ export type SharedPartChunk =
   | SourceChunk
   | CustomChunk
   | DataChunk;
+
+const sharedPartTypes: Record<SharedPartChunk['type'], true> = {
+  error: true,
+  system: true,
+  steering: true,
+  source: true,
+  custom: true,
+  data: true,
+};
+
+/**
+ * Whether a chunk's part is {@link sharedPart}'s: an error, system, steering, source, custom or
+ * data chunk.
+ *
+ * @param chunk - the chunk
+ * @returns whether it is a {@link SharedPartChunk}
+ */
+export function isSharedPartChunk(chunk: Chunk): chunk is SharedPartChunk {
+  return Object.hasOwn(sharedPartTypes, chunk.type);
+}
 
 function sourcePart(chunk: SourceChunk): AnyUIPart {
   const source = chunk.source;

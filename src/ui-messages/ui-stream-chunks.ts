@@ -1,8 +1,8 @@
 import type { UIMessageChunk } from 'ai';
-import type { Chunk, TextChunk, ThinkingChunk } from '../schema/index.js';
+import type { Chunk, FileChunk, TextChunk, ThinkingChunk } from '../schema/index.js';
 import { toUICitation } from './citations.js';
 import { fileUrl } from './file-url.js';
-import { sharedPart } from './shared-parts.js';
+import { isSharedPartChunk, sharedPart } from './shared-parts.js';
 
 /** A chunk that is sent in one piece: anything but text, thinking and tool-batch chunks. */
 export type WholeChunk = Exclude<Chunk, TextChunk | ThinkingChunk | { type: 'tool-batch' }>;
@@ -13,31 +13,16 @@ export type WholeChunk = Exclude<Chunk, TextChunk | ThinkingChunk | { type: 'too
  * @param chunk - an error, system, steering, source, file, custom or data chunk
  */
 export function wholeChunkToStream(chunk: WholeChunk): UIMessageChunk {
-  const metadata =
-    'providerMetadata' in chunk && chunk.providerMetadata !== undefined
-      ? { providerMetadata: chunk.providerMetadata }
-      : {};
-  switch (chunk.type) {
-    case 'error':
-    case 'system':
-    case 'steering':
-    case 'source':
-    case 'custom':
-    case 'data':
-      // The same object as the message part (shared-parts.ts).
-      return sharedPart(chunk) as UIMessageChunk;
-    case 'file':
-      return {
-        type: chunk.reasoning === true ? 'reasoning-file' : 'file',
-        mediaType: chunk.mediaType,
-        url: fileUrl(chunk.mediaType, chunk),
-        ...metadata,
-      };
-    default: {
-      const unknown: never = chunk;
-      throw new Error(`unknown chunk type ${(unknown as { type: string }).type}`);
-    }
-  }
+  // The same object as the message part (shared-parts.ts).
+  if (isSharedPartChunk(chunk)) return sharedPart(chunk) as UIMessageChunk;
+  // Only a file chunk is left: another whole chunk type does not compile until it is handled.
+  const file: FileChunk = chunk;
+  return {
+    type: file.reasoning === true ? 'reasoning-file' : 'file',
+    mediaType: file.mediaType,
+    url: fileUrl(file.mediaType, file),
+    ...(file.providerMetadata === undefined ? {} : { providerMetadata: file.providerMetadata }),
+  };
 }
 
 /**

@@ -22,7 +22,7 @@ import type { LoadPageRequest } from './page.js';
 import { createPending, insertPending } from './pending-segment.js';
 import { Reconciler } from './reconciler.js';
 import { reloadState } from './reload-state.js';
-import { type ChunkWindowSnapshot, type ReconcileStatus, WindowSnapshot } from './snapshot.js';
+import { type ChunkWindowSnapshot, type ReconcileStatus, windowSnapshot } from './snapshot.js';
 import { EMPTY_WINDOW_STATE, type WindowState } from './window-state.js';
 
 /**
@@ -150,7 +150,7 @@ export class ChunkWindow {
   });
   private readonly listeners = new Listeners<ChunkWindowSnapshot>();
   private view: LogView = new LogView(EMPTY_WINDOW_STATE.sealed, EMPTY_WINDOW_STATE.segments);
-  private snapshot: WindowSnapshot | undefined;
+  private snapshot: ChunkWindowSnapshot | undefined;
   private readonly published: Published = {
     sealed: EMPTY_WINDOW_STATE.sealed,
     segments: EMPTY_WINDOW_STATE.segments,
@@ -240,7 +240,7 @@ export class ChunkWindow {
       if (this.view.sealed !== sealed || this.view.segments !== segments) {
         this.view = new LogView(sealed, segments);
       }
-      this.snapshot = new WindowSnapshot(this.state, this.view, {
+      this.snapshot = windowSnapshot(this.state, this.view, {
         scrolledUp: this.scrolled,
         loadingOlder: this.loadingOlder,
         reconcileStatus: this.reconciler.status,

@@ -7,8 +7,20 @@ import type { SealedRows } from './sealed-rows.js';
 import { pushTurnEntries, type TurnSegment } from './turn-segment.js';
 import { type Segment, segmentSize } from './window-state.js';
 
-const sealedGroupsCache = new WeakMap<SealedRows, readonly ChatMessage[]>();
-const pendingGroupsCache = new WeakMap<PendingSegment, readonly ChatMessage[]>();
+/** What holds entries grouped once and kept: the stored rows, a pending segment. */
+type GroupedPart = SealedRows | PendingSegment;
+
+const partGroups = new WeakMap<GroupedPart, readonly ChatMessage[]>();
+
+/** `groupRows` of a part's entries, built once per part (each part is immutable). */
+function cachedGroups(part: GroupedPart): readonly ChatMessage[] {
+  let groups = partGroups.get(part);
+  if (groups === undefined) {
+    groups = groupRows(part.entries);
+    partGroups.set(part, groups);
+  }
+  return groups;
+}
 
 /**
  * The message of a live turn (its assistant message, or a system message for a system event
@@ -30,15 +42,6 @@ function turnMessage(segment: TurnSegment): ChatMessage | null | undefined {
   return { id: messageId(turnId, role), turnId, role, chunks };
 }
 
-function pendingGroups(segment: PendingSegment): readonly ChatMessage[] {
-  let groups = pendingGroupsCache.get(segment);
-  if (groups === undefined) {
-    groups = groupRows(segment.entries);
-    pendingGroupsCache.set(segment, groups);
-  }
-  return groups;
-}
-
 /**
  * `groupRowsToMessages` of the entries not stored yet, built segment by segment (a live turn from
  * per-chunk groupings cached by chunk identity), or null when that could differ from grouping
@@ -48,7 +51,7 @@ function liveGroups(segments: readonly Segment[]): ChatMessage[] | null {
   const out: ChatMessage[] = [];
   const ids = new Set<string>();
   for (const segment of segments) {
-    const messages = segment.kind === 'pending' ? pendingGroups(segment) : [turnMessage(segment)];
+    const messages = segment.kind === 'pending' ? cachedGroups(segment) : [turnMessage(segment)];
     for (const message of messages) {
       if (message === undefined) continue;
       if (message === null || ids.has(message.id)) return null;
@@ -59,15 +62,6 @@ function liveGroups(segments: readonly Segment[]): ChatMessage[] | null {
     }
   }
   return out;
-}
-
-function sealedGroups(sealed: SealedRows): readonly ChatMessage[] {
-  let groups = sealedGroupsCache.get(sealed);
-  if (groups === undefined) {
-    groups = groupRows(sealed.entries);
-    sealedGroupsCache.set(sealed, groups);
-  }
-  return groups;
 }
 
 /**
@@ -123,7 +117,7 @@ export class LogView {
   }
 
   private buildGroups(): readonly ChatMessage[] {
-    const stored = sealedGroups(this.sealed);
+    const stored = cachedGroups(this.sealed);
     if (this.segments.every((segment) => segmentSize(segment) === 0)) return stored;
     const fresh = liveGroups(this.segments) ?? groupRows(this.liveEntries);
     if (stored.length === 0) return fresh;

@@ -57,42 +57,35 @@ export interface WindowFlags {
   readonly reconcileStatus: ReconcileStatus;
 }
 
-/** A snapshot over a {@link LogView}; the view computes `log` and `groups` lazily. */
-export class WindowSnapshot implements ChunkWindowSnapshot {
-  readonly hasOlder: boolean;
-  readonly total: number;
-  readonly oldestSeq: number | null;
-  readonly liveTurnId: string | null;
-  readonly liveTurn: TurnState | null;
-  readonly scrolledUp: boolean;
-  readonly loadingOlder: boolean;
-  readonly reconcileStatus: ReconcileStatus;
-  private readonly view: LogView;
-
-  /**
-   * @param state - the window's state
-   * @param view - the projections of that state
-   * @param flags - the window's flags
-   */
-  constructor(state: WindowState, view: LogView, flags: WindowFlags) {
-    const turn = newestTurn(state);
-    this.view = view;
-    this.hasOlder = state.sealed.hasOlder;
-    this.total = state.sealed.total;
-    this.oldestSeq = state.sealed.oldestSeq;
-    this.liveTurnId = turn?.turnId ?? null;
-    this.liveTurn = turn?.state ?? null;
-    this.scrolledUp = flags.scrolledUp;
-    this.loadingOlder = flags.loadingOlder;
-    this.reconcileStatus = flags.reconcileStatus;
-    Object.freeze(this);
-  }
-
-  get log(): readonly LogEntry[] {
-    return this.view.log;
-  }
-
-  get groups(): readonly ChatMessage[] {
-    return this.view.groups;
-  }
+/**
+ * A snapshot over a {@link LogView}, frozen; `log` and `groups` are the view's, computed lazily.
+ *
+ * @param state - the window's state
+ * @param view - the projections of that state
+ * @param flags - the window's flags
+ * @returns the snapshot
+ */
+export function windowSnapshot(
+  state: WindowState,
+  view: LogView,
+  flags: WindowFlags,
+): ChunkWindowSnapshot {
+  const turn = newestTurn(state);
+  const { hasOlder, total, oldestSeq } = state.sealed;
+  return Object.freeze({
+    get log(): readonly LogEntry[] {
+      return view.log;
+    },
+    get groups(): readonly ChatMessage[] {
+      return view.groups;
+    },
+    hasOlder,
+    total,
+    oldestSeq,
+    liveTurnId: turn?.turnId ?? null,
+    liveTurn: turn?.state ?? null,
+    scrolledUp: flags.scrolledUp,
+    loadingOlder: flags.loadingOlder,
+    reconcileStatus: flags.reconcileStatus,
+  });
 }
