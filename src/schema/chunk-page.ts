@@ -58,24 +58,23 @@ export const chunkPageMini: z.ZodMiniType<ChunkPage> = z
     for (let i = 1; i < chunks.length; i++) {
       const row = chunks[i] as ChunkRow;
       const previous = chunks[i - 1] as ChunkRow;
-      if (row.seq <= previous.seq) {
-        ctx.issues.push({
-          code: 'custom',
-          message: 'rows must be in strictly ascending seq',
-          input: row.seq,
-          path: ['chunks', i, 'seq'],
-        });
-        return;
-      }
-      if (row.threadId !== previous.threadId) {
-        ctx.issues.push({
-          code: 'custom',
-          message: 'rows must belong to one thread',
-          input: row.threadId,
-          path: ['chunks', i, 'threadId'],
-        });
-        return;
-      }
+      const field =
+        row.seq <= previous.seq
+          ? 'seq'
+          : row.threadId !== previous.threadId
+            ? 'threadId'
+            : undefined;
+      if (field === undefined) continue;
+      ctx.issues.push({
+        code: 'custom',
+        message:
+          field === 'seq'
+            ? 'rows must be in strictly ascending seq'
+            : 'rows must belong to one thread',
+        input: row[field],
+        path: ['chunks', i, field],
+      });
+      return;
     }
   });
 
