@@ -31,6 +31,17 @@ export function checkThreadId(threadId: unknown, option = 'threadId'): string {
 }
 
 /**
+ * The id of a thread a write creates: the one given, checked, or a new random UUID.
+ *
+ * @param threadId - the id asked for, if any
+ * @param option - the option that gave it, for the error
+ * @throws {ChunklogError} `invalid-option` naming the problem
+ */
+export function newThreadId(threadId: unknown, option: string): string {
+  return threadId === undefined ? globalThis.crypto.randomUUID() : checkThreadId(threadId, option);
+}
+
+/**
  * Checks a turn id given to a read (`getTurn`, `hasTurn`): the ids `appendTurn` can store.
  *
  * @throws {ChunklogError} `invalid-option` naming the problem

@@ -9,7 +9,7 @@ import type { StoreTables } from '../tables.js';
 import { selectThread, THREAD_COLUMNS } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import type { AddAlternativeOptions, Alternatives, Thread } from '../types.js';
-import { checkThreadId, checkTurnId } from '../validate.js';
+import { checkThreadId, checkTurnId, newThreadId } from '../validate.js';
 import { insertFork } from './fork-thread.js';
 import { threadExists } from './thread-ops.js';
 
@@ -173,10 +173,7 @@ export function addAlternative(
   checkThreadId(conversationId, 'conversationId');
   const o = readOptions(options, 'addAlternative', ['turnId', 'newThreadId']);
   const turnId = checkTurnId(o.turnId);
-  const newId =
-    o.newThreadId === undefined
-      ? globalThis.crypto.randomUUID()
-      : checkThreadId(o.newThreadId, 'newThreadId');
+  const newId = newThreadId(o.newThreadId, 'newThreadId');
   return wrapStoreErrors('addAlternative', conversationId, () =>
     writeTransaction(
       ctx,

@@ -22,7 +22,7 @@ import {
 } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import type { ForkThreadOptions, Thread } from '../types.js';
-import { checkSeq, checkThreadId } from '../validate.js';
+import { checkSeq, checkThreadId, newThreadId } from '../validate.js';
 import { threadExists } from './thread-ops.js';
 import { selectTurn } from './turns.js';
 
@@ -41,10 +41,7 @@ export function forkThread(
   checkThreadId(threadId);
   const o = readOptions(options, 'forkThread', ['atSeq', 'newThreadId', 'metadata']);
   const atSeq = checkSeq(o.atSeq, 'atSeq', 0);
-  const newId =
-    o.newThreadId === undefined
-      ? globalThis.crypto.randomUUID()
-      : checkThreadId(o.newThreadId, 'newThreadId');
+  const newId = newThreadId(o.newThreadId, 'newThreadId');
   const metadata = checkMetadata(o.metadata);
   return wrapStoreErrors('forkThread', threadId, () =>
     writeTransaction(

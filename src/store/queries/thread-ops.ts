@@ -8,7 +8,7 @@ import { checkOwnerId, checkTitle } from '../thread-meta.js';
 import { checkMetadata, insertThreadIfAbsent, openThread, selectThread } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import type { CreateThreadOptions, Thread } from '../types.js';
-import { checkThreadId } from '../validate.js';
+import { checkThreadId, newThreadId } from '../validate.js';
 import { dropFromConversation } from './conversation-members.js';
 import { refuseIfForked } from './fork-guard.js';
 
@@ -25,7 +25,7 @@ export function createThread(
   threadId: string | undefined,
   options?: CreateThreadOptions,
 ): Promise<Thread> {
-  const id = threadId === undefined ? globalThis.crypto.randomUUID() : checkThreadId(threadId);
+  const id = newThreadId(threadId, 'threadId');
   const o = readOptions(options, 'createThread', ['metadata', 'ownerId', 'title']);
   const metadata: JSONObject | undefined = checkMetadata(o.metadata);
   const ownerId = o.ownerId === undefined ? undefined : checkOwnerId(o.ownerId);
