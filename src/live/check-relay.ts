@@ -1,7 +1,15 @@
 import { ChunklogError } from '../errors/index.js';
 import type { Relay } from './relay.js';
 
-const METHODS = ['publish', 'follow', 'runningTurn', 'control', 'serveControl', 'close'] as const;
+const METHODS = [
+  'publish',
+  'follow',
+  'runningTurn',
+  'control',
+  'serveControl',
+  'forget',
+  'close',
+] as const;
 
 /**
  * Checks a `relay` option: undefined, or an object with every method of {@link Relay}.

@@ -3,6 +3,7 @@ import type { ChunkEvent } from '../schema/chunk-event.js';
 import { EventHub } from './event-hub.js';
 import type { EventMeta, Replay, SessionListener } from './event-meta.js';
 import type * as live from './relay.js';
+import { checkRelayThreadId } from './relay-thread-id.js';
 import { ReplayBuffer } from './replay-buffer.js';
 import { Wake } from './wake.js';
 
@@ -34,7 +35,8 @@ export interface InProcessRelay extends live.Relay {
 
 /** One thread's live state: its replay buffer and event hub. */
 class ThreadChannel {
-  readonly buffer: ReplayBuffer;
+  /** Replaced by a new one when the thread is forgotten (readers read it afresh each time). */
+  buffer: ReplayBuffer;
   readonly hub: EventHub;
   running: string | undefined;
   control: live.ControlHandler | undefined;
@@ -103,16 +105,31 @@ class InProcessRelayImpl implements InProcessRelay {
       if (cursor === undefined && first === undefined) first = { event, meta };
       wake.notify();
     });
+    /** The buffer read last: another one means the thread was forgotten meanwhile. */
+    let buffer = thread.buffer;
     try {
       for (;;) {
         // Aborted: one last pass gives what is kept by now (a session that closes aborts its
         // readers after its last event), then the iteration ends.
         const stopping = options.signal?.aborted === true;
+        if (thread.buffer !== buffer) {
+          // Forgotten: what the reader got is gone (a gap); all the buffer holds came after.
+          buffer = thread.buffer;
+          if (cursor !== undefined) {
+            cursor = undefined;
+            yield { type: 'gap' };
+          }
+        }
         // Without an id: from the latest turn kept, even stored (a reader that comes just as it
         // is stored still gets it).
         const replay = cursor === undefined ? thread.buffer.latest() : thread.buffer.since(cursor);
-        if (replay.gap) yield { type: 'gap' };
         let events = replay.events;
+        if (replay.gap && events.length === 0 && cursor !== undefined) {
+          // An id the buffer does not know (or no longer: the thread was forgotten): the reader
+          // reloads the store and goes on after what the buffer holds now.
+          cursor = thread.buffer.latest().events.at(-1)?.meta.id;
+        }
+        if (replay.gap) yield { type: 'gap' };
         if (events.length === 0 && cursor === undefined && first !== undefined) events = [first];
         for (const { event, meta } of events) {
           cursor = meta.id;
@@ -145,6 +162,17 @@ class InProcessRelayImpl implements InProcessRelay {
     return () => {
       if (thread.control === handler) thread.control = undefined;
     };
+  }
+
+  async forget(threadId: string): Promise<void> {
+    checkRelayThreadId('relay.forget', threadId);
+    const thread = this.#threads.get(threadId);
+    if (thread === undefined) return;
+    // The running turn and its control stay (forget cancels nothing); its readers and those that
+    // come later find no event of before, and a reader's id of before is a gap.
+    thread.buffer = new ReplayBuffer(this.#limit);
+    if (thread.hub.size === 0 && thread.running === undefined && thread.control === undefined)
+      this.#threads.delete(threadId);
   }
 
   async close(): Promise<void> {

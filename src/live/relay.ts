@@ -112,6 +112,28 @@ export interface Relay {
    * turn starts). Returns the function that stops serving.
    */
   serveControl(threadId: string, handler: ControlHandler): () => void;
+  /**
+   * Drops everything the relay keeps of a thread: the events kept for replay and the thread's
+   * metadata (on Redis its keys, on PostgreSQL its rows of the relay's table). Call it after
+   * `store.eraseThread` or `store.deleteThread`, once no turn runs on the thread: the relay holds
+   * its recent events in clear. A reader that resumes from an event id of before then gets a
+   * `gap` (it reloads the thread from the store); the events of turns that start after it are
+   * relayed as usual. It cancels no running turn (close the thread's session first): what such
+   * a turn publishes after it may be dropped. Forgetting a thread the relay holds nothing of
+   * does nothing.
+   *
+   * @param threadId - the thread
+   * @throws {ChunklogError} `invalid-option` when `threadId` is not a valid id;
+   *   `relay-unavailable` when the relay cannot be reached (call it again later)
+   *
+   * @example
+   * ```ts
+   * // assumes: store, relay
+   * await store.eraseThread('thread-1');
+   * await relay.forget('thread-1');
+   * ```
+   */
+  forget(threadId: string): Promise<void>;
   /** Releases the relay's connections (the clients given to it are the caller's to close). */
   close(): Promise<void>;
 }

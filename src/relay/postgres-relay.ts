@@ -2,11 +2,12 @@ import { type Backoff, backoffDelay, sleep } from '../errors/backoff.js';
 import { ChunklogError } from '../errors/index.js';
 import type { EventMeta } from '../live/event-meta.js';
 import type * as live from '../live/relay.js';
-import type { Wake } from '../live/wake.js';
+import { checkRelayThreadId } from '../live/relay-thread-id.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import { ControlExchange, type ControlReply, type ControlRequest } from './control-exchange.js';
 import {
   type FollowBackend,
+  type FollowWatcher,
   followStored,
   type StartPoint,
   type StoredEntry,
@@ -102,8 +103,9 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
   readonly #replyChannel: string;
   readonly #onError: NonNullable<PostgresRelayOptions['onError']>;
   readonly #exchange: ControlExchange;
+  readonly origin: number = 0;
   readonly #publishers = new Map<string, ThreadPublisher>();
-  readonly #watchers = new Map<string, Set<{ wake: Wake; lost: (error: unknown) => void }>>();
+  readonly #watchers = new Map<string, Set<FollowWatcher>>();
   #listener: Promise<PgPoolClientLike> | undefined;
   #closed = false;
 
@@ -358,14 +360,13 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
     return followStored(this, 'PostgreSQL', threadId, options);
   }
 
-  async watch(threadId: string, wake: Wake, lost: (error: unknown) => void): Promise<() => void> {
+  async watch(threadId: string, watcher: FollowWatcher): Promise<() => void> {
     await this.#listen();
     let watchers = this.#watchers.get(threadId);
     if (watchers === undefined) {
       watchers = new Set();
       this.#watchers.set(threadId, watchers);
     }
-    const watcher = { wake, lost };
     watchers.add(watcher);
     const set = watchers;
     return () => {
@@ -502,6 +503,19 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
     const stop = this.#exchange.serve(threadId, handler);
     void this.#listen().catch((error: unknown) => this.#onError(error, { threadId }));
     return stop;
+  }
+
+  async forget(threadId: string): Promise<void> {
+    checkRelayThreadId('relay.forget', threadId);
+    try {
+      // Readers need no word of it: rows numbered after the ones they read come next, and a
+      // turn that does not follow the last one they got is a gap.
+      await this.#pool.query(`DELETE FROM ${this.#table} WHERE thread_id = $1`, [threadId]);
+    } catch (error) {
+      throw unavailable('PostgreSQL', error);
+    }
+    // A turn that runs here goes on under its number (forget cancels nothing); the next one
+    // is numbered from the rows left.
   }
 
   async close(): Promise<void> {

@@ -1,11 +1,12 @@
 import { ChunklogError } from '../errors/index.js';
 import type { EventMeta } from '../live/event-meta.js';
 import type * as live from '../live/relay.js';
-import type { Wake } from '../live/wake.js';
+import { checkRelayThreadId } from '../live/relay-thread-id.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import { ControlExchange, type ControlReply, type ControlRequest } from './control-exchange.js';
 import {
   type FollowBackend,
+  type FollowWatcher,
   followStored,
   type StoredEntry,
   unavailable,
@@ -80,6 +81,17 @@ redis.call('PUBLISH', channel, id)
 return 1
 `;
 
+// A thread forgotten: its keys go in one step, and its readers are told (their position in the
+// stream no longer means anything: the next turn is numbered from 1 again).
+const FORGET_SCRIPT = `
+redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('PUBLISH', ARGV[1], ARGV[2])
+return 1
+`;
+
+/** The wake-up that says the thread was forgotten (a wake-up's message is otherwise a stream id). */
+const FORGOTTEN = 'forgotten';
+
 const MAX_SEQ = '18446744073709551615';
 
 function parseStreamId(id: string): { ord: number; index: number } {
@@ -93,10 +105,11 @@ class RedisRelay implements live.Relay, FollowBackend<string> {
   readonly #ttlMs: number;
   readonly #onError: NonNullable<RedisRelayOptions['onError']>;
   readonly #exchange: ControlExchange;
+  readonly origin: string = '-';
   #sub: RedisSubscriberLike | undefined;
   #ready: Promise<void> | undefined;
   /** Readers waiting for a thread's wake-ups, by channel. */
-  readonly #watchers = new Map<string, Set<{ wake: Wake; lost: (error: unknown) => void }>>();
+  readonly #watchers = new Map<string, Set<FollowWatcher>>();
   #closed = false;
   /** Threads whose events wait for a control subscription to be in place. */
   readonly #gates = new Map<string, Promise<void>>();
@@ -159,7 +172,10 @@ class RedisRelay implements live.Relay, FollowBackend<string> {
   #message(channel: string, message: string): void {
     const watchers = this.#watchers.get(channel);
     if (watchers !== undefined) {
-      for (const w of watchers) w.wake.notify();
+      for (const w of watchers) {
+        if (message === FORGOTTEN) w.forgotten();
+        else w.wake.notify();
+      }
       return;
     }
     if (channel === this.#replyChannel) {
@@ -219,11 +235,10 @@ class RedisRelay implements live.Relay, FollowBackend<string> {
     return followStored(this, 'Redis', threadId, options);
   }
 
-  async watch(threadId: string, wake: Wake, lost: (error: unknown) => void): Promise<() => void> {
+  async watch(threadId: string, watcher: FollowWatcher): Promise<() => void> {
     const sub = await this.#subscriber();
     const channel = this.#wakeChannel(threadId);
     let watchers = this.#watchers.get(channel);
-    const watcher = { wake, lost };
     if (watchers === undefined) {
       watchers = new Set();
       this.#watchers.set(channel, watchers);
@@ -361,6 +376,24 @@ class RedisRelay implements live.Relay, FollowBackend<string> {
         void this.#sub?.unsubscribe(channel).catch(() => {});
       }
     };
+  }
+
+  async forget(threadId: string): Promise<void> {
+    checkRelayThreadId('relay.forget', threadId);
+    const { stream, meta } = this.#keys(threadId);
+    try {
+      await this.#redis.call(
+        'EVAL',
+        FORGET_SCRIPT,
+        2,
+        stream,
+        meta,
+        this.#wakeChannel(threadId),
+        FORGOTTEN,
+      );
+    } catch (error) {
+      throw unavailable('Redis', error);
+    }
   }
 
   async close(): Promise<void> {

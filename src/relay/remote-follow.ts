@@ -27,10 +27,22 @@ export interface StartPoint<P> {
   readonly gap: boolean;
 }
 
+/** A reader's subscription to a thread's wake-ups. */
+export interface FollowWatcher {
+  /** Notified when events may have landed. */
+  readonly wake: Wake;
+  /** Called when the connection drops. */
+  lost(error: unknown): void;
+  /** Called when the thread was forgotten and its positions mean nothing any more. */
+  forgotten(): void;
+}
+
 /** What a remote relay's storage offers the shared reader. */
 export interface FollowBackend<P> {
-  /** Subscribes to wake-ups of the thread; `lost` is called when the connection drops. */
-  watch(threadId: string, wake: Wake, lost: (error: unknown) => void): Promise<() => void>;
+  /** The position before the first entry a thread can have. */
+  readonly origin: P;
+  /** Subscribes to wake-ups of the thread. */
+  watch(threadId: string, watcher: FollowWatcher): Promise<() => void>;
   /** Where to start for a reader that saw `seen` (or nothing). */
   locate(
     threadId: string,
@@ -55,7 +67,9 @@ export function unavailable(what: string, cause: unknown): ChunklogError {
 /**
  * Reads a thread's events from a remote relay's storage: from where the reader stands, then each
  * batch a wake-up announces. It checks that the events follow each other (the next index of the
- * turn, or the start of the next turn after an end) and reports a gap otherwise.
+ * turn, or the start of the next turn after an end) and reports a gap otherwise. A thread
+ * forgotten meanwhile (`relay.forget`) makes it locate the last event it gave again: gone, that
+ * is a gap, and it goes on from the thread's new events.
  *
  * @param backend - the storage
  * @param what - the relay's name for errors
@@ -93,11 +107,19 @@ export async function* followStored<P>(
   };
   const stopped = (): boolean => options.signal?.aborted === true;
   let unwatch: (() => void) | undefined;
+  let forgotten = false;
   try {
-    const watching = backend.watch(threadId, wake, (error) => {
-      failure = error;
-      failRead?.(error);
-      wake.notify();
+    const watching = backend.watch(threadId, {
+      wake,
+      lost: (error) => {
+        failure = error;
+        failRead?.(error);
+        wake.notify();
+      },
+      forgotten: () => {
+        forgotten = true;
+        wake.notify();
+      },
     });
     try {
       unwatch = await orLost(watching);
@@ -110,22 +132,38 @@ export async function* followStored<P>(
       throw unavailable(what, error);
     }
     const id = options.lastEventId;
-    const seen = id == null || id === '' ? undefined : parseEventId(id);
-    let start: StartPoint<P>;
-    try {
-      start = await orLost(backend.locate(threadId, seen));
-    } catch (error) {
-      throw unavailable(what, error);
-    }
+    /** The last event the reader got (or the one it resumes after). */
+    let seen = id == null || id === '' ? undefined : parseEventId(id);
+    const locate = async (): Promise<StartPoint<P>> => {
+      try {
+        return await orLost(backend.locate(threadId, seen));
+      } catch (error) {
+        throw unavailable(what, error);
+      }
+    };
+    const start = await locate();
     if (start.gap || (seen === undefined && id != null && id !== '')) yield { type: 'gap' };
     let position = start.position;
     let ord = start.ord;
     let index = start.index;
     let ended = start.ended;
+    /** The turn of the last event given: an entry of another turn is no copy of one seen. */
+    let turnId = seen?.turnId;
     for (;;) {
       // Aborted: one last read gives what is stored by now, then the iteration ends.
       const stopping = stopped();
       if (failure !== undefined) throw unavailable(what, failure);
+      if (forgotten) {
+        // The thread was forgotten: where the reader stands is found again. The last event it
+        // got is gone (unless it is of a turn that started after): a gap, and every entry kept
+        // now came after the forget.
+        forgotten = false;
+        const found = await locate();
+        if (found.gap) yield { type: 'gap' };
+        ({ position, ord, index, ended } = found.gap
+          ? { position: backend.origin, ord: 0, index: 0, ended: true }
+          : found);
+      }
       let entries: readonly StoredEntry<P>[];
       try {
         entries = await orLost(backend.read(threadId, position, READ_BATCH));
@@ -133,7 +171,7 @@ export async function* followStored<P>(
         throw unavailable(what, error);
       }
       for (const entry of entries) {
-        if (entry.ord === ord && entry.index <= index) {
+        if (entry.ord === ord && entry.index <= index && entry.turnId === turnId) {
           // Written twice (a write retried after its answer was lost): seen already.
           position = entry.position;
           continue;
@@ -148,6 +186,8 @@ export async function* followStored<P>(
         ord = entry.ord;
         index = entry.index;
         ended = event.type === 'turn-end';
+        turnId = entry.turnId;
+        seen = { turnId, index: entry.index };
         yield {
           type: 'event',
           event,

@@ -17,6 +17,11 @@ export interface RelayKind {
   readonly available: boolean;
   open(): Promise<Relay>;
   close(): Promise<void>;
+  /**
+   * What the backend itself holds of a thread, read around the relay: the in-process relay's
+   * events kept, the Redis keys named after the thread, the rows of the PostgreSQL relay's table.
+   */
+  held(threadId: string): Promise<readonly string[]>;
 }
 
 function unique(): string {
@@ -31,6 +36,15 @@ export function inProcessKind(): RelayKind {
     available: true,
     open: async () => relay,
     close: () => relay.close(),
+    async held(threadId) {
+      // What a reader without an id and one with an unknown id would be given.
+      const kept = [...relay.replay(threadId).events, ...relay.replay(threadId, '?:0').events];
+      const stop = new AbortController();
+      stop.abort();
+      for await (const read of relay.follow(threadId, { signal: stop.signal }))
+        if (read.type === 'event') kept.push(read);
+      return kept.map((k) => k.meta.id);
+    },
   };
 }
 
@@ -53,6 +67,21 @@ export async function redisKind(url = REDIS_URL): Promise<RelayKind> {
     async close() {
       for (const relay of relays) await relay.close();
       for (const client of clients) client.disconnect();
+    },
+    async held(threadId) {
+      const redis = new Redis(url);
+      try {
+        const keys: string[] = [];
+        let cursor = '0';
+        do {
+          const [next, batch] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+          cursor = next;
+          keys.push(...batch.filter((k) => k.includes(threadId)));
+        } while (cursor !== '0');
+        return keys;
+      } finally {
+        redis.disconnect();
+      }
     },
   };
 }
@@ -83,6 +112,19 @@ export async function postgresKind(url = POSTGRES_URL): Promise<RelayKind> {
       for (const relay of relays) await relay.close();
       if (migrated && pools[0] !== undefined) await pools[0].query(`DROP TABLE IF EXISTS ${table}`);
       for (const pool of pools) await pool.end();
+    },
+    async held(threadId) {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const { rows } = await client.query(
+          `SELECT turn_id, idx FROM ${table} WHERE thread_id = $1 ORDER BY pos`,
+          [threadId],
+        );
+        return rows.map((r: { turn_id: string; idx: number }) => `${r.turn_id}:${r.idx}`);
+      } finally {
+        await client.end();
+      }
     },
   };
 }

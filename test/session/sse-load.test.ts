@@ -77,6 +77,7 @@ describe('SSE under load', () => {
       runningTurn: (...args) => inner.runningTurn(...args),
       control: (...args) => inner.control(...args),
       serveControl: (...args) => inner.serveControl(...args),
+      forget: (...args) => inner.forget(...args),
       close: () => inner.close(),
       replay: (...args) => inner.replay(...args),
       follow(threadId: string, options?: Parameters<Relay['follow']>[1]): AsyncIterable<RelayRead> {

@@ -4,6 +4,7 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { ModelMessage, Tool, UIMessage } from 'ai';
 import type { ChatMessage, Chunk, ChunkRow } from 'chunklog';
+import type { Relay } from 'chunklog/relay';
 import type { AgentSession, Authorize, ChunkHandlers } from 'chunklog/session';
 import type { ChunkStore } from 'chunklog/store';
 import type { ChunkWindow } from 'chunklog/window';
@@ -50,6 +51,8 @@ export declare const read_file: Tool;
 export declare const list_files: Tool;
 /** The app's sessions, one per thread. */
 export declare const sessions: Map<string, AgentSession>;
+/** The relay given to the sessions and handlers (`createRedisRelay`, …). */
+export declare const relay: Relay;
 /** The app's access check. */
 export declare const authorize: Authorize;
 /** The app's own user lookup. */
