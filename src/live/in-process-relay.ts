@@ -1,9 +1,9 @@
 import { ChunklogError } from '../errors/index.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
+import { checkThreadId } from '../schema/id.js';
 import { EventHub } from './event-hub.js';
 import type { EventMeta, Replay, SessionListener } from './event-meta.js';
 import type * as live from './relay.js';
-import { checkRelayThreadId } from './relay-thread-id.js';
 import { ReplayBuffer } from './replay-buffer.js';
 import { Wake } from './wake.js';
 
@@ -165,7 +165,7 @@ class InProcessRelayImpl implements InProcessRelay {
   }
 
   async forget(threadId: string): Promise<void> {
-    checkRelayThreadId('relay.forget', threadId);
+    checkThreadId(threadId, 'threadId', 'relay.forget');
     const thread = this.#threads.get(threadId);
     if (thread === undefined) return;
     // The running turn and its control stay (forget cancels nothing); its readers and those that

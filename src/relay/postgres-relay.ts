@@ -2,8 +2,8 @@ import { type Backoff, backoffDelay, sleep } from '../errors/backoff.js';
 import { ChunklogError } from '../errors/index.js';
 import type { EventMeta } from '../live/event-meta.js';
 import type * as live from '../live/relay.js';
-import { checkRelayThreadId } from '../live/relay-thread-id.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
+import { checkThreadId } from '../schema/id.js';
 import { ControlExchange, type ControlReply, type ControlRequest } from './control-exchange.js';
 import {
   type FollowBackend,
@@ -506,7 +506,7 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
   }
 
   async forget(threadId: string): Promise<void> {
-    checkRelayThreadId('relay.forget', threadId);
+    checkThreadId(threadId, 'threadId', 'relay.forget');
     try {
       // Readers need no word of it: rows numbered after the ones they read come next, and a
       // turn that does not follow the last one they got is a gap.

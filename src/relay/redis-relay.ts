@@ -1,8 +1,8 @@
 import { ChunklogError } from '../errors/index.js';
 import type { EventMeta } from '../live/event-meta.js';
 import type * as live from '../live/relay.js';
-import { checkRelayThreadId } from '../live/relay-thread-id.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
+import { checkThreadId } from '../schema/id.js';
 import { ControlExchange, type ControlReply, type ControlRequest } from './control-exchange.js';
 import {
   type FollowBackend,
@@ -379,7 +379,7 @@ class RedisRelay implements live.Relay, FollowBackend<string> {
   }
 
   async forget(threadId: string): Promise<void> {
-    checkRelayThreadId('relay.forget', threadId);
+    checkThreadId(threadId, 'threadId', 'relay.forget');
     const { stream, meta } = this.#keys(threadId);
     try {
       await this.#redis.call(

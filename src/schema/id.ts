@@ -1,3 +1,5 @@
+import { ChunklogError } from '../errors/chunklog-error.js';
+
 const encoder = new TextEncoder();
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
 const controlCharacter = /[\u0000-\u001f\u007f]/;
@@ -55,4 +57,34 @@ export function idProblem(id: unknown): string | undefined {
  */
 export function hasLoneSurrogate(text: string): boolean {
   return loneSurrogate.test(text);
+}
+
+/**
+ * Checks a thread id by {@link idProblem}: the one check the store and the relays apply.
+ *
+ * @param threadId - the untrusted id
+ * @param option - the option or argument that gave it, for the error
+ * @param where - the method, for the message (for example `'relay.forget'`)
+ * @returns the id
+ * @throws {ChunklogError} `invalid-option` naming the problem
+ *
+ * @example
+ * ```ts
+ * checkThreadId('thread-1'); // 'thread-1'
+ * ```
+ */
+export function checkThreadId(threadId: unknown, option = 'threadId', where?: string): string {
+  const problem = idProblem(threadId);
+  if (problem !== undefined) {
+    const message = `A thread id ${problem}.`;
+    throw new ChunklogError(
+      'invalid-option',
+      where === undefined ? message : `${where}: ${message}`,
+      {
+        option,
+        value: threadId,
+      },
+    );
+  }
+  return threadId as string;
 }

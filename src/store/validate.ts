@@ -1,8 +1,8 @@
 import { ChunklogError } from '../errors/chunklog-error.js';
-import { idProblem } from '../schema/id.js';
+import { checkThreadId, idProblem } from '../schema/id.js';
 import { previewValue } from '../schema/parse.js';
 
-export { hasLoneSurrogate, idProblem, MAX_ID_BYTES } from '../schema/id.js';
+export { checkThreadId, hasLoneSurrogate, idProblem, MAX_ID_BYTES } from '../schema/id.js';
 
 /**
  * The largest page `getChunks` and `listThreads` return.
@@ -13,22 +13,6 @@ export { hasLoneSurrogate, idProblem, MAX_ID_BYTES } from '../schema/id.js';
  * ```
  */
 export const MAX_PAGE_LIMIT = 1000;
-
-/**
- * Checks a thread id.
- *
- * @throws {ChunklogError} `invalid-option` naming the problem
- */
-export function checkThreadId(threadId: unknown, option = 'threadId'): string {
-  const problem = idProblem(threadId);
-  if (problem !== undefined) {
-    throw new ChunklogError('invalid-option', `A thread id ${problem}.`, {
-      option,
-      value: threadId,
-    });
-  }
-  return threadId as string;
-}
 
 /**
  * The id of a thread a write creates: the one given, checked, or a new random UUID.

@@ -137,7 +137,7 @@ describe.each(kinds)('forget on the $name relay', (kind: RelayKind) => {
           (e: unknown) => e,
         );
         expect(ChunklogError.hasCode(error, 'invalid-option'), String(bad)).toBe(true);
-        expect((error as ChunklogError).message).toMatch(/^relay\.forget: a thread id/);
+        expect((error as ChunklogError).message).toMatch(/^relay\.forget: A thread id/);
       }
     },
   );
