@@ -4,12 +4,17 @@ import type { Relay } from './relay.js';
 const METHODS = [
   'publish',
   'follow',
+  'lastIndex',
   'runningTurn',
   'control',
   'serveControl',
   'forget',
   'close',
-] as const;
+] as const satisfies readonly (keyof Relay)[];
+/** Every method of `Relay` is checked: a method added to the interface fails to compile here. */
+const EVERY_METHOD: Exclude<keyof Relay, (typeof METHODS)[number]> extends never ? true : never =
+  true;
+void EVERY_METHOD;
 
 /**
  * Checks a `relay` option: undefined, or an object with every method of {@link Relay}.

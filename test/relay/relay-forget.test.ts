@@ -143,8 +143,8 @@ describe.each(kinds)('forget on the $name relay', (kind: RelayKind) => {
   );
 });
 
-it('checkRelay asks for forget', () => {
-  const { forget: _, ...partial } = {
+it('checkRelay asks for every method of Relay, forget and lastIndex among them', () => {
+  const whole = {
     publish() {},
     follow() {},
     lastIndex() {},
@@ -154,5 +154,10 @@ it('checkRelay asks for forget', () => {
     forget() {},
     close() {},
   };
-  expect(() => checkRelay(partial)).toThrow(/`forget` is missing/);
+  expect(checkRelay(whole)).toBe(whole);
+  for (const method of Object.keys(whole)) {
+    const partial: Record<string, unknown> = { ...whole };
+    delete partial[method];
+    expect(() => checkRelay(partial)).toThrow(`\`${method}\` is missing`);
+  }
 });
