@@ -1,4 +1,5 @@
 import type { TextStreamPart, ToolSet } from 'ai';
+import { listingEvery } from '../schema/listing-every.js';
 
 /** The `type` of an AI SDK v7 stream part (`streamText().stream`). */
 export type StreamPartType = TextStreamPart<ToolSet>['type'];
@@ -6,7 +7,7 @@ export type StreamPartType = TextStreamPart<ToolSet>['type'];
 /** The AI SDK stream part of a given type. */
 export type StreamPartOf<T extends StreamPartType> = Extract<TextStreamPart<ToolSet>, { type: T }>;
 
-const allStreamPartTypes = [
+const allStreamPartTypes = listingEvery<StreamPartType>()([
   'start',
   'start-step',
   'text-start',
@@ -35,15 +36,7 @@ const allStreamPartTypes = [
   'error',
   'raw',
   'ping',
-] as const;
-
-// Compile-time check: the list names every part type of the installed `ai`.
-const _allStreamPartTypesListed: [
-  Exclude<StreamPartType, (typeof allStreamPartTypes)[number]>,
-] extends [never]
-  ? true
-  : never = true;
-void _allStreamPartTypesListed;
+]);
 
 /**
  * Every AI SDK v7 stream part type {@link toChunkEvents} knows, in stream order. Exhaustive

@@ -1,7 +1,9 @@
 import { ChunklogError } from '../errors/index.js';
+import { listingEvery } from '../schema/listing-every.js';
 import type { Relay } from './relay.js';
 
-const METHODS = [
+/** Every method of `Relay`: a method added to the interface and not here fails to compile. */
+const METHODS = listingEvery<keyof Relay>()([
   'publish',
   'follow',
   'lastIndex',
@@ -10,11 +12,7 @@ const METHODS = [
   'serveControl',
   'forget',
   'close',
-] as const satisfies readonly (keyof Relay)[];
-/** Every method of `Relay` is checked: a method added to the interface fails to compile here. */
-const EVERY_METHOD: Exclude<keyof Relay, (typeof METHODS)[number]> extends never ? true : never =
-  true;
-void EVERY_METHOD;
+]);
 
 /**
  * Checks a `relay` option: undefined, or an object with every method of {@link Relay}.

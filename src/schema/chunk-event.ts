@@ -11,6 +11,7 @@ import {
   type ProviderMetadata,
   providerMetadataMini,
 } from './json.js';
+import { listingEvery } from './listing-every.js';
 import { type Redaction, redactionMini } from './redaction.js';
 import { type Citation, citationMini, type Source, sourceMini } from './source.js';
 import { type FinishReason, finishReasonMini, type TokenUsage, tokenUsageMini } from './usage.js';
@@ -273,7 +274,7 @@ export type ChunkEventType = ChunkEvent['type'];
 /** The event of a given type. */
 export type ChunkEventOf<T extends ChunkEventType> = Extract<ChunkEvent, { type: T }>;
 
-const allChunkEventTypes = [
+const allChunkEventTypes = listingEvery<ChunkEventType>()([
   'turn-start',
   'turn-end',
   'step-start',
@@ -297,15 +298,7 @@ const allChunkEventTypes = [
   'steering-message',
   'error',
   'system',
-] as const;
-
-// Compile-time check: the list names every ChunkEventType.
-const _allChunkEventTypesListed: [
-  Exclude<ChunkEventType, (typeof allChunkEventTypes)[number]>,
-] extends [never]
-  ? true
-  : never = true;
-void _allChunkEventTypesListed;
+]);
 
 /** Every {@link ChunkEventType}, in a fixed order. Generators and exhaustive tests use it. */
 export const CHUNK_EVENT_TYPES: readonly ChunkEventType[] = allChunkEventTypes;

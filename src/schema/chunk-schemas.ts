@@ -27,6 +27,7 @@ import { classicView, classicViews } from './classic-view.js';
 import { contextTruncationMini } from './context-truncation.js';
 import { ERROR_KINDS, type ErrorKind } from './error-info.js';
 import { jsonValueMini, type ProviderMetadata, providerMetadataMini } from './json.js';
+import { listingEvery } from './listing-every.js';
 import { redactionMini } from './redaction.js';
 import { citationMini, sourceMini } from './source.js';
 
@@ -36,7 +37,7 @@ const metadata = z.optional(providerMetadataMini);
 const step = z.number().check(z.int(), z.nonnegative());
 const optionalString = z.optional(z.string());
 const optionalBoolean = z.optional(z.boolean());
-const systemKinds = [
+const systemKinds = listingEvery<SystemKind>()([
   'notice',
   'model-changed',
   'config-reload',
@@ -45,13 +46,7 @@ const systemKinds = [
   'context-truncated',
   'resumed',
   'redacted',
-] as const;
-
-// Compile-time check: the list names every SystemKind.
-const _allSystemKindsListed: [Exclude<SystemKind, (typeof systemKinds)[number]>] extends [never]
-  ? true
-  : never = true;
-void _allSystemKindsListed;
+]);
 
 /** Every {@link SystemKind}, in a fixed order. */
 export const SYSTEM_KINDS: readonly SystemKind[] = systemKinds;

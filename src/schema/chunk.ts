@@ -1,6 +1,7 @@
 import type { ContextTruncation } from './context-truncation.js';
 import type { ErrorInfo } from './error-info.js';
 import type { JSONValue, ProviderMetadata } from './json.js';
+import { listingEvery } from './listing-every.js';
 import type { Redaction } from './redaction.js';
 import type { Citation, Source } from './source.js';
 
@@ -211,7 +212,7 @@ export type Chunk =
 /** The `type` of a {@link Chunk}. */
 export type ChunkType = Chunk['type'];
 
-const allChunkTypes = [
+const allChunkTypes = listingEvery<ChunkType>()([
   'text',
   'thinking',
   'tool-batch',
@@ -222,13 +223,7 @@ const allChunkTypes = [
   'file',
   'custom',
   'data',
-] as const;
-
-// Compile-time check: the list names every ChunkType.
-const _allChunkTypesListed: [Exclude<ChunkType, (typeof allChunkTypes)[number]>] extends [never]
-  ? true
-  : never = true;
-void _allChunkTypesListed;
+]);
 
 /** Every {@link ChunkType}, in a fixed order. */
 export const CHUNK_TYPES: readonly ChunkType[] = allChunkTypes;

@@ -4,6 +4,8 @@
 // made and which model failed. docs/errors.md lists them; error-next-step.ts turns them into
 // the next step for the user.
 
+import { listingEvery } from './listing-every.js';
+
 /**
  * What kind of failure an error was, as far as chunklog can tell:
  * - `'auth'`: the provider refused the credentials (HTTP 401, 403);
@@ -61,22 +63,14 @@ export interface ErrorInfo {
 }
 
 /** The optional fields of an {@link ErrorInfo}, in the order they are written. */
-const OPTIONAL_KEYS = [
+const OPTIONAL_KEYS = listingEvery<Exclude<keyof ErrorInfo, 'message'>>()([
   'statusCode',
   'kind',
   'retryable',
   'attempts',
   'provider',
   'modelId',
-] as const satisfies readonly (keyof ErrorInfo)[];
-
-// Compile-time check: the list names every optional field.
-const _allKeysListed: [
-  Exclude<keyof ErrorInfo, 'message' | (typeof OPTIONAL_KEYS)[number]>,
-] extends [never]
-  ? true
-  : never = true;
-void _allKeysListed;
+]);
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 

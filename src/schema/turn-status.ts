@@ -1,6 +1,7 @@
 import type { ZodType } from 'zod';
 import * as z from 'zod/mini';
 import { classicView } from './classic-view.js';
+import { listingEvery } from './listing-every.js';
 
 /**
  * Where a turn is: `running` while its writer works on it (its rows so far are stored, more may
@@ -16,13 +17,13 @@ import { classicView } from './classic-view.js';
  */
 export type TurnStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
 
-const turnStatuses = ['running', 'completed', 'failed', 'cancelled', 'interrupted'] as const;
-
-// Compile-time check: the list names every TurnStatus.
-const _allTurnStatusesListed: [Exclude<TurnStatus, (typeof turnStatuses)[number]>] extends [never]
-  ? true
-  : never = true;
-void _allTurnStatusesListed;
+const turnStatuses = listingEvery<TurnStatus>()([
+  'running',
+  'completed',
+  'failed',
+  'cancelled',
+  'interrupted',
+]);
 
 /** Every {@link TurnStatus}, in the order a turn may go through them. */
 export const TURN_STATUSES: readonly TurnStatus[] = turnStatuses;
