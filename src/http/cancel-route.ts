@@ -1,6 +1,6 @@
 import type { Relay } from '../live/relay.js';
 import { notRunning, sendControl } from './control.js';
-import { readOptionalJsonObject, turnIdProblem } from './params.js';
+import { turnIdProblem } from './params.js';
 import { badParameter, json } from './responses.js';
 
 /** The longest cancel reason accepted (it becomes the text of the `cancelled` chunk). */
@@ -15,22 +15,17 @@ const MAX_REASON_LENGTH = 500;
  * not stop the next one — it answers 409 `not-running` and cancels nothing. A queued turn is not
  * cancelled.
  *
- * @param request - the request (no body, or a JSON object)
+ * @param body - the request's JSON object body (`{}` when it sent none)
  * @param relay - the relay the thread's sessions serve their control on
  * @param threadId - the thread
- * @param maxBodyBytes - the largest body accepted
- * @returns 202, 409, 503 `relay-unavailable`, or a 400 naming `reason` or `turnId` (415, 413
- *   for the body itself)
+ * @returns 202, 409, 503 `relay-unavailable`, or a 400 naming `reason` or `turnId`
  */
 export async function cancelRoute(
-  request: Request,
+  body: Record<string, unknown>,
   relay: Relay,
   threadId: string,
-  maxBodyBytes: number,
 ): Promise<Response> {
-  const body = await readOptionalJsonObject(request, maxBodyBytes);
-  if (!body.ok) return body.response;
-  const { reason, turnId } = body.value;
+  const { reason, turnId } = body;
   if (
     reason !== undefined &&
     (typeof reason !== 'string' || reason.trim() === '' || reason.length > MAX_REASON_LENGTH)

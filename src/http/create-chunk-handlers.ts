@@ -11,7 +11,7 @@ import { noSessionHere } from './control.js';
 import { type EventStreamLimits, eventsRoute, streamRoute } from './live-routes.js';
 import { type MessageTarget, messagesRoute } from './messages-route.js';
 import { noticesRoute } from './notices-route.js';
-import { parseThreadId } from './params.js';
+import { type Parsed, parseThreadId, readJsonObject, readOptionalJsonObject } from './params.js';
 import { errorResponse } from './responses.js';
 import { SharedTurnStreams } from './shared-turn-streams.js';
 import type { ChunkHandlers, ChunkHandlersOptions, UIMessageStreamRouteOptions } from './types.js';
@@ -195,6 +195,14 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
     return through === undefined ? undefined : { relay: through, threadId, session: here, store };
   };
   const closedSignal = (target: MessageTarget): AbortSignal | undefined => target.session?.signal;
+  /** Answers a JSON object body with `route`; a body that could not be read, with its 415, 413 or 400. */
+  const withBody = async (
+    read: Promise<Parsed<Record<string, unknown>>>,
+    route: (body: Record<string, unknown>) => Promise<Response>,
+  ): Promise<Response> => {
+    const body = await read;
+    return body.ok ? await route(body.value) : body.response;
+  };
 
   const handlers: ChunkHandlers = {
     async chunks(request, threadId) {
@@ -215,17 +223,20 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
       if (denied) return denied;
       const target = await targetOf(threadId);
       if (target === undefined) return noSessionHere();
-      if (uiMessageStream === undefined || uiMessageStream === false) {
-        return messagesRoute(request, target, maxBodyBytes);
-      }
-      return uiMessagesRoute(request, target, maxBodyBytes, streamOptions ?? {});
+      return withBody(readJsonObject(request, maxBodyBytes), (body) =>
+        uiMessageStream === undefined || uiMessageStream === false
+          ? messagesRoute(body, target)
+          : uiMessagesRoute(body, target, streamOptions ?? {}),
+      );
     },
     async cancel(request, threadId) {
       const denied = await checkAccess(authorize, request, threadId);
       if (denied) return denied;
       const target = await targetOf(threadId);
       if (target === undefined) return noSessionHere();
-      return cancelRoute(request, target.relay, threadId, maxBodyBytes);
+      return withBody(readOptionalJsonObject(request, maxBodyBytes), (body) =>
+        cancelRoute(body, target.relay, threadId),
+      );
     },
     async alternatives(request, threadId) {
       const denied = await checkAccess(authorize, request, threadId);
@@ -237,7 +248,9 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
       if (denied) return denied;
       const target = await targetOf(threadId);
       if (target === undefined) return noSessionHere();
-      return noticesRoute(request, target.relay, threadId, target.session, maxBodyBytes);
+      return withBody(readJsonObject(request, maxBodyBytes), (body) =>
+        noticesRoute(body, target.relay, threadId, target.session),
+      );
     },
     async stream(request, threadId) {
       if (uiMessageStream === undefined || uiMessageStream === false) {

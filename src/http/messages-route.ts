@@ -3,7 +3,7 @@ import type { AgentSession, TurnHandle } from '../session/types.js';
 import { readChatRequest } from './chat-request.js';
 import { startChatTurn } from './chat-turn.js';
 import { noSessionHere, sendControl } from './control.js';
-import { readJsonObject, turnIdProblem } from './params.js';
+import { turnIdProblem } from './params.js';
 import { badParameter, json, sessionFailure } from './responses.js';
 import type { PageStore } from './types.js';
 
@@ -25,29 +25,11 @@ export interface MessageTarget {
  * (`session.edit`, `session.regenerate`; the old version stays) and answer as a send. Follow the
  * turn on the events stream.
  *
- * @param request - the request
- * @param target - the relay, the thread and its session here
- * @param maxBodyBytes - the largest body accepted
- * @returns 202, or a 400 naming the bad field (415, 413 for the body itself)
- */
-export async function messagesRoute(
-  request: Request,
-  target: MessageTarget,
-  maxBodyBytes: number,
-): Promise<Response> {
-  const body = await readJsonObject(request, maxBodyBytes);
-  if (!body.ok) return body.response;
-  return await answerMessage(body.value, target);
-}
-
-/**
- * Answers the JSON body of `POST …/messages` (see {@link messagesRoute}).
- *
- * @param input - the parsed body
+ * @param input - the request's JSON object body
  * @param target - the relay, the thread and its session here
  * @returns 202, or a 400 naming the bad field
  */
-export async function answerMessage(
+export async function messagesRoute(
   input: Record<string, unknown>,
   target: MessageTarget,
 ): Promise<Response> {

@@ -2,7 +2,6 @@ import type { Relay } from '../live/relay.js';
 import type { SystemKind } from '../schema/chunk.js';
 import type { AgentSession } from '../session/types.js';
 import { noSessionHere, sendControl } from './control.js';
-import { readJsonObject } from './params.js';
 import { badParameter, json, sessionFailure } from './responses.js';
 
 /**
@@ -19,24 +18,19 @@ const CLIENT_KINDS: readonly SystemKind[] = ['notice', 'config-reload'];
  * turnId }`, comes once it is routed (a system turn: stored). System chunks are never sent to
  * the model.
  *
- * @param request - the request
+ * @param body - the request's JSON object body
  * @param relay - the relay the thread's sessions serve their control on
  * @param threadId - the thread
  * @param session - the thread's session on this process, if any
- * @param maxBodyBytes - the largest body accepted
- * @returns 202, or a 400 naming `text` or `kind` (415, 413 for the body itself; 503 when the
- *   session is closed or the relay unreachable; 404 when no turn runs and no session is here)
+ * @returns 202, or a 400 naming `text` or `kind` (503 when the session is closed or the relay unreachable; 404 when no turn runs and no session is here)
  */
 export async function noticesRoute(
-  request: Request,
+  body: Record<string, unknown>,
   relay: Relay,
   threadId: string,
   session: AgentSession | undefined,
-  maxBodyBytes: number,
 ): Promise<Response> {
-  const body = await readJsonObject(request, maxBodyBytes);
-  if (!body.ok) return body.response;
-  const { text, kind = 'notice' } = body.value;
+  const { text, kind = 'notice' } = body;
   if (typeof text !== 'string' || text.trim() === '') {
     return badParameter('text', '`text` must be a non-empty string.');
   }

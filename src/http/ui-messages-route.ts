@@ -7,8 +7,7 @@ import {
   type ToUIMessageStreamResponseOptions,
   toUIMessageStream,
 } from '../ui-messages/index.js';
-import { answerChatTurn, answerMessage, type MessageTarget } from './messages-route.js';
-import { readJsonObject } from './params.js';
+import { answerChatTurn, type MessageTarget, messagesRoute } from './messages-route.js';
 
 /**
  * `POST …/threads/:id/messages` answered in the AI SDK UI message stream protocol, for a
@@ -20,24 +19,19 @@ import { readJsonObject } from './params.js';
  * body is answered as without the option (202 JSON). A turn id sent again (a retried request)
  * whose turn is stored already streams the stored turn: the model is not called again.
  *
- * @param request - the request
+ * @param input - the request's JSON object body
  * @param target - the relay, the thread and its session here
- * @param maxBodyBytes - the largest body accepted
  * @param options - how the stream is sent (`sendError`, `onError`, `keepAliveMs`, `headers`)
- * @returns 200 with the stream, or a 400 naming the bad field (415, 413 for the body itself)
+ * @returns 200 with the stream, or a 400 naming the bad field
  */
 export async function uiMessagesRoute(
-  request: Request,
+  input: Record<string, unknown>,
   target: MessageTarget,
-  maxBodyBytes: number,
   options: ToUIMessageStreamResponseOptions,
 ): Promise<Response> {
-  const body = await readJsonObject(request, maxBodyBytes);
-  if (!body.ok) return body.response;
-  const input = body.value;
   if (input.mode !== undefined && input.mode !== 'send') {
     // Steering (or a bad mode) is not a turn of its own: the JSON route answers it.
-    return await answerMessage(input, target);
+    return await messagesRoute(input, target);
   }
   const { messageId, sendError, onError, ...init } = options;
   return await answerChatTurn(input, target, (turn) =>
