@@ -4,7 +4,7 @@
 // path. A store not migrated to 0007 has no alternatives: every thread then shows its own path.
 import { ChunklogError } from '../errors/chunklog-error.js';
 import type { Alternatives, Thread } from '../store/types.js';
-import type { InspectedStore } from './reads.js';
+import { type InspectedStore, orUndefined } from './reads.js';
 
 /** A thread, the path its pages show, and its conversation's branch points. */
 export interface ThreadPaths {
@@ -50,14 +50,6 @@ async function forksOf(
     threads: pages.flatMap((page) => page.threads),
     hasMore: pages.some((page) => page.hasMore),
   };
-}
-
-async function orUndefined<T>(read: Promise<T>): Promise<T | undefined> {
-  try {
-    return await read;
-  } catch {
-    return undefined;
-  }
 }
 
 function notAPath(thread: Thread, requested: string): never {

@@ -23,7 +23,11 @@ export type InspectedStore = Pick<
   | 'activePath'
 >;
 
-async function orUndefined<T>(read: Promise<T | null>): Promise<T | undefined> {
+/**
+ * What `read` gives, or undefined when it gives null or fails: the inspector shows what a store
+ * can read and leaves out what it cannot (a table an older store lacks, a method it does not have).
+ */
+export async function orUndefined<T>(read: Promise<T | null>): Promise<T | undefined> {
   try {
     return (await read) ?? undefined;
   } catch {
