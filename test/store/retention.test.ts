@@ -1,7 +1,8 @@
 // Retention (issue 34): `expire({ before })` removes whole old turns from a thread's start and
 // leaves a `context-truncated` sentinel in their place, so the history read back and the model
-// input start at the first turn kept; usage totals stay; a running turn stops the run; a later
-// expiry folds the earlier sentinel into its own. On every dialect, in clear and encrypted.
+// input start at the first turn kept; the removed turns' status rows go; usage totals stay; a
+// running turn stops the run; a later expiry folds the earlier sentinel into its own. On every
+// dialect, in clear and encrypted.
 import { afterAll, describe, expect, it } from 'vitest';
 import { ChunklogError } from '../../src/errors/index.js';
 import { toModelMessages } from '../../src/model-messages/index.js';
@@ -39,12 +40,22 @@ describe.each(cases)('expire on $name (encrypted: $encrypted)', ({ name, encrypt
       ...(encrypted ? { encryption: { keys: createMemoryKeyProvider() } } : {}),
     });
     await store.migrate();
-    for (const [i, day] of [0, 1, 5].entries()) {
-      await store.appendTurn('t', qa(`turn-${i}`, `q${i}`), {
+    // The first turn runs (it has a status row, as a session's turns do); the others are appended.
+    now = T0;
+    const [question, answer] = qa('turn-0', 'q0') as [ChunkRowDraft, ChunkRowDraft];
+    await store.beginTurn('t', [question]);
+    await store.appendSteps('t', 'turn-0', [answer], {
+      status: 'completed',
+      usage: [{ step: 0, usage: { inputTokens: 10, outputTokens: 1 } }],
+    });
+    now = T0 + 10 * DAY;
+    for (const [i, day] of [1, 5].entries()) {
+      await store.appendTurn('t', qa(`turn-${i + 1}`, `q${i + 1}`), {
         createdAt: new Date(T0 + day * DAY),
-        usage: [{ step: 0, usage: { inputTokens: 10 * (i + 1), outputTokens: 1 } }],
+        usage: [{ step: 0, usage: { inputTokens: 10 * (i + 2), outputTokens: 1 } }],
       });
     }
+    expect((await store.listTurns('t')).map((turn) => turn.turnId)).toEqual(['turn-0']);
     await store.appendTurn('other', qa('x', 'fresh'), { createdAt: new Date(T0 + 9 * DAY) });
     const usage = await store.getThreadUsage('t');
 
@@ -64,6 +75,8 @@ describe.each(cases)('expire on $name (encrypted: $encrypted)', ({ name, encrypt
     expect(JSON.stringify(toModelMessages(messages))).not.toContain('q0');
     expect(toModelMessages(messages).map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(await store.getThreadUsage('t')).toEqual(usage);
+    // The removed turns' status rows go with them.
+    expect(await store.listTurns('t')).toEqual([]);
     const page = await store.getChunks('t', { limit: 50 });
     expect([page.chunks.length, page.oldestSeq, page.hasMore, page.total]).toEqual([
       3,

@@ -3,7 +3,8 @@ import type { StoreTables, ThreadRecord } from '../tables.js';
 
 /**
  * Which of a thread's rows a cut removes: those after seq `after` (`truncateAfter`), or those
- * before seq `before` (retention).
+ * before seq `before` (retention, which keeps the row at `before` as the sentinel of the whole
+ * turns it removes: that row ends the last of them).
  */
 export type Cut = { readonly after: number } | { readonly before: number };
 
@@ -16,7 +17,9 @@ export type ThreadAfterCut = Pick<ThreadRecord, 'updated_at'> &
  * longer tell its history, and sets `thread` on its row, in the caller's transaction (which
  * holds the thread's lock). A cut after a seq drops the states and snapshots that end past it;
  * a cut before a seq drops all of the thread's (a state folds the thread from its first row).
- * The `turns` rows are the caller's to keep or delete.
+ * The status rows (`turns`) of the turns cut go too, so a running turn cut away is no longer
+ * running, nor found interrupted: after seq `after`, those that start after it, and a turn cut in
+ * two ends at the cut; before seq `before`, those that start at or before it.
  *
  * @param trx - the caller's write transaction
  * @param threadId - the thread
@@ -43,6 +46,18 @@ export async function cutRows(
   } else {
     await states.execute();
     await snapshots.execute();
+  }
+  const turns = trx.deleteFrom('turns').where('thread_id', '=', threadId);
+  if ('after' in cut) {
+    await turns.where('first_seq', '>', cut.after).execute();
+    await trx
+      .updateTable('turns')
+      .set({ next_seq: cut.after + 1 })
+      .where('thread_id', '=', threadId)
+      .where('next_seq', '>', cut.after + 1)
+      .execute();
+  } else {
+    await turns.where('first_seq', '<=', cut.before).execute();
   }
   await trx.updateTable('threads').set(thread).where('id', '=', threadId).execute();
   return Number(deleted.numDeletedRows);

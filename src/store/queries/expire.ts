@@ -155,11 +155,6 @@ async function expireThread(
         .where('thread_id', '=', threadId)
         .where('seq', '=', last)
         .execute();
-      await trx
-        .deleteFrom('turns')
-        .where('thread_id', '=', threadId)
-        .where('first_seq', '<=', last)
-        .execute();
       const deleted = await cutRows(trx, threadId, { before: last }, { updated_at: now });
       return { turns: removed, rows: deleted + 1 };
     },

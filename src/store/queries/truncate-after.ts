@@ -33,18 +33,6 @@ export function truncateAfter(ctx: StoreContext, threadId: string, seq: number):
             : {};
         const moved = { next_seq: seq + 1, updated_at: ctx.now(), ...cutFork };
         await cutRows(trx, threadId, { after: seq }, moved);
-        // The status rows of the turns cut go with them; a turn cut in two ends at the cut.
-        await trx
-          .deleteFrom('turns')
-          .where('thread_id', '=', threadId)
-          .where('first_seq', '>', seq)
-          .execute();
-        await trx
-          .updateTable('turns')
-          .set({ next_seq: seq + 1 })
-          .where('thread_id', '=', threadId)
-          .where('next_seq', '>', seq + 1)
-          .execute();
         return last - seq;
       },
       { what: 'truncateAfter', threadId },
