@@ -163,7 +163,10 @@ export async function* followStored<P>(
           continue;
         }
         // A turn numbered like the last one but of another id is a turn numbered anew (the thread
-        // was forgotten meanwhile): it does not follow, whatever its index.
+        // was forgotten meanwhile): it does not follow, whatever its index. Left: a reader that
+        // read nothing while the thread was forgotten and its next turns ran until the first were
+        // pruned takes the first kept, numbered k, for the sequel of its last, k - 1 (entries name
+        // no numbering here: PostgreSQL keeps none).
         const follows =
           entry.ord === ord
             ? entry.index === index + 1 && entry.turnId === turnId
