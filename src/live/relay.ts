@@ -117,7 +117,8 @@ export interface Relay {
    * metadata (on Redis its keys, on PostgreSQL its rows of the relay's table). Call it after
    * `store.eraseThread` or `store.deleteThread`, once no turn runs on the thread: the relay holds
    * its recent events in clear. A reader that resumes from an event id of before then gets a
-   * `gap` (it reloads the thread from the store); the events of turns that start after it are
+   * `gap` (it reloads the thread from the store), and so does a reader that follows the thread
+   * across it, before the next turn's events; the events of turns that start after it are
    * relayed as usual. It cancels no running turn (close the thread's session first): what such
    * a turn publishes after it may be dropped. Forgetting a thread the relay holds nothing of
    * does nothing.

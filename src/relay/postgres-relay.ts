@@ -103,7 +103,6 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
   readonly #replyChannel: string;
   readonly #onError: NonNullable<PostgresRelayOptions['onError']>;
   readonly #exchange: ControlExchange;
-  readonly origin: number = 0;
   readonly #publishers = new Map<string, ThreadPublisher>();
   readonly #watchers = new Map<string, Set<FollowWatcher>>();
   #listener: Promise<PgPoolClientLike> | undefined;

@@ -8,6 +8,7 @@ import {
   type FollowBackend,
   type FollowWatcher,
   followStored,
+  type StartPoint,
   type StoredEntry,
   unavailable,
 } from './remote-follow.js';
@@ -47,9 +48,9 @@ export interface RedisRelayOptions {
   readonly onError?: ((error: unknown, context: { readonly threadId: string }) => void) | undefined;
 }
 
-// One event: turn numbers come from the thread's hash (a turn-start takes the next), the stream
-// id is `<turn number>-<event index>`, a turn-end prunes the turns before it, and the wake-up is
-// published with it, all in one step.
+// One event: turn numbers come from the thread's hash (a turn-start takes the next; turn 1 names
+// the numbering), the stream id is `<turn number>-<event index>`, a turn-end prunes the turns
+// before it, and the wake-up is published with it, all in one step.
 const PUBLISH_SCRIPT = `
 local stream, meta = KEYS[1], KEYS[2]
 local turnId, index, json, kind, ttl, channel = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], ARGV[5], ARGV[6]
@@ -57,6 +58,7 @@ local ord
 if index == 0 then
   ord = redis.call('HINCRBY', meta, '#ord', 1)
   redis.call('HSET', meta, 't:' .. turnId, ord, '#running', turnId)
+  if ord == 1 then redis.call('HSET', meta, '#numbering', turnId) end
 else
   ord = tonumber(redis.call('HGET', meta, 't:' .. turnId))
   if not ord then return 0 end
@@ -81,16 +83,26 @@ redis.call('PUBLISH', channel, id)
 return 1
 `;
 
-// A thread forgotten: its keys go in one step, and its readers are told (their position in the
-// stream no longer means anything: the next turn is numbered from 1 again).
-const FORGET_SCRIPT = `
-redis.call('DEL', KEYS[1], KEYS[2])
-redis.call('PUBLISH', ARGV[1], ARGV[2])
-return 1
+// The entries after a position, and the numbering they belong to. Once a thread's keys are gone
+// (forgotten, or expired after `ttlMs`) its turn counter goes with them: the next turn is turn 1
+// again, its stream ids at or below those a reader following across got. A position of another
+// numbering than the thread's now is read from the stream's first entry: none of those was read,
+// and the reader sees a turn numbered anew, which follows nothing it got (a gap).
+const READ_SCRIPT = `
+local numbering = redis.call('HGET', KEYS[2], '#numbering') or ''
+local from = ARGV[2]
+if ARGV[1] ~= '' and ARGV[1] ~= numbering then from = '-' end
+return {numbering, redis.call('XRANGE', KEYS[1], from, '+', 'COUNT', ARGV[3])}
 `;
 
-/** The wake-up that says the thread was forgotten (a wake-up's message is otherwise a stream id). */
-const FORGOTTEN = 'forgotten';
+/**
+ * Where a reader stands in a thread's stream: after `id` (an `XRANGE` bound), in the numbering
+ * that turn `numbering` started (`''`: a stream not started yet, before any numbering's entries).
+ */
+interface StreamPosition {
+  readonly numbering: string;
+  readonly id: string;
+}
 
 const MAX_SEQ = '18446744073709551615';
 
@@ -99,13 +111,12 @@ function parseStreamId(id: string): { ord: number; index: number } {
   return { ord: Number(id.slice(0, dash)), index: Number(id.slice(dash + 1)) };
 }
 
-class RedisRelay implements live.Relay, FollowBackend<string> {
+class RedisRelay implements live.Relay, FollowBackend<StreamPosition> {
   readonly #redis: RedisClientLike;
   readonly #prefix: string;
   readonly #ttlMs: number;
   readonly #onError: NonNullable<RedisRelayOptions['onError']>;
   readonly #exchange: ControlExchange;
-  readonly origin: string = '-';
   #sub: RedisSubscriberLike | undefined;
   #ready: Promise<void> | undefined;
   /** Readers waiting for a thread's wake-ups, by channel. */
@@ -172,10 +183,7 @@ class RedisRelay implements live.Relay, FollowBackend<string> {
   #message(channel: string, message: string): void {
     const watchers = this.#watchers.get(channel);
     if (watchers !== undefined) {
-      for (const w of watchers) {
-        if (message === FORGOTTEN) w.forgotten();
-        else w.wake.notify();
-      }
+      for (const w of watchers) w.wake.notify();
       return;
     }
     if (channel === this.#replyChannel) {
@@ -257,17 +265,22 @@ class RedisRelay implements live.Relay, FollowBackend<string> {
     };
   }
 
-  async locate(threadId: string, seen: { turnId: string; index: number } | undefined) {
+  async locate(
+    threadId: string,
+    seen: { turnId: string; index: number } | undefined,
+  ): Promise<StartPoint<StreamPosition>> {
     const { meta } = this.#keys(threadId);
-    const [ord, sealed] = (await this.#redis.call(
+    const [ord, sealed, current] = (await this.#redis.call(
       'HMGET',
       meta,
       seen === undefined ? '#none' : `t:${seen.turnId}`,
       '#sealed',
-    )) as [string | null, string | null];
+      '#numbering',
+    )) as [string | null, string | null, string | null];
+    const numbering = current ?? '';
     if (seen !== undefined && ord !== null) {
       return {
-        position: `(${ord}-${seen.index}`,
+        position: { numbering, id: `(${ord}-${seen.index}` },
         ord: Number(ord),
         index: seen.index,
         ended: undefined,
@@ -278,10 +291,16 @@ class RedisRelay implements live.Relay, FollowBackend<string> {
     if (seen === undefined && last > 0) {
       // Without an id: from the start of the latest stored turn (kept until the next one ends),
       // so that a reader that comes just as it is stored still gets it.
-      return { position: `${last}-0`, ord: last - 1, index: 0, ended: true, gap: false };
+      return {
+        position: { numbering, id: `${last}-0` },
+        ord: last - 1,
+        index: 0,
+        ended: true,
+        gap: false,
+      };
     }
     return {
-      position: `(${last}-${MAX_SEQ}`,
+      position: { numbering, id: `(${last}-${MAX_SEQ}` },
       ord: last,
       index: 0,
       ended: true,
@@ -289,11 +308,22 @@ class RedisRelay implements live.Relay, FollowBackend<string> {
     };
   }
 
-  async read(threadId: string, position: string, count: number): Promise<StoredEntry<string>[]> {
-    const { stream } = this.#keys(threadId);
-    const rows = (await this.#redis.call('XRANGE', stream, position, '+', 'COUNT', count)) as Array<
-      [string, string[]]
-    >;
+  async read(
+    threadId: string,
+    position: StreamPosition,
+    count: number,
+  ): Promise<StoredEntry<StreamPosition>[]> {
+    const { stream, meta } = this.#keys(threadId);
+    const [numbering, rows] = (await this.#redis.call(
+      'EVAL',
+      READ_SCRIPT,
+      2,
+      stream,
+      meta,
+      position.numbering,
+      position.id,
+      count,
+    )) as [string, Array<[string, string[]]>];
     return rows.map(([id, fields]) => {
       const { ord, index } = parseStreamId(id);
       let json = '';
@@ -302,7 +332,7 @@ class RedisRelay implements live.Relay, FollowBackend<string> {
         if (fields[i] === 'e') json = fields[i + 1] as string;
         else if (fields[i] === 't') turnId = fields[i + 1] as string;
       }
-      return { position: `(${id}`, ord, index, turnId, json };
+      return { position: { numbering, id: `(${id}` }, ord, index, turnId, json };
     });
   }
 
@@ -382,15 +412,9 @@ class RedisRelay implements live.Relay, FollowBackend<string> {
     checkThreadId(threadId, 'threadId', 'relay.forget');
     const { stream, meta } = this.#keys(threadId);
     try {
-      await this.#redis.call(
-        'EVAL',
-        FORGET_SCRIPT,
-        2,
-        stream,
-        meta,
-        this.#wakeChannel(threadId),
-        FORGOTTEN,
-      );
+      // Both keys in one step. Readers following the thread need no word of it: their positions
+      // name the numbering that ends here (see READ_SCRIPT).
+      await this.#redis.call('DEL', stream, meta);
     } catch (error) {
       throw unavailable('Redis', error);
     }

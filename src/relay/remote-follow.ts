@@ -33,14 +33,16 @@ export interface FollowWatcher {
   readonly wake: Wake;
   /** Called when the connection drops. */
   lost(error: unknown): void;
-  /** Called when the thread was forgotten and its positions mean nothing any more. */
-  forgotten(): void;
 }
 
-/** What a remote relay's storage offers the shared reader. */
+/**
+ * What a remote relay's storage offers the shared reader. A thread forgotten (`relay.forget`) and
+ * written again must not hide its new entries behind the positions readers got before: `read`
+ * gives them whatever the position (PostgreSQL's row numbers never go back; a Redis position
+ * names the numbering it belongs to), and the reader's check that entries follow each other
+ * reports the gap.
+ */
 export interface FollowBackend<P> {
-  /** The position before the first entry a thread can have. */
-  readonly origin: P;
   /** Subscribes to wake-ups of the thread. */
   watch(threadId: string, watcher: FollowWatcher): Promise<() => void>;
   /** Where to start for a reader that saw `seen` (or nothing). */
@@ -48,7 +50,10 @@ export interface FollowBackend<P> {
     threadId: string,
     seen: { turnId: string; index: number } | undefined,
   ): Promise<StartPoint<P>>;
-  /** Up to `count` entries after `position`, in order. */
+  /**
+   * Up to `count` entries after `position`, in order; when the thread was forgotten since the
+   * position was read, its entries from the first kept.
+   */
   read(threadId: string, position: P, count: number): Promise<readonly StoredEntry<P>[]>;
 }
 
@@ -67,9 +72,9 @@ export function unavailable(what: string, cause: unknown): ChunklogError {
 /**
  * Reads a thread's events from a remote relay's storage: from where the reader stands, then each
  * batch a wake-up announces. It checks that the events follow each other (the next index of the
- * turn, or the start of the next turn after an end) and reports a gap otherwise. A thread
- * forgotten meanwhile (`relay.forget`) makes it locate the last event it gave again: gone, that
- * is a gap, and it goes on from the thread's new events.
+ * turn of the same id, or the start of the next turn after an end) and reports a gap otherwise:
+ * after a thread was forgotten meanwhile (`relay.forget`), its next turn is numbered from 1
+ * again, which follows nothing a reader got before.
  *
  * @param backend - the storage
  * @param what - the relay's name for errors
@@ -107,17 +112,12 @@ export async function* followStored<P>(
   };
   const stopped = (): boolean => options.signal?.aborted === true;
   let unwatch: (() => void) | undefined;
-  let forgotten = false;
   try {
     const watching = backend.watch(threadId, {
       wake,
       lost: (error) => {
         failure = error;
         failRead?.(error);
-        wake.notify();
-      },
-      forgotten: () => {
-        forgotten = true;
         wake.notify();
       },
     });
@@ -132,16 +132,13 @@ export async function* followStored<P>(
       throw unavailable(what, error);
     }
     const id = options.lastEventId;
-    /** The last event the reader got (or the one it resumes after). */
-    let seen = id == null || id === '' ? undefined : parseEventId(id);
-    const locate = async (): Promise<StartPoint<P>> => {
-      try {
-        return await orLost(backend.locate(threadId, seen));
-      } catch (error) {
-        throw unavailable(what, error);
-      }
-    };
-    const start = await locate();
+    const seen = id == null || id === '' ? undefined : parseEventId(id);
+    let start: StartPoint<P>;
+    try {
+      start = await orLost(backend.locate(threadId, seen));
+    } catch (error) {
+      throw unavailable(what, error);
+    }
     if (start.gap || (seen === undefined && id != null && id !== '')) yield { type: 'gap' };
     let position = start.position;
     let ord = start.ord;
@@ -153,17 +150,6 @@ export async function* followStored<P>(
       // Aborted: one last read gives what is stored by now, then the iteration ends.
       const stopping = stopped();
       if (failure !== undefined) throw unavailable(what, failure);
-      if (forgotten) {
-        // The thread was forgotten: where the reader stands is found again. The last event it
-        // got is gone (unless it is of a turn that started after): a gap, and every entry kept
-        // now came after the forget.
-        forgotten = false;
-        const found = await locate();
-        if (found.gap) yield { type: 'gap' };
-        ({ position, ord, index, ended } = found.gap
-          ? { position: backend.origin, ord: 0, index: 0, ended: true }
-          : found);
-      }
       let entries: readonly StoredEntry<P>[];
       try {
         entries = await orLost(backend.read(threadId, position, READ_BATCH));
@@ -176,9 +162,14 @@ export async function* followStored<P>(
           position = entry.position;
           continue;
         }
+        // A turn numbered like the last one but of another id is a turn numbered anew (the thread
+        // was forgotten meanwhile): it does not follow, whatever its index. Left: a reader that
+        // read nothing while the thread was forgotten and its next turns ran until the first were
+        // pruned takes the first kept, numbered k, for the sequel of its last, k - 1 (entries name
+        // no numbering here: PostgreSQL keeps none).
         const follows =
           entry.ord === ord
-            ? entry.index === index + 1
+            ? entry.index === index + 1 && entry.turnId === turnId
             : entry.index === 0 && entry.ord === ord + 1 && ended !== false;
         if (!follows) yield { type: 'gap' };
         const event = JSON.parse(entry.json) as ChunkEvent;
@@ -187,7 +178,6 @@ export async function* followStored<P>(
         index = entry.index;
         ended = event.type === 'turn-end';
         turnId = entry.turnId;
-        seen = { turnId, index: entry.index };
         yield {
           type: 'event',
           event,

@@ -48,8 +48,8 @@ export function inProcessKind(): RelayKind {
   };
 }
 
-/** Redis relays on a prefix of their own. */
-export async function redisKind(url = REDIS_URL): Promise<RelayKind> {
+/** Redis relays on a prefix of their own (their keys expiring after `ttlMs`, a day by default). */
+export async function redisKind(url = REDIS_URL, ttlMs?: number): Promise<RelayKind> {
   const available = await redisAvailable();
   const prefix = `chunklog-test-${unique()}`;
   const clients: Redis[] = [];
@@ -60,7 +60,7 @@ export async function redisKind(url = REDIS_URL): Promise<RelayKind> {
     async open() {
       const redis = new Redis(url, { maxRetriesPerRequest: 2 });
       clients.push(redis);
-      const relay = createRedisRelay({ redis, prefix, controlTimeoutMs: 30_000 });
+      const relay = createRedisRelay({ redis, prefix, controlTimeoutMs: 30_000, ttlMs });
       relays.push(relay);
       return relay;
     },

@@ -143,6 +143,49 @@ describe.each(kinds)('forget on the $name relay', (kind: RelayKind) => {
   );
 });
 
+// What `forget` does to Redis keys, their expiry does too: the turn counter goes with them and
+// the next turn is turn 1 again, its stream ids at or below those a reader following across got.
+const expiring = await redisKind(undefined, 300);
+describe.skipIf(process.env.ONLY !== undefined && process.env.ONLY !== 'Redis')(
+  'the Redis relay, once its keys expired',
+  () => {
+    afterAll(() => expiring.close());
+
+    it.skipIf(!expiring.available)(
+      'a reader that followed across gets a gap, then every turn numbered from 1 again',
+      async () => {
+        const writer = await expiring.open();
+        const other = await expiring.open();
+        const thread = `expire-${Math.random()}`;
+        const live = reader(other, thread);
+        publishTurn(writer, thread, 't1');
+        await live.until('t1');
+        publishTurn(writer, thread, 't2');
+        await live.until('t2'); // the reader stands after turn 2
+        const gone = Date.now() + 5000;
+        while ((await expiring.held(thread)).length > 0 && Date.now() < gone)
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(await expiring.held(thread)).toEqual([]);
+        // Turns 1 and 2 again, then 3: none is skipped as already read, and no gap is missed.
+        let reads: string[] = [];
+        for (const turnId of ['t3', 't4', 't5']) {
+          publishTurn(writer, thread, turnId);
+          reads = await live.until(turnId);
+        }
+        expect(reads).toEqual([
+          ...TURN_IDS('t1'),
+          ...TURN_IDS('t2'),
+          'gap',
+          ...TURN_IDS('t3'),
+          ...TURN_IDS('t4'),
+          ...TURN_IDS('t5'),
+        ]);
+        await live.stop();
+      },
+    );
+  },
+);
+
 it('checkRelay asks for every method of Relay, forget and lastIndex among them', () => {
   const whole = {
     publish() {},
