@@ -61,6 +61,12 @@ export function closestOption(name: string, known: readonly string[]): string | 
   return bestDistance <= Math.max(1, Math.floor(name.length / 3)) ? best : undefined;
 }
 
+/** Whether every key is one of the known options. */
+function allKnown(keys: readonly string[], known: readonly string[]): boolean {
+  for (const key of keys) if (!known.includes(key)) return false;
+  return true;
+}
+
 /**
  * Reads an options argument: undefined gives `{}`; anything but a plain object, or a key not in
  * `known`, is an `invalid-option` error (a misspelt option fails instead of being ignored). The
@@ -80,7 +86,6 @@ export function readOptions(
   parent?: string,
 ): Readonly<Record<string, unknown>> {
   if (value === undefined) return {};
-  const name = (key: string) => (parent === undefined ? key : `${parent}.${key}`);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     invalidOption(
       where,
@@ -90,9 +95,12 @@ export function readOptions(
     );
   }
   const record = value as Record<string, unknown>;
-  const unknown = Object.keys(record).filter((key) => !known.includes(key));
-  const first = unknown[0];
-  if (first === undefined) return record;
+  const keys = Object.keys(record);
+  // Every key known (the common case, on hot paths): no closure made.
+  if (allKnown(keys, known)) return record;
+  const name = (key: string) => (parent === undefined ? key : `${parent}.${key}`);
+  const unknown = keys.filter((key) => !known.includes(key));
+  const first = unknown[0] as string;
   const described = unknown.map((key) => {
     const near = closestOption(key, known);
     return near === undefined

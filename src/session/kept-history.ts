@@ -8,6 +8,9 @@ import type { SessionStore } from './store.js';
 /** Rows per forward page when reading what changed (the store's largest page). */
 const PAGE = 1000;
 
+/** A failed read is its caller's to handle; the next read runs after it all the same. */
+function settled(): void {}
+
 /**
  * A thread's history kept by a session between its turns (of one path of a conversation: a
  * switch to another path drops it): the fold of its rows into messages
@@ -55,7 +58,7 @@ export class KeptHistory {
       }
       return this.#read();
     });
-    this.#reading = read.catch(() => {});
+    this.#reading = read.catch(settled);
     return read;
   }
 

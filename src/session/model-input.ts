@@ -39,6 +39,32 @@ function standsAlone(message: ChatMessage): boolean {
 const converted = new WeakMap<ChatMessage, ModelMessage[]>();
 
 /**
+ * The model messages of a whole history list whose every message stands alone: the
+ * concatenation of their own. A history list is never changed once made (the kept history hands
+ * out a new list when rows arrive, and the same list while nothing changed), so a warm session
+ * asked again for the next input finds its history's input here and converts only the new
+ * user message.
+ */
+const prefixes = new WeakMap<readonly ChatMessage[], readonly ModelMessage[]>();
+
+/**
+ * Each message's own model messages appended to `out`, kept from earlier calls: false (and `out`
+ * left partly filled) as soon as one of them does not stand alone.
+ */
+function appendOwn(out: ModelMessage[], messages: readonly ChatMessage[], keep: boolean): boolean {
+  for (const message of messages) {
+    let own = converted.get(message);
+    if (own === undefined) {
+      if (!standsAlone(message)) return false;
+      own = modelMessagesOf([message]);
+      if (keep) converted.set(message, own);
+    }
+    for (const m of own) out.push(m);
+  }
+  return true;
+}
+
+/**
  * The model messages of `messages`: each message's own, kept from earlier calls, when every one
  * of them stands alone (the common case: a long thread converts only its new messages), else the
  * whole list converted at once.
@@ -48,21 +74,14 @@ const converted = new WeakMap<ChatMessage, ModelMessage[]>();
  */
 export function modelInputOf(messages: readonly ChatMessage[]): ModelMessage[] {
   const out: ModelMessage[] = [];
-  for (const message of messages) {
-    let own = converted.get(message);
-    if (own === undefined) {
-      if (!standsAlone(message)) return modelMessagesOf(messages);
-      own = modelMessagesOf([message]);
-      converted.set(message, own);
-    }
-    for (const m of own) out.push(m);
-  }
-  return out;
+  return appendOwn(out, messages, true) ? out : modelMessagesOf(messages);
 }
 
 /**
  * The model input of a turn's first step: the history and the new user message, rebuilt from
- * chunks exactly as a later turn (or a restarted process) will rebuild them from the store.
+ * chunks exactly as a later turn (or a restarted process) will rebuild them from the store. The
+ * input of the history is kept with its list (see {@link prefixes}); the new user message, made
+ * for this call only, is converted each time and not kept.
  *
  * @param history - the stored messages
  * @param user - the new user message, if any
@@ -74,6 +93,25 @@ export function buildModelMessages(
   user: ChatMessage | undefined,
   caching: boolean,
 ): ModelMessage[] {
-  const messages = modelInputOf(user === undefined ? history : [...history, user]);
+  const messages = historyInput(history, user);
   return caching ? applyAnthropicCaching(messages) : messages;
+}
+
+/** `modelInputOf([...history, user])`, the history's part kept with its list. */
+function historyInput(
+  history: readonly ChatMessage[],
+  user: ChatMessage | undefined,
+): ModelMessage[] {
+  let prefix = prefixes.get(history);
+  if (prefix === undefined) {
+    const own: ModelMessage[] = [];
+    if (!appendOwn(own, history, true)) {
+      return modelMessagesOf(user === undefined ? history : [...history, user]);
+    }
+    prefix = own;
+    prefixes.set(history, prefix);
+  }
+  const out = prefix.slice();
+  if (user === undefined || appendOwn(out, [user], false)) return out;
+  return modelMessagesOf([...history, user]);
 }

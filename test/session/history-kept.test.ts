@@ -145,4 +145,55 @@ describe('the history a session keeps between turns', () => {
     await store.deleteThread('kept');
     expect(await warm('next')).toBe(await fresh('next'));
   });
+
+  it('gives each warm input exactly as a fresh session would, with cache breakpoints, whatever changed', async () => {
+    const opened = await openSqliteStore();
+    disposers.push(opened.dispose);
+    const { store } = opened;
+    const model = createScriptedModel(STEPS, { repeat: true });
+    const options = { store, threadId: 'kept', model, tools, caching: 'anthropic' } as const;
+    const session = createAgentSession({ ...options, idGenerator: sequentialIds('w') });
+    disposers.push(() => session.close());
+    const other = createAgentSession({ ...options, idGenerator: sequentialIds('o') });
+    disposers.push(() => other.close());
+    /** The warm input of `session` and a fresh session's, for a next message and for none. */
+    const same = async (what: string) => {
+      for (const input of [
+        { text: 'next', turnId: 'n' },
+        { text: 'other', turnId: 'm' },
+        undefined,
+      ]) {
+        const fresh = createAgentSession(options);
+        try {
+          const warm = JSON.stringify(await session.modelMessages(input));
+          expect(warm, what).toBe(JSON.stringify(await fresh.modelMessages(input)));
+          // Asked again with nothing changed (the history's input kept): the same again.
+          expect(JSON.stringify(await session.modelMessages(input)), what).toBe(warm);
+        } finally {
+          await fresh.close();
+        }
+      }
+    };
+    await same('an empty thread');
+    const first = (await session.send('one').rows)[0]?.turnId as string;
+    const second = (await session.send('two').rows)[0]?.turnId as string;
+    await same('two turns');
+    await other.send('from another writer').rows;
+    await same('a turn by another session');
+    await session.edit(second, 'two, edited').rows;
+    await same('an edit by this session');
+    await other.regenerate(first).rows;
+    await same('a regenerate by another session');
+    await store.switchAlternative('kept', 'kept');
+    await same('a switch made elsewhere');
+    await session.send('three').rows;
+    await same('a turn on the switched path');
+    const rows = await store.getRows(await store.activePath('kept'));
+    // Into the last turn (its alternatives' forks read the rows before it by reference).
+    const cut = rows.findLast((r) => r.type === 'tool_result');
+    await store.truncateAfter(await store.activePath('kept'), cut?.seq ?? 1);
+    await same('a truncate into the last turn');
+    await session.send('four').rows;
+    await same('a turn after the truncate');
+  });
 });
