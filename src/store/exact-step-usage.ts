@@ -2,6 +2,7 @@
 // defines it (`StepUsageSchema` in queries/usage.ts): `true` only for what that schema accepts
 // unchanged; `false` is no verdict, and the schema decides and words the error. A turn's write
 // checks a few of these on every call, where zod's walk costs more than the check.
+import { TOKEN_USAGE_KEYS } from '../schema/usage.js';
 import type { StepUsage } from './usage-types.js';
 
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -16,14 +17,7 @@ const STEP_FIELDS: Readonly<Record<string, (value: unknown) => boolean>> = {
 };
 
 /** The token counts a step's `usage` may hold (any other key is left to the schema). */
-const TOKEN_KEYS: ReadonlySet<string> = new Set([
-  'inputTokens',
-  'outputTokens',
-  'totalTokens',
-  'reasoningTokens',
-  'cacheReadTokens',
-  'cacheWriteTokens',
-]);
+const TOKEN_KEYS: ReadonlySet<string> = new Set(TOKEN_USAGE_KEYS);
 
 /** A whole number from 0 to `Number.MAX_SAFE_INTEGER`. */
 function isCount(value: unknown): boolean {

@@ -55,9 +55,8 @@ const PREPARED_INSERT_ROWS = 64;
 /** The columns of an inserted row, in order: the thread, then the columns a row is read with. */
 export const INSERT_COLUMNS: ReadonlyArray<keyof ChunkRecord> = ROW_COLUMNS;
 
-/** The columns of a usage row, in the order `insertUsage` binds them. */
-const USAGE_COLUMNS = [
-  'thread_id',
+/** The columns a step's usage is read with, in order. */
+export const USAGE_READ_COLUMNS = [
   'turn_id',
   'step',
   'model_id',
@@ -69,6 +68,12 @@ const USAGE_COLUMNS = [
   'cache_write_tokens',
   'total_tokens',
   'duration_ms',
+] as const satisfies ReadonlyArray<keyof UsageRecord>;
+
+/** The columns of a usage row, in the order `insertUsage` binds them. */
+const USAGE_COLUMNS = [
+  'thread_id',
+  ...USAGE_READ_COLUMNS,
   'created_at',
 ] as const satisfies ReadonlyArray<keyof UsageRecord>;
 

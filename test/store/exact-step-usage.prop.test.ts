@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { TOKEN_USAGE_KEYS } from '../../src/schema/usage.js';
 import { isExactStepUsage } from '../../src/store/exact-step-usage.js';
 import { StepUsageSchema } from '../../src/store/queries/usage.js';
 
@@ -16,20 +17,9 @@ const valueArb = fc.oneof(
   fc.constant([1]),
 );
 const usageArb = fc.oneof(
-  fc.dictionary(
-    fc.constantFrom(
-      'inputTokens',
-      'outputTokens',
-      'totalTokens',
-      'reasoningTokens',
-      'cacheReadTokens',
-      'cacheWriteTokens',
-      'other',
-      '__proto__',
-    ),
-    valueArb,
-    { maxKeys: 4 },
-  ),
+  fc.dictionary(fc.constantFrom<string>(...TOKEN_USAGE_KEYS, 'other', '__proto__'), valueArb, {
+    maxKeys: 4,
+  }),
   valueArb,
   fc.constant(Object.create(null) as object),
 );

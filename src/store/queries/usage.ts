@@ -11,6 +11,7 @@ import {
 import { asString } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { isExactStepUsage } from '../exact-step-usage.js';
+import { USAGE_READ_COLUMNS } from '../statements.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import type { StoreTables, UsageRecord } from '../tables.js';
 import { selectThread } from '../threads.js';
@@ -175,19 +176,7 @@ function toStepUsage(record: Record<string, unknown>): StepUsage {
   return step;
 }
 
-const SELECTED = [
-  'turn_id',
-  'step',
-  'model_id',
-  'finish_reason',
-  'input_tokens',
-  'output_tokens',
-  'reasoning_tokens',
-  'cache_read_tokens',
-  'cache_write_tokens',
-  'total_tokens',
-  'duration_ms',
-] as const;
+const SELECTED = USAGE_READ_COLUMNS;
 
 function costOf(steps: readonly StepUsage[], price: PriceFunction | undefined): number | undefined {
   if (price === undefined) return undefined;
