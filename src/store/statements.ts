@@ -1,10 +1,10 @@
-import type { Kysely, QueryCreator, QueryResult } from 'kysely';
+import type { InsertQueryBuilder, Kysely, QueryCreator, QueryResult } from 'kysely';
 import type { ChunkRowDraft } from '../schema/chunk-row.js';
 import { TURN_STATUSES, type TurnStatus, TurnStatusSchema } from '../schema/turn-status.js';
 import { asString, ROW_COLUMNS, ROW_FORMAT_VERSION, type SelectedRow } from './codec.js';
 import type { StoreDialectAdapter } from './dialects/adapter.js';
 import { PreparedQuery } from './prepared.js';
-import type { ChunkRecord, StoreTables, TurnRecord } from './tables.js';
+import type { ChunkRecord, StoreTables, TurnRecord, UsageRecord } from './tables.js';
 import { type SelectedThread, THREAD_COLUMNS } from './threads.js';
 
 /** The statuses of a turn that is not `completed`. */
@@ -54,6 +54,41 @@ const PREPARED_INSERT_ROWS = 64;
 
 /** The columns of an inserted row, in order: the thread, then the columns a row is read with. */
 export const INSERT_COLUMNS: ReadonlyArray<keyof ChunkRecord> = ROW_COLUMNS;
+
+/** The columns a step's usage is read with, in order. */
+export const USAGE_READ_COLUMNS = [
+  'turn_id',
+  'step',
+  'model_id',
+  'finish_reason',
+  'input_tokens',
+  'output_tokens',
+  'reasoning_tokens',
+  'cache_read_tokens',
+  'cache_write_tokens',
+  'total_tokens',
+  'duration_ms',
+] as const satisfies ReadonlyArray<keyof UsageRecord>;
+
+/** The columns of a usage row, in the order `insertUsage` binds them. */
+const USAGE_COLUMNS = [
+  'thread_id',
+  ...USAGE_READ_COLUMNS,
+  'created_at',
+] as const satisfies ReadonlyArray<keyof UsageRecord>;
+
+/**
+ * A usage insert that keeps the steps recorded already (the usage primary key is the thread,
+ * the turn and the step), as the dialect says it.
+ */
+function keepingRecordedSteps(
+  insert: InsertQueryBuilder<StoreTables, 'usage', unknown>,
+  adapter: StoreDialectAdapter,
+): InsertQueryBuilder<StoreTables, 'usage', unknown> {
+  return adapter.insertIgnore === 'on-conflict-do-nothing'
+    ? insert.onConflict((oc) => oc.columns(['thread_id', 'turn_id', 'step']).doNothing())
+    : insert.onDuplicateKeyUpdate((eb) => ({ step: eb.ref('step') }));
+}
 
 /** A page row: a row, the thread's next seq and its turn's status, read in the same statement. */
 export type PageRow = SelectedRow & {
@@ -119,6 +154,11 @@ export interface StoreStatements {
     data: readonly string[],
     now: number,
   ): Promise<void>;
+  /**
+   * Inserts usage rows in one statement (prepared, for the few steps of a turn); a step already
+   * recorded for the turn is kept as it is (a retry is safe).
+   */
+  insertUsage(db: Kysely<StoreTables>, records: readonly UsageRecord[]): Promise<unknown>;
   /**
    * Where {@link StoreDialectAdapter.writableCte} and the rows fit one prepared insert: inserts
    * the rows and, in the same statement, either advances the turn as {@link advanceTurn} does
@@ -234,15 +274,31 @@ export function createStatements(adapter: StoreDialectAdapter): StoreStatements 
         .orderBy('seq', bound === 'after' ? 'asc' : 'desc')
         .limit(arg<number>(bound === 'none' ? 2 : 3)),
     );
-  // The values of `n` inserted rows, parameters 0 to n × columns − 1.
-  const valuesOf = (n: number, arg: <T>(index: number) => T) =>
+  // The values of `n` inserted rows of `columns`, parameters 0 to n × columns − 1.
+  const rowsOf = <R>(columns: readonly string[], n: number, arg: <T>(index: number) => T) =>
     Array.from({ length: n }, (_, r) => {
       const row: Record<string, unknown> = {};
-      INSERT_COLUMNS.forEach((column, c) => {
-        row[column] = arg(r * INSERT_COLUMNS.length + c);
+      columns.forEach((column, c) => {
+        row[column] = arg(r * columns.length + c);
       });
-      return row as unknown as ChunkRecord;
+      return row as unknown as R;
     });
+  const valuesOf = (n: number, arg: <T>(index: number) => T) =>
+    rowsOf<ChunkRecord>(INSERT_COLUMNS, n, arg);
+  const usageInserts = new Map<number, PreparedQuery<unknown>>();
+  const usageInsertOf = (n: number) => {
+    let prepared = usageInserts.get(n);
+    if (prepared === undefined) {
+      prepared = new PreparedQuery((db, arg) =>
+        keepingRecordedSteps(
+          db.insertInto('usage').values(rowsOf<UsageRecord>(USAGE_COLUMNS, n, arg)),
+          adapter,
+        ),
+      );
+      usageInserts.set(n, prepared);
+    }
+    return prepared;
+  };
   const inserts = new Map<number, PreparedQuery<unknown>>();
   const insertOf = (n: number) => {
     let prepared = inserts.get(n);
@@ -450,6 +506,18 @@ export function createStatements(adapter: StoreDialectAdapter): StoreStatements 
         }
         await db.insertInto(chunks).values(records).execute();
       }
+    },
+    insertUsage(db, records) {
+      if (records.length === 0) return Promise.resolve();
+      if (records.length > PREPARED_INSERT_ROWS) {
+        return keepingRecordedSteps(
+          db.insertInto('usage').values(records as UsageRecord[]),
+          adapter,
+        ).execute();
+      }
+      const args: unknown[] = [];
+      for (const record of records) for (const column of USAGE_COLUMNS) args.push(record[column]);
+      return usageInsertOf(records.length).execute(db, args);
     },
     insertRowsThen(db, threadId, turnId, first, drafts, data, now, then) {
       if (!adapter.writableCte || drafts.length === 0 || drafts.length > PREPARED_INSERT_ROWS) {

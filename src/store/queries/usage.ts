@@ -10,6 +10,8 @@ import {
 } from '../../schema/usage.js';
 import { asString } from '../codec.js';
 import type { StoreContext } from '../context.js';
+import { isExactStepUsage } from '../exact-step-usage.js';
+import { USAGE_READ_COLUMNS } from '../statements.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import type { StoreTables, UsageRecord } from '../tables.js';
 import { selectThread } from '../threads.js';
@@ -34,7 +36,8 @@ const COLUMN_OF = {
 } as const satisfies Record<keyof TokenUsage, keyof UsageRecord>;
 
 const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
-const StepUsageSchema = z.strictObject({
+/** The schema of a step usage (what `isExactStepUsage` checks by hand, faster). Internal. */
+export const StepUsageSchema = z.strictObject({
   step: count,
   modelId: z.string().max(1000).optional(),
   finishReason: z.string().max(64).optional(),
@@ -57,6 +60,7 @@ export function checkSteps(steps: unknown, option = 'steps'): StepUsage[] {
     });
   }
   return steps.map((step, i) => {
+    if (isExactStepUsage(step)) return step;
     const result = StepUsageSchema.safeParse(step);
     if (!result.success) {
       throw new ChunklogError(
@@ -149,13 +153,7 @@ export async function insertUsage(
   trx: Kysely<StoreTables>,
   values: readonly UsageRecord[],
 ): Promise<void> {
-  if (values.length === 0) return;
-  const usage = 'usage';
-  const insert = trx.insertInto(usage).values(values as UsageRecord[]);
-  await (ctx.adapter.insertIgnore === 'on-conflict-do-nothing'
-    ? insert.onConflict((oc) => oc.columns(['thread_id', 'turn_id', 'step']).doNothing())
-    : insert.onDuplicateKeyUpdate((eb) => ({ step: eb.ref('step') }))
-  ).execute();
+  await ctx.statements.insertUsage(trx, values);
 }
 
 const num = (value: unknown): number | undefined =>
@@ -178,19 +176,7 @@ function toStepUsage(record: Record<string, unknown>): StepUsage {
   return step;
 }
 
-const SELECTED = [
-  'turn_id',
-  'step',
-  'model_id',
-  'finish_reason',
-  'input_tokens',
-  'output_tokens',
-  'reasoning_tokens',
-  'cache_read_tokens',
-  'cache_write_tokens',
-  'total_tokens',
-  'duration_ms',
-] as const;
+const SELECTED = USAGE_READ_COLUMNS;
 
 function costOf(steps: readonly StepUsage[], price: PriceFunction | undefined): number | undefined {
   if (price === undefined) return undefined;
