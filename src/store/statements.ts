@@ -56,7 +56,7 @@ const PREPARED_INSERT_ROWS = 64;
 export const INSERT_COLUMNS: ReadonlyArray<keyof ChunkRecord> = ROW_COLUMNS;
 
 /** The columns a step's usage is read with, in order. */
-export const USAGE_READ_COLUMNS = [
+export const USAGE_READ_COLUMNS: ReadonlyArray<keyof UsageRecord> = [
   'turn_id',
   'step',
   'model_id',
@@ -68,7 +68,7 @@ export const USAGE_READ_COLUMNS = [
   'cache_write_tokens',
   'total_tokens',
   'duration_ms',
-] as const satisfies ReadonlyArray<keyof UsageRecord>;
+];
 
 /** The columns of a usage row, in the order `insertUsage` binds them. */
 const USAGE_COLUMNS = [

@@ -37,7 +37,7 @@ const COLUMN_OF = {
 
 const count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 /** The schema of a step usage (what `isExactStepUsage` checks by hand, faster). Internal. */
-export const StepUsageSchema = z.strictObject({
+export const StepUsageSchema: z.ZodType<StepUsage> = z.strictObject({
   step: count,
   modelId: z.string().max(1000).optional(),
   finishReason: z.string().max(64).optional(),
