@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ChunklogError } from '../errors/index.js';
 import type { EventMeta } from '../live/event-meta.js';
 import type * as live from '../live/relay.js';
@@ -94,6 +95,14 @@ local from = ARGV[2]
 if ARGV[1] ~= '' and ARGV[1] ~= numbering then from = '-' end
 return {numbering, redis.call('XRANGE', KEYS[1], from, '+', 'COUNT', ARGV[3])}
 `;
+
+/** READ_SCRIPT's digest, by which a read names it (`EVALSHA`) instead of sending it whole. */
+const READ_SCRIPT_SHA = createHash('sha1').update(READ_SCRIPT).digest('hex');
+
+/** Whether Redis refused a script by digest because its script cache does not hold it. */
+function isNoScript(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('NOSCRIPT');
+}
 
 /**
  * Where a reader stands in a thread's stream: after `id` (an `XRANGE` bound), in the numbering
@@ -314,16 +323,16 @@ class RedisRelay implements live.Relay, FollowBackend<StreamPosition> {
     count: number,
   ): Promise<StoredEntry<StreamPosition>[]> {
     const { stream, meta } = this.#keys(threadId);
-    const [numbering, rows] = (await this.#redis.call(
-      'EVAL',
-      READ_SCRIPT,
-      2,
-      stream,
-      meta,
-      position.numbering,
-      position.id,
-      count,
-    )) as [string, Array<[string, string[]]>];
+    const args = [2, stream, meta, position.numbering, position.id, count];
+    // Each reader reads on every wake-up: by digest, the script sent whole only to a server
+    // whose script cache lacks it (a restart, `SCRIPT FLUSH`), which `EVAL` fills again. A
+    // publish sends its script whole: its events must run in order, and a retry after NOSCRIPT
+    // could run after the next event's.
+    const result = await this.#redis.call('EVALSHA', READ_SCRIPT_SHA, ...args).catch((error) => {
+      if (!isNoScript(error)) throw error;
+      return this.#redis.call('EVAL', READ_SCRIPT, ...args);
+    });
+    const [numbering, rows] = result as [string, Array<[string, string[]]>];
     return rows.map(([id, fields]) => {
       const { ord, index } = parseStreamId(id);
       let json = '';
