@@ -1,7 +1,7 @@
 import { ChunklogError } from '../errors/index.js';
 import type { ChatMessage } from '../schema/chat-message.js';
 import type { ChunkRow } from '../schema/chunk-row.js';
-import type { CorruptRowPolicy } from '../store/types.js';
+import type { CorruptRowPolicy, ThreadStart } from '../store/types.js';
 import { MessageFold } from '../transforms/message-fold.js';
 import type { SessionStore } from './store.js';
 
@@ -11,14 +11,23 @@ const PAGE = 1000;
 /** A failed read is its caller's to handle; the next read runs after it all the same. */
 function settled(): void {}
 
+/** A stored row's identity: its seq, turn and creation time. */
+type RowIdentity = Pick<ChunkRow, 'seq' | 'turnId' | 'createdAt'>;
+
+/** Whether two marks name the same stored row. */
+function sameRow(a: RowIdentity, b: RowIdentity): boolean {
+  return a.seq === b.seq && a.turnId === b.turnId && a.createdAt === b.createdAt;
+}
+
 /**
  * A thread's history kept by a session between its turns (of one path of a conversation: a
  * switch to another path drops it): the fold of its rows into messages
  * (`MessageFold`, the state history snapshots store). Before each turn
  * {@link KeptHistory.messages} asks the store for the rows from the last one folded (one keyset
- * read): when that row is still there, unchanged, only the rows after it are folded in;
- * otherwise (a truncation, a thread deleted and created again) the thread is read again through
- * the store's one history read. What it gives is always what reading the thread afresh gives, so
+ * read): when that row is still there, unchanged, and the thread's oldest row is the one it was
+ * (`ForwardChunkPage.threadStart`), only the rows after it are folded in; otherwise (a truncation,
+ * an expiry, a thread deleted and created again) the thread is read again through the store's
+ * one history read. What it gives is always what reading the thread afresh gives, so
  * a restarted process sends the same model input.
  */
 export class KeptHistory {
@@ -27,6 +36,11 @@ export class KeptHistory {
   #threadId: string;
   readonly #policy: { readonly onCorruptRow?: CorruptRowPolicy };
   #fold: MessageFold | undefined;
+  /**
+   * The thread's oldest own row as read no later than the fold (`ForwardChunkPage.threadStart`),
+   * undefined while not known: when it is another, retention removed rows the fold holds.
+   */
+  #start: ThreadStart | undefined;
   #messages: readonly ChatMessage[] = [];
   /** Reads run one after another, so that none folds rows twice. */
   #reading: Promise<unknown> = Promise.resolve();
@@ -67,20 +81,20 @@ export class KeptHistory {
     if (fold === undefined) return await this.#rebuild();
     const last = fold.last;
     let rows: ChunkRow[];
+    let start: ThreadStart | undefined;
     try {
-      rows = await this.#rowsAfter(last === null ? 0 : last.seq - 1);
+      ({ rows, start } = await this.#rowsAfter(last === null ? 0 : last.seq - 1));
     } catch (error) {
       if (!ChunklogError.hasCode(error, 'thread-not-found')) throw error;
-      return this.#reset(new MessageFold());
+      return this.#reset(new MessageFold(), undefined);
+    }
+    if (start !== undefined) {
+      if (this.#start !== undefined && !sameRow(start, this.#start)) return await this.#rebuild();
+      this.#start = start;
     }
     if (last !== null) {
       const first = rows[0];
-      if (
-        first === undefined ||
-        first.seq !== last.seq ||
-        first.turnId !== last.turnId ||
-        first.createdAt !== last.createdAt
-      ) {
+      if (first === undefined || !sameRow(first, last)) {
         return await this.#rebuild();
       }
       rows = rows.slice(1);
@@ -91,34 +105,44 @@ export class KeptHistory {
     return this.#messages;
   }
 
-  /** The rows after `afterSeq`, page after page. */
-  async #rowsAfter(afterSeq: number): Promise<ChunkRow[]> {
+  /** The rows after `afterSeq`, page after page, and the thread's start the first page gave. */
+  async #rowsAfter(
+    afterSeq: number,
+    limit = PAGE,
+  ): Promise<{ rows: ChunkRow[]; start: ThreadStart | undefined }> {
     const rows: ChunkRow[] = [];
+    let start: ThreadStart | undefined;
     for (let after = afterSeq; ; ) {
       const page = await this.#store.getChunksAfter(this.#threadId, {
         afterSeq: after,
-        limit: PAGE,
+        limit,
         ...this.#policy,
       });
+      start ??= page.threadStart;
       for (const row of page.chunks) rows.push(row);
-      if (!page.hasMore || page.newestSeq === null) return rows;
+      if (!page.hasMore || page.newestSeq === null || rows.length >= limit) return { rows, start };
       after = page.newestSeq;
     }
   }
 
-  /** Reads the whole thread again. */
+  /**
+   * Reads the whole thread again. Its oldest row is read first: an expiry between the two reads
+   * is then seen by the next read (which reads the thread once more), never missed.
+   */
   async #rebuild(): Promise<readonly ChatMessage[]> {
     try {
+      const { start } = await this.#rowsAfter(0, 1);
       const { fold } = await this.#store.getHistory(this.#threadId, this.#policy);
-      return this.#reset(fold);
+      return this.#reset(fold, start);
     } catch (error) {
       if (!ChunklogError.hasCode(error, 'thread-not-found')) throw error;
-      return this.#reset(new MessageFold());
+      return this.#reset(new MessageFold(), undefined);
     }
   }
 
-  #reset(fold: MessageFold): readonly ChatMessage[] {
+  #reset(fold: MessageFold, start: ThreadStart | undefined): readonly ChatMessage[] {
     this.#fold = fold;
+    this.#start = start;
     this.#messages = fold.messages();
     return this.#messages;
   }

@@ -73,6 +73,7 @@ export type {
   Thread,
   ThreadFork,
   ThreadPage,
+  ThreadStart,
   UpdateThreadOptions,
 } from './types.js';
 export type {

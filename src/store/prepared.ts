@@ -54,3 +54,24 @@ export class PreparedQuery<R> {
       : compiled.parameters.map((p) => (p instanceof Slot ? args[p.index] : p));
   }
 }
+
+/**
+ * A prepared query per row count, each compiled when first asked for: a multi-row insert's SQL
+ * depends on how many rows it holds.
+ *
+ * @param build - builds the query for `n` rows from `arg(i)` placeholders
+ * @returns the prepared query of `n` rows
+ */
+export function preparedPerCount<R>(
+  build: (n: number, db: Kysely<StoreTables>, arg: <T>(index: number) => T) => Compilable<R>,
+): (n: number) => PreparedQuery<R> {
+  const made = new Map<number, PreparedQuery<R>>();
+  return (n) => {
+    let prepared = made.get(n);
+    if (prepared === undefined) {
+      prepared = new PreparedQuery((db, arg) => build(n, db, arg));
+      made.set(n, prepared);
+    }
+    return prepared;
+  };
+}

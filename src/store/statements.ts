@@ -3,7 +3,7 @@ import type { ChunkRowDraft } from '../schema/chunk-row.js';
 import { TURN_STATUSES, type TurnStatus, TurnStatusSchema } from '../schema/turn-status.js';
 import { asString, ROW_COLUMNS, ROW_FORMAT_VERSION, type SelectedRow } from './codec.js';
 import type { StoreDialectAdapter } from './dialects/adapter.js';
-import { PreparedQuery } from './prepared.js';
+import { PreparedQuery, preparedPerCount } from './prepared.js';
 import type { ChunkRecord, StoreTables, TurnRecord, UsageRecord } from './tables.js';
 import { type SelectedThread, THREAD_COLUMNS } from './threads.js';
 
@@ -95,12 +95,25 @@ export type PageRow = SelectedRow & {
   readonly thread_next_seq: unknown;
   /** The status of the row's turn when it is not `completed`, else null. */
   readonly turn_status: unknown;
+  /** The thread's oldest own row (forward pages only, see `ForwardChunkPage.threadStart`). */
+  readonly first_seq?: unknown;
+  readonly first_turn_id?: unknown;
+  readonly first_created_at?: unknown;
 };
 
 /** The queries on the hot paths (appendTurn, getChunks), prepared once per store. */
 export interface StoreStatements {
   /** `[threadId]` → the thread, locked for the transaction where the dialect locks rows. */
   readonly lockThread: PreparedQuery<SelectedThread>;
+  /**
+   * `[threadId]` → what the thread is in its conversation: `conversation_id` (on an alternative)
+   * and `active_id` (on a conversation whose active path is another thread); no row when the
+   * thread does not exist. Read before every turn (`activePath`).
+   */
+  readonly conversationOf: PreparedQuery<{
+    readonly conversation_id: unknown;
+    readonly active_id: unknown;
+  }>;
   /**
    * `[threadId, turnId, threadId]` → the thread, and `turn_first`: the first seq of the turn when
    * it is stored (for dialects where {@link StoreDialectAdapter.checkTurnWithLock}).
@@ -114,7 +127,10 @@ export interface StoreStatements {
   readonly pageTail: PreparedQuery<PageRow>;
   /** `[threadId, threadId, before, limit]` → the newest rows below `before`, descending. */
   readonly pageBefore: PreparedQuery<PageRow>;
-  /** `[threadId, threadId, after, limit]` → the oldest rows above `after`, ascending. */
+  /**
+   * `[threadId, threadId, after, limit]` → the oldest rows above `after`, ascending, with the
+   * thread's oldest own row (`first_seq`, `first_turn_id`, `first_created_at`).
+   */
   readonly pageAfter: PreparedQuery<PageRow>;
   /** `[threadId, afterSeq]` → the rows above `afterSeq`, ascending. */
   readonly rowsAfter: PreparedQuery<SelectedRow>;
@@ -246,7 +262,8 @@ export function createStatements(adapter: StoreDialectAdapter): StoreStatements 
   // A keyset page on the primary key, with the thread's next seq read in the same statement:
   // backwards from the end or from `before` (descending), or forwards from `after` (ascending).
   // Each row also carries its turn's status when that is not `completed` (the page's
-  // `turnStatus`): a primary-key lookup per row in the same statement, not a second query.
+  // `turnStatus`): a primary-key lookup per row in the same statement, not a second query. A
+  // forward page also reads the thread's oldest row (primary-key probes).
   const page = (bound: 'none' | 'before' | 'after') =>
     new PreparedQuery<PageRow>((db, arg) =>
       db
@@ -268,6 +285,19 @@ export function createStatements(adapter: StoreDialectAdapter): StoreStatements 
             .where('status', '<>', 'completed')
             .as('turn_status'),
         )
+        .$if(bound === 'after', (qb) =>
+          qb.select((eb) =>
+            (['seq', 'turn_id', 'created_at'] as const).map((column) =>
+              eb
+                .selectFrom(chunks)
+                .select(column)
+                .where('thread_id', '=', arg<string>(0))
+                .orderBy('seq')
+                .limit(1)
+                .as(`first_${column}`),
+            ),
+          ),
+        )
         .where('thread_id', '=', arg<string>(1))
         .$if(bound === 'before', (qb) => qb.where('seq', '<', arg<number>(2)))
         .$if(bound === 'after', (qb) => qb.where('seq', '>', arg<number>(2)))
@@ -285,29 +315,13 @@ export function createStatements(adapter: StoreDialectAdapter): StoreStatements 
     });
   const valuesOf = (n: number, arg: <T>(index: number) => T) =>
     rowsOf<ChunkRecord>(INSERT_COLUMNS, n, arg);
-  const usageInserts = new Map<number, PreparedQuery<unknown>>();
-  const usageInsertOf = (n: number) => {
-    let prepared = usageInserts.get(n);
-    if (prepared === undefined) {
-      prepared = new PreparedQuery((db, arg) =>
-        keepingRecordedSteps(
-          db.insertInto('usage').values(rowsOf<UsageRecord>(USAGE_COLUMNS, n, arg)),
-          adapter,
-        ),
-      );
-      usageInserts.set(n, prepared);
-    }
-    return prepared;
-  };
-  const inserts = new Map<number, PreparedQuery<unknown>>();
-  const insertOf = (n: number) => {
-    let prepared = inserts.get(n);
-    if (prepared === undefined) {
-      prepared = new PreparedQuery((db, arg) => db.insertInto(chunks).values(valuesOf(n, arg)));
-      inserts.set(n, prepared);
-    }
-    return prepared;
-  };
+  const usageInsertOf = preparedPerCount((n, db, arg) =>
+    keepingRecordedSteps(
+      db.insertInto('usage').values(rowsOf<UsageRecord>(USAGE_COLUMNS, n, arg)),
+      adapter,
+    ),
+  );
+  const insertOf = preparedPerCount((n, db, arg) => db.insertInto(chunks).values(valuesOf(n, arg)));
   // The turn's conditional advance, its parameters from `at` on (see advanceTurn).
   const advanceTurnFrom = (
     db: QueryCreator<StoreTables>,
@@ -387,6 +401,12 @@ export function createStatements(adapter: StoreDialectAdapter): StoreStatements 
         .select(THREAD_COLUMNS)
         .where('id', '=', arg<string>(0))
         .$if(adapter.selectForUpdate, (qb) => qb.forUpdate()),
+    ),
+    conversationOf: new PreparedQuery((db, arg) =>
+      db
+        .selectFrom(threads)
+        .select(['conversation_id', 'active_id'])
+        .where('id', '=', arg<string>(0)),
     ),
     threadAndTurn: new PreparedQuery((db, arg) =>
       db

@@ -272,6 +272,14 @@ export interface GetChunksAfterOptions extends ReadOptions {
   readonly afterSeq?: number | undefined;
 }
 
+/** A thread's oldest own row, as {@link ForwardChunkPage.threadStart} names it. */
+export interface ThreadStart {
+  readonly seq: number;
+  readonly turnId: string;
+  /** ISO 8601. */
+  readonly createdAt: string;
+}
+
 /**
  * A forward page of a thread's log, as {@link ChunkStore.getChunksAfter} returns it: the oldest
  * `limit` rows after a seq, in ascending seq. The mirror of `ChunkPage`, for reading a thread
@@ -293,6 +301,15 @@ export interface ForwardChunkPage {
   readonly hasMore: boolean;
   /** The status of each turn of the page that is not `completed` (see `ChunkPage.turnStatus`). */
   readonly turnStatus?: Readonly<Record<string, TurnStatus>> | undefined;
+  /**
+   * The oldest row the thread holds of its own (its seq, turn id and creation time), read in the
+   * same statement as the rows; absent when none of its own rows lies after `afterSeq` (the rows
+   * a fork reads from its parent are not its own, and do not count). It changes when retention
+   * (`expire`) removes the thread's first turns: the sentinel that stands for them is then the
+   * oldest row. A reader that keeps rows from an earlier read sees here that rows before its
+   * position are gone (a truncation it sees in the rows themselves).
+   */
+  readonly threadStart?: ThreadStart | undefined;
 }
 
 /**

@@ -189,10 +189,14 @@ describe('a corrupt stored row and the session', () => {
       model: createScriptedModel(parseScript('text ok\n---\ntext again')),
       onCorruptRow: 'skip',
     });
+    await store.appendTurn('x', [
+      { turnId: 'before', step: 0, role: 'user', type: 'text', data: { text: 'hi' } },
+    ]);
     await session.send('go').rows;
     await session.send('more').rows;
     await session.close();
-    // The first turn reads the thread whole, the next one what changed since.
-    expect(calls).toEqual(['getHistory skip', 'getChunksAfter skip']);
+    // The first turn reads where the thread starts, then the thread whole; the next one what
+    // changed since.
+    expect(calls).toEqual(['getChunksAfter skip', 'getHistory skip', 'getChunksAfter skip']);
   });
 });

@@ -12,6 +12,8 @@ import { MessageFold } from '../../src/transforms/message-fold.js';
 /** A thread's rows in memory, with the reads a kept history uses, counting what they return. */
 class MemoryStore {
   rows: ChunkRow[] = [];
+  /** The next row's seq: seqs are not reused after an expiry, as in the store. */
+  next = 1;
   exists = true;
   rowsRead = 0;
   async getHistory(threadId: string) {
@@ -32,12 +34,13 @@ class MemoryStore {
       .map((r) => structuredClone(r));
     this.rowsRead += chunks.length;
     const newestSeq = chunks.at(-1)?.seq ?? null;
-    return {
-      chunks,
-      total: this.rows.length,
-      newestSeq,
-      hasMore: newestSeq !== null && newestSeq < this.rows.length,
-    };
+    const total = this.next - 1;
+    const first = this.rows[0];
+    const start =
+      chunks.length > 0 && first !== undefined
+        ? { threadStart: { seq: first.seq, turnId: first.turnId, createdAt: first.createdAt } }
+        : {};
+    return { chunks, total, newestSeq, hasMore: newestSeq !== null && newestSeq < total, ...start };
   }
   /** Appends drafts (of any turn, even an older one) with the next seqs. */
   add(drafts: readonly ChunkRowDraft[], at: number): void {
@@ -45,10 +48,34 @@ class MemoryStore {
       this.rows.push({
         ...d,
         threadId: 'x',
-        seq: this.rows.length + 1,
+        seq: this.next++,
         createdAt: new Date(at).toISOString(),
       } as ChunkRow);
     }
+  }
+  /** Keeps the first `keep` rows (`truncateAfter`): the next seq follows the last one kept. */
+  truncate(keep: number): void {
+    this.rows = this.rows.slice(0, keep);
+    this.next = (this.rows.at(-1)?.seq ?? 0) + 1;
+  }
+  /**
+   * Removes the first `count` rows as retention does: the last of them becomes the sentinel of a
+   * new turn, with a new time; the rows after it keep their seqs (and the last row stays).
+   */
+  expire(count: number, at: number): void {
+    const last = this.rows[count - 1];
+    if (last === undefined || count >= this.rows.length) return;
+    const sentinel = {
+      threadId: 'x',
+      seq: last.seq,
+      turnId: `expired-${last.seq}`,
+      step: 0,
+      role: 'system',
+      type: 'system',
+      data: { kind: 'notice', text: `${count} rows removed` },
+      createdAt: new Date(at).toISOString(),
+    } as ChunkRow;
+    this.rows = [sentinel, ...this.rows.slice(count)];
   }
 }
 
@@ -130,6 +157,7 @@ const KINDS: Record<string, (turnId: string, older: string | undefined) => Chunk
 type Op =
   | { readonly op: 'turn'; readonly kind: string }
   | { readonly op: 'truncate'; readonly keep: number }
+  | { readonly op: 'expire'; readonly count: number }
   | { readonly op: 'recreate' }
   | { readonly op: 'olderTurn' }
   | { readonly op: 'read' };
@@ -142,6 +170,10 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       .map((kind) => ({ op: 'turn' as const, kind })),
   },
   { weight: 1, arbitrary: fc.nat({ max: 30 }).map((keep) => ({ op: 'truncate' as const, keep })) },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 1, max: 30 }).map((count) => ({ op: 'expire' as const, count })),
+  },
   { weight: 1, arbitrary: fc.constant({ op: 'recreate' as const }) },
   { weight: 1, arbitrary: fc.constant({ op: 'olderTurn' as const }) },
   { weight: 4, arbitrary: fc.constant({ op: 'read' as const }) },
@@ -152,7 +184,7 @@ const keptOf = (store: MemoryStore) =>
   new KeptHistory(store as unknown as SessionStore, 'x', undefined);
 
 describe('KeptHistory', () => {
-  it('kept history and its model input always equal grouping the stored rows afresh, whatever is appended, truncated or recreated', async () => {
+  it('kept history and its model input always equal grouping the stored rows afresh, whatever is appended, truncated, expired or recreated', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { maxLength: 40 }), async (ops) => {
         const store = new MemoryStore();
@@ -169,9 +201,12 @@ describe('KeptHistory', () => {
             const waiting = [...turnIds].reverse().find((t) => t !== id);
             store.add((KINDS[step.kind] as (typeof KINDS)['chat'])(id, waiting), clock);
           } else if (step.op === 'truncate') {
-            store.rows = store.rows.slice(0, Math.min(step.keep, store.rows.length));
+            store.truncate(step.keep);
+          } else if (step.op === 'expire') {
+            store.expire(step.count, clock);
           } else if (step.op === 'recreate') {
             store.rows = [];
+            store.next = 1;
             turnIds.length = 0;
           } else if (step.op === 'olderTurn') {
             const first = turnIds[0];
@@ -196,7 +231,8 @@ describe('KeptHistory', () => {
     for (let t = 1; t <= 20; t++)
       store.add((KINDS.tools as (typeof KINDS)['chat'])(`t${t}`, undefined), t);
     await history.messages();
-    expect(store.rowsRead).toBe(100);
+    // The thread's first row (for where it starts), then the thread whole.
+    expect(store.rowsRead).toBe(101);
     store.rowsRead = 0;
     store.add((KINDS.chat as (typeof KINDS)['chat'])('t21', undefined), 21);
     const messages = await history.messages();
@@ -225,13 +261,13 @@ describe('KeptHistory', () => {
     for (let t = 1; t <= 5; t++)
       store.add((KINDS.chat as (typeof KINDS)['chat'])(`t${t}`, undefined), t);
     await history.messages();
-    store.rows = store.rows.slice(0, 6);
+    store.truncate(6);
     store.add((KINDS.chat as (typeof KINDS)['chat'])('t9', undefined), 9);
     store.add((KINDS.chat as (typeof KINDS)['chat'])('t10', undefined), 10);
     store.rowsRead = 0;
     expect(await history.messages()).toEqual(groupRows(store.rows));
-    // The check read, then the whole thread.
-    expect(store.rowsRead).toBe(store.rows.length + 1);
+    // The check read, then the thread's first row and the whole thread.
+    expect(store.rowsRead).toBe(store.rows.length + 2);
     store.exists = false;
     expect(await history.messages()).toEqual([]);
   });

@@ -23,20 +23,6 @@ const usageArb = fc.oneof(
   valueArb,
   fc.constant(Object.create(null) as object),
 );
-const stepArb = fc.oneof(
-  fc.record(
-    {
-      step: valueArb,
-      modelId: valueArb,
-      finishReason: valueArb,
-      usage: usageArb,
-      durationMs: valueArb,
-      extra: valueArb,
-    },
-    { requiredKeys: [] },
-  ),
-  valueArb,
-);
 /** Step usages as a session records them. */
 const validArb = fc.record(
   {
@@ -59,11 +45,41 @@ const validArb = fc.record(
   { requiredKeys: ['step', 'usage'], noNullPrototype: true },
 );
 
+/** A recorded step usage with one key set to a value near its kind, or one key added. */
+const nearArb = fc
+  .tuple(
+    validArb,
+    fc.constantFrom('step', 'modelId', 'finishReason', 'usage', 'durationMs', 'extra', '__proto__'),
+    fc.oneof(valueArb, usageArb),
+  )
+  .map(([value, key, near]) => ({ ...value, [key]: near }));
+const stepArb = fc.oneof(
+  nearArb,
+  fc.record(
+    {
+      step: valueArb,
+      modelId: valueArb,
+      finishReason: valueArb,
+      usage: usageArb,
+      durationMs: valueArb,
+      extra: valueArb,
+    },
+    { requiredKeys: [] },
+  ),
+  valueArb,
+);
 describe('isExactStepUsage', () => {
-  it('accepts only what the schema accepts', () => {
+  /** The schema accepts `value` and gives it back unchanged (what the fast path stands for). */
+  function expectSchemaKeepsAsIs(value: unknown): void {
+    const parsed = StepUsageSchema.safeParse(value);
+    expect(parsed.success).toBe(true);
+    expect(parsed.data).toStrictEqual(value);
+  }
+
+  it('accepts only what the schema accepts and returns unchanged', () => {
     fc.assert(
       fc.property(stepArb, (value) => {
-        if (isExactStepUsage(value)) expect(StepUsageSchema.safeParse(value).success).toBe(true);
+        if (isExactStepUsage(value)) expectSchemaKeepsAsIs(value);
       }),
       { numRuns: 2000 },
     );
@@ -72,7 +88,7 @@ describe('isExactStepUsage', () => {
   it('accepts the step usages a session records (the fast path is taken)', () => {
     fc.assert(
       fc.property(validArb, (value) => {
-        expect(StepUsageSchema.safeParse(value).success).toBe(true);
+        expectSchemaKeepsAsIs(value);
         expect(isExactStepUsage(value)).toBe(true);
       }),
     );

@@ -4,10 +4,12 @@
 // running turn stops the run; a later expiry folds the earlier sentinel into its own. On every
 // dialect, in clear and encrypted.
 import { afterAll, describe, expect, it } from 'vitest';
+import { createAgentSession } from '../../src/entries/session.js';
 import { ChunklogError } from '../../src/errors/index.js';
 import { toModelMessages } from '../../src/model-messages/index.js';
 import type { ChunkRowDraft } from '../../src/schema/index.js';
 import { createMemoryKeyProvider } from '../../src/store/index.js';
+import { createScriptedModel } from '../../src/testing/index.js';
 import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
 
 const harnesses: DialectHarness[] = [];
@@ -58,6 +60,16 @@ describe.each(cases)('expire on $name (encrypted: $encrypted)', ({ name, encrypt
     expect((await store.listTurns('t')).map((turn) => turn.turnId)).toEqual(['turn-0']);
     await store.appendTurn('other', qa('x', 'fresh'), { createdAt: new Date(T0 + 9 * DAY) });
     const usage = await store.getThreadUsage('t');
+    expect((await store.getChunksAfter('t', { limit: 1 })).threadStart).toMatchObject({
+      seq: 1,
+      turnId: 'turn-0',
+    });
+    // A session open on the thread, its history read: after the expiry it sends what a session
+    // opened then sends.
+    const model = createScriptedModel([{ parts: [{ type: 'text', text: 'ok' }] }]);
+    const open = createAgentSession({ store, threadId: 't', model });
+    const input = { text: 'next', turnId: 'n' };
+    expect(JSON.stringify(await open.modelMessages(input))).toContain('q0');
 
     const result = await store.expire({ before: new Date(T0 + 2 * DAY) });
     expect(result).toEqual({ threads: 1, turns: 2, rows: 4 });
@@ -71,8 +83,18 @@ describe.each(cases)('expire on $name (encrypted: $encrypted)', ({ name, encrypt
       kind: 'context-truncated',
       truncation: { firstKeptTurnId: 'turn-2', firstKeptSeq: 5, leftOutTurns: 2 },
     });
+    expect((await store.getChunksAfter('t', { afterSeq: 4, limit: 1 })).threadStart).toStrictEqual({
+      seq: 4,
+      turnId: 'expired-4',
+      createdAt: rows[0]?.createdAt,
+    });
     const messages = await store.getMessages('t');
     expect(JSON.stringify(toModelMessages(messages))).not.toContain('q0');
+    const opened = createAgentSession({ store, threadId: 't', model });
+    const warm = JSON.stringify(await open.modelMessages(input));
+    expect(warm).toBe(JSON.stringify(await opened.modelMessages(input)));
+    expect(warm).not.toContain('q0');
+    await opened.close();
     expect(toModelMessages(messages).map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(await store.getThreadUsage('t')).toEqual(usage);
     // The removed turns' status rows go with them.
@@ -98,6 +120,13 @@ describe.each(cases)('expire on $name (encrypted: $encrypted)', ({ name, encrypt
     });
     const after = await store.getRows('t');
     expect(after.map((r) => r.turnId)).toEqual(['expired-6', 'turn-3', 'turn-4', 'turn-4']);
+    // A second expiry is seen too (the sentinel moved on).
+    const second = createAgentSession({ store, threadId: 't', model });
+    expect(JSON.stringify(await open.modelMessages(input))).toBe(
+      JSON.stringify(await second.modelMessages(input)),
+    );
+    await second.close();
+    await open.close();
     expect(after[0]?.data).toMatchObject({
       truncation: { firstKeptTurnId: 'turn-3', firstKeptSeq: 7, leftOutTurns: 3 },
     });

@@ -135,11 +135,26 @@ class PageAfterCommand implements fc.AsyncCommand<Model, Real> {
     const above = rows.filter((r) => r.seq > (this.afterSeq ?? 0));
     const chunks = above.slice(0, this.limit);
     const page = got as ForwardChunkPage;
-    expect({ ...page, chunks: strip(page.chunks) }).toStrictEqual({
+    // The thread's own rows: a fork's start after its fork seq. Its start is told when one of
+    // them lies after `afterSeq`.
+    const ownFrom = (forksOf(model).get(threadId)?.atSeq ?? 0) + 1;
+    const first = rows.find((r) => r.seq === ownFrom);
+    const start =
+      first !== undefined && rows.some((r) => r.seq >= ownFrom && r.seq > (this.afterSeq ?? 0))
+        ? { threadStart: { seq: first.seq, turnId: first.turnId } }
+        : {};
+    const { threadStart, ...rest } = page;
+    // The model keeps no times: a start's time is the one its row reads with.
+    const told =
+      threadStart === undefined
+        ? {}
+        : (({ createdAt: _, ...mark }) => ({ threadStart: mark }))(threadStart);
+    expect({ ...rest, ...told, chunks: strip(page.chunks) }).toStrictEqual({
       chunks,
       total: rows.length,
       newestSeq: chunks.at(-1)?.seq ?? null,
       hasMore: above.length > chunks.length,
+      ...start,
     });
   }
   toString = () => `pageAfter(t${this.thread}, ${this.limit}, ${this.afterSeq})`;

@@ -25,12 +25,8 @@ async function conversationRow(
   lock: boolean,
   ctx: StoreContext,
 ): Promise<ConversationRow> {
-  const row = await db
-    .selectFrom('threads')
-    .select(['conversation_id', 'active_id'])
-    .where('id', '=', threadId)
-    .$if(lock && ctx.adapter.selectForUpdate, (qb) => qb.forUpdate())
-    .executeTakeFirst();
+  const read = lock ? ctx.statements.lockThread : ctx.statements.conversationOf;
+  const row = (await read.execute(db, [threadId])).rows[0];
   if (row === undefined) throw threadNotFound(threadId);
   return {
     activeId: row.active_id === null ? threadId : asString(row.active_id),

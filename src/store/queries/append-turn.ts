@@ -26,7 +26,7 @@ import { checkThreadId, idProblem } from '../validate.js';
 import { checkFenceOption, requireFence } from './leases.js';
 import { advanceThreadCreating, insertRowsOfNewTurn, sharedTurn } from './new-turn-write.js';
 import { checkEndedStatus, recordSealedStatus } from './turn-status-row.js';
-import { checkSteps, insertUsage, usageRecords } from './usage.js';
+import { checkSteps, usageRecords } from './usage.js';
 
 /**
  * Validates a turn's drafts before anything is written: each against its schema, one turn id
@@ -228,7 +228,7 @@ async function writeNewTurn(
     const next = first + count;
     await recordSealedStatus(trx, { threadId, turnId, first, next, now }, w.status);
   }
-  await insertUsage(ctx, trx, w.usage);
+  await ctx.statements.insertUsage(trx, w.usage);
   return storedRows(threadId, turnId, first, checked, data, rowsAt);
 }
 
@@ -279,6 +279,6 @@ async function writeCheckingFirst(
     const next = first + checked.length;
     await recordSealedStatus(trx, { threadId, turnId, first, next, now }, w.status);
   }
-  await insertUsage(ctx, trx, w.usage);
+  await ctx.statements.insertUsage(trx, w.usage);
   return storedRows(threadId, turnId, first, checked, data, rowsAt);
 }

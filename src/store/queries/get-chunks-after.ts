@@ -1,12 +1,12 @@
 import { readOptions } from '../../errors/invalid-option.js';
 import type { ChunkRow } from '../../schema/chunk-row.js';
-import { decodeRows } from '../codec.js';
+import { asString, decodeRows, storedIso } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { openRecords } from '../encryption/store-cipher.js';
-import { pageTurnStatus } from '../statements.js';
+import { type PageRow, pageTurnStatus } from '../statements.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { corruptRowPolicy } from '../store-options.js';
-import type { ForwardChunkPage, GetChunksAfterOptions } from '../types.js';
+import type { ForwardChunkPage, GetChunksAfterOptions, ThreadStart } from '../types.js';
 import { checkLimit, checkSeq, checkThreadId, MAX_SEQ } from '../validate.js';
 import { type PathPageRow, pathRowsAfter, readOrigin } from './path-rows.js';
 import { readPage } from './read-page.js';
@@ -37,7 +37,8 @@ export function getChunksAfter(
     let records: PathPageRow[] = read.records;
     let turnStatus = read.turnStatus;
     let total: number | undefined;
-    const firstOwn = records[0];
+    const firstOwn = read.records[0];
+    const start = firstOwn === undefined ? undefined : threadStartOf(firstOwn);
     if (firstOwn === undefined || Number(firstOwn.seq) !== afterSeq + 1) {
       const thread = await readOrigin(ctx, ctx.db, threadId);
       if (thread === undefined) throw threadNotFound(threadId);
@@ -57,7 +58,22 @@ export function getChunksAfter(
     await openRecords(ctx.cipher, records);
     const chunks: ChunkRow[] = decodeRows(threadId, records, policy);
     const newestSeq = Number(last.seq);
-    const page: ForwardChunkPage = { chunks, total, newestSeq, hasMore: newestSeq < total };
+    const page: ForwardChunkPage = {
+      chunks,
+      total,
+      newestSeq,
+      hasMore: newestSeq < total,
+      ...(start === undefined ? {} : { threadStart: start }),
+    };
     return turnStatus === undefined ? page : { ...page, turnStatus };
   });
+}
+
+/** The thread's oldest own row, as a forward page row carries it. */
+function threadStartOf(row: PageRow): ThreadStart {
+  return {
+    seq: Number(row.first_seq),
+    turnId: asString(row.first_turn_id),
+    createdAt: storedIso(row.first_created_at) ?? '',
+  };
 }

@@ -34,7 +34,7 @@ import { checkFenceOption, requireFence } from './leases.js';
 import { advanceThreadCreating, insertRowsOfNewTurn, sharedTurn } from './new-turn-write.js';
 import { readOrigin } from './path-rows.js';
 import { checkEndedStatus } from './turn-status-row.js';
-import { checkSteps, insertUsage, usageRecords } from './usage.js';
+import { checkSteps, usageRecords } from './usage.js';
 
 /** A `turns` row as selected. */
 interface SelectedTurn {
@@ -377,7 +377,7 @@ function writeSteps(
           }
           if (!advanced) await statements.advanceThread.execute(trx, [next, now, threadId]);
         }
-        await insertUsage(ctx, trx, usage);
+        await ctx.statements.insertUsage(trx, usage);
         let info: TurnInfo | undefined;
         if (needInfo) {
           const turn = await selectTurn(trx, threadId, turnId);

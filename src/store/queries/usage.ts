@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { ChunklogError } from '../../errors/chunklog-error.js';
 import { readOptions } from '../../errors/invalid-option.js';
@@ -13,7 +12,7 @@ import type { StoreContext } from '../context.js';
 import { isExactStepUsage } from '../exact-step-usage.js';
 import { USAGE_READ_COLUMNS } from '../statements.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
-import type { StoreTables, UsageRecord } from '../tables.js';
+import type { UsageRecord } from '../tables.js';
 import { selectThread } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import type {
@@ -113,7 +112,7 @@ export function recordUsage(
         if ((await selectThread(ctx, trx, threadId, false)) === undefined) {
           throw threadNotFound(threadId);
         }
-        await insertUsage(ctx, trx, values);
+        await ctx.statements.insertUsage(trx, values);
       },
       { what: 'recordUsage', threadId },
     ),
@@ -142,18 +141,6 @@ export function usageRecords(
     duration_ms: s.durationMs ?? null,
     created_at: now,
   }));
-}
-
-/**
- * Inserts usage rows in a write transaction; steps already recorded for the turn are kept as
- * they were (a retry is safe).
- */
-export async function insertUsage(
-  ctx: StoreContext,
-  trx: Kysely<StoreTables>,
-  values: readonly UsageRecord[],
-): Promise<void> {
-  await ctx.statements.insertUsage(trx, values);
 }
 
 const num = (value: unknown): number | undefined =>

@@ -80,7 +80,7 @@ async function expectPages(
       const forward = await store.getChunksAfter(threadId, { limit, afterSeq: bound });
       const above = path.filter((r) => r.seq > bound).slice(0, limit);
       expect(
-        { ...forward, turnStatus: undefined },
+        { ...forward, turnStatus: undefined, threadStart: undefined },
         `getChunksAfter limit ${limit} after ${bound}`,
       ).toEqual({
         chunks: above,
@@ -88,6 +88,7 @@ async function expectPages(
         newestSeq: above.at(-1)?.seq ?? null,
         hasMore: path.filter((r) => r.seq > bound).length > above.length,
         turnStatus: undefined,
+        threadStart: undefined,
       });
       expect(await store.getRows(threadId, { afterSeq: bound })).toEqual(
         path.filter((r) => r.seq > bound),
@@ -125,6 +126,16 @@ export function describeForksSuite(kit: Kit): void {
       const c = await chain(kit);
       await expectPages(kit, kit.store, c.f3, c.path, 4);
       await expectPages(kit, kit.store, c.f2, [...as(c.pRows.slice(0, 5), c.f2), ...c.f2Own], 3);
+      // A fork's own rows start after its parent's: the start a store tells, if it tells one.
+      const start = (await kit.store.getChunksAfter(c.f2, { limit: 1 })).threadStart;
+      if (start !== undefined) {
+        const own = c.f2Own[0];
+        expect(start).toStrictEqual({
+          seq: own?.seq,
+          turnId: own?.turnId,
+          createdAt: own?.createdAt,
+        });
+      }
     });
 
     it('a page reports the statuses of a parent’s turns it shows', async () => {
