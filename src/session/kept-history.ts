@@ -1,7 +1,7 @@
 import { ChunklogError } from '../errors/index.js';
 import type { ChatMessage } from '../schema/chat-message.js';
 import type { ChunkRow } from '../schema/chunk-row.js';
-import type { CorruptRowPolicy, ThreadStart } from '../store/types.js';
+import type { CorruptRowPolicy, ForwardChunkPage, ThreadStart } from '../store/types.js';
 import { MessageFold } from '../transforms/message-fold.js';
 import type { SessionStore } from './store.js';
 
@@ -108,21 +108,20 @@ export class KeptHistory {
   /** The rows after `afterSeq`, page after page, and the thread's start the first page gave. */
   async #rowsAfter(
     afterSeq: number,
-    limit = PAGE,
   ): Promise<{ rows: ChunkRow[]; start: ThreadStart | undefined }> {
     const rows: ChunkRow[] = [];
     let start: ThreadStart | undefined;
     for (let after = afterSeq; ; ) {
-      const page = await this.#store.getChunksAfter(this.#threadId, {
-        afterSeq: after,
-        limit,
-        ...this.#policy,
-      });
+      const page = await this.#page(after, PAGE);
       start ??= page.threadStart;
       for (const row of page.chunks) rows.push(row);
-      if (!page.hasMore || page.newestSeq === null || rows.length >= limit) return { rows, start };
+      if (!page.hasMore || page.newestSeq === null) return { rows, start };
       after = page.newestSeq;
     }
+  }
+
+  #page(afterSeq: number, limit: number): Promise<ForwardChunkPage> {
+    return this.#store.getChunksAfter(this.#threadId, { afterSeq, limit, ...this.#policy });
   }
 
   /**
@@ -131,7 +130,7 @@ export class KeptHistory {
    */
   async #rebuild(): Promise<readonly ChatMessage[]> {
     try {
-      const { start } = await this.#rowsAfter(0, 1);
+      const { threadStart: start } = await this.#page(0, 1);
       const { fold } = await this.#store.getHistory(this.#threadId, this.#policy);
       return this.#reset(fold, start);
     } catch (error) {

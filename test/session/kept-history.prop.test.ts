@@ -244,6 +244,20 @@ describe('KeptHistory', () => {
     expect(store.rowsRead).toBe(1);
   });
 
+  it('reads every page of what came since, when more than one page of rows came', async () => {
+    const store = new MemoryStore();
+    const history = keptOf(store);
+    store.add((KINDS.chat as (typeof KINDS)['chat'])('t0', undefined), 0);
+    await history.messages();
+    // 1,250 rows, more than the store's largest page (1,000).
+    for (let t = 1; t <= 250; t++)
+      store.add((KINDS.tools as (typeof KINDS)['chat'])(`t${t}`, undefined), t);
+    store.rowsRead = 0;
+    expect(await history.messages()).toEqual(groupRows(store.rows));
+    // The last row read (to check it is unchanged) and the new ones, no whole read.
+    expect(store.rowsRead).toBe(1 + 1250);
+  });
+
   it('applies new rows once when reads overlap', async () => {
     const store = new MemoryStore();
     const history = keptOf(store);
