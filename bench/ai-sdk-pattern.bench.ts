@@ -39,6 +39,12 @@ const saveChat = raw.prepare(
   'insert into ai_sdk_chats (id, messages) values (?, ?) on conflict (id) do update set messages = excluded.messages',
 );
 const loadChat = raw.prepare('select messages from ai_sdk_chats where id = ?').pluck();
+// The floor of a first page: the 50 rows selected by hand, with none of chunklog's JavaScript (no
+// driver, no decoding, no grouping). At 10 turns it alone costs more than the whole pattern,
+// which reads one row; it is printed beside the page for that reason (notes/0094).
+const selectPage = raw.prepare(
+  'select seq, turn_id, step, role, type, data, created_at from chunklog_chunks where thread_id = ? order by seq desc limit 50',
+);
 
 /** The UI messages of turn `n` (what the AI SDK app appends to its chat when the turn ends). */
 function uiTurn(n: number): UIMessage[] {
@@ -134,6 +140,10 @@ for (const turns of [10, 1000] as const) {
         name: 'chunklog: getChunks(limit 50) + groupRowsToMessages',
         run: async () =>
           groupRowsToMessages((await store.getChunks(threadId, { limit: 50 })).chunks),
+      },
+      {
+        name: 'the floor: the same 50 rows selected by hand, no JavaScript',
+        run: () => selectPage.all(threadId),
       },
     ],
     ...timing,
