@@ -163,8 +163,6 @@ function toStepUsage(record: Record<string, unknown>): StepUsage {
   return step;
 }
 
-const SELECTED = USAGE_READ_COLUMNS;
-
 function costOf(steps: readonly StepUsage[], price: PriceFunction | undefined): number | undefined {
   if (price === undefined) return undefined;
   let cost = 0;
@@ -208,7 +206,7 @@ export function getTurnUsage(
 function turnUsageRows(ctx: StoreContext, threadId: string, turnId: string) {
   return ctx.db
     .selectFrom('usage')
-    .select(SELECTED)
+    .select(USAGE_READ_COLUMNS)
     .where('thread_id', '=', threadId)
     .where('turn_id', '=', turnId)
     .orderBy('step')
@@ -233,7 +231,7 @@ export function getThreadUsage(
     }
     const records = await ctx.db
       .selectFrom('usage')
-      .select(SELECTED)
+      .select(USAGE_READ_COLUMNS)
       .where('thread_id', '=', threadId)
       .execute();
     const steps = records.map((r) => toStepUsage(r));
