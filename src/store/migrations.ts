@@ -11,6 +11,7 @@ import { historyStatesMigration } from './migrations/0005-history-states.js';
 import { forksByReferenceMigration } from './migrations/0006-forks-by-reference.js';
 import { alternativesMigration } from './migrations/0007-alternatives.js';
 import { runningTurnsMigration } from './migrations/0008-running-turns.js';
+import { threadKeyVersionMigration } from './migrations/0009-thread-key-version.js';
 import { dialectName, jsonColumns } from './store-options.js';
 import { resolveTableNames, type StoreTableNames, type StoreTableOptions } from './tables.js';
 
@@ -66,6 +67,8 @@ export interface MigrationContext {
  *   path), and an index on `conversation_id`. Threads stored before it read as before.
  * - `0008_running_turns`: an index on the turns' `(status, updated_at, thread_id)`, which the
  *   sweep of interrupted turns across threads reads.
+ * - `0009_thread_key_version`: the threads' `key_version` (the key version a key rotation moved
+ *   the thread to), which every write that seals rows reads under the thread's lock.
  *
  * @param options - the dialect, and the table names and JSON type given to `createChunkStore`
  * @returns the migrations by name
@@ -110,6 +113,7 @@ export function migrationsFor(ctx: MigrationContext): Record<string, Migration> 
     '0006_forks_by_reference': forksByReferenceMigration(ctx),
     '0007_alternatives': alternativesMigration(ctx),
     '0008_running_turns': runningTurnsMigration(ctx),
+    '0009_thread_key_version': threadKeyVersionMigration(ctx),
   };
 }
 

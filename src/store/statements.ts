@@ -203,7 +203,7 @@ export interface StoreStatements {
 /** What `advanceThreadBy` returns: the thread's new next seq, and its origin's columns. */
 export type AdvancedThread = { readonly next_seq: unknown } & Pick<
   SelectedThread,
-  'id' | 'parent_id' | 'fork_seq' | 'fork_path'
+  'id' | 'parent_id' | 'fork_seq' | 'fork_path' | 'key_version'
 >;
 
 /** The row a check made with the insert returns (see `insertRowsThen`). */
@@ -444,7 +444,7 @@ export function createStatements(adapter: StoreDialectAdapter): StoreStatements 
           updated_at: arg<number>(1),
         }))
         .where('id', '=', arg<string>(2))
-        .returning(['next_seq', 'id', 'parent_id', 'fork_seq', 'fork_path']),
+        .returning(['next_seq', 'id', 'parent_id', 'fork_seq', 'fork_path', 'key_version']),
     ),
     advanceTurn: new PreparedQuery((db, arg) => advanceTurnFrom(db, arg, 0)),
     openTurns: new PreparedQuery((db, arg) =>

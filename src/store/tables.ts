@@ -102,6 +102,8 @@ export interface ThreadRecord {
   conversation_id: string | null;
   /** On a conversation: the thread whose path is active; null for itself (migration 0007). */
   active_id: string | null;
+  /** The key version a key rotation moved the thread to; null before one (migration 0009). */
+  key_version: number | null;
 }
 
 /** A `chunks` row as the database holds it. */

@@ -23,6 +23,7 @@ export const THREAD_COLUMNS = [
   'fork_path',
   'conversation_id',
   'active_id',
+  'key_version',
 ] as const;
 
 /** A thread as selected with {@link THREAD_COLUMNS}. */
@@ -39,6 +40,7 @@ export interface SelectedThread {
   readonly fork_path: unknown;
   readonly conversation_id: unknown;
   readonly active_id: unknown;
+  readonly key_version: unknown;
 }
 
 /** The `corrupt-row` error for a thread row whose `column` holds what no thread can have. */
@@ -160,6 +162,14 @@ export async function openThread(ctx: StoreContext, record: SelectedThread): Pro
   });
 }
 
+/** A thread's metadata (JSON text) and title as stored, and the version of the key that sealed them. */
+export interface StoredThreadColumns {
+  readonly metadata: string | null | undefined;
+  readonly title: string | null | undefined;
+  /** The sealing key's version; undefined when nothing was sealed. */
+  readonly version: number | undefined;
+}
+
 /**
  * A thread's metadata (JSON text) and title as stored: encrypted with the thread's newest key
  * (made first when it has none) when the store encrypts; null and undefined kept as they are.
@@ -169,16 +179,20 @@ export async function storedThreadColumns(
   threadId: string,
   metadata: string | null | undefined,
   title: string | null | undefined,
-): Promise<{ metadata: string | null | undefined; title: string | null | undefined }> {
+): Promise<StoredThreadColumns> {
   const cipher = ctx.cipher;
   const clear = (metadata ?? null) === null && (title ?? null) === null;
-  if (cipher === undefined || clear) return { metadata, title };
+  if (cipher === undefined || clear) return { metadata, title, version: undefined };
   const key = await cipher.writeKey(threadId);
   const sealed = (column: 'metadata' | 'title', value: string | null | undefined) =>
     value === null || value === undefined
       ? value
       : cipher.sealThreadValue(key, threadId, column, value);
-  return { metadata: sealed('metadata', metadata), title: sealed('title', title) };
+  return {
+    metadata: sealed('metadata', metadata),
+    title: sealed('title', title),
+    version: key.version,
+  };
 }
 
 /** Reads a thread row, locking it for the rest of the transaction where the dialect locks rows. */

@@ -27,6 +27,7 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
         '0006_forks_by_reference': _,
         '0007_alternatives': _7,
         '0008_running_turns': _8,
+        '0009_thread_key_version': _9,
         ...upTo0005
       } = all;
       expect(Object.keys(upTo0005).at(-1)).toBe('0005_history_states');

@@ -53,6 +53,16 @@ async function storedVersions(store: ChunkStore, raw: DialectHarness['raw'], thr
   );
 }
 
+/** A thread's title as stored (an envelope, when the store encrypts). */
+async function storedTitle(store: ChunkStore, raw: DialectHarness['raw'], threadId: string) {
+  const stored = await raw
+    .selectFrom(store.tables.threads)
+    .select(['title'])
+    .where('id', '=', threadId)
+    .executeTakeFirstOrThrow();
+  return String(stored.title);
+}
+
 const available = await availableDialects();
 
 describe.each(['sqlite', 'postgres', 'mysql'] as const)('rotateThreadKey on %s', (name) => {
@@ -80,14 +90,129 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)('rotateThreadKey on %s',
     expect(await store.getRows('t')).toEqual(before);
     const thread = await store.getThread('t');
     expect([thread.title, thread.metadata]).toEqual(['clear title', { a: 1 }]);
-    const stored = await harness.raw
-      .selectFrom(store.tables.threads)
-      .select(['title'])
-      .where('id', '=', 't')
-      .executeTakeFirstOrThrow();
-    expect(String(stored.title)).toMatch(/^ck1\.2\./);
+    expect(await storedTitle(store, harness.raw, 't')).toMatch(/^ck1\.2\./);
     expect((await store.rotateThreadKey('t')).version).toBe(3);
     expect(await store.getRows('t')).toEqual(before);
+    await store.close();
+  });
+});
+
+/**
+ * A key provider whose next `getKey` of a thread's newest key (a write fetching its key) returns
+ * the key of that moment only once `release` is called: the write then goes on with a key it
+ * fetched before whatever ran meanwhile.
+ */
+function heldKeys(inner: ThreadKeyProvider) {
+  let gate: { readonly released: Promise<void>; readonly fetched: () => void } | undefined;
+  const provider: ThreadKeyProvider = {
+    async getKey(threadId, version) {
+      const key = await inner.getKey(threadId, version);
+      const held = version === undefined ? gate : undefined;
+      if (held !== undefined) {
+        gate = undefined;
+        held.fetched();
+        await held.released;
+      }
+      return key;
+    },
+    createKey: (threadId) => inner.createKey(threadId),
+    destroyKey: (threadId, version) => inner.destroyKey(threadId, version),
+  };
+  /** Holds the next write's key; resolves `fetched` once the write has fetched it. */
+  const hold = () => {
+    let release = () => {};
+    let fetched = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const wasFetched = new Promise<void>((resolve) => {
+      fetched = resolve;
+    });
+    gate = { released, fetched };
+    return { release, fetched: wasFetched };
+  };
+  return { provider, hold };
+}
+
+/** A write that seals with the thread's key, on a thread holding `old` (2 rows) and `run` (running). */
+const lateWrites: readonly {
+  readonly name: string;
+  readonly write: (store: ChunkStore) => Promise<unknown>;
+}[] = [
+  { name: 'appendTurn', write: (store) => store.appendTurn('t', turn('late', 3)) },
+  { name: 'beginTurn', write: (store) => store.beginTurn('t', turn('late', 2)) },
+  {
+    name: 'appendSteps',
+    write: (store) => store.appendSteps('t', 'run', turn('run', 3).slice(1)),
+  },
+  {
+    name: 'appendSteps ending the turn',
+    write: (store) =>
+      store.appendSteps('t', 'run', turn('run', 2).slice(1), { status: 'completed' }),
+  },
+  { name: 'updateThread', write: (store) => store.updateThread('t', { title: 'late title' }) },
+  {
+    name: 'expire',
+    write: (store) => store.expire({ before: Date.now() + 60_000, threadId: 't' }),
+  },
+];
+
+describe.each(['sqlite', 'postgres', 'mysql'] as const)('a key rotation on %s', (name) => {
+  it.skipIf(!available.includes(name)).each(lateWrites)(
+    'races $name, which fetched the old key before the rotation and commits after it: what it wrote is under the new key, and every row and column reads',
+    async ({ write }) => {
+      const harness = createHarness(name);
+      harnesses.push(harness);
+      const inner = createMemoryKeyProvider();
+      const { provider, hold } = heldKeys(inner);
+      const store = harness.openStore({ encryption: { keys: provider } });
+      await store.migrate();
+      await store.createThread('t', { title: 'first title' });
+      await store.appendTurn('t', turn('old', 2), { createdAt: new Date(Date.now() - 60_000) });
+      await store.beginTurn('t', turn('run', 1));
+
+      const held = hold();
+      const late = write(store);
+      await held.fetched;
+      expect((await store.rotateThreadKey('t')).version).toBe(2);
+      expect(await inner.getKey('t', 1)).toBeUndefined();
+      held.release();
+      await late;
+
+      expect(await storedVersions(store, harness.raw, 't')).toEqual(new Set([2]));
+      expect(await storedTitle(store, harness.raw, 't')).toMatch(/^ck1\.2\./);
+      const rows = await store.getRows('t');
+      expect(rows.length).toBeGreaterThan(0);
+      await store.getThread('t');
+      await store.close();
+    },
+  );
+});
+
+describe('a write to a thread rotated past its provider', () => {
+  it('is refused naming the encryption option when the newest key is older than the thread says', async () => {
+    const harness = createHarness('sqlite');
+    harnesses.push(harness);
+    const keys = createMemoryKeyProvider();
+    const store = harness.openStore({ encryption: { keys } });
+    await store.migrate();
+    await store.appendTurn('t', turn('a', 1));
+    await store.rotateThreadKey('t');
+    // A provider that lost the thread's newest key: its newest is now version 1 again.
+    await keys.destroyKey('t', 2);
+    await keys.createKey('t');
+    const written = store.appendTurn('t', turn('b', 1)).then(
+      () => undefined,
+      (e: unknown) => (ChunklogError.isInstance(e) ? [e.code, e.option] : String(e)),
+    );
+    expect(await written).toEqual(['invalid-option', 'encryption']);
+    // Nothing was written: the thread still holds its one row (under the lost key).
+    const stored = await harness.raw
+      .selectFrom(store.tables.chunks)
+      .select('turn_id')
+      .where('thread_id', '=', 't')
+      .execute();
+    expect(stored.map((r) => r.turn_id)).toEqual(['a']);
     await store.close();
   });
 });
@@ -128,9 +253,9 @@ const BATCHES = Math.ceil(ROWS / BATCH_ROWS);
 
 /**
  * Where a worker is killed: at its `commit`-th COMMIT, before it was sent or after it returned.
- * A rotation commits a pass over every batch and one past the end (`BATCHES + 1` transactions),
- * then the thread's columns, before it destroys a key: a kill at one of the first `BATCHES`
- * commits lands inside a rotation, by construction.
+ * A rotation commits the mark of its key version on the thread row, a pass over every batch and
+ * one past the end (`BATCHES + 1` transactions), then the thread's columns, before it destroys a
+ * key: a kill at one of the first `BATCHES + 1` commits lands inside a rotation, by construction.
  */
 interface KillPoint {
   readonly commit: number;
@@ -138,7 +263,7 @@ interface KillPoint {
 }
 
 const killPoint: fc.Arbitrary<KillPoint> = fc.record({
-  commit: fc.integer({ min: 1, max: BATCHES }),
+  commit: fc.integer({ min: 1, max: BATCHES + 1 }),
   at: fc.constantFrom('before' as const, 'after' as const),
 });
 
@@ -210,12 +335,13 @@ describe('a rotation killed with SIGKILL', () => {
         await setup.close();
 
         // Rows 1 to `rotated` are under the new key: each committed batch holds the next ones (a
-        // resumed rotation skips those under it already), the one a kill interrupts none.
+        // resumed rotation skips those under it already), the one a kill interrupts none. The
+        // first commit of each run is the mark, which re-encrypts nothing.
         let rotated = 0;
         for (const kill of kills) {
           expect(await rotateInChild(job, kill)).toEqual({ exit: 'SIGKILL' });
-          const committed = kill.at === 'after' ? kill.commit : kill.commit - 1;
-          rotated = Math.max(rotated, Math.min(ROWS, committed * BATCH_ROWS));
+          const batches = (kill.at === 'after' ? kill.commit : kill.commit - 1) - 1;
+          rotated = Math.max(rotated, Math.min(ROWS, Math.max(0, batches) * BATCH_ROWS));
           const check = await open();
           expect(await check.getRows('t')).toEqual(expected);
           await check.close();

@@ -2,13 +2,10 @@
 // threads) on an SQLite file, PostgreSQL and MariaDB: up, down and up again, and the sweep reads
 // the running turns it should before and after it.
 import { sql } from 'kysely';
-import { Migrator } from 'kysely/migration';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dialectAdapter } from '../../src/store/dialects/detect.js';
-import { migrationsFor } from '../../src/store/migrations.js';
-import { resolveTableNames } from '../../src/store/tables.js';
 import { textDrafts } from '../../src/testing/index.js';
 import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
+import { storeMigrator } from './support/migrator.js';
 
 const available = await availableDialects();
 const harnesses: DialectHarness[] = [];
@@ -33,16 +30,7 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
     it('adds the running-turns index, drops it going down, and the sweep finds the same turns', async () => {
       const h = createHarness(name);
       harnesses.push(h);
-      const names = resolveTableNames({ tablePrefix: h.prefix });
-      const migrator = new Migrator({
-        db: h.raw,
-        provider: {
-          getMigrations: async () =>
-            migrationsFor({ adapter: dialectAdapter(name), names, jsonAsText: false }),
-        },
-        migrationTableName: names.migrations,
-        migrationLockTableName: names.migrationLock,
-      });
+      const { migrator, names } = storeMigrator(h);
       const index = `${names.turns}_running_idx`;
       expect((await migrator.migrateToLatest()).error).toBeUndefined();
       expect(await hasIndex(h, index)).toBe(true);

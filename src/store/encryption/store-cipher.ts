@@ -60,8 +60,9 @@ export class StoreCipher {
    * A thread's row data sealer for a write: `(seq, json)` → what the data column stores (the
    * JSON text of the envelope string).
    */
-  rowSealer(key: ThreadKey, threadId: string): (seq: number, json: string) => string {
-    return (seq, json) => `"${seal(key, rowAad(threadId, seq), json)}"`;
+  rowSealer(key: ThreadKey, threadId: string): RowSealer {
+    const sealRow = (seq: number, json: string) => `"${seal(key, rowAad(threadId, seq), json)}"`;
+    return Object.assign(sealRow, { version: key.version });
   }
 
   /**
@@ -181,7 +182,11 @@ export class StoreCipher {
 }
 
 /** Seals a row's data for the data column: `(seq, json)` → what is stored. */
-export type RowSealer = (seq: number, json: string) => string;
+export interface RowSealer {
+  (seq: number, json: string): string;
+  /** The version of the key it seals with. */
+  readonly version: number;
+}
 
 /**
  * The row sealer of a write to `threadId` (its newest key, made first when it has none), or
@@ -195,13 +200,50 @@ export async function rowSealerFor(
   return cipher.rowSealer(await cipher.writeKey(threadId), threadId);
 }
 
-/** A turn's serialized row data as stored from seq `first`: sealed when there is a sealer. */
-export function sealedData(
+/**
+ * A turn's serialized row data as stored from seq `first`, sealed when there is a sealer. Called
+ * under the thread's lock, with the thread row's `key_version` as read under it: when a key
+ * rotation moved the thread past the key `seal` was made with (fetched before the lock), the rows
+ * are sealed with the thread's newest key, fetched now, so that no row lands under a key the
+ * rotation destroys (notes/0095).
+ *
+ * @throws {ChunklogError} `invalid-option` when the provider's newest key is older than the
+ *   thread's `key_version` (a provider that lost keys)
+ */
+export async function sealedData(
+  cipher: StoreCipher | undefined,
+  threadId: string,
   seal: RowSealer | undefined,
+  keyVersion: unknown,
   first: number,
   data: readonly string[],
-): readonly string[] {
-  return seal === undefined ? data : data.map((json, i) => seal(first + i, json));
+): Promise<readonly string[]> {
+  const sealer = await currentSealer(cipher, threadId, seal, keyVersion);
+  return sealer === undefined ? data : data.map((json, i) => sealer(first + i, json));
+}
+
+/**
+ * `seal`, or a sealer of the thread's newest key when the thread's `key_version` (read under its
+ * lock) is newer than `seal`'s key: see {@link sealedData}.
+ */
+export async function currentSealer(
+  cipher: StoreCipher | undefined,
+  threadId: string,
+  seal: RowSealer | undefined,
+  keyVersion: unknown,
+): Promise<RowSealer | undefined> {
+  if (seal === undefined || cipher === undefined) return seal;
+  const rotatedTo = Number(keyVersion ?? 0);
+  if (rotatedTo <= seal.version) return seal;
+  const key = await cipher.writeKey(threadId);
+  if (key.version < rotatedTo) {
+    throw new ChunklogError(
+      'invalid-option',
+      `The encryption key provider's newest key for thread ${JSON.stringify(threadId)} is version ${key.version}, but the thread was rotated to version ${rotatedTo}: the provider lost keys.`,
+      { option: 'encryption', threadId },
+    );
+  }
+  return cipher.rowSealer(key, threadId);
 }
 
 /** Decrypts the encrypted rows among `records` in place, when the store encrypts. */

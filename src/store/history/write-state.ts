@@ -43,10 +43,11 @@ export async function writeHistoryState(
   }
   const state = fold.state();
   const cipher = ctx.cipher;
+  const key = cipher === undefined ? undefined : await cipher.writeKey(threadId);
   const seal =
-    cipher === undefined
+    cipher === undefined || key === undefined
       ? undefined
-      : cipher.stateSealer(await cipher.writeKey(threadId), threadId, state.seq);
+      : cipher.stateSealer(key, threadId, state.seq);
   const records = encodeState(threadId, state, ctx.now(), seal);
   if (records === undefined) return undefined;
   const states = 'historyStates';
@@ -57,6 +58,11 @@ export async function writeHistoryState(
       const nextSeq = Number(thread.rows[0]?.next_seq ?? 0);
       // The fold ends with the thread's last row, as stored now (not one of a truncated past).
       if (nextSeq !== last.seq + 1) return false;
+      // A key rotation moved the thread past the key the state was sealed with: a state is
+      // derived, so it is not written rather than sealed again (notes/0095).
+      if (key !== undefined && Number(thread.rows[0]?.key_version ?? 0) > key.version) {
+        return false;
+      }
       const row = await trx
         .selectFrom('chunks')
         .select(['turn_id', 'created_at'])

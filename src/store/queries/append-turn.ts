@@ -205,7 +205,7 @@ async function writeNewTurn(
     first = advanced.first;
     if (await sharedTurn(ctx, trx, advanced.origin, turnId)) throw new TurnStoredAlready();
     if (w.fence !== undefined) await requireFence(ctx, trx, threadId, w.fence, now);
-    const sealed = sealedData(w.seal, first, data);
+    const sealed = await sealedData(ctx.cipher, threadId, w.seal, advanced.keyVersion, first, data);
     const rows = { threadId, turnId, first, drafts: checked, data: sealed, at: rowsAt };
     if (await insertRowsOfNewTurn(ctx, trx, rows)) throw new TurnStoredAlready();
   } else {
@@ -218,7 +218,7 @@ async function writeNewTurn(
     first = Number(thread.next_seq);
     if (await sharedTurn(ctx, trx, threadOrigin(thread), turnId)) throw new TurnStoredAlready();
     if (w.fence !== undefined) await requireFence(ctx, trx, threadId, w.fence, now);
-    const sealed = sealedData(w.seal, first, data);
+    const sealed = await sealedData(ctx.cipher, threadId, w.seal, thread.key_version, first, data);
     await statements.insertRows(trx, threadId, turnId, first, checked, sealed, rowsAt);
     const args = [first + count, now, threadId, threadId, turnId, first];
     const advanced = await statements.advanceThreadIfNew.execute(trx, args);
@@ -272,7 +272,7 @@ async function writeCheckingFirst(
   // The rows get the given time (an import) or now; the thread's activity is now either way.
   const rowsAt = w.stamp ?? now;
   const first = Number(thread.next_seq);
-  const sealed = sealedData(w.seal, first, data);
+  const sealed = await sealedData(ctx.cipher, threadId, w.seal, thread.key_version, first, data);
   await statements.insertRows(trx, threadId, turnId, first, checked, sealed, rowsAt);
   await statements.advanceThread.execute(trx, [first + checked.length, now, threadId]);
   if (w.status !== undefined) {

@@ -4,7 +4,7 @@ import { readOptions } from '../../errors/invalid-option.js';
 import type { SystemRowData } from '../../schema/chunk-row.js';
 import { asString, isoOf } from '../codec.js';
 import type { StoreContext } from '../context.js';
-import { openRecords, rowSealerFor } from '../encryption/store-cipher.js';
+import { currentSealer, openRecords, rowSealerFor } from '../encryption/store-cipher.js';
 import { wrapStoreErrors } from '../store-errors.js';
 import type { StoreTables } from '../tables.js';
 import { selectThread } from '../threads.js';
@@ -124,6 +124,7 @@ async function expireThread(
         end++;
       }
       if (removed === 0) return { turns: 0, rows: 0 };
+      const sealer = await currentSealer(ctx.cipher, threadId, seal, thread.key_version);
       const last = (spans[end - 1] as TurnSpan).last;
       const kept = spans[end];
       const now = ctx.now();
@@ -149,7 +150,7 @@ async function expireThread(
           step: 0,
           role: 'system',
           type: 'system',
-          data: seal === undefined ? json : seal(last, json),
+          data: sealer === undefined ? json : sealer(last, json),
           created_at: now,
         })
         .where('thread_id', '=', threadId)

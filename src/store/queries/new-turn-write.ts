@@ -19,7 +19,7 @@ export async function advanceThreadCreating(
   threadId: string,
   count: number,
   now: number,
-): Promise<{ first: number; origin: ThreadOrigin }> {
+): Promise<{ first: number; origin: ThreadOrigin; keyVersion: unknown }> {
   const advance = () => ctx.statements.advanceThreadBy.execute(trx, [count, now, threadId]);
   let row = (await advance()).rows[0];
   if (row === undefined) {
@@ -27,7 +27,11 @@ export async function advanceThreadCreating(
     row = (await advance()).rows[0];
     if (row === undefined) throw new Error('the thread row vanished while it was created');
   }
-  return { first: Number(row.next_seq) - count, origin: threadOrigin(row) };
+  return {
+    first: Number(row.next_seq) - count,
+    origin: threadOrigin(row),
+    keyVersion: row.key_version,
+  };
 }
 
 /** What {@link insertRowsOfNewTurn} inserts: a turn's checked drafts and their serialized data. */

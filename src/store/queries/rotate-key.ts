@@ -12,18 +12,19 @@ import { writeTransaction } from '../transaction.js';
 import type { RotateKeyOptions, RotateKeyResult } from '../types.js';
 import { checkThreadId } from '../validate.js';
 
-/** Passes over the thread at most (the last finds nothing, unless writes kept an old key). */
-const MAX_PASSES = 3;
-
 /** Rows re-encrypted per transaction by default. */
 const DEFAULT_BATCH = 500;
 
 /**
  * `ChunkStore.rotateThreadKey`: re-encrypts a thread under a new key in batches of rows (one
- * transaction each), then destroys its older keys. Resumable: while the key before the newest
- * still exists, a rotation is unfinished, and the next call continues it under the same newest
- * key (rows already under it are skipped without decrypting); the older keys are destroyed
- * oldest first, so the one that marks an unfinished rotation goes last.
+ * transaction each), then destroys its older keys. First it records the new key's version on the
+ * thread row (`key_version`), under the thread's lock: every write that seals rows reads it
+ * under the same lock and seals with that key or a newer one, so one pass over the rows, made
+ * after the mark, finds every row under an older key, and none lands under one afterwards
+ * (notes/0095). Resumable: while the key before the newest still exists, a rotation is
+ * unfinished, and the next call continues it under the same newest key (rows already under it
+ * are skipped without decrypting); the older keys are destroyed oldest first, so the one that
+ * marks an unfinished rotation goes last.
  */
 export function rotateThreadKey(
   ctx: StoreContext,
@@ -53,24 +54,19 @@ export function rotateThreadKey(
       throw threadNotFound(threadId);
     }
     const target = await rotationTarget(cipher, threadId);
+    await markRotation(ctx, threadId, target);
     // History states are derived: drop them rather than re-encrypt (the next read rebuilds one).
+    // After the mark: a state written from now on is sealed with the target key, or not at all.
     await ctx.db.deleteFrom('historyStates').where('thread_id', '=', threadId).execute();
     await ctx.db.deleteFrom('snapshots').where('thread_id', '=', threadId).execute();
     let rows = 0;
     let unreadable = 0;
-    // Passes until one finds nothing to re-encrypt: a write that fetched the old key before the
-    // new one was made may commit behind the first pass (notes/0087).
-    for (let pass = 0, found = 1; found > 0 && pass < MAX_PASSES; pass++) {
-      found = 0;
-      unreadable = 0;
-      for (let after = 0; ; ) {
-        const done = await rotateBatch(ctx, cipher, threadId, target, after, batch);
-        found += done.rows;
-        unreadable += done.unreadable;
-        if (done.last === undefined) break;
-        after = done.last;
-      }
-      rows += found;
+    for (let after = 0; ; ) {
+      const done = await rotateBatch(ctx, cipher, threadId, target, after, batch);
+      rows += done.rows;
+      unreadable += done.unreadable;
+      if (done.last === undefined) break;
+      after = done.last;
     }
     await rotateThreadColumns(ctx, cipher, threadId, target);
     for (let version = 1; version < target.version; version++) {
@@ -90,6 +86,28 @@ async function rotationTarget(cipher: StoreCipher, threadId: string): Promise<Th
     }
   }
   return checkThreadKey(threadId, await cipher.keys.createKey(threadId));
+}
+
+/**
+ * Records `target`'s version on the thread row (never lowering it), in a transaction of its own:
+ * the UPDATE waits for the thread's lock, so every write that sealed with an older key has
+ * committed before it, and every later one reads the mark under the lock.
+ */
+async function markRotation(ctx: StoreContext, threadId: string, target: ThreadKey): Promise<void> {
+  await writeTransaction(
+    ctx,
+    async (trx) => {
+      await trx
+        .updateTable('threads')
+        .set({ key_version: target.version })
+        .where('id', '=', threadId)
+        .where((eb) =>
+          eb.or([eb('key_version', 'is', null), eb('key_version', '<', target.version)]),
+        )
+        .execute();
+    },
+    { what: 'rotateThreadKey', threadId },
+  );
 }
 
 /** Re-encrypts the rows after `after` (at most `batch` of them) that are not under `target`. */

@@ -174,7 +174,8 @@ export function beginTurn(
         }
         const first = Number(thread.next_seq);
         const next = first + checked.length;
-        const sealed = sealedData(seal, first, data);
+        const keyVersion = thread.key_version;
+        const sealed = await sealedData(ctx.cipher, threadId, seal, keyVersion, first, data);
         await ctx.statements.insertRows(trx, threadId, turnId, first, checked, sealed, now);
         await trx
           .insertInto('turns')
@@ -234,12 +235,12 @@ async function beginNewTurn(
 ): Promise<BeginTurnResult> {
   const now = ctx.now();
   const count = checked.length;
-  const { first, origin } = await advanceThreadCreating(ctx, trx, threadId, count, now);
+  const { first, origin, keyVersion } = await advanceThreadCreating(ctx, trx, threadId, count, now);
   if (await sharedTurn(ctx, trx, origin, turnId)) throw new TurnBegunAlready();
   const next = first + count;
   if (fence !== undefined) await requireFence(ctx, trx, threadId, fence, now);
   const turnRow = runningTurnRow(threadId, turnId, first, next, now, fence);
-  const sealed = sealedData(seal, first, data);
+  const sealed = await sealedData(ctx.cipher, threadId, seal, keyVersion, first, data);
   // One statement where it fits: the rows, the check for rows stored before, the turn's row.
   const all = ctx.statements.insertRowsThen(trx, threadId, turnId, first, checked, sealed, now, {
     beginTurn: TURN_COLUMNS.map((column) => turnRow[column]),
@@ -307,15 +308,18 @@ function writeSteps(
         // Lock the thread (advancing it where one statement can) and learn where the rows start.
         const advanced = count > 0 && adapter.updateReturning;
         let first: number;
+        let keyVersion: unknown;
         if (advanced) {
           const row = (await statements.advanceThreadBy.execute(trx, [count, now, threadId]))
             .rows[0];
           if (row === undefined) throw notRunning(threadId, turnId, 'the thread does not exist');
           first = Number(row.next_seq) - count;
+          keyVersion = row.key_version;
         } else {
           const thread = (await statements.lockThread.execute(trx, [threadId])).rows[0];
           if (thread === undefined) throw notRunning(threadId, turnId, 'the thread does not exist');
           first = Number(thread.next_seq);
+          keyVersion = thread.key_version;
         }
         if (fence !== undefined) await requireFence(ctx, trx, threadId, fence, now);
         const next = first + count;
@@ -334,7 +338,7 @@ function writeSteps(
           matched = Number(result.numAffectedRows ?? 0) > 0;
         } else {
           const turnArgs = [next, ended, now, threadId, turnId, first];
-          sealed = sealedData(seal, first, data);
+          sealed = await sealedData(ctx.cipher, threadId, seal, keyVersion, first, data);
           const both = statements.insertRowsThen(
             trx,
             threadId,

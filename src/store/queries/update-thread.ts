@@ -20,18 +20,23 @@ export function updateThread(
   const title = checkClearable(o.title, checkTitle);
   return wrapStoreErrors('updateThread', threadId, async () => {
     const json = metadata === undefined || metadata === null ? metadata : JSON.stringify(metadata);
-    const stored = await storedThreadColumns(ctx, threadId, json, title);
-    const set = {
-      ...(metadata === undefined ? {} : { metadata: stored.metadata ?? null }),
-      ...(ownerId === undefined ? {} : { owner_id: ownerId }),
-      ...(title === undefined ? {} : { title: stored.title ?? null }),
-    };
+    const sealed = await storedThreadColumns(ctx, threadId, json, title);
     return await writeTransaction(
       ctx,
       async (trx) => {
-        if ((await selectThread(ctx, trx, threadId, true)) === undefined) {
-          throw threadNotFound(threadId);
-        }
+        const thread = await selectThread(ctx, trx, threadId, true);
+        if (thread === undefined) throw threadNotFound(threadId);
+        // A key rotation moved the thread past the key the values were sealed with (fetched
+        // before the lock): seal them again with the newest (notes/0095).
+        const stored =
+          sealed.version !== undefined && Number(thread.key_version ?? 0) > sealed.version
+            ? await storedThreadColumns(ctx, threadId, json, title)
+            : sealed;
+        const set = {
+          ...(metadata === undefined ? {} : { metadata: stored.metadata ?? null }),
+          ...(ownerId === undefined ? {} : { owner_id: ownerId }),
+          ...(title === undefined ? {} : { title: stored.title ?? null }),
+        };
         if (Object.keys(set).length > 0) {
           await trx.updateTable('threads').set(set).where('id', '=', threadId).execute();
         }

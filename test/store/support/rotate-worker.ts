@@ -1,6 +1,6 @@
 // A key rotation in a child process, for the crash test: opens the SQLite store and key file
-// named on its command line and rotates the thread's key. Every COMMIT of the rotation (one per
-// batch of rows, then one for the thread's columns) is reported to the parent twice, before it is
+// named on its command line and rotates the thread's key. Every COMMIT of the rotation (the mark
+// of its key version, one per batch of rows, then one for the thread's columns) is reported to the parent twice, before it is
 // sent and after it returned, and waits for the parent's 'go' each time: the parent kills the
 // process (SIGKILL) at the point it chose, or lets it run to the end, where it says done.
 //   argv[2]: JSON { file, keyFile, threadId, batchRows }
