@@ -222,7 +222,9 @@ export function createChunkStore(
     timeoutMs: checked.timeoutMs,
     snapshotMinRows: checked.snapshotMinRows,
     ...(checked.redact === undefined ? {} : { redactor: checked.redact }),
-    ...(checked.encryption === undefined ? {} : { cipher: new StoreCipher(checked.encryption) }),
+    ...(checked.encryption === undefined
+      ? {}
+      : { cipher: new StoreCipher(checked.encryption.keys, checked.encryption.requireEncrypted) }),
     ...(ownSqlite ? { ownSqliteBusyMs: checked.sqlite.busyTimeoutMs ?? 5000 } : {}),
   };
 

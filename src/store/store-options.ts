@@ -1,7 +1,7 @@
 import { invalidOption, readOptions } from '../errors/invalid-option.js';
 import { checkRedactor, type Redactor } from '../transforms/redactor.js';
 import type { StoreDialectName } from './dialects/adapter.js';
-import { checkEncryption, type ThreadKeyProvider } from './encryption/key-provider.js';
+import { type CheckedEncryption, checkEncryption } from './encryption/key-provider.js';
 import type { SqliteOpenOptions } from './open-sqlite.js';
 import type { StoreTableOptions } from './tables.js';
 import type { CorruptRowPolicy } from './types.js';
@@ -47,7 +47,7 @@ export interface CheckedStoreOptions {
   readonly timeoutMs: number;
   readonly snapshotMinRows: number | false;
   readonly redact: Redactor | undefined;
-  readonly encryption: ThreadKeyProvider | undefined;
+  readonly encryption: CheckedEncryption | undefined;
 }
 
 /**

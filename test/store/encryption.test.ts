@@ -290,6 +290,41 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)('encryption at rest on %
     expect([thread.title, thread.metadata]).toEqual(['clear', { a: 1 }]);
     await store.close();
   });
+
+  it.skipIf(skip)(
+    'with requireEncrypted, what is stored in clear is refused: rows read as corrupt (or are skipped), a clear title fails, a rotation leaves clear rows and counts them',
+    async () => {
+      harness = createHarness(name);
+      harnesses.push(harness);
+      keys = createMemoryKeyProvider();
+      const plain = harness.openStore({});
+      await plain.migrate();
+      await plain.createThread('old', { metadata: { a: 1 }, title: 'clear' });
+      await plain.appendTurn('old', markedTurn('t1', 'clear'));
+      await plain.close();
+      const strict = { encryption: { keys, requireEncrypted: true } };
+      store = await open(strict);
+      await store.appendTurn('old', markedTurn('t2', 'sealed'));
+      const refused = await expectCode(store.getRows('old'), 'corrupt-row');
+      expect(refused.message).toMatch(/^Row 1 of thread "old" is corrupt: it is stored in clear/);
+      expect(refused.message).toContain('encryption.requireEncrypted');
+      const title = await expectCode(store.getThread('old'), 'corrupt-row');
+      expect(title.message).toContain('stored in clear');
+
+      const skipping = await open({ ...strict, onCorruptRow: 'skip' });
+      const sealed = await skipping.getRows('old');
+      expect(sealed.map((r) => r.seq)).toEqual([6, 7, 8, 9, 10]);
+      expect(sealed.every((r) => r.turnId === 't2')).toBe(true);
+      await skipping.updateThread('old', { title: 'sealed title', metadata: { b: 2 } });
+      const thread = await skipping.getThread('old');
+      expect([thread.title, thread.metadata]).toEqual(['sealed title', { b: 2 }]);
+      // A clear row is not laundered into an encrypted one: left as it is, and counted.
+      expect(await skipping.rotateThreadKey('old')).toEqual({ version: 2, rows: 5, unreadable: 5 });
+      expect((await skipping.getRows('old')).map((r) => r.seq)).toEqual([6, 7, 8, 9, 10]);
+      await skipping.close();
+      await store.close();
+    },
+  );
 });
 
 describe('the encryption option and key providers', () => {
@@ -306,6 +341,30 @@ describe('the encryption option and key providers', () => {
       expect(error?.code).toBe('invalid-option');
       expect(error?.option).toBe('encryption');
     }
+  });
+
+  it('refuses a requireEncrypted that is not a boolean, and a misspelt option in encryption', async () => {
+    const { createChunkStore } = await import('../../src/store/index.js');
+    const keys = createMemoryKeyProvider();
+    const refusal = (encryption: unknown) => {
+      try {
+        createChunkStore({ sqlite: ':memory:' }, { encryption: encryption as never });
+      } catch (e) {
+        return ChunklogError.isInstance(e) ? [e.code, e.option, e.message] : String(e);
+      }
+      return 'accepted';
+    };
+    expect(refusal({ keys, requireEncrypted: 'yes' })).toEqual([
+      'invalid-option',
+      'encryption.requireEncrypted',
+      expect.stringContaining('must be a boolean'),
+    ]);
+    expect(refusal({ keys, requireEncryption: true })).toEqual([
+      'invalid-option',
+      'encryption.requireEncryption',
+      expect.stringContaining('did you mean `encryption.requireEncrypted`'),
+    ]);
+    expect(refusal({ keys, requireEncrypted: false })).toBe('accepted');
   });
 
   it('refuses a key that is not 32 bytes, naming the thread', async () => {

@@ -1,4 +1,5 @@
 import { ChunklogError } from '../../errors/chunklog-error.js';
+import { invalidOption, readOptions } from '../../errors/invalid-option.js';
 
 /**
  * One data key of a thread: 32 random bytes for AES-256-GCM, and its version (1 for a thread's
@@ -50,6 +51,20 @@ export interface ThreadKeyProvider {
 export interface StoreEncryptionOptions {
   /** Where the threads' data keys come from. */
   readonly keys: ThreadKeyProvider;
+  /**
+   * Refuse what is stored in clear: a row whose data is not encrypted reads as a corrupt row
+   * (`onCorruptRow` decides), and a clear thread title or metadata fails with `corrupt-row`.
+   * Default `false`: clear values, written before encryption was turned on, are read. Turn it
+   * on once every thread was rotated (`rotateThreadKey` encrypts clear rows), or from the start:
+   * then one who can write the database cannot add a row in clear either.
+   */
+  readonly requireEncrypted?: boolean | undefined;
+}
+
+/** The `encryption` option, checked. */
+export interface CheckedEncryption {
+  readonly keys: ThreadKeyProvider;
+  readonly requireEncrypted: boolean;
 }
 
 /** The length of a data key, in bytes (AES-256). */
@@ -58,10 +73,11 @@ export const KEY_BYTES = 32;
 /**
  * Checks the `encryption` option.
  *
- * @returns the key provider, or undefined when encryption is off
- * @throws {ChunklogError} `invalid-option` (option `encryption`)
+ * @returns the key provider and whether clear values are refused, or undefined when encryption
+ *   is off
+ * @throws {ChunklogError} `invalid-option` (option `encryption`, or the unknown or wrong key in it)
  */
-export function checkEncryption(value: unknown): ThreadKeyProvider | undefined {
+export function checkEncryption(value: unknown): CheckedEncryption | undefined {
   if (value === undefined) return undefined;
   const keys = (value as { keys?: unknown } | null)?.keys as Record<string, unknown> | undefined;
   if (
@@ -79,7 +95,17 @@ export function checkEncryption(value: unknown): ThreadKeyProvider | undefined {
       { option: 'encryption', value },
     );
   }
-  return keys as unknown as ThreadKeyProvider;
+  const o = readOptions(value, 'createChunkStore', ['keys', 'requireEncrypted'], 'encryption');
+  const required = o.requireEncrypted ?? false;
+  if (typeof required !== 'boolean') {
+    invalidOption(
+      'createChunkStore',
+      'encryption.requireEncrypted',
+      '`encryption.requireEncrypted` must be a boolean',
+      required,
+    );
+  }
+  return { keys: keys as unknown as ThreadKeyProvider, requireEncrypted: required };
 }
 
 /**

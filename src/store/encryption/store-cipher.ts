@@ -12,6 +12,10 @@ import {
 } from './cipher.js';
 import { checkThreadKey, type ThreadKey, type ThreadKeyProvider } from './key-provider.js';
 
+/** Why a value stored in clear is refused (`encryption.requireEncrypted`). */
+const CLEAR =
+  'is stored in clear, and the store requires every value encrypted (`encryption.requireEncrypted`)';
+
 /** A row as read, with the thread id it is stored under. */
 export interface SealedRecord {
   readonly thread_id: unknown;
@@ -36,11 +40,17 @@ export function envelopeOf(value: unknown): string | undefined {
  */
 export class StoreCipher {
   readonly keys: ThreadKeyProvider;
+  /** Whether values stored in clear are refused (`encryption.requireEncrypted`). */
+  readonly requireEncrypted: boolean;
 
-  /** @param keys - the app's key provider */
-  constructor(keys: ThreadKeyProvider) {
+  /**
+   * @param keys - the app's key provider
+   * @param requireEncrypted - refuse values stored in clear
+   */
+  constructor(keys: ThreadKeyProvider, requireEncrypted = false) {
     requireCipher();
     this.keys = keys;
+    this.requireEncrypted = requireEncrypted;
   }
 
   /** The thread's newest key, made first when it has none. */
@@ -69,7 +79,7 @@ export class StoreCipher {
    * Decrypts the data of the encrypted rows among `records` in place (each with the key and
    * associated data of the thread id in its own `thread_id` column); a row that does not open
    * gets an {@link UnreadableData}. Clear rows (written before encryption was turned on) are
-   * left as they are.
+   * left as they are, unless clear values are refused: then they get an {@link UnreadableData}.
    */
   async openRecords(records: readonly SealedRecord[]): Promise<void> {
     const keys = new Map<string, Promise<ThreadKey | undefined>>();
@@ -80,7 +90,12 @@ export class StoreCipher {
     }[] = [];
     for (const record of records) {
       const envelope = envelopeOf(record.data);
-      if (envelope === undefined) continue;
+      if (envelope === undefined) {
+        if (this.requireEncrypted) {
+          (record as { data: unknown }).data = new UnreadableData(`it ${CLEAR}`);
+        }
+        continue;
+      }
       const threadId = asString(record.thread_id);
       const version = envelopeVersion(envelope) ?? 0;
       const id = `${version}\u0000${threadId}`;
@@ -130,7 +145,14 @@ export class StoreCipher {
     stored: unknown,
   ): Promise<unknown> {
     const envelope = envelopeOf(stored);
-    if (envelope === undefined) return stored;
+    if (envelope === undefined) {
+      if (!this.requireEncrypted || stored === null || stored === undefined) return stored;
+      throw new ChunklogError(
+        'corrupt-row',
+        `The row of thread ${JSON.stringify(threadId)} is corrupt: its ${column} ${CLEAR}.`,
+        { threadId },
+      );
+    }
     const version = envelopeVersion(envelope);
     const key = version === undefined ? undefined : await this.readKey(threadId, version);
     const text = key === undefined ? undefined : open(key, threadAad(threadId, column), envelope);
