@@ -87,6 +87,17 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)('encryption at rest on %
     await s.migrate();
     return s;
   };
+  /** A new database holding thread `old` as a store without encryption wrote it (5 rows). */
+  const setUpClearThread = async () => {
+    harness = createHarness(name);
+    harnesses.push(harness);
+    keys = createMemoryKeyProvider();
+    const plain = harness.openStore({});
+    await plain.migrate();
+    await plain.createThread('old', { metadata: { a: 1 }, title: 'clear' });
+    await plain.appendTurn('old', markedTurn('t1', 'clear'));
+    await plain.close();
+  };
   const setUp = async () => {
     harness = createHarness(name);
     harnesses.push(harness);
@@ -273,14 +284,7 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)('encryption at rest on %
   });
 
   it.skipIf(skip)('rows stored before encryption was turned on are still read', async () => {
-    harness = createHarness(name);
-    harnesses.push(harness);
-    keys = createMemoryKeyProvider();
-    const plain = harness.openStore({});
-    await plain.migrate();
-    await plain.createThread('old', { metadata: { a: 1 }, title: 'clear' });
-    await plain.appendTurn('old', markedTurn('t1', 'clear'));
-    await plain.close();
+    await setUpClearThread();
     store = await open();
     await store.appendTurn('old', markedTurn('t2', 'sealed'));
     const rows = await store.getRows('old');
@@ -294,14 +298,7 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)('encryption at rest on %
   it.skipIf(skip)(
     'with requireEncrypted, what is stored in clear is refused: rows read as corrupt (or are skipped), a clear title fails, a rotation leaves clear rows and counts them',
     async () => {
-      harness = createHarness(name);
-      harnesses.push(harness);
-      keys = createMemoryKeyProvider();
-      const plain = harness.openStore({});
-      await plain.migrate();
-      await plain.createThread('old', { metadata: { a: 1 }, title: 'clear' });
-      await plain.appendTurn('old', markedTurn('t1', 'clear'));
-      await plain.close();
+      await setUpClearThread();
       const strict = { encryption: { keys, requireEncrypted: true } };
       store = await open(strict);
       await store.appendTurn('old', markedTurn('t2', 'sealed'));
