@@ -18,6 +18,7 @@ import {
 } from '../../src/store/index.js';
 import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
 import { type DumpedRow, takeDump } from './support/dumps.js';
+import { heldKeys } from './support/held-keys.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chunklog-enc-'));
 const harnesses: DialectHarness[] = [];
@@ -416,4 +417,35 @@ describe('the encryption option and key providers', () => {
       /masterKey/,
     );
   });
+});
+
+describe.each(['sqlite', 'postgres', 'mysql'] as const)('an erasure on %s', (name) => {
+  const lateWrites = [
+    { write: 'appendTurn', run: (s: ChunkStore) => s.appendTurn('t', markedTurn('late', 'late')) },
+    {
+      write: 'beginTurn',
+      run: (s: ChunkStore) => s.beginTurn('t', markedTurn('late', 'late').slice(0, 1)),
+    },
+  ];
+  it.skipIf(!available.includes(name)).each(lateWrites)(
+    'races $write, which fetched the key before eraseThread and commits after it: the thread it makes again reads',
+    async ({ run }) => {
+      const harness = createHarness(name);
+      harnesses.push(harness);
+      const { provider, hold } = heldKeys(createMemoryKeyProvider());
+      const store = harness.openStore({ encryption: { keys: provider } });
+      await store.migrate();
+      await store.appendTurn('t', markedTurn('old', 'old'));
+      const held = hold();
+      const late = run(store);
+      await held.fetched;
+      expect(await store.eraseThread('t')).toBe(true);
+      held.release();
+      await late;
+      const rows = await store.getRows('t');
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.every((r) => r.turnId === 'late')).toBe(true);
+      await store.close();
+    },
+  );
 });

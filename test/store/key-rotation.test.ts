@@ -18,6 +18,7 @@ import {
   type ThreadKeyProvider,
 } from '../../src/store/index.js';
 import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
+import { heldKeys } from './support/held-keys.js';
 import type { RotateMessage } from './support/rotate-worker.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chunklog-rotate-'));
@@ -96,43 +97,6 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)('rotateThreadKey on %s',
     await store.close();
   });
 });
-
-/**
- * A key provider whose next `getKey` of a thread's newest key (a write fetching its key) returns
- * the key of that moment only once `release` is called: the write then goes on with a key it
- * fetched before whatever ran meanwhile.
- */
-function heldKeys(inner: ThreadKeyProvider) {
-  let gate: { readonly released: Promise<void>; readonly fetched: () => void } | undefined;
-  const provider: ThreadKeyProvider = {
-    async getKey(threadId, version) {
-      const key = await inner.getKey(threadId, version);
-      const held = version === undefined ? gate : undefined;
-      if (held !== undefined) {
-        gate = undefined;
-        held.fetched();
-        await held.released;
-      }
-      return key;
-    },
-    createKey: (threadId) => inner.createKey(threadId),
-    destroyKey: (threadId, version) => inner.destroyKey(threadId, version),
-  };
-  /** Holds the next write's key; resolves `fetched` once the write has fetched it. */
-  const hold = () => {
-    let release = () => {};
-    let fetched = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const wasFetched = new Promise<void>((resolve) => {
-      fetched = resolve;
-    });
-    gate = { released, fetched };
-    return { release, fetched: wasFetched };
-  };
-  return { provider, hold };
-}
 
 /** A write that seals with the thread's key, on a thread holding `old` (2 rows) and `run` (running). */
 const lateWrites: readonly {

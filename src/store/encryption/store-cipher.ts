@@ -223,11 +223,19 @@ export async function rowSealerFor(
 }
 
 /**
+ * What a write that created its thread passes as the thread's `key_version`: the key it fetched
+ * before the lock may be one that an `eraseThread`, committed meanwhile, destroyed with the
+ * thread's earlier life (notes/0095).
+ */
+export const NEW_THREAD: unique symbol = Symbol('a thread this write created');
+
+/**
  * A turn's serialized row data as stored from seq `first`, sealed when there is a sealer. Called
  * under the thread's lock, with the thread row's `key_version` as read under it: when a key
  * rotation moved the thread past the key `seal` was made with (fetched before the lock), the rows
  * are sealed with the thread's newest key, fetched now, so that no row lands under a key the
- * rotation destroys (notes/0095).
+ * rotation destroys; the same when the write created the thread ({@link NEW_THREAD}), so that
+ * none lands under a key an erasure destroyed (notes/0095).
  *
  * @throws {ChunklogError} `invalid-option` when the provider's newest key is older than the
  *   thread's `key_version` (a provider that lost keys)
@@ -246,7 +254,7 @@ export async function sealedData(
 
 /**
  * `seal`, or a sealer of the thread's newest key when the thread's `key_version` (read under its
- * lock) is newer than `seal`'s key: see {@link sealedData}.
+ * lock) is newer than `seal`'s key, or is {@link NEW_THREAD}: see {@link sealedData}.
  */
 export async function currentSealer(
   cipher: StoreCipher | undefined,
@@ -255,6 +263,7 @@ export async function currentSealer(
   keyVersion: unknown,
 ): Promise<RowSealer | undefined> {
   if (seal === undefined || cipher === undefined) return seal;
+  if (keyVersion === NEW_THREAD) return cipher.rowSealer(await cipher.writeKey(threadId), threadId);
   const rotatedTo = Number(keyVersion ?? 0);
   if (rotatedTo <= seal.version) return seal;
   const key = await cipher.writeKey(threadId);

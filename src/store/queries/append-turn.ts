@@ -10,6 +10,7 @@ import type { Redactor } from '../../transforms/redactor.js';
 import { decodeRows, storedRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import {
+  NEW_THREAD,
   openRecords,
   type RowSealer,
   rowSealerFor,
@@ -210,15 +211,17 @@ async function writeNewTurn(
     if (await insertRowsOfNewTurn(ctx, trx, rows)) throw new TurnStoredAlready();
   } else {
     let thread = (await statements.lockThread.execute(trx, [threadId])).rows[0];
+    let keyVersion: unknown = thread?.key_version;
     if (thread === undefined) {
       await insertThreadIfAbsent(ctx, trx, { id: threadId, now, nextSeq: 1, metadata: undefined });
       thread = (await statements.lockThread.execute(trx, [threadId])).rows[0];
       if (thread === undefined) throw new Error('the thread row vanished while it was created');
+      keyVersion = NEW_THREAD;
     }
     first = Number(thread.next_seq);
     if (await sharedTurn(ctx, trx, threadOrigin(thread), turnId)) throw new TurnStoredAlready();
     if (w.fence !== undefined) await requireFence(ctx, trx, threadId, w.fence, now);
-    const sealed = await sealedData(ctx.cipher, threadId, w.seal, thread.key_version, first, data);
+    const sealed = await sealedData(ctx.cipher, threadId, w.seal, keyVersion, first, data);
     await statements.insertRows(trx, threadId, turnId, first, checked, sealed, rowsAt);
     const args = [first + count, now, threadId, threadId, turnId, first];
     const advanced = await statements.advanceThreadIfNew.execute(trx, args);
@@ -251,8 +254,10 @@ async function writeCheckingFirst(
   // Whether rows of this turn may be stored already (a retry): unknown unless the thread
   // row was read with the turn check, under a lock taken before the read.
   let mayHoldTurn = true;
+  let keyVersion: unknown = thread?.key_version;
   if (thread === undefined) {
     thread = await createAndLockThread(ctx, trx, threadId, now);
+    keyVersion = NEW_THREAD;
   } else if (oneStatement && thread.turn_first === null) {
     mayHoldTurn = false;
   }
@@ -272,7 +277,7 @@ async function writeCheckingFirst(
   // The rows get the given time (an import) or now; the thread's activity is now either way.
   const rowsAt = w.stamp ?? now;
   const first = Number(thread.next_seq);
-  const sealed = await sealedData(ctx.cipher, threadId, w.seal, thread.key_version, first, data);
+  const sealed = await sealedData(ctx.cipher, threadId, w.seal, keyVersion, first, data);
   await statements.insertRows(trx, threadId, turnId, first, checked, sealed, rowsAt);
   await statements.advanceThread.execute(trx, [first + checked.length, now, threadId]);
   if (w.status !== undefined) {

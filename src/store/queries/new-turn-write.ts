@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ChunkRowDraft } from '../../schema/chunk-row.js';
 import type { SelectedRow } from '../codec.js';
 import type { StoreContext } from '../context.js';
+import { NEW_THREAD } from '../encryption/store-cipher.js';
 import { type ThreadOrigin, threadOrigin } from '../fork-path.js';
 import type { StoreTables } from '../tables.js';
 import { insertThreadIfAbsent } from '../threads.js';
@@ -11,7 +12,8 @@ import { pathTurnRows } from './path-rows.js';
  * Locks the thread and moves its `next_seq` on by `count` in one `UPDATE … RETURNING` (where the
  * dialect has it: `adapter.updateReturning`), creating the thread first when it does not exist.
  *
- * @returns the first seq of the `count` seqs taken, and where the thread's path comes from
+ * @returns the first seq of the `count` seqs taken, where the thread's path comes from, and its
+ *   `key_version` ({@link NEW_THREAD} when this call created it: see `sealedData`)
  */
 export async function advanceThreadCreating(
   ctx: StoreContext,
@@ -22,15 +24,17 @@ export async function advanceThreadCreating(
 ): Promise<{ first: number; origin: ThreadOrigin; keyVersion: unknown }> {
   const advance = () => ctx.statements.advanceThreadBy.execute(trx, [count, now, threadId]);
   let row = (await advance()).rows[0];
+  let created = false;
   if (row === undefined) {
     await insertThreadIfAbsent(ctx, trx, { id: threadId, now, nextSeq: 1, metadata: undefined });
     row = (await advance()).rows[0];
     if (row === undefined) throw new Error('the thread row vanished while it was created');
+    created = true;
   }
   return {
     first: Number(row.next_seq) - count,
     origin: threadOrigin(row),
-    keyVersion: row.key_version,
+    keyVersion: created ? NEW_THREAD : row.key_version,
   };
 }
 

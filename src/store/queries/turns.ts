@@ -7,6 +7,7 @@ import { type TurnStatus, TurnStatusSchema } from '../../schema/turn-status.js';
 import { asString, decodeRows, storedIso, storedRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import {
+  NEW_THREAD,
   openRecords,
   type RowSealer,
   rowSealerFor,
@@ -148,9 +149,9 @@ export function beginTurn(
       ctx,
       async (trx): Promise<BeginTurnResult> => {
         const now = ctx.now();
+        const locked = (await ctx.statements.lockThread.execute(trx, [threadId])).rows[0];
         const thread: SelectedThread =
-          (await ctx.statements.lockThread.execute(trx, [threadId])).rows[0] ??
-          (await createAndLockThread(ctx, trx, threadId, now));
+          locked ?? (await createAndLockThread(ctx, trx, threadId, now));
         if (fence !== undefined) await requireFence(ctx, trx, threadId, fence, now);
         const existing = await selectTurn(trx, threadId, turnId);
         const stored = (await ctx.statements.turnRows.execute(trx, [threadId, turnId])).rows;
@@ -174,7 +175,7 @@ export function beginTurn(
         }
         const first = Number(thread.next_seq);
         const next = first + checked.length;
-        const keyVersion = thread.key_version;
+        const keyVersion = locked === undefined ? NEW_THREAD : thread.key_version;
         const sealed = await sealedData(ctx.cipher, threadId, seal, keyVersion, first, data);
         await ctx.statements.insertRows(trx, threadId, turnId, first, checked, sealed, now);
         await trx

@@ -1,0 +1,40 @@
+// A key provider that holds a write's key fetch, for the tests of what runs between a write's
+// key fetch (before its transaction) and its commit: a key rotation, an erasure.
+import type { ThreadKeyProvider } from '../../../src/store/index.js';
+
+/**
+ * A key provider whose next `getKey` of a thread's newest key (a write fetching its key) returns
+ * the key of that moment only once `release` is called: the write then goes on with a key it
+ * fetched before whatever ran meanwhile.
+ */
+export function heldKeys(inner: ThreadKeyProvider) {
+  let gate: { readonly released: Promise<void>; readonly fetched: () => void } | undefined;
+  const provider: ThreadKeyProvider = {
+    async getKey(threadId, version) {
+      const key = await inner.getKey(threadId, version);
+      const held = version === undefined ? gate : undefined;
+      if (held !== undefined) {
+        gate = undefined;
+        held.fetched();
+        await held.released;
+      }
+      return key;
+    },
+    createKey: (threadId) => inner.createKey(threadId),
+    destroyKey: (threadId, version) => inner.destroyKey(threadId, version),
+  };
+  /** Holds the next write's key; resolves `fetched` once the write has fetched it. */
+  const hold = () => {
+    let release = () => {};
+    let fetched = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const wasFetched = new Promise<void>((resolve) => {
+      fetched = resolve;
+    });
+    gate = { released, fetched };
+    return { release, fetched: wasFetched };
+  };
+  return { provider, hold };
+}
