@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { openReadOnlyStore } from '../inspect/open-target.js';
 import { exportThread } from '../transfer/export-thread.js';
 import { UsageError } from './fail.js';
+import { keyFileEncryption } from './key-file.js';
 
 /** Counts what passes through: the end line says how many turns and rows were written. */
 async function* counted(
@@ -31,7 +32,11 @@ export async function exportCommand(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { out: { type: 'string' }, prefix: { type: 'string' } },
+    options: {
+      out: { type: 'string' },
+      prefix: { type: 'string' },
+      'key-file': { type: 'string' },
+    },
   });
   const [target, threadId] = positionals;
   if (target === undefined || threadId === undefined || positionals.length > 2) {
@@ -40,6 +45,7 @@ export async function exportCommand(args: string[]): Promise<void> {
   const opened = await openReadOnlyStore(target, {
     tablePrefix: values.prefix,
     purpose: 'chunklog export',
+    encryption: keyFileEncryption(values['key-file'], true),
   });
   const tally = { turns: 0, rows: 0 };
   try {

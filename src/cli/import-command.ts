@@ -5,6 +5,7 @@ import { ChunklogError } from '../errors/chunklog-error.js';
 import { openWritableStore } from '../inspect/open-target.js';
 import { importThread } from '../transfer/import-thread.js';
 import { UsageError } from './fail.js';
+import { keyFileEncryption } from './key-file.js';
 
 const isUrl = (target: string) => /^(postgres(ql)?|mysql):\/\//.test(target);
 
@@ -23,6 +24,7 @@ export async function importCommand(args: string[]): Promise<void> {
       append: { type: 'boolean', default: false },
       migrate: { type: 'boolean', default: false },
       prefix: { type: 'string' },
+      'key-file': { type: 'string' },
     },
   });
   const [target, file] = positionals;
@@ -33,7 +35,8 @@ export async function importCommand(args: string[]): Promise<void> {
   if (!isUrl(target) && !existsSync(target) && !values.migrate) {
     throw new UsageError(`no SQLite file ${target}: pass --migrate to create a store there`);
   }
-  const opened = await openWritableStore(target, { tablePrefix: values.prefix });
+  const encryption = keyFileEncryption(values['key-file'], false);
+  const opened = await openWritableStore(target, { tablePrefix: values.prefix, encryption });
   try {
     if (values.migrate) await opened.store.migrate();
     const input = file === '-' ? process.stdin : createReadStream(file);

@@ -6,6 +6,7 @@ import { createInspector } from '../inspect/inspector.js';
 import { openReadOnlyStore } from '../inspect/open-target.js';
 import { inspectorHosts, serveInspector } from '../inspect/serve.js';
 import { UsageError } from './fail.js';
+import { keyFileEncryption } from './key-file.js';
 import { parsePrices } from './price.js';
 
 /**
@@ -24,6 +25,7 @@ export async function inspectCommand(args: string[]): Promise<void> {
       prefix: { type: 'string' },
       price: { type: 'string', multiple: true, default: [] },
       'allow-host': { type: 'string', multiple: true, default: [] },
+      'key-file': { type: 'string' },
     },
   });
   const [target] = positionals;
@@ -32,7 +34,8 @@ export async function inspectCommand(args: string[]): Promise<void> {
   if (!/^\d+$/.test(values.port) || port > 65_535)
     throw new UsageError(`bad --port ${values.port}`);
   const price = parsePrices(values.price);
-  const opened = await openReadOnlyStore(target, { tablePrefix: values.prefix });
+  const encryption = keyFileEncryption(values['key-file'], true);
+  const opened = await openReadOnlyStore(target, { tablePrefix: values.prefix, encryption });
   try {
     await opened.store.listThreads({ limit: 1 });
   } catch (error) {

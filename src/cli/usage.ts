@@ -1,14 +1,19 @@
 // The command line's help texts.
 
+const KEY_FILE = `  --key-file  for an encrypted store: the key file of its file key provider, the master key
+              in CHUNKLOG_MASTER_KEY (32 bytes, base64 or hex)`;
+
 const TARGET = `  <db>        an SQLite file, postgres://user@host:5432/db or mysql://user@host:3306/db
-  --prefix    the store's table prefix (default chunklog_)`;
+  --prefix    the store's table prefix (default chunklog_)
+${KEY_FILE}`;
 
 /** `chunklog inspect`. */
 export const INSPECT_USAGE: string = `Usage: chunklog inspect <target> [--port 4000] [--host 127.0.0.1] [--prefix chunklog_]
-                       [--price model=input,output]... [--allow-host name]...
+                       [--price model=input,output]... [--allow-host name]... [--key-file keys.json]
 
   <target>    an SQLite file, postgres://user@host:5432/db or mysql://user@host:3306/db
   --prefix    the store's table prefix (default chunklog_)
+${KEY_FILE}
   --port      the port to listen on (0 picks a free one; default 4000)
   --host      the address to listen on (default 127.0.0.1: this machine only)
   --price     dollars per million input and output tokens of a model ('*' for any other), to
@@ -19,7 +24,7 @@ export const INSPECT_USAGE: string = `Usage: chunklog inspect <target> [--port 4
 The page is read-only: the database is opened read-only and only GET is answered.`;
 
 /** `chunklog export`. */
-export const EXPORT_USAGE: string = `Usage: chunklog export <db> <threadId> [--out file.jsonl] [--prefix chunklog_]
+export const EXPORT_USAGE: string = `Usage: chunklog export <db> <threadId> [--out file.jsonl] [--prefix chunklog_] [--key-file keys.json]
 
 ${TARGET}
   --out       the file to write (default: standard output); written whole or not at all
@@ -28,6 +33,7 @@ Writes the thread as JSON Lines (format chunklog-thread, version 1), reading the
 
 /** `chunklog import`. */
 export const IMPORT_USAGE: string = `Usage: chunklog import <db> <file.jsonl | -> [--thread-id id] [--append] [--migrate] [--prefix chunklog_]
+                      [--key-file keys.json]
 
 ${TARGET}
   --thread-id the id of the thread to create (default: the exported thread's id)

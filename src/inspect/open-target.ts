@@ -1,6 +1,7 @@
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import { ChunklogError } from '../errors/chunklog-error.js';
 import { createChunkStore } from '../store/create-chunk-store.js';
+import type { StoreEncryptionOptions } from '../store/encryption/key-provider.js';
 import { loadDependency } from '../store/load-dependency.js';
 import type { ChunkStore } from '../store/types.js';
 
@@ -21,6 +22,16 @@ export interface OpenTargetOptions {
   readonly tablePrefix?: string | undefined;
   /** What opens it, for a missing driver's message (`chunklog import`). */
   readonly purpose?: string | undefined;
+  /** The store's encryption (`createChunkStore`'s `encryption`), for an encrypted store. */
+  readonly encryption?: StoreEncryptionOptions | undefined;
+}
+
+/** The `createChunkStore` options of a target opened with `options`. */
+function storeOptions(options: OpenTargetOptions) {
+  return {
+    ...(options.tablePrefix === undefined ? {} : { tablePrefix: options.tablePrefix }),
+    ...(options.encryption === undefined ? {} : { encryption: options.encryption }),
+  };
 }
 
 type SqliteConstructor = new (
@@ -101,7 +112,7 @@ export async function openReadOnlyStore(
   target: string,
   options: OpenTargetOptions = {},
 ): Promise<ReadOnlyStore> {
-  const tables = options.tablePrefix !== undefined ? { tablePrefix: options.tablePrefix } : {};
+  const tables = storeOptions(options);
   const purpose = options.purpose ?? 'chunklog inspect';
   if (isPostgres(target) || isMysql(target)) {
     const db = await serverKysely(target, true, purpose);
@@ -138,7 +149,7 @@ export async function openWritableStore(
   target: string,
   options: OpenTargetOptions = {},
 ): Promise<OpenedStore> {
-  const tables = options.tablePrefix !== undefined ? { tablePrefix: options.tablePrefix } : {};
+  const tables = storeOptions(options);
   if (isPostgres(target) || isMysql(target)) {
     const db = await serverKysely(target, false, options.purpose ?? 'chunklog import');
     return opened(createChunkStore({ db }, tables), target, db);

@@ -5,6 +5,7 @@ import { type JSONObject, JsonValueSchema } from '../schema/json.js';
 import { previewValue } from '../schema/parse.js';
 import { asJson, asString, storedIso } from './codec.js';
 import type { StoreContext } from './context.js';
+import { envelopeOf } from './encryption/store-cipher.js';
 import { threadOrigin } from './fork-path.js';
 import type { StoreTables } from './tables.js';
 import type { Thread } from './types.js';
@@ -153,7 +154,18 @@ export function checkMetadata(metadata: unknown): JSONObject | undefined {
  */
 export async function openThread(ctx: StoreContext, record: SelectedThread): Promise<Thread> {
   const cipher = ctx.cipher;
-  if (cipher === undefined) return toThread(record);
+  if (cipher === undefined) {
+    for (const column of ['metadata', 'title'] as const) {
+      if (envelopeOf(record[column]) !== undefined) {
+        throw new ChunklogError(
+          'corrupt-row',
+          `The row of thread ${JSON.stringify(asString(record.id))} is corrupt: its ${column} is encrypted, and the store was opened without \`encryption\`.`,
+          { threadId: asString(record.id) },
+        );
+      }
+    }
+    return toThread(record);
+  }
   const id = asString(record.id);
   return toThread({
     ...record,

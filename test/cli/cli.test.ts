@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createChunkStore } from '../../src/store/index.js';
+import { createChunkStore, createFileKeyProvider } from '../../src/store/index.js';
 import { EXAMPLE_TIMEOUT_MS, ensureBuilt, ROOT, tempDir } from '../examples/support.js';
 import { createHarness, type DialectHarness } from '../store/support/dialects.js';
 import { POSTGRES_URL, postgresAvailable } from '../support/services.js';
@@ -36,10 +36,14 @@ interface Run {
   readonly stderr: string;
 }
 
-function cli(args: readonly string[], shell?: string): Promise<Run> {
+function cli(
+  args: readonly string[],
+  shell?: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Run> {
   const child = shell
-    ? spawn('bash', ['-o', 'pipefail', '-c', shell], { cwd: ROOT })
-    : spawn(process.execPath, [join(ROOT, 'dist/cli.js'), ...args], { cwd: ROOT });
+    ? spawn('bash', ['-o', 'pipefail', '-c', shell], { cwd: ROOT, env })
+    : spawn(process.execPath, [join(ROOT, 'dist/cli.js'), ...args], { cwd: ROOT, env });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (data: Buffer) => {
@@ -53,6 +57,72 @@ function cli(args: readonly string[], shell?: string): Promise<Run> {
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/** The rows of an export's lines, without their creation times. */
+function exportedRows(stdout: string): unknown[] {
+  return stdout
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { kind: string; createdAt?: string })
+    .filter((line) => line.kind === 'row')
+    .map(({ createdAt: _createdAt, ...row }) => row);
+}
+
+describe('chunklog export and import of an encrypted store (--key-file)', () => {
+  it('refuses without the key file or the master key, then exports the same rows and imports them into a new encrypted file', async () => {
+    const masterKey = new Uint8Array(32).fill(7);
+    const env = { ...process.env, CHUNKLOG_MASTER_KEY: Buffer.from(masterKey).toString('base64') };
+    const keyFile = join(temp.dir, 'keys.json');
+    const encrypted = join(temp.dir, 'encrypted.db');
+    const store = createChunkStore(
+      { sqlite: encrypted },
+      { encryption: { keys: createFileKeyProvider({ path: keyFile, masterKey }) } },
+    );
+    await store.migrate();
+    await seedTransferThread(store, 'trip');
+    await store.close();
+    expect(readFileSync(encrypted).includes('Plan a trip')).toBe(false);
+
+    const blind = await cli(['export', encrypted, 'trip']);
+    expect(blind.code).not.toBe(0);
+    expect(blind.stderr).toContain('encrypted');
+    const noMaster = await cli(['export', encrypted, 'trip', '--key-file', keyFile]);
+    expect(noMaster.code).toBe(2);
+    expect(noMaster.stderr).toContain('CHUNKLOG_MASTER_KEY');
+    const badMaster = await cli(['export', encrypted, 'trip', '--key-file', keyFile], undefined, {
+      ...env,
+      CHUNKLOG_MASTER_KEY: 'short',
+    });
+    expect(badMaster.code).toBe(2);
+    expect(badMaster.stderr).toContain('32 bytes');
+    const noFile = await cli(
+      ['export', encrypted, 'trip', '--key-file', `${keyFile}.missing`],
+      undefined,
+      env,
+    );
+    expect(noFile.code).toBe(2);
+    expect(noFile.stderr).toContain('no key file at');
+
+    const clear = await cli(['export', source, 'trip']);
+    const opened = await cli(['export', encrypted, 'trip', '--key-file', keyFile], undefined, env);
+    expect(opened.code).toBe(0);
+    expect(exportedRows(opened.stdout)).toEqual(exportedRows(clear.stdout));
+
+    const file = join(temp.dir, 'encrypted-trip.jsonl');
+    writeFileSync(file, opened.stdout);
+    const copy = join(temp.dir, 'encrypted-copy.db');
+    const copyKeys = join(temp.dir, 'copy-keys.json');
+    const imported = await cli(
+      ['import', copy, file, '--migrate', '--key-file', copyKeys],
+      undefined,
+      env,
+    );
+    expect(imported.code).toBe(0);
+    expect(readFileSync(copy).includes('Plan a trip')).toBe(false);
+    const back = await cli(['export', copy, 'trip', '--key-file', copyKeys], undefined, env);
+    expect(exportedRows(back.stdout)).toEqual(exportedRows(clear.stdout));
+  });
+});
 
 describe('chunklog export and import', () => {
   it('exports a thread to a file and imports it into a new SQLite file, then appends nothing twice', async () => {

@@ -227,6 +227,21 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)('encryption at rest on %
     },
   );
 
+  it.skipIf(skip)(
+    'a thread whose title is encrypted, read by a store without encryption, is corrupt-row saying why (never the envelope as its title)',
+    async () => {
+      await setUp();
+      await store.createThread('x', { title: 'secret title' });
+      const plain = harness.openStore({});
+      const error = await expectCode(plain.getThread('x'), 'corrupt-row');
+      expect(error.message).toContain('its title is encrypted');
+      expect(error.message).toContain('without `encryption`');
+      await expectCode(plain.listThreads(), 'corrupt-row');
+      await plain.close();
+      await store.close();
+    },
+  );
+
   it.skipIf(skip)('history states are stored encrypted, and read', async () => {
     await setUp();
     for (let t = 0; t < 3; t++) await store.appendTurn('h', markedTurn(`t${t}`, 'MARKER-STATE'));
