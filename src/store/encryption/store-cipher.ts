@@ -253,6 +253,14 @@ export async function sealedData(
 }
 
 /**
+ * Whether a key rotation moved the thread (its `key_version`, read under its lock) past the key
+ * of `version` that a write fetched before taking the lock (notes/0095).
+ */
+export function rotatedPast(keyVersion: unknown, version: number): boolean {
+  return Number(keyVersion ?? 0) > version;
+}
+
+/**
  * `seal`, or a sealer of the thread's newest key when the thread's `key_version` (read under its
  * lock) is newer than `seal`'s key, or is {@link NEW_THREAD}: see {@link sealedData}.
  */
@@ -264,9 +272,9 @@ export async function currentSealer(
 ): Promise<RowSealer | undefined> {
   if (seal === undefined || cipher === undefined) return seal;
   if (keyVersion === NEW_THREAD) return cipher.rowSealer(await cipher.writeKey(threadId), threadId);
-  const rotatedTo = Number(keyVersion ?? 0);
-  if (rotatedTo <= seal.version) return seal;
+  if (!rotatedPast(keyVersion, seal.version)) return seal;
   const key = await cipher.writeKey(threadId);
+  const rotatedTo = Number(keyVersion);
   if (key.version < rotatedTo) {
     throw new ChunklogError(
       'invalid-option',

@@ -1,4 +1,5 @@
 import type { StoreContext } from '../context.js';
+import { rotatedPast } from '../encryption/store-cipher.js';
 import { writeTransaction } from '../transaction.js';
 import { readHistory } from './read-history.js';
 import { encodeState, statesAvailable } from './state-codec.js';
@@ -60,7 +61,7 @@ export async function writeHistoryState(
       if (nextSeq !== last.seq + 1) return false;
       // A key rotation moved the thread past the key the state was sealed with: a state is
       // derived, so it is not written rather than sealed again (notes/0095).
-      if (key !== undefined && Number(thread.rows[0]?.key_version ?? 0) > key.version) {
+      if (key !== undefined && rotatedPast(thread.rows[0]?.key_version, key.version)) {
         return false;
       }
       const row = await trx

@@ -1,5 +1,6 @@
 import { readOptions } from '../../errors/invalid-option.js';
 import type { StoreContext } from '../context.js';
+import { rotatedPast } from '../encryption/store-cipher.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { checkClearable, checkOwnerId, checkTitle } from '../thread-meta.js';
 import { checkMetadata, openThread, selectThread, storedThreadColumns } from '../threads.js';
@@ -29,7 +30,7 @@ export function updateThread(
         // A key rotation moved the thread past the key the values were sealed with (fetched
         // before the lock): seal them again with the newest (notes/0095).
         const stored =
-          sealed.version !== undefined && Number(thread.key_version ?? 0) > sealed.version
+          sealed.version !== undefined && rotatedPast(thread.key_version, sealed.version)
             ? await storedThreadColumns(ctx, threadId, json, title)
             : sealed;
         const set = {
