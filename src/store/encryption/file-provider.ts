@@ -4,6 +4,10 @@ import { KEY_BYTES, type ThreadKey, type ThreadKeyProvider } from './key-provide
 
 interface NodeFs {
   readFileSync(path: string, encoding: 'utf8'): string;
+  statSync(
+    path: string,
+    options: { throwIfNoEntry: false },
+  ): { mtimeMs: number; size: number; ino: number } | undefined;
   writeFileSync(path: string, data: string, options: { mode: number }): void;
   renameSync(from: string, to: string): void;
   openSync(path: string, flags: string): number;
@@ -27,10 +31,12 @@ type KeyFile = Record<string, Record<string, string>>;
 
 /**
  * A key provider that keeps thread keys in one JSON file, each wrapped with a master key: for
- * small apps on one server. The file is read once and rewritten whole (written to a temporary
- * file, flushed, then renamed over it) on every change, so a destroyed key is gone from the
- * file when `destroyKey` resolves (not from copies of the file: do not back it up with the
- * database). One process uses a file at a time.
+ * small apps on one server. The file is read when first needed, and read again when a key is
+ * asked for that the copy read lacks and the file has changed since (so a reader, such as
+ * `chunklog inspect`, sees the keys the app made after it started). It is rewritten whole
+ * (written to a temporary file, flushed, then renamed over it) on every change, so a destroyed
+ * key is gone from the file when `destroyKey` resolves (not from copies of the file: do not
+ * back it up with the database). One process writes a file at a time.
  *
  * @param options - the file and the master key
  * @returns the provider
@@ -77,11 +83,19 @@ export function createFileKeyProvider(options: FileKeyProviderOptions): ThreadKe
     });
   }
   let file: KeyFile | undefined;
+  /** The file as it was when read (its inode, size and modification time); '' when absent. */
+  let readStamp = '';
   let queue: Promise<unknown> = Promise.resolve();
   const aad = (threadId: string, version: number) =>
     `chunklog/thread-key\u0000${threadId}\u0000${version}`;
+  const stamp = (): string => {
+    const stat = fs.statSync(path, { throwIfNoEntry: false });
+    return stat === undefined ? '' : `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+  };
   const load = (): KeyFile => {
     if (file !== undefined) return file;
+    // Stamped before reading: a change made during the read is seen at the next miss.
+    readStamp = stamp();
     try {
       file = JSON.parse(fs.readFileSync(path, 'utf8')) as KeyFile;
     } catch (error) {
@@ -89,6 +103,11 @@ export function createFileKeyProvider(options: FileKeyProviderOptions): ThreadKe
       file = {};
     }
     return file;
+  };
+  /** The copy read, read again first when the file changed since (another process wrote it). */
+  const reloaded = (): KeyFile => {
+    if (file !== undefined && stamp() !== readStamp) file = undefined;
+    return load();
   };
   const save = (next: KeyFile) => {
     const temp = `${path}.${Math.random().toString(36).slice(2)}.tmp`;
@@ -101,6 +120,7 @@ export function createFileKeyProvider(options: FileKeyProviderOptions): ThreadKe
     }
     fs.renameSync(temp, path);
     file = next;
+    readStamp = stamp();
   };
   const unwrap = (threadId: string, version: number, wrapped: string): ThreadKey => {
     const text = open(wrapping, aad(threadId, version), wrapped);
@@ -121,10 +141,13 @@ export function createFileKeyProvider(options: FileKeyProviderOptions): ThreadKe
   };
   return {
     async getKey(threadId, version) {
-      const keys = load()[threadId];
+      let keys = load()[threadId];
+      // A key this copy lacks may have been made by another process since it was read.
+      if (keys === undefined || (version !== undefined && keys[String(version)] === undefined)) {
+        keys = reloaded()[threadId];
+      }
       if (keys === undefined) return undefined;
-      const versions = Object.keys(keys).map(Number);
-      const wanted = version ?? Math.max(...versions);
+      const wanted = version ?? Math.max(...Object.keys(keys).map(Number));
       const wrapped = keys[String(wanted)];
       return wrapped === undefined ? undefined : unwrap(threadId, wanted, wrapped);
     },
