@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { openReadOnlyStore } from '../inspect/open-target.js';
 import { exportThread } from '../transfer/export-thread.js';
 import { UsageError } from './fail.js';
-import { keyFileEncryption } from './key-file.js';
+import { storeEncryption } from './store-encryption.js';
 
 /** Counts what passes through: the end line says how many turns and rows were written. */
 async function* counted(
@@ -36,6 +36,7 @@ export async function exportCommand(args: string[]): Promise<void> {
       out: { type: 'string' },
       prefix: { type: 'string' },
       'key-file': { type: 'string' },
+      'key-module': { type: 'string' },
     },
   });
   const [target, threadId] = positionals;
@@ -45,7 +46,7 @@ export async function exportCommand(args: string[]): Promise<void> {
   const opened = await openReadOnlyStore(target, {
     tablePrefix: values.prefix,
     purpose: 'chunklog export',
-    encryption: keyFileEncryption(values['key-file'], true),
+    encryption: await storeEncryption(values, true),
   });
   const tally = { turns: 0, rows: 0 };
   try {

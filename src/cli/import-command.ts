@@ -5,7 +5,7 @@ import { ChunklogError } from '../errors/chunklog-error.js';
 import { openWritableStore } from '../inspect/open-target.js';
 import { importThread } from '../transfer/import-thread.js';
 import { UsageError } from './fail.js';
-import { keyFileEncryption } from './key-file.js';
+import { storeEncryption } from './store-encryption.js';
 
 const isUrl = (target: string) => /^(postgres(ql)?|mysql):\/\//.test(target);
 
@@ -25,6 +25,7 @@ export async function importCommand(args: string[]): Promise<void> {
       migrate: { type: 'boolean', default: false },
       prefix: { type: 'string' },
       'key-file': { type: 'string' },
+      'key-module': { type: 'string' },
     },
   });
   const [target, file] = positionals;
@@ -35,7 +36,7 @@ export async function importCommand(args: string[]): Promise<void> {
   if (!isUrl(target) && !existsSync(target) && !values.migrate) {
     throw new UsageError(`no SQLite file ${target}: pass --migrate to create a store there`);
   }
-  const encryption = keyFileEncryption(values['key-file'], false);
+  const encryption = await storeEncryption(values, false);
   const opened = await openWritableStore(target, { tablePrefix: values.prefix, encryption });
   try {
     if (values.migrate) await opened.store.migrate();

@@ -6,8 +6,8 @@ import { createInspector } from '../inspect/inspector.js';
 import { openReadOnlyStore } from '../inspect/open-target.js';
 import { inspectorHosts, serveInspector } from '../inspect/serve.js';
 import { UsageError } from './fail.js';
-import { keyFileEncryption } from './key-file.js';
 import { parsePrices } from './price.js';
+import { storeEncryption } from './store-encryption.js';
 
 /**
  * Runs `chunklog inspect` until SIGINT or SIGTERM.
@@ -26,6 +26,7 @@ export async function inspectCommand(args: string[]): Promise<void> {
       price: { type: 'string', multiple: true, default: [] },
       'allow-host': { type: 'string', multiple: true, default: [] },
       'key-file': { type: 'string' },
+      'key-module': { type: 'string' },
     },
   });
   const [target] = positionals;
@@ -34,7 +35,7 @@ export async function inspectCommand(args: string[]): Promise<void> {
   if (!/^\d+$/.test(values.port) || port > 65_535)
     throw new UsageError(`bad --port ${values.port}`);
   const price = parsePrices(values.price);
-  const encryption = keyFileEncryption(values['key-file'], true);
+  const encryption = await storeEncryption(values, true);
   const opened = await openReadOnlyStore(target, { tablePrefix: values.prefix, encryption });
   try {
     await opened.store.listThreads({ limit: 1 });

@@ -1,7 +1,9 @@
 // The command line's help texts.
 
 const KEY_FILE = `  --key-file  for an encrypted store: the key file of its file key provider, the master key
-              in CHUNKLOG_MASTER_KEY (32 bytes, base64 or hex)`;
+              in CHUNKLOG_MASTER_KEY (32 bytes, base64 or hex)
+  --key-module for an encrypted store with the app's own key provider: a module whose default
+              export is the provider, or a function (maybe async) that returns it`;
 
 const TARGET = `  <db>        an SQLite file, postgres://user@host:5432/db or mysql://user@host:3306/db
   --prefix    the store's table prefix (default chunklog_)
@@ -9,7 +11,8 @@ ${KEY_FILE}`;
 
 /** `chunklog inspect`. */
 export const INSPECT_USAGE: string = `Usage: chunklog inspect <target> [--port 4000] [--host 127.0.0.1] [--prefix chunklog_]
-                       [--price model=input,output]... [--allow-host name]... [--key-file keys.json]
+                       [--price model=input,output]... [--allow-host name]...
+                       [--key-file keys.json | --key-module keys.mjs]
 
   <target>    an SQLite file, postgres://user@host:5432/db or mysql://user@host:3306/db
   --prefix    the store's table prefix (default chunklog_)
@@ -24,7 +27,8 @@ ${KEY_FILE}
 The page is read-only: the database is opened read-only and only GET is answered.`;
 
 /** `chunklog export`. */
-export const EXPORT_USAGE: string = `Usage: chunklog export <db> <threadId> [--out file.jsonl] [--prefix chunklog_] [--key-file keys.json]
+export const EXPORT_USAGE: string = `Usage: chunklog export <db> <threadId> [--out file.jsonl] [--prefix chunklog_]
+                      [--key-file keys.json | --key-module keys.mjs]
 
 ${TARGET}
   --out       the file to write (default: standard output); written whole or not at all
@@ -33,7 +37,7 @@ Writes the thread as JSON Lines (format chunklog-thread, version 1), reading the
 
 /** `chunklog import`. */
 export const IMPORT_USAGE: string = `Usage: chunklog import <db> <file.jsonl | -> [--thread-id id] [--append] [--migrate] [--prefix chunklog_]
-                      [--key-file keys.json]
+                      [--key-file keys.json | --key-module keys.mjs]
 
 ${TARGET}
   --thread-id the id of the thread to create (default: the exported thread's id)

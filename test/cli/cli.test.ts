@@ -4,8 +4,13 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createChunkStore, createFileKeyProvider } from '../../src/store/index.js';
+import {
+  createChunkStore,
+  createFileKeyProvider,
+  createMemoryKeyProvider,
+} from '../../src/store/index.js';
 import { EXAMPLE_TIMEOUT_MS, ensureBuilt, ROOT, tempDir } from '../examples/support.js';
 import { createHarness, type DialectHarness } from '../store/support/dialects.js';
 import { POSTGRES_URL, postgresAvailable } from '../support/services.js';
@@ -121,6 +126,61 @@ describe('chunklog export and import of an encrypted store (--key-file)', () => 
     expect(readFileSync(copy).includes('Plan a trip')).toBe(false);
     const back = await cli(['export', copy, 'trip', '--key-file', copyKeys], undefined, env);
     expect(exportedRows(back.stdout)).toEqual(exportedRows(clear.stdout));
+  });
+});
+
+describe("chunklog inspect and export of a store with the app's own key provider (--key-module)", () => {
+  it('exports the same rows as the clear store, and the inspector lists the encrypted thread by its title', async () => {
+    const keys = createMemoryKeyProvider();
+    const encrypted = join(temp.dir, 'kms.db');
+    const store = createChunkStore({ sqlite: encrypted }, { encryption: { keys } });
+    await store.migrate();
+    await seedTransferThread(store, 'trip');
+    await store.updateThread('trip', { title: 'Trip to Lisbon' });
+    await store.close();
+    expect(readFileSync(encrypted).includes('Plan a trip')).toBe(false);
+    // The app's provider, as a module: here a memory provider holding the keys the store made.
+    const exported = Object.entries(keys.export()).map(([id, list]) => [
+      id,
+      list.map((k) => ({ version: k.version, key: Buffer.from(k.key).toString('base64') })),
+    ]);
+    const keyModule = join(temp.dir, 'kms-keys.mjs');
+    writeFileSync(
+      keyModule,
+      [
+        `import { createMemoryKeyProvider } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/store/index.js')).href)};`,
+        `const keys = ${JSON.stringify(Object.fromEntries(exported))};`,
+        'export default async () => createMemoryKeyProvider(Object.fromEntries(Object.entries(keys).map(',
+        "  ([id, list]) => [id, list.map((k) => ({ version: k.version, key: Buffer.from(k.key, 'base64') }))])));",
+      ].join('\n'),
+    );
+
+    const clear = await cli(['export', source, 'trip']);
+    const opened = await cli(['export', encrypted, 'trip', '--key-module', keyModule]);
+    expect(opened.stderr).toBe('');
+    expect(opened.code).toBe(0);
+    expect(exportedRows(opened.stdout)).toEqual(exportedRows(clear.stdout));
+
+    const inspector = spawn(
+      process.execPath,
+      [join(ROOT, 'dist/cli.js'), 'inspect', encrypted, '--port', '0', '--key-module', keyModule],
+      { cwd: ROOT },
+    );
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        inspector.stdout.on('data', (data: Buffer) => {
+          out += data.toString();
+          const found = /http:\/\/[^\s]+/.exec(out);
+          if (found) resolve(found[0]);
+        });
+        inspector.on('close', (code) => reject(new Error(`inspect exited ${code}: ${out}`)));
+      });
+      const page = await (await fetch(url)).text();
+      expect(page).toContain('Trip to Lisbon');
+    } finally {
+      inspector.kill();
+    }
   });
 });
 
