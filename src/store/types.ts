@@ -586,7 +586,7 @@ export interface ChunkStore extends ChunkStoreTurns {
    * start at the first turn kept; a later expiry folds the sentinel into its own. Usage rows are
    * kept (what was spent was spent): `getThreadUsage` totals do not change. The rows kept keep
    * their seqs, so a thread's seqs then start at the sentinel's, not at 1 (`total` still counts
-   * every row ever stored). History states of the thread are dropped (the next read rebuilds
+   * every row ever stored). History states of the thread are dropped (a later write writes
    * one). With `encryption` the sentinel is encrypted like any row. A thread that has forks by
    * reference, and a fork, are left whole (their paths share rows).
    *
@@ -600,11 +600,12 @@ export interface ChunkStore extends ChunkStoreTurns {
   expire(options: ExpireOptions): Promise<ExpireResult>;
   /**
    * Key rotation (a store with `encryption`): makes a new key for the thread, re-encrypts its
-   * rows under it in batches of `batchRows` (one short transaction each, so writers are not held
-   * up), then its metadata and title, then destroys its older keys. Rows stored in clear before
-   * encryption was turned on are encrypted too; history states are dropped (the next read
-   * rebuilds one, encrypted). Resumable: a rotation killed half way leaves every row readable
-   * (both keys exist), and the next call finishes it under the same new key.
+   * rows under it in batches of `batchRows` (one short transaction each, under the thread's
+   * lock, so writers wait for one batch at most), then its metadata and title, then destroys its
+   * older keys. Rows stored in clear before encryption was turned on are encrypted too; history
+   * states are dropped (a later write writes one, encrypted). Resumable: a rotation killed half
+   * way leaves every row readable (both keys exist), and the next call finishes it under the
+   * same new key. A thread erased while the rotation runs stops it with `thread-not-found`.
    *
    * @throws {ChunklogError} `invalid-option` on a store without `encryption`, or a bad
    *   `batchRows`; `thread-not-found`

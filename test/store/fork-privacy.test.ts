@@ -85,6 +85,29 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)(
     );
 
     it.skipIf(!available.includes(name))(
+      'eraseThread of a conversation is refused while a fork reads it, every version keeping its key; then erases all of them',
+      async () => {
+        const { store, keys } = await open();
+        await store.addAlternative('parent', { turnId: 'p1', newThreadId: 'version' });
+        await store.appendTurn('version', qa('v1', 'edited question'));
+        await store.switchAlternative('parent', 'parent');
+        const before = Object.keys(keys.export()).sort();
+        expect(before).toEqual(['fork', 'parent', 'version']);
+        const refused = await rejected(store.eraseThread('parent'));
+        expect(refused.code).toBe('thread-has-forks');
+        expect(Object.keys(keys.export()).sort()).toEqual(before);
+        expect((await store.getRows('version')).map((r) => r.data)).toContainEqual({
+          text: 'edited question',
+        });
+        expect(await store.eraseThread('fork')).toBe(true);
+        expect(await store.eraseThread('parent')).toBe(true);
+        expect(Object.keys(keys.export())).toEqual([]);
+        expect((await rejected(store.getThread('version'))).code).toBe('thread-not-found');
+        await store.close();
+      },
+    );
+
+    it.skipIf(!available.includes(name))(
       'expire leaves a parent with forks, and the forks, whole',
       async () => {
         const { store } = await open();

@@ -10,10 +10,10 @@ import { refuseIfForked } from './fork-guard.js';
 /**
  * `ChunkStore.eraseThread`: under the thread's lock, refuses a thread whose forks read its rows
  * by reference (`thread-has-forks`: erase them first; no fork can be made meanwhile, a fork is
- * made under the same lock); then destroys the thread's keys (from then on no copy of its
- * encrypted rows, in the database, its WAL or a backup, can be decrypted) and deletes everything
- * the store holds of it: rows, history states and snapshots, usage, turns, lease and the thread
- * row, in the same transaction.
+ * made under the same lock), a conversation's versions included, before anything is deleted;
+ * then deletes everything the store holds of it: rows, history states and snapshots, usage,
+ * turns, lease and the thread row, and destroys its keys (from then on no copy of its encrypted
+ * rows, in the database, its WAL or a backup, can be decrypted), in the same transaction.
  *
  * @returns whether the thread existed
  * @throws {ChunklogError} `thread-has-forks`, naming the forks
@@ -27,14 +27,15 @@ export function eraseThread(ctx: StoreContext, threadId: string): Promise<boolea
         const existed = (await selectThread(ctx, trx, threadId, true)) !== undefined;
         // A conversation is erased with its alternatives, each after those forked from it.
         const alternatives = existed ? await dropFromConversation(trx, threadId) : [];
-        for (const id of [...alternatives, threadId]) {
-          if (id !== threadId) {
-            await selectThread(ctx, trx, id, true);
-            forgetStates(ctx, id);
-          }
-          if (existed) await refuseIfForked(trx, 'eraseThread', id, undefined);
-          // Destroying a key twice (a retried transaction) is no error.
-          await ctx.cipher?.keys.destroyKey(id);
+        const erased = [...alternatives, threadId];
+        // Every thread is locked and checked before anything is deleted or any key destroyed: a
+        // refusal must leave every key (a destroyed key is not rolled back with the transaction).
+        for (const id of erased) {
+          if (id !== threadId) await selectThread(ctx, trx, id, true);
+          if (existed) await refuseIfForked(trx, 'eraseThread', id, undefined, erased);
+        }
+        for (const id of erased) {
+          if (id !== threadId) forgetStates(ctx, id);
           for (const table of [
             'chunks',
             'usage',
@@ -47,6 +48,9 @@ export function eraseThread(ctx: StoreContext, threadId: string): Promise<boolea
           }
           await trx.deleteFrom('threads').where('id', '=', id).execute();
         }
+        // Last, so that a failure to delete leaves the keys; destroying a key twice (a retried
+        // transaction) is no error.
+        for (const id of erased) await ctx.cipher?.keys.destroyKey(id);
         return existed;
       },
       { what: 'eraseThread', threadId },

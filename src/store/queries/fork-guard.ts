@@ -9,7 +9,8 @@ const NAMED = 5;
 /**
  * Refuses to delete rows that forks read by reference: the thread's rows above `seq` (all of
  * them for `seq` undefined: a deletion) while a fork of it forks above `seq` (a fork at seq 0
- * shares nothing and does not hold its parent). Run in the write
+ * shares nothing and does not hold its parent), other than those in `going` (threads deleted in
+ * the same transaction: a conversation's versions). Run in the write
  * transaction that holds the thread's lock (a fork is made under the same lock, so none can
  * appear meanwhile). Forks of forks need no look: a fork's fork seq is at most its own.
  *
@@ -20,6 +21,7 @@ export async function refuseIfForked(
   what: 'deleteThread' | 'eraseThread' | 'truncateAfter',
   threadId: string,
   seq: number | undefined,
+  going: readonly string[] = [],
 ): Promise<void> {
   const forks = await trx
     .selectFrom('threads')
@@ -27,6 +29,7 @@ export async function refuseIfForked(
     .where('parent_id', '=', threadId)
     // A fork at seq 0 reads nothing of its parent.
     .where('fork_seq', '>', seq ?? 0)
+    .$if(going.length > 0, (qb) => qb.where('id', 'not in', going))
     .orderBy('fork_seq', 'desc')
     .limit(NAMED)
     .execute();

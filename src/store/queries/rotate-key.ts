@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import { ChunklogError } from '../../errors/chunklog-error.js';
 import { readOptions } from '../../errors/invalid-option.js';
 import { asString, UnreadableData } from '../codec.js';
@@ -7,23 +8,38 @@ import type { ThreadKey } from '../encryption/key-provider.js';
 import { checkThreadKey } from '../encryption/key-provider.js';
 import { envelopeOf, openRecords, type StoreCipher } from '../encryption/store-cipher.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
-import { selectThread } from '../threads.js';
-import { writeTransaction } from '../transaction.js';
+import type { StoreTables } from '../tables.js';
+import { type SelectedThread, selectThread } from '../threads.js';
+import { RollbackDecision, writeTransaction } from '../transaction.js';
 import type { RotateKeyOptions, RotateKeyResult } from '../types.js';
 import { checkThreadId } from '../validate.js';
 
 /** Rows re-encrypted per transaction by default. */
 const DEFAULT_BATCH = 500;
 
+/** Another rotation, to a newer key, marked the thread while this one ran: this one stops. */
+class Overtaken extends RollbackDecision {
+  constructor(
+    readonly version: number,
+    readonly newer: number,
+  ) {
+    super(`rotation to key ${version} overtaken by one to key ${newer}`);
+  }
+}
+
 /**
  * `ChunkStore.rotateThreadKey`: re-encrypts a thread under a new key in batches of rows (one
- * transaction each), then destroys its older keys. First it records the new key's version on the
- * thread row (`key_version`), under the thread's lock: every write that seals rows reads it
- * under the same lock and seals with that key or a newer one, so one pass over the rows, made
- * after the mark, finds every row under an older key, and none lands under one afterwards
- * (notes/0095). Resumable: while the key before the newest still exists, a rotation is
- * unfinished, and the next call continues it under the same newest key (rows already under it
- * are skipped without decrypting); the older keys are destroyed oldest first, so the one that
+ * transaction each), then destroys its older keys. First, under the thread's lock, it picks the
+ * key and records its version on the thread row (`key_version`): every write that seals rows
+ * reads it under the same lock and seals with that key or a newer one, so one pass over the
+ * rows, made after the mark, finds every row under an older key, and none lands under one
+ * afterwards (notes/0095). Each batch, and the destruction of the older keys, runs under the
+ * thread's lock too, after checking the mark: a batch never writes a row back over one a writer
+ * changed meanwhile (truncated, expired), and a thread erased (and perhaps made again) while
+ * the rotation ran stops it with `thread-not-found`, its new keys untouched (notes/0098).
+ * Resumable: while the thread's mark names its newest key and the key before it still exists, a
+ * rotation is unfinished, and the next call continues it under the same key (rows already under
+ * it are skipped without decrypting); the older keys are destroyed oldest first, so the one that
  * marks an unfinished rotation goes last.
  */
 export function rotateThreadKey(
@@ -50,61 +66,121 @@ export function rotateThreadKey(
     );
   }
   return wrapStoreErrors('rotateThreadKey', threadId, async () => {
-    if ((await selectThread(ctx, ctx.db, threadId, false)) === undefined) {
-      throw threadNotFound(threadId);
-    }
-    const target = await rotationTarget(cipher, threadId);
-    await markRotation(ctx, threadId, target);
-    // History states are derived: drop them rather than re-encrypt (the next read rebuilds one).
+    const target = await markRotation(ctx, cipher, threadId);
+    // History states are derived: drop them rather than re-encrypt (a later write writes one).
     // After the mark: a state written from now on is sealed with the target key, or not at all.
     await ctx.db.deleteFrom('historyStates').where('thread_id', '=', threadId).execute();
     await ctx.db.deleteFrom('snapshots').where('thread_id', '=', threadId).execute();
     let rows = 0;
     let unreadable = 0;
-    for (let after = 0; ; ) {
-      const done = await rotateBatch(ctx, cipher, threadId, target, after, batch);
-      rows += done.rows;
-      unreadable += done.unreadable;
-      if (done.last === undefined) break;
-      after = done.last;
-    }
-    await rotateThreadColumns(ctx, cipher, threadId, target);
-    for (let version = 1; version < target.version; version++) {
-      await cipher.keys.destroyKey(threadId, version);
+    try {
+      for (let after = 0; ; ) {
+        const done = await rotateBatch(ctx, cipher, threadId, target, after, batch);
+        rows += done.rows;
+        unreadable += done.unreadable;
+        if (done.last === undefined) break;
+        after = done.last;
+      }
+      await rotateThreadColumns(ctx, cipher, threadId, target);
+      await destroyOlderKeys(ctx, cipher, threadId, target);
+    } catch (error) {
+      // The newer rotation re-encrypts every row, this one's included, and ends the thread there.
+      if (error instanceof Overtaken) return { version: error.newer, rows, unreadable };
+      throw error;
     }
     return { version: target.version, rows, unreadable };
   });
 }
 
+/**
+ * Checks, under the thread's lock, that the thread is still the one this rotation marked: a
+ * thread erased meanwhile (and perhaps made again, with no mark or an older one) stops the
+ * rotation with `thread-not-found`. A newer mark (another rotation overtook this one) stops it
+ * too: the newer rotation re-encrypts every row and destroys this one's key.
+ *
+ * @returns the thread row, locked
+ * @throws {ChunklogError} `thread-not-found`, or {@link Overtaken}
+ */
+async function lockMarked(
+  ctx: StoreContext,
+  trx: Kysely<StoreTables>,
+  threadId: string,
+  target: ThreadKey,
+): Promise<SelectedThread> {
+  const thread = await selectThread(ctx, trx, threadId, true);
+  const mark = Number(thread?.key_version ?? 0);
+  if (thread === undefined || mark < target.version) throw threadNotFound(threadId);
+  if (mark > target.version) throw new Overtaken(target.version, mark);
+  return thread;
+}
+
+/**
+ * Picks the key to rotate to and records its version on the thread row, in one transaction
+ * under the thread's lock: every write that sealed with an older key has committed before it,
+ * and every later one reads the mark under the lock. The key is the newest when the mark names
+ * it and the key before it still exists (an unfinished rotation); else a new one. A thread whose
+ * first writes raced to make its key holds two keys and no mark: it gets a new key.
+ *
+ * @throws {ChunklogError} `thread-not-found`
+ */
+async function markRotation(
+  ctx: StoreContext,
+  cipher: StoreCipher,
+  threadId: string,
+): Promise<ThreadKey> {
+  return await writeTransaction(
+    ctx,
+    async (trx) => {
+      const thread = await selectThread(ctx, trx, threadId, true);
+      if (thread === undefined) throw threadNotFound(threadId);
+      const target = await rotationTarget(cipher, threadId, Number(thread.key_version ?? 0));
+      await trx
+        .updateTable('threads')
+        .set({ key_version: target.version })
+        .where('id', '=', threadId)
+        .execute();
+      return target;
+    },
+    { what: 'rotateThreadKey', threadId },
+  );
+}
+
 /** The key to rotate to: the newest, when a rotation to it is unfinished; else a new one. */
-async function rotationTarget(cipher: StoreCipher, threadId: string): Promise<ThreadKey> {
+async function rotationTarget(
+  cipher: StoreCipher,
+  threadId: string,
+  mark: number,
+): Promise<ThreadKey> {
   const newest = await cipher.keys.getKey(threadId);
   if (newest !== undefined) {
     const key = checkThreadKey(threadId, newest);
-    if (key.version > 1 && (await cipher.keys.getKey(threadId, key.version - 1)) !== undefined) {
-      return key;
-    }
+    const unfinished =
+      key.version === mark &&
+      key.version > 1 &&
+      (await cipher.keys.getKey(threadId, key.version - 1)) !== undefined;
+    if (unfinished) return key;
   }
   return checkThreadKey(threadId, await cipher.keys.createKey(threadId));
 }
 
 /**
- * Records `target`'s version on the thread row (never lowering it), in a transaction of its own:
- * the UPDATE waits for the thread's lock, so every write that sealed with an older key has
- * committed before it, and every later one reads the mark under the lock.
+ * Destroys the thread's keys older than `target`, oldest first, under the thread's lock and
+ * after checking its mark: an erasure cannot run meanwhile, so a thread made again after one
+ * never loses its new keys.
  */
-async function markRotation(ctx: StoreContext, threadId: string, target: ThreadKey): Promise<void> {
+async function destroyOlderKeys(
+  ctx: StoreContext,
+  cipher: StoreCipher,
+  threadId: string,
+  target: ThreadKey,
+): Promise<void> {
   await writeTransaction(
     ctx,
     async (trx) => {
-      await trx
-        .updateTable('threads')
-        .set({ key_version: target.version })
-        .where('id', '=', threadId)
-        .where((eb) =>
-          eb.or([eb('key_version', 'is', null), eb('key_version', '<', target.version)]),
-        )
-        .execute();
+      await lockMarked(ctx, trx, threadId, target);
+      for (let version = 1; version < target.version; version++) {
+        await cipher.keys.destroyKey(threadId, version);
+      }
     },
     { what: 'rotateThreadKey', threadId },
   );
@@ -123,6 +199,9 @@ async function rotateBatch(
   return await writeTransaction(
     ctx,
     async (trx) => {
+      // Read and written under the thread's lock, as every writer's rows are: a row truncated
+      // or expired meanwhile is never written back.
+      await lockMarked(ctx, trx, threadId, target);
       const records = await trx
         .selectFrom('chunks')
         .select(['thread_id', 'seq', 'data'])
@@ -173,8 +252,7 @@ async function rotateThreadColumns(
   await writeTransaction(
     ctx,
     async (trx) => {
-      const thread = await selectThread(ctx, trx, threadId, true);
-      if (thread === undefined) return;
+      const thread = await lockMarked(ctx, trx, threadId, target);
       const set: { metadata?: string; title?: string } = {};
       for (const column of ['metadata', 'title'] as const) {
         const stored = thread[column];
