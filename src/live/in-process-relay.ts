@@ -39,7 +39,8 @@ class ThreadChannel {
   buffer: ReplayBuffer;
   readonly hub: EventHub;
   running: string | undefined;
-  control: live.ControlHandler | undefined;
+  /** The sessions serving the thread's control (two when one waits for the lease meanwhile). */
+  readonly control = new Set<live.ControlHandler>();
 
   constructor(limit: number, onListenerError: (error: unknown, meta: EventMeta) => void) {
     this.buffer = new ReplayBuffer(limit);
@@ -152,15 +153,18 @@ class InProcessRelayImpl implements InProcessRelay {
   }
 
   async control(threadId: string, message: live.ControlMessage): Promise<live.ControlAnswer> {
-    const handler = this.#threads.get(threadId)?.control;
-    return handler === undefined ? { type: 'not-running' } : handler(message);
+    const handlers = [...(this.#threads.get(threadId)?.control ?? [])];
+    // Each serving session is asked, as a cross-process relay asks every process: the one that
+    // runs the turn answers, the others say `not-running`.
+    const answers = await Promise.all(handlers.map((handler) => handler(message)));
+    return answers.find((answer) => answer.type !== 'not-running') ?? { type: 'not-running' };
   }
 
   serveControl(threadId: string, handler: live.ControlHandler): () => void {
     const thread = this.#thread(threadId);
-    thread.control = handler;
+    thread.control.add(handler);
     return () => {
-      if (thread.control === handler) thread.control = undefined;
+      thread.control.delete(handler);
     };
   }
 
@@ -171,7 +175,7 @@ class InProcessRelayImpl implements InProcessRelay {
     // The running turn and its control stay (forget cancels nothing); its readers and those that
     // come later find no event of before, and a reader's id of before is a gap.
     thread.buffer = new ReplayBuffer(this.#limit);
-    if (thread.hub.size === 0 && thread.running === undefined && thread.control === undefined)
+    if (thread.hub.size === 0 && thread.running === undefined && thread.control.size === 0)
       this.#threads.delete(threadId);
   }
 

@@ -238,7 +238,8 @@ class Session implements AgentSession {
   #serveControl(): void {
     this.#stopServing ??= this.relay.serveControl(this.threadId, async (message) => {
       try {
-        return await answerControl(this, message);
+        const live = this.#live;
+        return await answerControl(this, message, live?.ended === false ? live.turnId : undefined);
       } catch (error) {
         this.#config.onError(error, { source: 'listener', turnId: this.runningTurnId });
         return { type: 'not-running' };

@@ -296,3 +296,83 @@ describe('a cancel during a lease wait', () => {
     }
   });
 });
+
+for (const kind of kinds) {
+  describe.skipIf(!kind.available)(
+    `a second instance waiting for the lease on the ${kind.name} relay`,
+    () => {
+      it('leaves steering and notices to the running turn: each is stored once, and the waiting turn runs after', async () => {
+        const h = createHarness(dialects.includes('postgres') ? 'postgres' : 'sqlite');
+        harnesses.push(h);
+        const store = h.openStore();
+        await store.migrate();
+        const relays: [Relay, Relay] = [await kind.open(), await kind.open()];
+        const threadId = 'two-sessions';
+        const onA = waitingTurn();
+        const onB = waitingTurn();
+        const open = (turn: ReturnType<typeof waitingTurn>, relay: Relay) =>
+          createAgentSession({
+            store,
+            threadId,
+            model: turn.model,
+            tools: turn.tools,
+            relay,
+            lease: true,
+          });
+        const a = open(onA, relays[0]);
+        const b = open(onB, relays[1]);
+        const handlersB = createChunkHandlers({
+          store,
+          session: b,
+          authorize: () => true,
+          relay: relays[1],
+        });
+        try {
+          const first = a.send({ text: 'first, on A', turnId: 'on-a' });
+          await onA.started(1);
+          await expect.poll(() => relays[1].runningTurn(threadId)).toBe('on-a');
+          const second = b.send({ text: 'second, on B', turnId: 'on-b' });
+          // B's turn waits for the thread's lease, which A holds; B serves the thread's control.
+          expect(b.runningTurnId).toBe('on-b');
+          const listeners = kind.controlListeners;
+          if (listeners !== undefined) await expect.poll(() => listeners(threadId)).toBe(2);
+
+          const steered = await handlersB.fetch(
+            post(`/threads/${threadId}/messages`, { text: 'be brief', mode: 'steer' }),
+          );
+          expect(steered.status).toBe(202);
+          const noticed = await handlersB.fetch(
+            post(`/threads/${threadId}/notices`, { text: 'heads up' }),
+          );
+          expect(noticed.status).toBe(202);
+          expect(await noticed.json()).toEqual({ routed: 'turn', turnId: 'on-a' });
+
+          onA.release();
+          expect((await first.result).outcome).toBe('completed');
+          await onB.started(1);
+          onB.release();
+          expect((await second.result).outcome).toBe('completed');
+          // Nothing else was left to B: the steering and the notice were not taken as work of its own.
+          expect(b.queued).toBe(0);
+          expect(b.runningTurnId).toBeUndefined();
+          expect(onB.model.calls.length).toBe(2);
+
+          const rows = await store.getRows(threadId);
+          const texts = (type: string) =>
+            rows.filter((r) => r.type === type).map((r) => `${r.turnId}:${JSON.stringify(r.data)}`);
+          expect(texts('steering')).toEqual([expect.stringMatching(/^on-a:.*be brief/)]);
+          expect(
+            rows.filter((r) => JSON.stringify(r.data).includes('heads up')).map((r) => r.turnId),
+          ).toEqual(['on-a']);
+          expect([...new Set(rows.map((r) => r.turnId))]).toEqual(['on-a', 'on-b']);
+        } finally {
+          onA.release();
+          onB.release();
+          await a.close();
+          await b.close();
+          await store.close();
+        }
+      });
+    },
+  );
+}

@@ -22,6 +22,11 @@ export interface RelayKind {
    * events kept, the Redis keys named after the thread, the rows of the PostgreSQL relay's table.
    */
   held(threadId: string): Promise<readonly string[]>;
+  /**
+   * How many processes listen for the thread's control now, where the backend can tell (Redis);
+   * the in-process relay serves control at once and needs no wait.
+   */
+  controlListeners?(threadId: string): Promise<number>;
 }
 
 function unique(): string {
@@ -67,6 +72,18 @@ export async function redisKind(url = REDIS_URL, ttlMs?: number): Promise<RelayK
     async close() {
       for (const relay of relays) await relay.close();
       for (const client of clients) client.disconnect();
+    },
+    async controlListeners(threadId) {
+      const redis = new Redis(url);
+      try {
+        const reply = (await redis.pubsub('NUMSUB', `${prefix}:control:${threadId}`)) as [
+          string,
+          number,
+        ];
+        return Number(reply[1]);
+      } finally {
+        redis.disconnect();
+      }
     },
     async held(threadId) {
       const redis = new Redis(url);
