@@ -1,5 +1,6 @@
 import { ChunklogError } from '../../errors/chunklog-error.js';
 import { open, randomKeyBytes, seal } from './cipher.js';
+import { withFileLock } from './file-lock.js';
 import { KEY_BYTES, type ThreadKey, type ThreadKeyProvider } from './key-provider.js';
 
 interface NodeFs {
@@ -13,6 +14,7 @@ interface NodeFs {
   openSync(path: string, flags: string): number;
   fsyncSync(fd: number): void;
   closeSync(fd: number): void;
+  unlinkSync(path: string): void;
 }
 
 /** Options of {@link createFileKeyProvider}. */
@@ -36,7 +38,9 @@ type KeyFile = Record<string, Record<string, string>>;
  * `chunklog inspect`, sees the keys the app made after it started). It is rewritten whole
  * (written to a temporary file, flushed, then renamed over it) on every change, so a destroyed
  * key is gone from the file when `destroyKey` resolves (not from copies of the file: do not
- * back it up with the database). One process writes a file at a time.
+ * back it up with the database). Each change is made under a lock file (`<path>.lock`) on the
+ * file as it is then, so several processes (a cluster of workers, `chunklog import` beside the
+ * app) may share one key file; a lock file older than 10 s is taken as left by a dead process.
  *
  * @param options - the file and the master key
  * @returns the provider
@@ -133,9 +137,17 @@ export function createFileKeyProvider(options: FileKeyProviderOptions): ThreadKe
     }
     return { version, key: Uint8Array.from(atob(text), (c) => c.charCodeAt(0)) };
   };
-  /** Runs changes one after another, so that two do not rewrite the file from the same copy. */
+  /**
+   * Runs changes one after another, each under the key file's lock (`<path>.lock`) and on the
+   * file as it is then, so that no two, of this process or another, rewrite it from one copy.
+   */
   const serial = <T>(work: () => T): Promise<T> => {
-    const next = queue.then(work);
+    const locked = () =>
+      withFileLock(fs, `${path}.lock`, () => {
+        file = undefined;
+        return work();
+      });
+    const next = queue.then(locked);
     queue = next.catch(() => undefined);
     return next;
   };

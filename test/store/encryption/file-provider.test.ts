@@ -1,8 +1,10 @@
 // The file key provider read by one process while another writes the file (`chunklog inspect`
 // beside a running app): a key the reader's copy lacks is looked up again in the file.
-import fs, { mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import fs, { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createChunkStore, createFileKeyProvider } from '../../../src/store/index.js';
 
@@ -35,17 +37,22 @@ describe('createFileKeyProvider read while another provider writes the file', ()
     const other = createFileKeyProvider({ path, masterKey });
     await other.getKey('thread-1'); // its copy is read here, before the count
     const reads = vi.spyOn(fs, 'readFileSync');
+    const readsOfFile = () => reads.mock.calls.filter(([p]) => p === path).length;
     try {
       expect(await provider.getKey('missing')).toBeUndefined();
       expect(await provider.getKey('thread-1', 7)).toBeUndefined();
+      expect(readsOfFile()).toBe(0);
+      // A change reads the file as it is, under the lock: once.
       await provider.createKey('thread-2');
+      expect(readsOfFile()).toBe(1);
       expect(await provider.getKey('thread-2')).toBeDefined();
       expect(await provider.getKey('missing')).toBeUndefined();
-      expect(reads.mock.calls.filter(([p]) => p === path)).toHaveLength(0);
+      expect(readsOfFile()).toBe(1);
 
       await other.createKey('thread-3');
+      const before = readsOfFile();
       expect(await provider.getKey('thread-3')).toBeDefined();
-      expect(reads.mock.calls.filter(([p]) => p === path)).toHaveLength(1);
+      expect(readsOfFile()).toBe(before + 1);
     } finally {
       reads.mockRestore();
     }
@@ -75,4 +82,76 @@ describe('createFileKeyProvider read while another provider writes the file', ()
     await inspector.close();
     await app.close();
   });
+});
+
+describe('createFileKeyProvider written by several processes', () => {
+  it('makes a key from the file as it is, not from a copy read before another process wrote', async () => {
+    const path = newPath();
+    const app = createFileKeyProvider({ path, masterKey });
+    const importer = createFileKeyProvider({ path, masterKey });
+    expect(await importer.getKey('anything')).toBeUndefined(); // its copy: an empty file
+    const appKey = await app.createKey('app-thread');
+    await importer.createKey('imported-thread');
+    expect(Object.keys(JSON.parse(readFileSync(path, 'utf8'))).sort()).toEqual([
+      'app-thread',
+      'imported-thread',
+    ]);
+    expect((await createFileKeyProvider({ path, masterKey }).getKey('app-thread'))?.key).toEqual(
+      appKey.key,
+    );
+    // A destroyed key is not written back by a process whose copy still held it.
+    await importer.destroyKey('imported-thread');
+    await app.createKey('second-app-thread');
+    expect(Object.keys(JSON.parse(readFileSync(path, 'utf8'))).sort()).toEqual([
+      'app-thread',
+      'second-app-thread',
+    ]);
+  });
+
+  it('waits for a lock file another process holds, and takes one left by a dead process', async () => {
+    const path = newPath();
+    const provider = createFileKeyProvider({ path, masterKey });
+    writeFileSync(`${path}.lock`, '');
+    let made = false;
+    const making = provider.createKey('t').then(() => {
+      made = true;
+    });
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(made).toBe(false);
+    expect(fs.existsSync(path)).toBe(false);
+    rmSync(`${path}.lock`);
+    await making;
+    expect(fs.existsSync(`${path}.lock`)).toBe(false);
+
+    writeFileSync(`${path}.lock`, '');
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(`${path}.lock`, old, old);
+    await provider.createKey('u');
+    expect(Object.keys(JSON.parse(readFileSync(path, 'utf8'))).sort()).toEqual(['t', 'u']);
+  });
+
+  it('keeps every key four processes make at once', async () => {
+    const path = newPath();
+    const worker = join(dir, 'make-keys.mts');
+    const source = new URL('../../../src/store/index.ts', import.meta.url).href;
+    writeFileSync(
+      worker,
+      [
+        `import { createFileKeyProvider } from ${JSON.stringify(source)};`,
+        'const [path, name] = process.argv.slice(2);',
+        'const keys = createFileKeyProvider({ path, masterKey: new Uint8Array(32).fill(9) });',
+        "for (let i = 0; i < 15; i++) await keys.createKey(name + '-' + i);",
+      ].join('\n'),
+    );
+    const run = promisify(execFile);
+    await Promise.all(
+      ['a', 'b', 'c', 'd'].map((name) =>
+        run(process.execPath, ['--import', 'tsx', worker, path, name], { cwd: process.cwd() }),
+      ),
+    );
+    const threads = Object.keys(JSON.parse(readFileSync(path, 'utf8')));
+    expect(threads).toHaveLength(60);
+    const reader = createFileKeyProvider({ path, masterKey });
+    for (const thread of threads) expect((await reader.getKey(thread))?.version).toBe(1);
+  }, 120_000);
 });
