@@ -6,12 +6,9 @@
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ChunkRowDraft } from '../../src/schema/index.js';
-import {
-  type ChunkStore,
-  createMemoryKeyProvider,
-  type ThreadKeyProvider,
-} from '../../src/store/index.js';
+import { type ChunkStore, createMemoryKeyProvider } from '../../src/store/index.js';
 import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
+import { heldKeys } from './support/held-keys.js';
 
 const available = await availableDialects();
 const harnesses: DialectHarness[] = [];
@@ -24,40 +21,6 @@ function turn(turnId: string, text: string): ChunkRowDraft[] {
     { turnId, step: 0, role: 'user', type: 'text', data: { text } },
     { turnId, step: 0, role: 'assistant', type: 'text', data: { text: `answer to ${text}` } },
   ];
-}
-
-/**
- * A key provider whose next fetch of an explicit older key version (a rotation batch opening the
- * rows it read) waits for `release`.
- */
-function heldVersionFetch(inner: ThreadKeyProvider) {
-  let gate: { released: Promise<void>; fetched: () => void } | undefined;
-  const provider: ThreadKeyProvider = {
-    async getKey(threadId, version) {
-      const held = version !== undefined ? gate : undefined;
-      if (held !== undefined) {
-        gate = undefined;
-        held.fetched();
-        await held.released;
-      }
-      return await inner.getKey(threadId, version);
-    },
-    createKey: (threadId) => inner.createKey(threadId),
-    destroyKey: (threadId, version) => inner.destroyKey(threadId, version),
-  };
-  const hold = () => {
-    let release = () => {};
-    let fetched = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const wasFetched = new Promise<void>((resolve) => {
-      fetched = resolve;
-    });
-    gate = { released, fetched };
-    return { release, fetched: wasFetched };
-  };
-  return { provider, hold };
 }
 
 /**
@@ -110,7 +73,7 @@ describe.each(rowLocking)('a key rotation on %s', (name) => {
     const harness = createHarness(name);
     harnesses.push(harness);
     const keys = createMemoryKeyProvider();
-    const held = heldVersionFetch(keys);
+    const held = heldKeys(keys, 'version');
     const store = harness.openStore({ encryption: { keys: held.provider } });
     return { harness, keys, held, store };
   }

@@ -5,14 +5,15 @@ import type { ThreadKeyProvider } from '../../../src/store/index.js';
 /**
  * A key provider whose next `getKey` of a thread's newest key (a write fetching its key) returns
  * the key of that moment only once `release` is called: the write then goes on with a key it
- * fetched before whatever ran meanwhile.
+ * fetched before whatever ran meanwhile. With `which: 'version'`, the next `getKey` of an
+ * explicit version is held instead (a rotation batch opening the rows it read).
  */
-export function heldKeys(inner: ThreadKeyProvider) {
+export function heldKeys(inner: ThreadKeyProvider, which: 'newest' | 'version' = 'newest') {
   let gate: { readonly released: Promise<void>; readonly fetched: () => void } | undefined;
   const provider: ThreadKeyProvider = {
     async getKey(threadId, version) {
       const key = await inner.getKey(threadId, version);
-      const held = version === undefined ? gate : undefined;
+      const held = (version === undefined) === (which === 'newest') ? gate : undefined;
       if (held !== undefined) {
         gate = undefined;
         held.fetched();
