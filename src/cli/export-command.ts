@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { openReadOnlyStore } from '../inspect/open-target.js';
 import { exportThread } from '../transfer/export-thread.js';
 import { UsageError } from './fail.js';
-import { storeEncryption } from './store-encryption.js';
+import { STORE_FLAGS, storeEncryption } from './store-encryption.js';
 
 /** Counts what passes through: the end line says how many turns and rows were written. */
 async function* counted(
@@ -34,9 +34,7 @@ export async function exportCommand(args: string[]): Promise<void> {
     allowPositionals: true,
     options: {
       out: { type: 'string' },
-      prefix: { type: 'string' },
-      'key-file': { type: 'string' },
-      'key-module': { type: 'string' },
+      ...STORE_FLAGS,
     },
   });
   const [target, threadId] = positionals;

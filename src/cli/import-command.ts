@@ -5,7 +5,7 @@ import { ChunklogError } from '../errors/chunklog-error.js';
 import { openWritableStore } from '../inspect/open-target.js';
 import { importThread } from '../transfer/import-thread.js';
 import { UsageError } from './fail.js';
-import { storeEncryption } from './store-encryption.js';
+import { STORE_FLAGS, storeEncryption } from './store-encryption.js';
 
 const isUrl = (target: string) => /^(postgres(ql)?|mysql):\/\//.test(target);
 
@@ -23,9 +23,7 @@ export async function importCommand(args: string[]): Promise<void> {
       'thread-id': { type: 'string' },
       append: { type: 'boolean', default: false },
       migrate: { type: 'boolean', default: false },
-      prefix: { type: 'string' },
-      'key-file': { type: 'string' },
-      'key-module': { type: 'string' },
+      ...STORE_FLAGS,
     },
   });
   const [target, file] = positionals;

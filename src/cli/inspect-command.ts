@@ -7,7 +7,7 @@ import { openReadOnlyStore } from '../inspect/open-target.js';
 import { inspectorHosts, serveInspector } from '../inspect/serve.js';
 import { UsageError } from './fail.js';
 import { parsePrices } from './price.js';
-import { storeEncryption } from './store-encryption.js';
+import { STORE_FLAGS, storeEncryption } from './store-encryption.js';
 
 /**
  * Runs `chunklog inspect` until SIGINT or SIGTERM.
@@ -22,11 +22,9 @@ export async function inspectCommand(args: string[]): Promise<void> {
     options: {
       port: { type: 'string', default: '4000' },
       host: { type: 'string', default: '127.0.0.1' },
-      prefix: { type: 'string' },
       price: { type: 'string', multiple: true, default: [] },
       'allow-host': { type: 'string', multiple: true, default: [] },
-      'key-file': { type: 'string' },
-      'key-module': { type: 'string' },
+      ...STORE_FLAGS,
     },
   });
   const [target] = positionals;

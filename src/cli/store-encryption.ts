@@ -1,9 +1,19 @@
-// The encryption flags the commands that open a store share: `--key-file` (the file key
-// provider) or `--key-module` (the app's own provider).
+// The flags the commands that open a store share: `--prefix`, and the encryption flags
+// `--key-file` (the file key provider) or `--key-module` (the app's own provider).
 import type { StoreEncryptionOptions } from '../store/encryption/key-provider.js';
 import { UsageError } from './fail.js';
 import { keyFileEncryption } from './key-file.js';
 import { keyModuleEncryption } from './key-module.js';
+
+/**
+ * The flags of every command that opens a store, for `parseArgs`: the table prefix and the
+ * encryption flags.
+ */
+export const STORE_FLAGS = {
+  prefix: { type: 'string' },
+  'key-file': { type: 'string' },
+  'key-module': { type: 'string' },
+} as const;
 
 /** The parsed values of the encryption flags. */
 export interface EncryptionFlags {

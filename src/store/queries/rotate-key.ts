@@ -93,25 +93,32 @@ export function rotateThreadKey(
 }
 
 /**
- * Checks, under the thread's lock, that the thread is still the one this rotation marked: a
- * thread erased meanwhile (and perhaps made again, with no mark or an older one) stops the
- * rotation with `thread-not-found`. A newer mark (another rotation overtook this one) stops it
- * too: the newer rotation re-encrypts every row and destroys this one's key.
+ * Runs one step of a rotation in a transaction under the thread's lock, after checking that the
+ * thread is still the one this rotation marked: a thread erased meanwhile (and perhaps made
+ * again, with no mark or an older one) stops the rotation with `thread-not-found`. A newer mark
+ * (another rotation overtook this one) stops it too, with {@link Overtaken}: the newer rotation
+ * re-encrypts every row and destroys this one's key.
  *
- * @returns the thread row, locked
+ * @param work - the step, given the transaction and the thread row (locked)
  * @throws {ChunklogError} `thread-not-found`, or {@link Overtaken}
  */
-async function lockMarked(
+async function underMark<T>(
   ctx: StoreContext,
-  trx: Kysely<StoreTables>,
   threadId: string,
   target: ThreadKey,
-): Promise<SelectedThread> {
-  const thread = await selectThread(ctx, trx, threadId, true);
-  const mark = Number(thread?.key_version ?? 0);
-  if (thread === undefined || mark < target.version) throw threadNotFound(threadId);
-  if (mark > target.version) throw new Overtaken(target.version, mark);
-  return thread;
+  work: (trx: Kysely<StoreTables>, thread: SelectedThread) => Promise<T>,
+): Promise<T> {
+  return await writeTransaction(
+    ctx,
+    async (trx) => {
+      const thread = await selectThread(ctx, trx, threadId, true);
+      const mark = Number(thread?.key_version ?? 0);
+      if (thread === undefined || mark < target.version) throw threadNotFound(threadId);
+      if (mark > target.version) throw new Overtaken(target.version, mark);
+      return await work(trx, thread);
+    },
+    { what: 'rotateThreadKey', threadId },
+  );
 }
 
 /**
@@ -174,16 +181,11 @@ async function destroyOlderKeys(
   threadId: string,
   target: ThreadKey,
 ): Promise<void> {
-  await writeTransaction(
-    ctx,
-    async (trx) => {
-      await lockMarked(ctx, trx, threadId, target);
-      for (let version = 1; version < target.version; version++) {
-        await cipher.keys.destroyKey(threadId, version);
-      }
-    },
-    { what: 'rotateThreadKey', threadId },
-  );
+  await underMark(ctx, threadId, target, async () => {
+    for (let version = 1; version < target.version; version++) {
+      await cipher.keys.destroyKey(threadId, version);
+    }
+  });
 }
 
 /** Re-encrypts the rows after `after` (at most `batch` of them) that are not under `target`. */
@@ -196,50 +198,45 @@ async function rotateBatch(
   batch: number,
 ): Promise<{ rows: number; unreadable: number; last: number | undefined }> {
   const seal = cipher.rowSealer(target, threadId);
-  return await writeTransaction(
-    ctx,
-    async (trx) => {
-      // Read and written under the thread's lock, as every writer's rows are: a row truncated
-      // or expired meanwhile is never written back.
-      await lockMarked(ctx, trx, threadId, target);
-      const records = await trx
-        .selectFrom('chunks')
-        .select(['thread_id', 'seq', 'data'])
-        .where('thread_id', '=', threadId)
-        .where('seq', '>', after)
-        .orderBy('seq')
-        .limit(batch)
-        .execute();
-      const stale = records.filter((r) => {
-        const envelope = envelopeOf(r.data);
-        return envelope === undefined || envelopeVersion(envelope) !== target.version;
-      });
-      await openRecords(cipher, stale);
-      let rows = 0;
-      let unreadable = 0;
-      for (const record of stale) {
-        const data: unknown = record.data;
-        if (data instanceof UnreadableData) {
-          unreadable++;
-          continue;
-        }
-        const json =
-          typeof data === 'string' || data instanceof Uint8Array
-            ? asString(data)
-            : JSON.stringify(data);
-        await trx
-          .updateTable('chunks')
-          .set({ data: seal(Number(record.seq), json) })
-          .where('thread_id', '=', threadId)
-          .where('seq', '=', Number(record.seq))
-          .execute();
-        rows++;
+  // Read and written under the thread's lock, as every writer's rows are: a row truncated or
+  // expired meanwhile is never written back.
+  return await underMark(ctx, threadId, target, async (trx) => {
+    const records = await trx
+      .selectFrom('chunks')
+      .select(['thread_id', 'seq', 'data'])
+      .where('thread_id', '=', threadId)
+      .where('seq', '>', after)
+      .orderBy('seq')
+      .limit(batch)
+      .execute();
+    const stale = records.filter((r) => {
+      const envelope = envelopeOf(r.data);
+      return envelope === undefined || envelopeVersion(envelope) !== target.version;
+    });
+    await openRecords(cipher, stale);
+    let rows = 0;
+    let unreadable = 0;
+    for (const record of stale) {
+      const data: unknown = record.data;
+      if (data instanceof UnreadableData) {
+        unreadable++;
+        continue;
       }
-      const last = records[records.length - 1];
-      return { rows, unreadable, last: last === undefined ? undefined : Number(last.seq) };
-    },
-    { what: 'rotateThreadKey', threadId },
-  );
+      const json =
+        typeof data === 'string' || data instanceof Uint8Array
+          ? asString(data)
+          : JSON.stringify(data);
+      await trx
+        .updateTable('chunks')
+        .set({ data: seal(Number(record.seq), json) })
+        .where('thread_id', '=', threadId)
+        .where('seq', '=', Number(record.seq))
+        .execute();
+      rows++;
+    }
+    const last = records[records.length - 1];
+    return { rows, unreadable, last: last === undefined ? undefined : Number(last.seq) };
+  });
 }
 
 /** Re-encrypts the thread's metadata and title under `target` (clear ones too). */
@@ -249,27 +246,22 @@ async function rotateThreadColumns(
   threadId: string,
   target: ThreadKey,
 ): Promise<void> {
-  await writeTransaction(
-    ctx,
-    async (trx) => {
-      const thread = await lockMarked(ctx, trx, threadId, target);
-      const set: { metadata?: string; title?: string } = {};
-      for (const column of ['metadata', 'title'] as const) {
-        const stored = thread[column];
-        if (stored === null || stored === undefined) continue;
-        const envelope = envelopeOf(stored);
-        if (envelope !== undefined && envelopeVersion(envelope) === target.version) continue;
-        const opened = await cipher.openThreadValue(threadId, column, stored);
-        const text =
-          typeof opened === 'string' || opened instanceof Uint8Array
-            ? asString(opened)
-            : JSON.stringify(opened);
-        set[column] = cipher.sealThreadValue(target, threadId, column, text);
-      }
-      if (Object.keys(set).length > 0) {
-        await trx.updateTable('threads').set(set).where('id', '=', threadId).execute();
-      }
-    },
-    { what: 'rotateThreadKey', threadId },
-  );
+  await underMark(ctx, threadId, target, async (trx, thread) => {
+    const set: { metadata?: string; title?: string } = {};
+    for (const column of ['metadata', 'title'] as const) {
+      const stored = thread[column];
+      if (stored === null || stored === undefined) continue;
+      const envelope = envelopeOf(stored);
+      if (envelope !== undefined && envelopeVersion(envelope) === target.version) continue;
+      const opened = await cipher.openThreadValue(threadId, column, stored);
+      const text =
+        typeof opened === 'string' || opened instanceof Uint8Array
+          ? asString(opened)
+          : JSON.stringify(opened);
+      set[column] = cipher.sealThreadValue(target, threadId, column, text);
+    }
+    if (Object.keys(set).length > 0) {
+      await trx.updateTable('threads').set(set).where('id', '=', threadId).execute();
+    }
+  });
 }
