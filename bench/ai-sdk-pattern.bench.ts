@@ -16,8 +16,8 @@
 // other's page cache at every commit (SQLite drops a connection's cache when another connection
 // changed the file), a cost no app of either kind pays, and one that falls hardest on the write
 // that touches more tables. Measured on one file, 10 persists of each alternated call by call,
-// no forced collection: chunklog 1.10–1.11× the pattern; the same in two files: 0.89–0.95×
-// (notes/0097).
+// no forced collection: chunklog 1.25–1.27× the pattern; the same in two files: 1.11–1.15×
+// (notes/0100, which corrects 0097's figures).
 // A realistic turn (bench/cold-rebuild-shared.ts): the user's text, ~500 characters of
 // reasoning, two tool calls with ~300-character results, ~800 characters of answer (seven rows).
 import { mkdtempSync, rmSync } from 'node:fs';
