@@ -1,4 +1,4 @@
-import type { Relay } from '../live/relay.js';
+import type { ControlMessage, Relay } from '../live/relay.js';
 import { notRunning, sendControl } from './control.js';
 import { turnIdProblem } from './params.js';
 import { badParameter, json } from './responses.js';
@@ -8,12 +8,13 @@ const MAX_REASON_LENGTH = 500;
 
 /**
  * `POST …/threads/:id/cancel` with an optional JSON body `{ reason?, turnId? }`: cancels the
- * thread's running turn — or the turn waiting for the thread's lease, which is then dropped —
- * through the relay, wherever it runs, and answers 202 `{ turnId }`; the turn ends on the events
- * stream with its `cancelled` chunk and is stored `cancelled`. When no turn runs — or `turnId` is
- * given and is not the running turn, so that a stop pressed for a turn that has just ended does
- * not stop the next one — it answers 409 `not-running` and cancels nothing. A queued turn is not
- * cancelled.
+ * thread's running turn through the relay, wherever it runs, and answers 202 `{ turnId }`; the
+ * turn ends on the events stream with its `cancelled` chunk and is stored `cancelled`. A turn
+ * waiting for the thread's lease (on any instance) stops waiting and is dropped when it is the
+ * turn named, or when no turn has started; a cancel of the started turn leaves it waiting, as it
+ * leaves a queued turn. When no turn runs — or `turnId` is given and is not the running turn, so
+ * that a stop pressed for a turn that has just ended does not stop the next one — it answers 409
+ * `not-running` and cancels nothing.
  *
  * @param body - the request's JSON object body (`{}` when it sent none)
  * @param relay - the relay the thread's sessions serve their control on
@@ -37,11 +38,21 @@ export async function cancelRoute(
   }
   const problem = turnIdProblem(turnId);
   if (problem !== undefined) return badParameter('turnId', problem);
-  const sent = await sendControl(relay, threadId, {
+  const cancel: ControlMessage = {
     type: 'cancel',
     ...(reason !== undefined ? { reason: reason as string } : {}),
     ...(turnId !== undefined ? { turnId: turnId as string } : {}),
-  });
+  };
+  // Without a turn id, the started turn first: a turn that waits for the lease meanwhile (on
+  // another instance) is left, as a queued one is; it is dropped only when no turn has started.
+  let sent = await sendControl(
+    relay,
+    threadId,
+    turnId === undefined ? { ...cancel, onlyStarted: true } : cancel,
+  );
+  if (sent.ok && sent.answer.type === 'not-running' && turnId === undefined) {
+    sent = await sendControl(relay, threadId, cancel);
+  }
   if (!sent.ok) return sent.response;
   if (sent.answer.type === 'cancelled') return json(202, { turnId: sent.answer.turnId });
   return notRunning(turnId);

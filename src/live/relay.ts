@@ -42,6 +42,13 @@ export type ControlMessage =
       /** Cancel only this turn (otherwise: the running one). */
       readonly turnId?: string | undefined;
       readonly reason?: string | undefined;
+      /**
+       * Cancel only a turn that has started: one that holds the thread's lease and runs, not one
+       * that waits for the lease (which a cancel without it drops). The cancel route sends this
+       * first, so that a stop pressed for a running turn leaves another instance's waiting turn
+       * alone, as a queued turn is left.
+       */
+      readonly onlyStarted?: boolean | undefined;
     }
   | { readonly type: 'steer'; readonly text: string }
   | { readonly type: 'notice'; readonly kind: SystemKind; readonly text: string };

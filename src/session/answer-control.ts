@@ -10,7 +10,8 @@ import type { AgentSession } from './types.js';
  * the process that runs the turn, and one whose turn waits for the thread's lease meanwhile.
  * Steering and notices go into a running turn only (a waiting session answers `not-running`,
  * so that the message is carried out once, by the process that runs the turn). A cancel also
- * reaches a turn waiting for the lease, which stops waiting and is dropped (docs/session.md).
+ * reaches a turn waiting for the lease, which stops waiting and is dropped (docs/session.md),
+ * unless it is `onlyStarted`.
  *
  * @param session - the session of the thread on this process
  * @param message - what another process asked for
@@ -28,6 +29,7 @@ export async function answerControl(
     case 'cancel': {
       if (message.turnId !== undefined && message.turnId !== running)
         return { type: 'not-running' };
+      if (message.onlyStarted === true && liveTurnId !== running) return { type: 'not-running' };
       // Synchronous from the check on: the turn checked is the turn cancelled.
       return session.cancel(message.reason)
         ? { type: 'cancelled', turnId: running }

@@ -260,8 +260,11 @@ for (const kind of kinds) {
   });
 }
 
-describe('a cancel during a lease wait', () => {
-  it('drops the waiting turn (202), and the model is never called', async () => {
+describe('a cancel during a lease wait, when no turn has started', () => {
+  it.each([
+    ['naming the waiting turn', { turnId: 'w1' }],
+    ['naming no turn', {}],
+  ])('%s drops the waiting turn (202), and the model is never called', async (_name, body) => {
     const h = createHarness(dialects.includes('postgres') ? 'postgres' : 'sqlite');
     harnesses.push(h);
     const store = h.openStore();
@@ -281,7 +284,7 @@ describe('a cancel during a lease wait', () => {
     try {
       const waiting = session.send({ text: 'wait for the lease', turnId: 'w1' });
       expect(session.runningTurnId).toBe('w1');
-      const answer = await handlers.fetch(post('/threads/leased/cancel', { turnId: 'w1' }));
+      const answer = await handlers.fetch(post('/threads/leased/cancel', body));
       expect(answer.status).toBe(202);
       expect(await answer.json()).toEqual({ turnId: 'w1' });
       expect((await waiting.result).outcome).toBe('dropped');
@@ -297,46 +300,72 @@ describe('a cancel during a lease wait', () => {
   });
 });
 
+/**
+ * Two sessions of one thread on two instances, each with its own relay of `kind`: A runs turn
+ * `on-a` (in its tool), B's turn `on-b` waits for the thread's lease, which A holds, and B
+ * serves the thread's control meanwhile. B's handlers take the requests.
+ */
+async function aRunsAndBWaits(kind: RelayKind) {
+  const h = createHarness(dialects.includes('postgres') ? 'postgres' : 'sqlite');
+  harnesses.push(h);
+  const store = h.openStore();
+  await store.migrate();
+  const relays: [Relay, Relay] = [await kind.open(), await kind.open()];
+  const threadId = 'two-sessions';
+  const onA = waitingTurn();
+  const onB = waitingTurn();
+  const open = (turn: ReturnType<typeof waitingTurn>, relay: Relay) =>
+    createAgentSession({
+      store,
+      threadId,
+      model: turn.model,
+      tools: turn.tools,
+      relay,
+      lease: true,
+    });
+  const a = open(onA, relays[0]);
+  const b = open(onB, relays[1]);
+  const handlersB = createChunkHandlers({
+    store,
+    session: b,
+    authorize: () => true,
+    relay: relays[1],
+  });
+  const first = a.send({ text: 'first, on A', turnId: 'on-a' });
+  await onA.started(1);
+  await expect.poll(() => relays[1].runningTurn(threadId)).toBe('on-a');
+  const second = b.send({ text: 'second, on B', turnId: 'on-b' });
+  expect(b.runningTurnId).toBe('on-b');
+  const listeners = kind.controlListeners;
+  if (listeners !== undefined) await expect.poll(() => listeners(threadId)).toBe(2);
+  return {
+    store,
+    threadId,
+    a,
+    b,
+    onA,
+    onB,
+    first,
+    second,
+    handlersB,
+    close: async () => {
+      onA.release();
+      onB.release();
+      await a.close();
+      await b.close();
+      await store.close();
+    },
+  };
+}
+
 for (const kind of kinds) {
   describe.skipIf(!kind.available)(
     `a second instance waiting for the lease on the ${kind.name} relay`,
     () => {
       it('leaves steering and notices to the running turn: each is stored once, and the waiting turn runs after', async () => {
-        const h = createHarness(dialects.includes('postgres') ? 'postgres' : 'sqlite');
-        harnesses.push(h);
-        const store = h.openStore();
-        await store.migrate();
-        const relays: [Relay, Relay] = [await kind.open(), await kind.open()];
-        const threadId = 'two-sessions';
-        const onA = waitingTurn();
-        const onB = waitingTurn();
-        const open = (turn: ReturnType<typeof waitingTurn>, relay: Relay) =>
-          createAgentSession({
-            store,
-            threadId,
-            model: turn.model,
-            tools: turn.tools,
-            relay,
-            lease: true,
-          });
-        const a = open(onA, relays[0]);
-        const b = open(onB, relays[1]);
-        const handlersB = createChunkHandlers({
-          store,
-          session: b,
-          authorize: () => true,
-          relay: relays[1],
-        });
+        const t = await aRunsAndBWaits(kind);
+        const { store, threadId, b, onA, onB, first, second, handlersB } = t;
         try {
-          const first = a.send({ text: 'first, on A', turnId: 'on-a' });
-          await onA.started(1);
-          await expect.poll(() => relays[1].runningTurn(threadId)).toBe('on-a');
-          const second = b.send({ text: 'second, on B', turnId: 'on-b' });
-          // B's turn waits for the thread's lease, which A holds; B serves the thread's control.
-          expect(b.runningTurnId).toBe('on-b');
-          const listeners = kind.controlListeners;
-          if (listeners !== undefined) await expect.poll(() => listeners(threadId)).toBe(2);
-
           const steered = await handlersB.fetch(
             post(`/threads/${threadId}/messages`, { text: 'be brief', mode: 'steer' }),
           );
@@ -366,11 +395,46 @@ for (const kind of kinds) {
           ).toEqual(['on-a']);
           expect([...new Set(rows.map((r) => r.turnId))]).toEqual(['on-a', 'on-b']);
         } finally {
-          onA.release();
+          await t.close();
+        }
+      });
+
+      it('a cancel without a turn id stops the running turn and leaves the waiting one, which runs after it', async () => {
+        const t = await aRunsAndBWaits(kind);
+        const { store, threadId, onB, first, second, handlersB } = t;
+        try {
+          const cancel = await handlersB.fetch(post(`/threads/${threadId}/cancel`, {}));
+          expect(cancel.status).toBe(202);
+          expect(await cancel.json()).toEqual({ turnId: 'on-a' });
+          expect((await first.result).outcome).toBe('cancelled');
+          // B's turn was sent and answered 202: it takes the lease and runs, as a queued turn would.
+          await onB.started(1);
           onB.release();
-          await a.close();
-          await b.close();
-          await store.close();
+          expect((await second.result).outcome).toBe('completed');
+          expect(await store.getTurnInfo(threadId, 'on-a')).toMatchObject({ status: 'cancelled' });
+          expect(await store.getTurnInfo(threadId, 'on-b')).toMatchObject({ status: 'completed' });
+        } finally {
+          await t.close();
+        }
+      });
+
+      it('a cancel naming the waiting turn drops it and leaves the running one', async () => {
+        const t = await aRunsAndBWaits(kind);
+        const { store, threadId, a, onA, onB, first, second, handlersB } = t;
+        try {
+          const cancel = await handlersB.fetch(
+            post(`/threads/${threadId}/cancel`, { turnId: 'on-b' }),
+          );
+          expect(cancel.status).toBe(202);
+          expect(await cancel.json()).toEqual({ turnId: 'on-b' });
+          expect((await second.result).outcome).toBe('dropped');
+          expect(a.runningTurnId).toBe('on-a');
+          onA.release();
+          expect((await first.result).outcome).toBe('completed');
+          expect(onB.model.calls).toHaveLength(0);
+          expect(await store.getTurnInfo(threadId, 'on-b')).toBeNull();
+        } finally {
+          await t.close();
         }
       });
     },
