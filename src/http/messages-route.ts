@@ -19,7 +19,8 @@ export interface MessageTarget {
 /**
  * `POST …/threads/:id/messages` with a JSON body `{ text, mode?, turnId? }`: `mode: 'send'` (the
  * default) starts a turn on this process's session, or queues it behind the running one, and
- * answers 202 `{ turnId, queued }`; `mode: 'steer'` adds the text to the running turn (through
+ * answers 202 `{ turnId, queued }` (`queued` when a turn runs on the thread, here or, under the
+ * thread's lease, on another process); `mode: 'steer'` adds the text to the running turn (through
  * the relay, wherever it runs) and answers 202 `{ steeringId }`. `{ text, edit: turnId }` and
  * `{ regenerate: turnId }` start a new version of a stored turn of the active path
  * (`session.edit`, `session.regenerate`; the old version stays) and answer as a send. Follow the
@@ -62,12 +63,29 @@ export async function messagesRoute(
       // No turn runs anywhere: the session sends it as a turn of its own.
       return json(202, { steeringId: session.steer(text).id });
     }
-    const busy = session.runningTurnId !== undefined;
+    const queued = await startsQueued(target, session);
     const handle = session.send(typeof turnId === 'string' ? { text, turnId } : text);
-    return json(202, { turnId: handle.turnId, queued: busy });
+    return json(202, { turnId: handle.turnId, queued });
   } catch (error) {
     return sessionFailure(error, 'The message could not be sent.');
   }
+}
+
+/**
+ * Whether a turn sent now waits behind another: one runs on this session, or — under the
+ * thread's lease — on another process, as the relay says (a relay that cannot say counts as
+ * none: the send goes on). Called right before the send, so that a turn started here meanwhile
+ * counts.
+ */
+async function startsQueued(target: MessageTarget, session: AgentSession): Promise<boolean> {
+  if (session.runningTurnId === undefined && session.leased) {
+    try {
+      if ((await target.relay.runningTurn(target.threadId)) !== undefined) return true;
+    } catch {
+      // The relay is down: the send does not need it to start.
+    }
+  }
+  return session.runningTurnId !== undefined;
 }
 
 /** `{ text, edit }` or `{ regenerate }`: a new version of a stored turn, answered as a send. */
@@ -101,7 +119,7 @@ export async function answerChatTurn(
   const { session } = target;
   if (session === undefined) return noSessionHere();
   try {
-    const queued = session.runningTurnId !== undefined;
+    const queued = await startsQueued(target, session);
     const turn = await startChatTurn(session, target.store, chat);
     if (turn instanceof Response) return turn;
     return answer(turn, queued);

@@ -726,6 +726,10 @@ class Session implements AgentSession {
     return this.#state.queue.length;
   }
 
+  get leased(): boolean {
+    return this.#config.lease !== undefined;
+  }
+
   get signal(): AbortSignal {
     return this.#closedController.signal;
   }

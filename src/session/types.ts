@@ -317,6 +317,11 @@ export interface AgentSession {
   /** How many turns wait behind the running one. */
   readonly queued: number;
   /**
+   * Whether the session runs its turns under the thread's lease (its `lease` option, or the
+   * default for its store and relay): a turn sent while another process runs one waits for it.
+   */
+  readonly leased: boolean;
+  /**
    * Aborted once the session has closed: when `close()` has cancelled the running turn, dropped
    * the queue and waited for the writes, after the last `turn-end` went out. Its reason is a
    * `ChunklogError` with code `closed`. `sessionEventStream` ends its stream on it; pass

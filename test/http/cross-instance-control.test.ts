@@ -1,14 +1,19 @@
 // Control of a thread's turn from any instance, through one path (`relay.control`): instance A
 // runs the turn, instance B has no session of the thread. A cancel posted to B leaves the turn
 // `cancelled` from the first read after the 202 (never `completed` for a moment); a cancel during
-// a lease wait drops the waiting turn; and random sequences of cancel, steering and notices get
-// the same answers on A and on B, as a simple model of the running turn says.
+// a lease wait drops the waiting turn when it names it or no turn has started, and leaves it when
+// it stops the started turn; a send that will wait for another instance's turn answers `queued`;
+// and random sequences of cancel, steering and notices get the same answers on A and on B, as a
+// simple model of the running turn says.
 import { tool } from 'ai';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgentSession, createChunkHandlers } from '../../src/entries/session.js';
+import { ChunklogError } from '../../src/errors/index.js';
+import { createInProcessRelay } from '../../src/live/in-process-relay.js';
 import type { Relay } from '../../src/live/relay.js';
+import type { TurnHandle } from '../../src/session/types.js';
 import type { ChunkStore } from '../../src/store/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
 import { inProcessKind, type RelayKind, redisKind } from '../relay/relay-factories.js';
@@ -305,7 +310,7 @@ describe('a cancel during a lease wait, when no turn has started', () => {
  * `on-a` (in its tool), B's turn `on-b` waits for the thread's lease, which A holds, and B
  * serves the thread's control meanwhile. B's handlers take the requests.
  */
-async function aRunsAndBWaits(kind: RelayKind) {
+async function aRunsAndBWaits(kind: RelayKind, via: 'session' | 'http' = 'session') {
   const h = createHarness(dialects.includes('postgres') ? 'postgres' : 'sqlite');
   harnesses.push(h);
   const store = h.openStore();
@@ -334,7 +339,11 @@ async function aRunsAndBWaits(kind: RelayKind) {
   const first = a.send({ text: 'first, on A', turnId: 'on-a' });
   await onA.started(1);
   await expect.poll(() => relays[1].runningTurn(threadId)).toBe('on-a');
-  const second = b.send({ text: 'second, on B', turnId: 'on-b' });
+  // B's turn is sent on its session, or posted to its handlers (`posted` is then their answer).
+  const sent = { text: 'second, on B', turnId: 'on-b' };
+  const posted =
+    via === 'http' ? await handlersB.fetch(post(`/threads/${threadId}/messages`, sent)) : undefined;
+  const second = via === 'session' ? b.send(sent) : undefined;
   expect(b.runningTurnId).toBe('on-b');
   const listeners = kind.controlListeners;
   if (listeners !== undefined) await expect.poll(() => listeners(threadId)).toBe(2);
@@ -346,7 +355,9 @@ async function aRunsAndBWaits(kind: RelayKind) {
     onA,
     onB,
     first,
-    second,
+    /** B's turn, when sent on its session. */
+    second: second as TurnHandle,
+    posted,
     handlersB,
     close: async () => {
       onA.release();
@@ -418,6 +429,24 @@ for (const kind of kinds) {
         }
       });
 
+      it('a send posted while another instance runs the thread answers queued, and runs after it', async () => {
+        const t = await aRunsAndBWaits(kind, 'http');
+        const { store, threadId, onA, onB, first, posted } = t;
+        try {
+          expect(posted?.status).toBe(202);
+          expect(await posted?.json()).toEqual({ turnId: 'on-b', queued: true });
+          onA.release();
+          expect((await first.result).outcome).toBe('completed');
+          await onB.started(1);
+          onB.release();
+          await expect
+            .poll(async () => (await store.getTurnInfo(threadId, 'on-b'))?.status)
+            .toBe('completed');
+        } finally {
+          await t.close();
+        }
+      });
+
       it('a cancel naming the waiting turn drops it and leaves the running one', async () => {
         const t = await aRunsAndBWaits(kind);
         const { store, threadId, a, onA, onB, first, second, handlersB } = t;
@@ -440,3 +469,44 @@ for (const kind of kinds) {
     },
   );
 }
+
+describe('`queued` in the answer to a send, when the relay says a turn runs elsewhere', () => {
+  it.each([
+    ['a session without the lease runs its turn at once: not queued', false, 'ok'],
+    ['a relay that cannot say counts as no turn: the send goes on', true, 'down'],
+  ] as const)('%s', async (_name, lease, relayAnswers) => {
+    const h = createHarness('sqlite');
+    harnesses.push(h);
+    const store = h.openStore();
+    await store.migrate();
+    const relay = createInProcessRelay();
+    let asked = 0;
+    relay.runningTurn = async () => {
+      asked++;
+      if (relayAnswers === 'down')
+        throw new ChunklogError('relay-unavailable', 'The relay is down.');
+      return 'a-turn-elsewhere';
+    };
+    const session = createAgentSession({
+      store,
+      threadId: 'q',
+      model: createScriptedModel([{ parts: [{ type: 'text', text: 'ok' }] }]),
+      relay,
+      lease,
+    });
+    expect(session.leased).toBe(lease);
+    const handlers = createChunkHandlers({ store, session, authorize: () => true, relay });
+    try {
+      const answer = await handlers.fetch(
+        post('/threads/q/messages', { text: 'hi', turnId: 'q1' }),
+      );
+      expect(answer.status).toBe(202);
+      expect(await answer.json()).toEqual({ turnId: 'q1', queued: false });
+      expect(asked).toBe(lease ? 1 : 0);
+      await expect.poll(async () => (await store.getTurnInfo('q', 'q1'))?.status).toBe('completed');
+    } finally {
+      await session.close();
+      await store.close();
+    }
+  });
+});
