@@ -20,6 +20,17 @@ import {
   toolResultPart,
 } from './tool-parts.js';
 
+/**
+ * Leaves out the reasoning that ends a step cut short (cancelled or interrupted): a thought the
+ * model never acted on, which no provider takes back alone. It has no signature when it was cut
+ * in the middle, so Anthropic drops it and then refuses the empty assistant message; OpenAI
+ * refuses a reasoning item that no message or call follows. The AI SDK itself never sends a step
+ * cut short back.
+ */
+function dropTrailingReasoning(parts: AssistantPart[]): void {
+  while (parts.length > 0 && parts[parts.length - 1]?.type === 'reasoning') parts.pop();
+}
+
 /** Builds the ModelMessage list; one instance per call of {@link toModelMessages}. */
 class Builder {
   readonly out: ModelMessage[] = [];
@@ -42,6 +53,8 @@ class Builder {
   private readonly sent = new Map<string, ToolCallEntry>();
   /** The steps of the current assistant message that were cut short. */
   private cutShort: Set<number> = new Set();
+  /** The step of the assistant message being built. */
+  private step: number | undefined;
   private readonly change: ChunkPosition | undefined;
 
   constructor(
@@ -66,13 +79,13 @@ class Builder {
   }
 
   assistantTurn(message: ChatMessage, index: number): void {
-    let step: number | undefined;
     const chunks = message.chunks;
     this.cutShort = cutShortSteps(chunks);
+    this.step = undefined;
     for (let c = 0; c < chunks.length; c++) {
       const chunk = chunks[c] as Chunk;
-      if (step !== undefined && chunk.step !== step) this.flushStep();
-      step = chunk.step;
+      if (this.step !== undefined && chunk.step !== this.step) this.flushStep();
+      this.step = chunk.step;
       this.assistantChunk(chunk, index, c);
     }
     this.flushStep();
@@ -264,6 +277,8 @@ class Builder {
   }
 
   private flushStep(): void {
+    if (this.step !== undefined && this.cutShort.has(this.step))
+      dropTrailingReasoning(this.assistant);
     if (this.assistant.length > 0) this.out.push({ role: 'assistant', content: this.assistant });
     const tool = [...this.responses, ...this.results];
     if (tool.length > 0) this.out.push({ role: 'tool', content: tool });

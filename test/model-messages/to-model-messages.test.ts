@@ -200,6 +200,57 @@ describe('toModelMessages', () => {
     ]);
   });
 
+  it('leaves out the reasoning that ends a step cut short, and keeps the rest of that step', () => {
+    const cancelled = (step: number): Chunk => ({
+      type: 'system',
+      step,
+      kind: 'cancelled',
+      text: 'stopped',
+    });
+    const thought = (step: number, signed: boolean): Chunk =>
+      signed
+        ? { type: 'thinking', step, text: 'so', providerMetadata: sig('s') }
+        : { type: 'thinking', step, text: 'so' };
+    for (const signed of [false, true]) {
+      // Cut during the thought: nothing of the step goes back.
+      expect(
+        toModelMessages([msg('t', 'assistant', [thought(0, signed), cancelled(0)])]),
+      ).toStrictEqual([]);
+      // Cut after an answer began: the thought before the text stays with it.
+      expect(
+        toModelMessages([
+          msg('t', 'assistant', [
+            thought(0, signed),
+            { type: 'text', step: 0, text: 'Half an ans' },
+            thought(0, signed),
+            cancelled(0),
+          ]),
+        ]),
+      ).toStrictEqual([
+        {
+          role: 'assistant',
+          content: [
+            signed
+              ? { type: 'reasoning', text: 'so', providerOptions: sig('s') }
+              : { type: 'reasoning', text: 'so' },
+            { type: 'text', text: 'Half an ans' },
+          ],
+        },
+      ]);
+    }
+    // An earlier step, which ended, keeps its thought; so does a step that was not cut short.
+    const steps = toModelMessages([
+      msg('t', 'assistant', [thought(0, true), thought(1, true), cancelled(1)]),
+    ]);
+    expect(steps).toStrictEqual([
+      {
+        role: 'assistant',
+        content: [{ type: 'reasoning', text: 'so', providerOptions: sig('s') }],
+      },
+    ]);
+    expect(toModelMessages([msg('t', 'assistant', [thought(0, true)])])).toHaveLength(1);
+  });
+
   it('puts a steering message before the step that received it', () => {
     const out = toModelMessages([
       msg('t', 'user', [{ type: 'text', step: 0, text: 'go' }]),

@@ -196,4 +196,55 @@ describe('cancel', () => {
     ]);
     expect(model.calls).toHaveLength(0);
   });
+
+  it.each([
+    ['unsigned', false],
+    ['signed', undefined],
+  ] as const)(
+    'after the model thought (%s) and nothing more: the next model input has no assistant message of that turn',
+    async (_name, signature) => {
+      const { store, dispose } = await openSqliteStore();
+      disposers.push(dispose);
+      let thought!: () => void;
+      const thinking = new Promise<void>((resolve) => {
+        thought = resolve;
+      });
+      const never = new Promise<void>(() => {});
+      const model = createScriptedModel([
+        {
+          parts: [
+            { type: 'reasoning', text: 'Let me think about', signature },
+            {
+              type: 'wait',
+              until: () => {
+                thought();
+                return never;
+              },
+            },
+            { type: 'text', text: 'never' },
+          ],
+        },
+        { parts: [{ type: 'text', text: 'Again, then.' }] },
+      ]);
+      const session = createAgentSession({
+        store,
+        threadId: 'c4',
+        model,
+        idGenerator: sequentialIds(),
+      });
+      const turn = session.send('hi');
+      await thinking;
+      expect(session.cancel('stop')).toBe(true);
+      const rows = await turn.rows;
+      // The thought is stored: the log loses nothing.
+      expect(rows.map((r) => r.type)).toEqual(['text', 'thinking', 'system']);
+      await session.send('hello again').rows;
+      // It is not sent back: alone, Anthropic drops an unsigned thought and then refuses the empty
+      // assistant message, and OpenAI refuses a reasoning item that nothing follows.
+      expect(model.prompts[1]).toEqual([
+        { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+        { role: 'user', content: [{ type: 'text', text: 'hello again' }] },
+      ]);
+    },
+  );
 });
