@@ -140,4 +140,50 @@ describe.each(cases)('expire on $name (encrypted: $encrypted)', ({ name, encrypt
     expect((error as ChunklogError).option).toBe('before');
     await store.close();
   });
+  it.skipIf(!available.includes(name))(
+    "takes a client's turn named like a sentinel for a turn: a fresh one stops the run, a running one is not cut",
+    async () => {
+      const harness = createHarness(name);
+      harnesses.push(harness);
+      let now = T0 + 10 * DAY;
+      const store = harness.openStore({
+        now: () => now,
+        ...(encrypted ? { encryption: { keys: createMemoryKeyProvider() } } : {}),
+      });
+      await store.migrate();
+      const at = (day: number) => ({ createdAt: new Date(T0 + day * DAY) });
+      // A fresh turn whose id starts like a sentinel's, between two old ones.
+      await store.appendTurn('fresh', qa('turn-0', 'q0'), at(0));
+      await store.appendTurn('fresh', qa('expired-mine', 'kept'), at(9));
+      await store.appendTurn('fresh', qa('turn-2', 'q2'), at(1));
+      // A running turn of one row whose id is exactly what a sentinel at its seq would be.
+      await store.appendTurn('running', qa('turn-0', 'q0'), at(0));
+      now = T0 + 9 * DAY;
+      await store.beginTurn('running', qa('expired-3', 'running question').slice(0, 1));
+      now = T0 + 10 * DAY;
+
+      expect(await store.expire({ before: new Date(T0 + 2 * DAY) })).toEqual({
+        threads: 2,
+        turns: 2,
+        rows: 4,
+      });
+      expect((await store.getRows('fresh')).map((r) => [r.seq, r.turnId])).toEqual([
+        [2, 'expired-2'],
+        [3, 'expired-mine'],
+        [4, 'expired-mine'],
+        [5, 'turn-2'],
+        [6, 'turn-2'],
+      ]);
+      const running = await store.getRows('running');
+      expect(running.map((r) => [r.seq, r.turnId, r.type])).toEqual([
+        [2, 'expired-2', 'system'],
+        [3, 'expired-3', 'text'],
+      ]);
+      expect(running[1]?.data).toEqual({ text: 'running question' });
+      expect((await store.listTurns('running')).map((t) => [t.turnId, t.status])).toEqual([
+        ['expired-3', 'running'],
+      ]);
+      await store.close();
+    },
+  );
 });

@@ -19,6 +19,7 @@ const SENTINEL = 'expired-';
 /** A turn's extent, as the rows tell it. */
 interface TurnSpan {
   readonly turnId: string;
+  readonly first: number;
   readonly last: number;
   /** The creation time of its newest row (ms). */
   readonly at: number;
@@ -117,9 +118,13 @@ async function expireThread(
       let removed = 0;
       let earlier = 0;
       for (const span of spans) {
-        const sentinel = span.turnId.startsWith(SENTINEL);
-        if (!sentinel && (span.at >= before || running.has(span.turnId))) break;
-        if (sentinel) earlier += await sentinelCount(ctx, trx, threadId, span.last);
+        // A turn id is the client's to choose: only the row expire wrote is a sentinel.
+        const counted =
+          span.turnId === `${SENTINEL}${span.last}` && span.first === span.last
+            ? await sentinelCount(ctx, trx, threadId, span.last)
+            : undefined;
+        if (counted === undefined && (span.at >= before || running.has(span.turnId))) break;
+        if (counted !== undefined) earlier += counted;
         else removed++;
         end++;
       }
@@ -186,25 +191,33 @@ async function turnSpans(trx: Kysely<StoreTables>, threadId: string): Promise<Tu
     .sort((a, b) => a.first - b.first);
 }
 
-/** How many turns an earlier sentinel (at `seq`) recorded as removed; 0 when it does not read. */
+/**
+ * How many turns an earlier sentinel (at `seq`) recorded as removed: 0 when its data does not
+ * read, undefined when the row is not a `context-truncated` system row (a client's turn that only
+ * looks like one).
+ */
 async function sentinelCount(
   ctx: StoreContext,
   trx: Kysely<StoreTables>,
   threadId: string,
   seq: number,
-): Promise<number> {
+): Promise<number | undefined> {
   const records = await trx
     .selectFrom('chunks')
-    .select(['thread_id', 'seq', 'data'])
+    .select(['thread_id', 'seq', 'role', 'type', 'data'])
     .where('thread_id', '=', threadId)
     .where('seq', '=', seq)
     .execute();
+  const record = records[0];
+  if (record?.role !== 'system' || record.type !== 'system') return undefined;
   await openRecords(ctx.cipher, records);
-  const data: unknown = records[0]?.data;
+  const data: unknown = record.data;
+  let parsed: SystemRowData;
   try {
-    const parsed = (typeof data === 'string' ? JSON.parse(data) : data) as SystemRowData;
-    return parsed.truncation?.leftOutTurns ?? 0;
+    parsed = (typeof data === 'string' ? JSON.parse(data) : data) as SystemRowData;
   } catch {
     return 0;
   }
+  if (parsed?.kind !== 'context-truncated') return undefined;
+  return parsed.truncation?.leftOutTurns ?? 0;
 }
