@@ -165,6 +165,13 @@ export interface ExpireResult {
   readonly turns: number;
   /** How many rows were removed (the rows that became sentinels included). */
   readonly rows: number;
+  /**
+   * The threads with rows created before `before` that expiry left whole because they are in a
+   * chain of forks by reference: a conversation edited or regenerated and its versions, a thread
+   * forked and its forks. Where retention must hold, erase or delete them (docs/store.md,
+   * Retention).
+   */
+  readonly leftWhole: readonly string[];
 }
 
 /**

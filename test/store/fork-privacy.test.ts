@@ -108,13 +108,25 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)(
     );
 
     it.skipIf(!available.includes(name))(
-      'expire leaves a parent with forks, and the forks, whole',
+      'expire leaves a parent with forks, and the forks, whole, and names them',
       async () => {
         const { store } = await open();
         await store.appendTurn('plain', qa('x0', 'old'), { createdAt: new Date(T0) });
         await store.appendTurn('plain', qa('x1', 'new'), { createdAt: new Date(T0 + 9 * DAY) });
         const result = await store.expire({ before: new Date(T0 + 5 * DAY) });
-        expect(result).toEqual({ threads: 1, turns: 1, rows: 2 });
+        expect({ ...result, leftWhole: [...result.leftWhole].sort() }).toEqual({
+          threads: 1,
+          turns: 1,
+          rows: 2,
+          leftWhole: ['fork', 'parent'],
+        });
+        // One thread asked for: named too, and only when it holds rows that old.
+        expect(
+          (await store.expire({ before: new Date(T0 + 5 * DAY), threadId: 'fork' })).leftWhole,
+        ).toEqual(['fork']);
+        expect(
+          (await store.expire({ before: new Date(T0), threadId: 'parent' })).leftWhole,
+        ).toEqual([]);
         expect(await store.getRows('parent')).toHaveLength(4);
         expect(await store.getRows('fork')).toHaveLength(6);
         await store.close();

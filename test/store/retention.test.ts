@@ -72,7 +72,7 @@ describe.each(cases)('expire on $name (encrypted: $encrypted)', ({ name, encrypt
     expect(JSON.stringify(await open.modelMessages(input))).toContain('q0');
 
     const result = await store.expire({ before: new Date(T0 + 2 * DAY) });
-    expect(result).toEqual({ threads: 1, turns: 2, rows: 4 });
+    expect(result).toEqual({ threads: 1, turns: 2, rows: 4, leftWhole: [] });
     const rows = await store.getRows('t');
     expect(rows.map((r) => [r.seq, r.type, r.turnId])).toEqual([
       [4, 'system', 'expired-4'],
@@ -107,6 +107,11 @@ describe.each(cases)('expire on $name (encrypted: $encrypted)', ({ name, encrypt
       6,
     ]);
     expect((await store.getRows('other')).length).toBe(2);
+    // A fork inside the removed start would read nothing: refused, naming where one may go.
+    const inside = await store.forkThread('t', { atSeq: 2 }).catch((e: unknown) => e);
+    expect(ChunklogError.hasCode(inside, 'invalid-option')).toBe(true);
+    expect((inside as ChunklogError).option).toBe('atSeq');
+    expect((inside as ChunklogError).message).toContain('fork at 0 or at 4 or after');
 
     // A running turn stops the run; the next expiry folds the sentinel in.
     now = T0 + 6 * DAY;
@@ -117,6 +122,7 @@ describe.each(cases)('expire on $name (encrypted: $encrypted)', ({ name, encrypt
       threads: 1,
       turns: 1,
       rows: 3,
+      leftWhole: [],
     });
     const after = await store.getRows('t');
     expect(after.map((r) => r.turnId)).toEqual(['expired-6', 'turn-3', 'turn-4', 'turn-4']);
@@ -134,6 +140,7 @@ describe.each(cases)('expire on $name (encrypted: $encrypted)', ({ name, encrypt
       threads: 0,
       turns: 0,
       rows: 0,
+      leftWhole: [],
     });
     const error = await store.expire({ before: 'yesterday' }).catch((e: unknown) => e);
     expect(ChunklogError.hasCode(error, 'invalid-option')).toBe(true);
@@ -166,6 +173,7 @@ describe.each(cases)('expire on $name (encrypted: $encrypted)', ({ name, encrypt
         threads: 2,
         turns: 2,
         rows: 4,
+        leftWhole: [],
       });
       expect((await store.getRows('fresh')).map((r) => [r.seq, r.turnId])).toEqual([
         [2, 'expired-2'],

@@ -51,13 +51,18 @@ export function expire(ctx: StoreContext, options: ExpireOptions): Promise<Expir
     let turns = 0;
     let rows = 0;
     let changed = 0;
+    const leftWhole: string[] = [];
     for (const threadId of threads) {
       const done = await expireThread(ctx, threadId, before);
+      if (done === 'forked') {
+        leftWhole.push(threadId);
+        continue;
+      }
       if (done.turns > 0) changed++;
       turns += done.turns;
       rows += done.rows;
     }
-    return { threads: changed, turns, rows };
+    return { threads: changed, turns, rows, leftWhole };
   });
 }
 
@@ -81,11 +86,15 @@ function checkBefore(value: unknown): number {
   return millis;
 }
 
+/**
+ * Expires one thread's old turns; `'forked'` when it has rows older than `before` but is left
+ * whole, being in a chain of forks by reference.
+ */
 async function expireThread(
   ctx: StoreContext,
   threadId: string,
   before: number,
-): Promise<{ turns: number; rows: number }> {
+): Promise<{ turns: number; rows: number } | 'forked'> {
   const seal = await rowSealerFor(ctx.cipher, threadId);
   return await writeTransaction(
     ctx,
@@ -94,15 +103,25 @@ async function expireThread(
       if (thread === undefined) return { turns: 0, rows: 0 };
       // A thread in a chain of forks by reference is left whole (docs/store.md, Retention): a
       // fork's path starts in its parent, and a parent's rows are read by its forks.
-      if (thread.parent_id !== null && thread.parent_id !== undefined) return { turns: 0, rows: 0 };
-      const forked = await trx
-        .selectFrom('threads')
-        .select('id')
-        .where('parent_id', '=', threadId)
-        .where('fork_seq', '>', 0)
-        .limit(1)
-        .execute();
-      if (forked.length > 0) return { turns: 0, rows: 0 };
+      const inChain =
+        (thread.parent_id !== null && thread.parent_id !== undefined) ||
+        (await trx
+          .selectFrom('threads')
+          .select('id')
+          .where('parent_id', '=', threadId)
+          .where('fork_seq', '>', 0)
+          .limit(1)
+          .executeTakeFirst()) !== undefined;
+      if (inChain) {
+        const old = await trx
+          .selectFrom('chunks')
+          .select('seq')
+          .where('thread_id', '=', threadId)
+          .where('created_at', '<', before)
+          .limit(1)
+          .executeTakeFirst();
+        return old === undefined ? { turns: 0, rows: 0 } : 'forked';
+      }
       const spans = await turnSpans(trx, threadId);
       const running = new Set(
         (

@@ -120,7 +120,8 @@ async function rowAt(
 
 /**
  * Refuses a fork that would cut a turn in two: the row after `seq` on the source's path must
- * start another turn, and a fork at the path's end must not end a turn that is still running.
+ * start another turn, and a fork at the path's end must not end a turn that is still running. A
+ * fork inside the start that expiry removed is refused too.
  *
  * @throws {ChunklogError} `invalid-option` (`atSeq`), naming the turn and the seqs where a fork
  *   may go instead
@@ -133,7 +134,19 @@ async function checkTurnBoundary(
 ): Promise<void> {
   if (seq === 0) return;
   const at = await rowAt(trx, threadId, origin, seq);
-  if (at === undefined) return;
+  if (at === undefined) {
+    // The row is gone: expiry removed the thread's start (a fork there would read nothing).
+    const first = await trx
+      .selectFrom('chunks')
+      .select((eb) => eb.fn.min('seq').as('seq'))
+      .where('thread_id', '=', threadId)
+      .executeTakeFirst();
+    throw new ChunklogError(
+      'invalid-option',
+      `forkThread: seq ${seq} of thread ${JSON.stringify(threadId)} was removed by retention; fork at 0 or at ${Number(first?.seq ?? 0)} or after.`,
+      { option: 'atSeq', value: seq, threadId },
+    );
+  }
   const next = await rowAt(trx, threadId, origin, seq + 1);
   if (next !== undefined && next.turnId !== at.turnId) return;
   // At the end of the path, a turn that still runs would be cut by its next step.
