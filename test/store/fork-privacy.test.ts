@@ -4,7 +4,7 @@
 // forks are erased; retention leaves a chain of forks whole. On every dialect available.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ChunkRowDraft } from '../../src/schema/index.js';
-import { createMemoryKeyProvider } from '../../src/store/index.js';
+import { createMemoryKeyProvider, type ThreadKeyProvider } from '../../src/store/index.js';
 import { rejected } from '../support/chunklog-error.js';
 import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
 
@@ -32,7 +32,23 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)(
       const harness = createHarness(name);
       harnesses.push(harness);
       const keys = createMemoryKeyProvider();
-      const store = harness.openStore({ encryption: { keys }, now: () => T0 + 10 * DAY });
+      /** The threads whose keys the store asked for, in order. */
+      const asked: string[] = [];
+      const counting: ThreadKeyProvider = {
+        getKey: (threadId, version) => {
+          asked.push(threadId);
+          return keys.getKey(threadId, version);
+        },
+        createKey: (threadId) => {
+          asked.push(threadId);
+          return keys.createKey(threadId);
+        },
+        destroyKey: (threadId, version) => keys.destroyKey(threadId, version),
+      };
+      const store = harness.openStore({
+        encryption: { keys: counting },
+        now: () => T0 + 10 * DAY,
+      });
       await store.migrate();
       for (const [i, day] of [0, 1].entries()) {
         await store.appendTurn('parent', qa(`p${i}`, `parent question ${i}`), {
@@ -41,7 +57,7 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)(
       }
       await store.forkThread('parent', { atSeq: 4, newThreadId: 'fork' });
       await store.appendTurn('fork', qa('f0', 'fork question'), { createdAt: new Date(T0) });
-      return { store, keys };
+      return { store, keys, asked };
     }
 
     it.skipIf(!available.includes(name))(
@@ -110,10 +126,14 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)(
     it.skipIf(!available.includes(name))(
       'expire leaves a parent with forks, and the forks, whole, and names them',
       async () => {
-        const { store } = await open();
+        const { store, asked } = await open();
         await store.appendTurn('plain', qa('x0', 'old'), { createdAt: new Date(T0) });
         await store.appendTurn('plain', qa('x1', 'new'), { createdAt: new Date(T0 + 9 * DAY) });
+        asked.length = 0;
         const result = await store.expire({ before: new Date(T0 + 5 * DAY) });
+        // A key is fetched (under the thread's lock) only for the thread that lost turns: never
+        // for one left whole, so that none is made for a thread erased meanwhile.
+        expect(new Set(asked)).toEqual(new Set(['plain']));
         expect({ ...result, leftWhole: [...result.leftWhole].sort() }).toEqual({
           threads: 1,
           turns: 1,

@@ -95,7 +95,6 @@ async function expireThread(
   threadId: string,
   before: number,
 ): Promise<{ turns: number; rows: number } | 'forked'> {
-  const seal = await rowSealerFor(ctx.cipher, threadId);
   return await writeTransaction(
     ctx,
     async (trx) => {
@@ -148,6 +147,10 @@ async function expireThread(
         end++;
       }
       if (removed === 0) return { turns: 0, rows: 0 };
+      // The key is fetched under the thread's lock, and only for a thread that loses turns: one
+      // fetched before could be made for a thread erased meanwhile, and outlive it. Expiry is a
+      // maintenance job, so it can hold the lock for a key provider's round trip.
+      const seal = await rowSealerFor(ctx.cipher, threadId);
       const sealer = await currentSealer(ctx.cipher, threadId, seal, thread.key_version);
       const last = (spans[end - 1] as TurnSpan).last;
       const kept = spans[end];
