@@ -1,4 +1,5 @@
 import { invalidOption } from '../errors/invalid-option.js';
+import { errorResponse } from './responses.js';
 
 /** The parts of Node's `IncomingMessage` the adapter uses (an `http.IncomingMessage` fits). */
 export interface NodeRequestLike extends AsyncIterable<Uint8Array | string> {
@@ -38,23 +39,22 @@ export function toNodeListener(
     invalidOption('toNodeListener', 'handler', 'the handler must be a function', handler);
   }
   return (req, res) => {
-    void serve(handler, req, res);
+    serve(handler, req, res).catch(() => {
+      // Nothing a request does may take the process down: end what was sent.
+      try {
+        if (!res.writableEnded) res.end();
+      } catch {
+        // the connection is gone
+      }
+    });
   };
 }
 
-async function serve(
-  handler: (request: Request) => Promise<Response>,
-  req: NodeRequestLike,
-  res: NodeResponseLike,
-): Promise<void> {
-  const abort = new AbortController();
-  // One `close` listener for the whole response: a wait for `drain` must not add one each time
-  // the client is slow (they would pile up for as long as the stream lasts).
-  let wake: (() => void) | undefined;
-  res.once('close', () => {
-    abort.abort();
-    wake?.();
-  });
+/**
+ * The web `Request` of a Node request, or the answer to one that cannot be a `Request`: 400 for
+ * a `Host` header that makes no URL, 405 for a method the fetch API forbids (`TRACE`, `CONNECT`).
+ */
+function toRequest(req: NodeRequestLike, signal: AbortSignal): Request | Response {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -62,7 +62,14 @@ async function serve(
     else for (const item of value) headers.append(name, item);
   }
   const method = req.method ?? 'GET';
-  const url = new URL(req.url ?? '/', `http://${headers.get('host') ?? 'localhost'}`);
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '/', `http://${headers.get('host') ?? 'localhost'}`);
+  } catch {
+    return errorResponse(400, 'invalid-parameter', 'The Host header or the path is not valid.', {
+      parameter: 'host',
+    });
+  }
   const hasBody = method !== 'GET' && method !== 'HEAD';
   const body = hasBody
     ? new ReadableStream<Uint8Array>({
@@ -80,18 +87,50 @@ async function serve(
         },
       })
     : null;
-  let response: Response;
   try {
-    response = await handler(
-      new Request(url, {
-        method,
-        headers,
-        signal: abort.signal,
-        ...(body !== null ? { body, duplex: 'half' } : {}),
-      } as RequestInit),
-    );
+    return new Request(url, {
+      method,
+      headers,
+      signal,
+      ...(body !== null ? { body, duplex: 'half' } : {}),
+    } as RequestInit);
   } catch {
-    response = new Response('Internal Server Error', { status: 500 });
+    void body?.cancel().catch(() => {});
+    return errorResponse(405, 'method-not-allowed', `The method ${method} is not served.`);
+  }
+}
+
+async function serve(
+  handler: (request: Request) => Promise<Response>,
+  req: NodeRequestLike,
+  res: NodeResponseLike,
+): Promise<void> {
+  const abort = new AbortController();
+  // One `close` listener for the whole response: a wait for `drain` must not add one each time
+  // the client is slow (they would pile up for as long as the stream lasts).
+  let wake: (() => void) | undefined;
+  res.once('close', () => {
+    abort.abort();
+    wake?.();
+  });
+  const request = toRequest(req, abort.signal);
+  let response: Response;
+  if (request instanceof Response) {
+    response = request;
+  } else {
+    try {
+      response = await handler(request);
+    } catch {
+      response = new Response('Internal Server Error', { status: 500 });
+    }
+  }
+  const reader = response.body?.getReader();
+  // Cancelling the body releases what it holds (a connection slot, a relay reader): also when
+  // the client left before the handler answered, when no `abort` is still to come.
+  const cancel = () => void reader?.cancel().catch(() => {});
+  if (abort.signal.aborted) {
+    cancel();
+    return;
   }
   const out: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
@@ -100,18 +139,19 @@ async function serve(
   const cookies = response.headers.getSetCookie?.() ?? [];
   if (cookies.length > 0) out['set-cookie'] = cookies;
   res.writeHead(response.status, out);
-  if (response.body === null) {
+  if (reader === undefined) {
     res.end();
     return;
   }
-  const reader = response.body.getReader();
-  abort.signal.addEventListener('abort', () => void reader.cancel().catch(() => {}), {
-    once: true,
-  });
+  abort.signal.addEventListener('abort', cancel, { once: true });
+  let finished = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) break;
+      if (done) {
+        finished = true;
+        break;
+      }
       if (!res.write(value)) {
         if (abort.signal.aborted) break;
         await new Promise<void>((resolve) => {
@@ -124,6 +164,8 @@ async function serve(
   } catch {
     // the client went away or the body failed: nothing more to send
   } finally {
+    abort.signal.removeEventListener('abort', cancel);
+    if (!finished) cancel();
     if (!res.writableEnded) res.end();
   }
 }
