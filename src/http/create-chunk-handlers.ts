@@ -278,7 +278,9 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
       const rest = path.slice(basePath.length);
       const chat = chatStreamRoute.exec(rest);
       const match =
-        chat !== null && chat[1] === chat[2] ? [rest, chat[1], 'stream'] : route.exec(rest);
+        chat !== null && sameSegment(chat[1] as string, chat[2] as string)
+          ? [rest, chat[1], 'stream']
+          : route.exec(rest);
       if (!match) return errorResponse(404, 'not-found', 'No such route.');
       const kind = match[2] as Exclude<keyof ChunkHandlers, 'fetch'>;
       const allowed = methods[kind] ?? [];
@@ -323,4 +325,18 @@ function checkStreamOptions(options: object): UIMessageStreamRouteOptions {
     invalid('uiMessageStream.headers', '`headers` must be an object', o.headers);
   }
   return o as UIMessageStreamRouteOptions;
+}
+
+/**
+ * Whether two path segments name the same id once decoded: the AI SDK's transport appends
+ * `encodeURIComponent(chatId)` to an `api` path that may hold the id as typed (`user:1` beside
+ * `user%3A1`).
+ */
+function sameSegment(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    return decodeURIComponent(a) === decodeURIComponent(b);
+  } catch {
+    return false;
+  }
 }

@@ -17,7 +17,7 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-async function open(uiMessageStream: boolean) {
+async function open(uiMessageStream: boolean, threadId = 'th') {
   const store = createChunkStore({ sqlite: ':memory:' });
   await store.migrate();
   closers.push(() => store.close());
@@ -32,7 +32,7 @@ async function open(uiMessageStream: boolean) {
     },
     { parts: [{ type: 'text', text: 'Done waiting.' }] },
   ]);
-  const session = createAgentSession({ store, threadId: 'th', model, tools: { wait } });
+  const session = createAgentSession({ store, threadId, model, tools: { wait } });
   closers.push(() => session.close());
   const handlers = createChunkHandlers({ store, session, authorize: () => true, uiMessageStream });
   const transport = new DefaultChatTransport({
@@ -77,6 +77,12 @@ describe('GET /threads/:id/stream (useChat resume)', () => {
       new Request('https://app.example.com/threads/th/messages/other/stream'),
     );
     expect(otherChat.status).toBe(404);
+    // The transport appends `encodeURIComponent(chatId)` to an `api` that may hold the id as typed.
+    const typed = await open(true, 'user:1');
+    const encoded = await typed.handlers.fetch(
+      new Request('https://app.example.com/threads/user:1/messages/user%3A1/stream'),
+    );
+    expect(encoded.status).toBe(204);
     const chat = new HeadlessChat({ id: 'th', transport: on.transport });
     await chat.resumeStream();
     expect(chat.messages).toEqual([]);
