@@ -26,7 +26,8 @@ const PAGE = 200;
 
 /**
  * The stored user turn a {@link TurnRef} names on a path, read from its end backwards (an edit or
- * a regenerate is of a recent turn, so a few pages at most): undefined when there is none.
+ * a regenerate is of a recent turn, so a few pages at most): undefined when there is none (a turn
+ * id of no turn of the path, or of a turn with no user message, is refused before it starts).
  *
  * @param store - the handlers' store
  * @param path - the conversation's active path
@@ -38,7 +39,6 @@ export async function findUserTurn(
   path: string,
   ref: TurnRef,
 ): Promise<string | undefined> {
-  if ('turnId' in ref) return ref.turnId;
   /** User turns after `ref.after` (or all), newest first. */
   const turns: string[] = [];
   let before: number | undefined;
@@ -49,6 +49,10 @@ export async function findUserTurn(
     });
     for (let i = page.chunks.length - 1; i >= 0; i--) {
       const row = page.chunks[i] as ChunkRow;
+      if ('turnId' in ref) {
+        if (row.turnId === ref.turnId && userTextOf(row) !== undefined) return ref.turnId;
+        continue;
+      }
       if ('after' in ref) {
         if (row.turnId === ref.named) return ref.named;
         if (row.turnId === ref.after) return pick(turns, ref.skip);

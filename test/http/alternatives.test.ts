@@ -204,13 +204,17 @@ describe('POST /threads/:id/messages: edit and regenerate', () => {
     await bad({ text: 'x', edit: 't1', mode: 'steer' }, 'mode');
   });
 
-  it('streams an error to a UI client when the turn is not on the active path', async () => {
+  it('refuses a turn that is not a user turn of the active path (400 naming the field), and calls no model', async () => {
     const { session, call, model } = await open();
     await session.send('one').rows;
-    const response = await call('POST', '/threads/th/messages', { regenerate: 'nope' });
-    expect(response.status).toBe(200);
-    const body = await response.text();
-    expect(body).toContain('"type":"error"');
+    for (const [body, parameter] of [
+      [{ regenerate: 'nope' }, 'regenerate'],
+      [{ text: 'x', edit: 'nope' }, 'edit'],
+    ] as const) {
+      const response = await call('POST', '/threads/th/messages', body);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ error: { parameter } });
+    }
     expect(model.prompts).toHaveLength(1);
   });
 
