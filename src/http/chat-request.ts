@@ -40,6 +40,12 @@ export type ChatRequest =
       readonly kind: 'regenerate';
       readonly target: TurnRef;
       readonly parameter: string;
+      /**
+       * The text of the user message that ends the chat's list, when one does: sent as a new
+       * message when it names no stored turn (`regenerate()`, the retry of a send that never
+       * reached the server).
+       */
+      readonly unstoredText?: string | undefined;
     }
   | { readonly ok: false; readonly parameter: string; readonly message: string };
 
@@ -133,8 +139,9 @@ function readChunklogBody(body: Record<string, unknown>): ChatRequest {
  * SDK's chat transport (`{ id, messages, trigger, messageId }`, or `{ message }` when the client
  * sends only the new message): `submit-message` sends the last user message's text, and edits a
  * stored user message when `messageId` names one (`sendMessage({ text, messageId })`);
- * `regenerate-message` answers a stored user message again (`regenerate()`). A chunklog session
- * takes text: a message with a file is refused.
+ * `regenerate-message` answers a stored user message again (`regenerate()`), or sends the last
+ * user message of the list as new when it names none (the retry of a send that never reached the
+ * server). A chunklog session takes text: a message with a file is refused.
  *
  * @param body - the parsed JSON body
  * @returns what to do, or the parameter that is wrong
@@ -174,7 +181,9 @@ export function readChatRequest(body: Record<string, unknown>): ChatRequest {
     }
     const target: TurnRef = list.length === 0 ? { latest: true } : refAt(list, list.length - 1);
     const parameter = messageId === undefined ? field : 'messageId';
-    return { ok: true, kind: 'regenerate', target, parameter };
+    const user = isRecord(last) && last.role === 'user' ? userText(last, field) : undefined;
+    const unstoredText = user !== undefined && 'text' in user ? user.text : undefined;
+    return { ok: true, kind: 'regenerate', target, parameter, unstoredText };
   }
   const last = userText(list.at(-1), field);
   if (!('text' in last)) return last;

@@ -34,6 +34,10 @@ export async function startChatTurn(
     if (!ChunklogError.hasCode(error, 'thread-not-found')) throw error;
   }
   if (turnId === undefined) {
+    // `regenerate()` after a send that failed in transit: the message was never stored.
+    if (chat.kind === 'regenerate' && chat.unstoredText !== undefined) {
+      return session.send(chat.unstoredText);
+    }
     return badParameter(chat.parameter, 'It names no stored user message of this thread.');
   }
   return chat.kind === 'edit' ? session.edit(turnId, chat.text) : session.regenerate(turnId);

@@ -218,6 +218,40 @@ describe('POST /threads/:id/messages: edit and regenerate', () => {
     expect(model.prompts).toHaveLength(1);
   });
 
+  it('takes regenerate() after a send lost in transit as that message, sent anew', async () => {
+    const { store, handlers, model } = await open();
+    let lose = false;
+    const chat = new HeadlessChat({
+      id: 'th',
+      transport: new DefaultChatTransport({
+        api: `${BASE}/threads/th/messages`,
+        headers: AUTH,
+        fetch: async (input, init) => {
+          if (lose) throw new TypeError('fetch failed');
+          return handlers.fetch(new Request(input, init));
+        },
+      }),
+    });
+    await chat.sendMessage({ text: 'one' });
+    lose = true;
+    await chat.sendMessage({ text: 'two' });
+    expect(chat.error).toBeDefined();
+    lose = false;
+    // The usual "Retry": the list ends with the user message the server never got.
+    await chat.regenerate();
+    expect(chat.error).toBeUndefined();
+    expect(chat.messages.map(line)).toEqual([
+      'user: one',
+      'assistant: A0: one',
+      'user: two',
+      'assistant: A1: two',
+    ]);
+    expect(model.prompts).toHaveLength(2);
+    // A new turn, not a version of the first one.
+    expect((await store.getAlternatives('th')).branches).toEqual([]);
+    expect((await store.getRows('th')).map((r) => r.turnId)).toEqual(['t1', 't1', 't2', 't2']);
+  });
+
   it("serves the AI SDK's chat: sendMessage, regenerate() and sendMessage({ text, messageId }) keep every version", async () => {
     const { store, call, chat: newChat, model } = await open();
     const chat = newChat();
