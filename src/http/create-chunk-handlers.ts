@@ -175,11 +175,13 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
       uiMessageStream,
     );
   }
-  const streamOptions =
+  const streamOptions = resolveStreamOptions(
     typeof uiMessageStream === 'object' && uiMessageStream !== null
       ? checkStreamOptions(uiMessageStream)
-      : undefined;
-  const sharedStreams = new SharedTurnStreams(streamOptions ?? {});
+      : {},
+    heartbeatMs,
+  );
+  const sharedStreams = new SharedTurnStreams(streamOptions);
 
   const findSession = async (threadId: string): Promise<AgentSession | undefined> => {
     if (session !== undefined && session.threadId === threadId) return session;
@@ -226,7 +228,7 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
       return withBody(readJsonObject(request, maxBodyBytes), (body) =>
         uiMessageStream === undefined || uiMessageStream === false
           ? messagesRoute(body, target)
-          : uiMessagesRoute(body, target, streamOptions ?? {}),
+          : uiMessagesRoute(body, target, streamOptions),
       );
     },
     async cancel(request, threadId) {
@@ -301,6 +303,23 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
   return handlers;
 }
 
+/** The longest timer delay (ms) that Node and the AI SDK take. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * The UI message stream's options as sent: keep-alive comments every `keepAliveMs`, by default
+ * the handlers' `heartbeatMs` (15 s), so that a proxy does not cut a turn during a long tool
+ * call; 0 (in either) for none.
+ */
+function resolveStreamOptions(
+  checked: UIMessageStreamRouteOptions,
+  heartbeatMs: number,
+): UIMessageStreamRouteOptions {
+  const { keepAliveMs: given, ...rest } = checked;
+  const keepAliveMs = given ?? heartbeatMs;
+  return keepAliveMs === 0 ? rest : { ...rest, keepAliveMs };
+}
+
 /** Checks the `uiMessageStream` options now, rather than on the first request (after its turn started). */
 function checkStreamOptions(options: object): UIMessageStreamRouteOptions {
   const o = readOptions(options, 'createChunkHandlers (uiMessageStream)', [
@@ -317,9 +336,17 @@ function checkStreamOptions(options: object): UIMessageStreamRouteOptions {
   }
   if (
     o.keepAliveMs !== undefined &&
-    !(Number.isSafeInteger(o.keepAliveMs) && (o.keepAliveMs as number) >= 0)
+    !(
+      Number.isSafeInteger(o.keepAliveMs) &&
+      (o.keepAliveMs as number) >= 0 &&
+      (o.keepAliveMs as number) <= MAX_TIMER_MS
+    )
   ) {
-    invalid('uiMessageStream.keepAliveMs', '`keepAliveMs` must be an integer ≥ 0', o.keepAliveMs);
+    invalid(
+      'uiMessageStream.keepAliveMs',
+      `\`keepAliveMs\` must be an integer from 0 (none) to ${MAX_TIMER_MS}`,
+      o.keepAliveMs,
+    );
   }
   if (o.headers !== undefined && (typeof o.headers !== 'object' || o.headers === null)) {
     invalid('uiMessageStream.headers', '`headers` must be an object', o.headers);

@@ -87,7 +87,10 @@ export interface ChunkHandlersOptions {
   readonly defaultLimit?: number | undefined;
   /** The largest `limit` accepted. Default 1,000. */
   readonly maxLimit?: number | undefined;
-  /** Milliseconds between SSE keep-alive comments; 0 for none. Default 15,000. */
+  /**
+   * Milliseconds between SSE keep-alive comments on the event streams, and on the UI message
+   * streams unless `uiMessageStream.keepAliveMs` says otherwise; 0 for none. Default 15,000.
+   */
   readonly heartbeatMs?: number | undefined;
   /** The largest POST body accepted, in bytes. Default 65,536. */
   readonly maxBodyBytes?: number | undefined;
