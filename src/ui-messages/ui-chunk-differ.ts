@@ -1,7 +1,8 @@
 import type { UIMessageChunk } from 'ai';
 import { invalidOption } from '../errors/invalid-option.js';
-import type { Chunk, ChunkEvent, ToolApproval } from '../schema/index.js';
+import type { Chunk, ChunkEvent, ToolCallEntry } from '../schema/index.js';
 import { droppable, grownFrom } from './chunk-growth.js';
+import { CHUNKLOG_DATA_PARTS } from './data-parts.js';
 import { UI_MESSAGE_ENVELOPE } from './envelope.js';
 import { sharedPrefix } from './shared-prefix.js';
 import { initialStep, stepBefore } from './steps.js';
@@ -16,6 +17,7 @@ import {
 } from './ui-stream-blocks.js';
 import {
   callUpdates,
+  deferredResultAgain,
   deferredResultUpdates,
   type SentCall,
   unsentCall,
@@ -120,8 +122,10 @@ const isOpenBlock = (slot: Slot): boolean => slot.sent.kind === 'block' && slot.
  */
 export class UIChunkDiffer {
   private slots: Slot[] = [];
-  /** The approval of each call sent in this message so far, for its deferred result. */
-  private readonly approvals = new Map<string, ToolApproval>();
+  /** Each call sent in this message so far, as last sent, for its deferred result. */
+  private readonly calls = new Map<string, ToolCallEntry>();
+  /** The deferred result of each call sent in this message so far, and what was sent of it. */
+  private readonly deferredSent = new Map<string, { entry: ToolCallEntry; sent: SentCall }>();
   private step: number = initialStep('assistant');
   private stepOpen = false;
   private generated = 0;
@@ -332,19 +336,34 @@ export class UIChunkDiffer {
           sent.calls.set(call.id, calls);
         }
         if (call.deferred === true) {
-          deferredResultUpdates(call, calls, out, this.approvals.get(call.id));
+          deferredResultUpdates(call, calls, out, this.calls.get(call.id));
+          if (calls.result) this.deferredSent.set(call.id, { entry: call, sent: calls });
           continue;
         }
         const input =
           appended?.to === 'tool-input' && appended.toolCallId === call.id
             ? appended.text
             : undefined;
+        const before = out.length;
         if (callUpdates(call, calls, out, canRebuild, input) === 'rebuild') return true;
-        if (call.approval !== undefined) this.approvals.set(call.id, call.approval);
+        this.calls.set(call.id, call);
+        const result = this.deferredSent.get(call.id);
+        if (result !== undefined && resetsPart(out, before)) {
+          // The client's part took a new state after its deferred result: the result goes again.
+          deferredResultAgain(result.entry, result.sent, out, call);
+        }
       }
     }
     return false;
   }
+}
+
+/** Whether a stream chunk from `from` on sets a tool part's state (all but its progress do). */
+function resetsPart(out: readonly UIMessageChunk[], from: number): boolean {
+  for (let i = from; i < out.length; i++) {
+    if ((out[i] as UIMessageChunk).type !== CHUNKLOG_DATA_PARTS.toolProgress) return true;
+  }
+  return false;
 }
 
 /** Whether `next` is `previous` grown, from the delta's length alone when it made `next`. */

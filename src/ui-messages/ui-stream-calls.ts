@@ -6,8 +6,10 @@ import { CHUNKLOG_DATA_PARTS } from './data-parts.js';
 export interface SentCall {
   /** The call's tool name and whether it is dynamic (as JSON), once the client has a part for it. */
   kind: string | undefined;
-  /** The call's title, `providerExecuted` and provider metadata the client has (as JSON). */
+  /** The call's title and provider metadata the client has (as JSON). */
   details: string | undefined;
+  /** The call's `providerExecuted` the client has. */
+  executed: boolean | undefined;
   /** How much of `inputText` was sent (undefined: none, not even an empty delta). */
   inputText: number | undefined;
   /** The input sent with `tool-input-available` (as JSON). */
@@ -30,6 +32,7 @@ export function unsentCall(): SentCall {
   return {
     kind: undefined,
     details: undefined,
+    executed: undefined,
     inputText: undefined,
     input: undefined,
     request: undefined,
@@ -85,7 +88,8 @@ const json = (value: unknown): string | undefined =>
  * @param call - the call as the log has it now
  * @param sent - what was sent of it so far (updated)
  * @param out - where the stream chunks go
- * @param canRebuild - whether the caller can send the call's step again
+ * @param canRebuild - whether the call's part is in the client's current step (the caller can
+ *   send the step again)
  * @param appendedInput - the input text the last event appended to the call, if known: sent as
  *   it is when the lengths say so, instead of being sliced out of the call's whole input text
  * @returns `'rebuild'` (and nothing sent) when the client's part cannot be updated in place (the
@@ -109,15 +113,23 @@ export function callUpdates(
     ...(call.title === undefined ? {} : { title: call.title }),
   };
   const kind = JSON.stringify([call.name, call.dynamic === true]);
-  const details = JSON.stringify([call.title, call.providerExecuted, call.providerMetadata]);
-  if (kind !== sent.kind || details !== sent.details) {
+  const details = JSON.stringify([call.title, call.providerMetadata]);
+  const executed = call.providerExecuted;
+  if (executed !== sent.executed && !canRebuild && kind === sent.kind && details === sent.details) {
+    // Found provider-executed by a result in a later step: the client looks for a part by its
+    // input in its current step only (it would add a second part), so the output says it. The
+    // call's own output goes again; a deferred one is sent with its call's `providerExecuted`.
+    sent.executed = executed;
+    if (call.result !== undefined) sent.result = false;
+  }
+  if (kind !== sent.kind || details !== sent.details || executed !== sent.executed) {
     // The part's type changes with its name or kind (a result came before its call): only a
     // rebuilt step can replace it.
     if (sent.kind !== undefined && kind !== sent.kind && canRebuild) return 'rebuild';
     // A new part, or one whose details changed (a title or the call's metadata that came late):
     // the client (re)builds it from its input, and everything after goes again.
     if (call.input === undefined) out.push({ type: 'tool-input-start', ...head });
-    Object.assign(sent, unsentCall(), { kind, details });
+    Object.assign(sent, unsentCall(), { kind, details, executed });
   }
   if (
     call.input === undefined &&
@@ -175,7 +187,7 @@ export function callUpdates(
       sent.preliminary = preliminary;
     }
   }
-  resultUpdates(call, sent, out, approval);
+  resultUpdates(call, sent, out, call);
   if (call.progress !== undefined && call.progress.length !== sent.progress) {
     out.push({
       type: CHUNKLOG_DATA_PARTS.toolProgress,
@@ -195,17 +207,18 @@ export function callUpdates(
  * @param entry - the deferred result as the log has it now
  * @param sent - what was sent of it so far (updated)
  * @param out - where the stream chunks go
- * @param approval - the approval of its call, when the call was sent in this message (a denial
- *   then shows as the call's denied output, as the stored message has it)
+ * @param call - its call, when the call was sent in this message: a denial then shows as the
+ *   call's denied output (as the stored message has it), and the output says whether the call was
+ *   provider-executed
  */
 export function deferredResultUpdates(
   entry: ToolCallEntry,
   sent: SentCall,
   out: UIMessageChunk[],
-  approval: ToolApproval | undefined,
+  call: ToolCallEntry | undefined,
 ): void {
   if (sent.result) return;
-  resultUpdates(entry, sent, out, approval);
+  resultUpdates(entry, sent, out, call);
   if (!sent.result) return;
   out.push({
     type: CHUNKLOG_DATA_PARTS.deferredResult,
@@ -214,19 +227,49 @@ export function deferredResultUpdates(
   });
 }
 
+/**
+ * Sends a deferred result's outcome again, after its call's part was reset (an approval or an
+ * input sent after the result set the part's state, as the client builds it): the client's part
+ * then shows the outcome again, as the stored message does. The marker is not sent again.
+ *
+ * @param entry - the deferred result, already sent
+ * @param sent - what was sent of it (updated)
+ * @param out - where the stream chunks go
+ * @param call - its call as the log has it now
+ */
+export function deferredResultAgain(
+  entry: ToolCallEntry,
+  sent: SentCall,
+  out: UIMessageChunk[],
+  call: ToolCallEntry,
+): void {
+  sent.result = false;
+  resultUpdates(entry, sent, out, call);
+}
+
+/**
+ * The stream chunk of an outcome, once.
+ *
+ * @param call - the entry that holds the outcome (the call, or its deferred result)
+ * @param sent - what was sent of it (updated)
+ * @param out - where the stream chunks go
+ * @param of - the call the outcome belongs to, when sent in this message: its approval and its
+ *   `providerExecuted` go with the outcome
+ */
 function resultUpdates(
   call: ToolCallEntry,
   sent: SentCall,
   out: UIMessageChunk[],
-  approval: ToolApproval | undefined,
+  of: ToolCallEntry | undefined,
 ): void {
   const resultMetadata =
     call.resultProviderMetadata === undefined
       ? {}
       : { providerMetadata: call.resultProviderMetadata };
+  const approval = of?.approval;
   if (call.result !== undefined && !sent.result) {
-    const executed =
-      call.providerExecuted === undefined ? {} : { providerExecuted: call.providerExecuted };
+    const providerExecuted = of?.providerExecuted ?? call.providerExecuted;
+    const executed = providerExecuted === undefined ? {} : { providerExecuted };
     if (call.denied === true && approval !== undefined) {
       // A denial answers the approval: stored, the part's approval says `approved: false`
       // (toUIMessages), so the client is told so too when the answer it had was another or none

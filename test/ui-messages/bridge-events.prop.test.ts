@@ -248,3 +248,37 @@ describe('any event sequence through toUIMessageStream, and its folded turn sent
     await fc.assert(check(CHUNK_EVENT_TYPES), { numRuns: 300 });
   });
 });
+
+describe('an approval answered after its call’s deferred result', () => {
+  // A counterexample fast-check found (CI, stop 45): the answer set the client's part back to
+  // `approval-responded`; stored, the part shows the result. The result now goes again after it.
+  it('leaves the part showing the result, as stored', async () => {
+    await liveIsStored([
+      {
+        type: 'tool-call',
+        toolCallId: 'c1',
+        toolName: 'read',
+        input: null,
+        providerExecuted: true,
+      },
+      { type: 'tool-approval-request', toolCallId: 'c1', approvalId: 'p2' },
+      { type: 'text-end', providerMetadata: { anthropic: {} } },
+      { type: 'tool-result', toolCallId: 'c1', output: null },
+      { type: 'tool-approval-response', approvalId: 'p2', approved: false },
+    ]);
+  });
+});
+
+describe('a call found provider-executed by its result in a later step', () => {
+  // A counterexample fast-check found: the call's part went again in the result's step, where the
+  // client added a second part. The output now says the call was provider-executed.
+  it('keeps one part, which shows the result', async () => {
+    await liveIsStored([
+      { type: 'tool-call', toolCallId: 'c1', toolName: 'read', input: '' },
+      { type: 'step-start' },
+      { type: 'step-start' },
+      { type: 'error', message: '' },
+      { type: 'tool-result', toolCallId: 'c1', output: [], providerExecuted: true },
+    ]);
+  });
+});
