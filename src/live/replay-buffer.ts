@@ -1,4 +1,5 @@
 import type { ChunkEvent } from '../schema/chunk-event.js';
+import { idProblem } from '../schema/id.js';
 import type { EventMeta, Replay } from './event-meta.js';
 
 interface Entry {
@@ -28,7 +29,8 @@ const KNOWN_TURNS = 64;
  * Parses an event id `${turnId}:${index}`.
  *
  * @param id - the id (a `Last-Event-ID` header)
- * @returns the turn and index, or undefined when the id is malformed (or not a string)
+ * @returns the turn and index, or undefined when the id is malformed (or not a string), or its
+ *   turn id is not one a turn can have (see `idProblem`)
  *
  * @example
  * ```ts
@@ -42,7 +44,9 @@ export function parseEventId(id: string): { turnId: string; index: number } | un
   if (colon <= 0) return undefined;
   const digits = id.slice(colon + 1);
   if (!/^\d{1,15}$/.test(digits)) return undefined;
-  return { turnId: id.slice(0, colon), index: Number(digits) };
+  const turnId = id.slice(0, colon);
+  if (idProblem(turnId) !== undefined) return undefined;
+  return { turnId, index: Number(digits) };
 }
 
 /**

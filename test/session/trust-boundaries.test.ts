@@ -43,9 +43,12 @@ describe('session trust boundaries', () => {
     expect(thrown(() => formatSse({ n: 1n })).option).toBe('data');
   });
 
-  it('parseEventId answers undefined for a non-string', () => {
+  it('parseEventId answers undefined for a non-string, or a turn id no turn can have', () => {
     expect(parseEventId(5 as never)).toBeUndefined();
     expect(parseEventId(null as never)).toBeUndefined();
+    expect(parseEventId('t\u0000:1')).toBeUndefined();
+    expect(parseEventId(`${'t'.repeat(256)}:1`)).toBeUndefined();
+    expect(parseEventId(`${'t'.repeat(255)}:1`)).toEqual({ turnId: 't'.repeat(255), index: 1 });
   });
 
   it('sessionEventStream and toNodeListener check their arguments at once', async () => {
