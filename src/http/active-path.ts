@@ -24,6 +24,16 @@ export function asConversationRows(
 /** Rows per page when a turn is looked for from the end of the path. */
 const PAGE = 200;
 
+/** A stored user turn an edit or a regenerate names. */
+export interface FoundUserTurn {
+  readonly turnId: string;
+  /**
+   * Its user text, when it was found by its place in the client's list or as the newest (not by
+   * an id): the client's message there should say the same.
+   */
+  readonly text: string | undefined;
+}
+
 /**
  * The stored user turn a {@link TurnRef} names on a path, read from its end backwards (an edit or
  * a regenerate is of a recent turn, so a few pages at most): undefined when there is none (a turn
@@ -32,15 +42,15 @@ const PAGE = 200;
  * @param store - the handlers' store
  * @param path - the conversation's active path
  * @param ref - the turn, by id, by place, or the newest
- * @returns the turn id
+ * @returns the turn, with its text when found by place
  */
 export async function findUserTurn(
   store: PageStore,
   path: string,
   ref: TurnRef,
-): Promise<string | undefined> {
+): Promise<FoundUserTurn | undefined> {
   /** User turns after `ref.after` (or all), newest first. */
-  const turns: string[] = [];
+  const turns: FoundUserTurn[] = [];
   let before: number | undefined;
   for (;;) {
     const page = await store.getChunks(path, {
@@ -49,17 +59,20 @@ export async function findUserTurn(
     });
     for (let i = page.chunks.length - 1; i >= 0; i--) {
       const row = page.chunks[i] as ChunkRow;
+      const text = userTextOf(row);
       if ('turnId' in ref) {
-        if (row.turnId === ref.turnId && userTextOf(row) !== undefined) return ref.turnId;
+        if (row.turnId === ref.turnId && text !== undefined) {
+          return { turnId: ref.turnId, text: undefined };
+        }
         continue;
       }
       if ('after' in ref) {
-        if (row.turnId === ref.named) return ref.named;
+        if (row.turnId === ref.named) return { turnId: ref.named, text: undefined };
         if (row.turnId === ref.after) return pick(turns, ref.skip);
       }
-      if (userTextOf(row) !== undefined && turns.at(-1) !== row.turnId) {
-        if ('latest' in ref) return row.turnId;
-        turns.push(row.turnId);
+      if (text !== undefined && turns.at(-1)?.turnId !== row.turnId) {
+        if ('latest' in ref) return { turnId: row.turnId, text };
+        turns.push({ turnId: row.turnId, text });
       }
     }
     if (!page.hasMore || page.oldestSeq === null) break;
@@ -70,6 +83,6 @@ export async function findUserTurn(
 }
 
 /** The `skip`-th of the turns (oldest first) listed newest first. */
-function pick(newestFirst: readonly string[], skip: number): string | undefined {
+function pick(newestFirst: readonly FoundUserTurn[], skip: number): FoundUserTurn | undefined {
   return newestFirst[newestFirst.length - 1 - skip];
 }

@@ -1,7 +1,7 @@
 import { ChunklogError } from '../errors/index.js';
 import type { AgentSession, TurnHandle } from '../session/types.js';
 import { activePathOf } from '../store/active-path-of.js';
-import { findUserTurn } from './active-path.js';
+import { type FoundUserTurn, findUserTurn } from './active-path.js';
 import type { ChatRequest } from './chat-request.js';
 import { badParameter } from './responses.js';
 import type { PageStore } from './types.js';
@@ -27,18 +27,31 @@ export async function startChatTurn(
       chat.turnId === undefined ? chat.text : { text: chat.text, turnId: chat.turnId },
     );
   }
-  let turnId: string | undefined;
+  let found: FoundUserTurn | undefined;
   try {
-    turnId = await findUserTurn(store, await activePathOf(store, session.threadId), chat.target);
+    found = await findUserTurn(store, await activePathOf(store, session.threadId), chat.target);
   } catch (error) {
     if (!ChunklogError.hasCode(error, 'thread-not-found')) throw error;
   }
-  if (turnId === undefined) {
+  if (found === undefined) {
     // `regenerate()` after a send that failed in transit: the message was never stored.
     if (chat.kind === 'regenerate' && chat.unstoredText !== undefined) {
       return session.send(chat.unstoredText);
     }
     return badParameter(chat.parameter, 'It names no stored user message of this thread.');
   }
-  return chat.kind === 'edit' ? session.edit(turnId, chat.text) : session.regenerate(turnId);
+  if (chat.kind === 'edit') return session.edit(found.turnId, chat.text);
+  if (
+    found.text !== undefined &&
+    chat.unstoredText !== undefined &&
+    found.text !== chat.unstoredText
+  ) {
+    // Counted by place, the client's list does not match the thread (it holds messages of its
+    // own, or misses some): answering the turn found would answer another message.
+    return badParameter(
+      chat.parameter,
+      'The user message at its place in the list is not the stored one there (its text differs): reload the chat.',
+    );
+  }
+  return session.regenerate(found.turnId);
 }

@@ -218,6 +218,28 @@ describe('POST /threads/:id/messages: edit and regenerate', () => {
     expect(model.prompts).toHaveLength(1);
   });
 
+  it('refuses regenerate() of a message found by its place when its text is not the stored one there, and calls no model', async () => {
+    const { session, chat, model } = await open();
+    await session.send('one').rows;
+    await session.send('two').rows;
+    const own = (id: string, text: string): UIMessage => ({
+      id,
+      role: 'user',
+      parts: [{ type: 'text', text }],
+    });
+    // A list of the client's own ids is counted from the start of the thread: its one message
+    // stands for `one`, so a list that says `two` there does not match the thread.
+    const stale = chat([own('m1', 'two')]);
+    await stale.regenerate();
+    expect(stale.error?.message).toMatch(/not the stored one there/);
+    expect(model.prompts).toHaveLength(2);
+    // Where the text matches, the turn found is answered again.
+    const matching = chat([own('m1', 'one')]);
+    await matching.regenerate();
+    expect(matching.error).toBeUndefined();
+    expect(matching.messages.map(line)).toEqual(['user: one', 'assistant: A2: one']);
+  });
+
   it('takes regenerate() after a send lost in transit as that message, sent anew', async () => {
     const { store, handlers, model } = await open();
     let lose = false;
