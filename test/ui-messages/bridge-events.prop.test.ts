@@ -98,12 +98,14 @@ const inTurn = (types: readonly ChunkEventType[]) =>
 /**
  * Whether tool events come in the order a model stream and a tool runner make them: a call's
  * input streams (in its step) before the call, approvals, progress and one result come after it,
- * an answer follows its request, and no approval id is requested twice. Events in another order
- * (a page that begins mid-turn) make parts the client cannot move or merge; notes/0011, 5.
+ * an answer follows its request (and names no other call), and no approval id is requested twice.
+ * Events in another order (a page that begins mid-turn) make parts the client cannot move or
+ * merge; notes/0011, 5.
  */
 function toolEventsInOrder(events: readonly ChunkEvent[]): boolean {
   const phase = new Map<string, { step: number; at: 'streaming' | 'called' | 'answered' }>();
-  const approvals = new Set<string>();
+  /** The call each approval id was requested for. */
+  const approvals = new Map<string, string>();
   let step = 0;
   for (const event of events) {
     const call =
@@ -134,16 +136,20 @@ function toolEventsInOrder(events: readonly ChunkEvent[]): boolean {
           // Approval ids are unique: the AI SDK's client answers the first call requested with an
           // id, its server the last, so one id on two requests has no single meaning.
           if (approvals.has(event.approvalId)) return false;
-          approvals.add(event.approvalId);
+          approvals.set(event.approvalId, event.toolCallId);
         }
         break;
       case 'tool-result':
         if (call?.at !== 'called') return false;
         call.at = 'answered';
         break;
-      case 'tool-approval-response':
-        if (!approvals.has(event.approvalId)) return false;
+      case 'tool-approval-response': {
+        // The client finds the part to answer by the approval id alone.
+        const requested = approvals.get(event.approvalId);
+        if (requested === undefined) return false;
+        if (event.toolCallId !== undefined && event.toolCallId !== requested) return false;
         break;
+      }
       default:
         break;
     }
