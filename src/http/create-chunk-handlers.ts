@@ -32,6 +32,9 @@ function positiveInteger(option: string, value: unknown, fallback: number, min =
 /** The default of `maxConnectionsPerThread`: open event streams of one thread. */
 export const DEFAULT_MAX_CONNECTIONS_PER_THREAD = 100;
 
+/** The default of `maxConnections`: open event streams of all threads together. */
+export const DEFAULT_MAX_CONNECTIONS = 10_000;
+
 const HANDLER_OPTIONS = [
   'store',
   'authorize',
@@ -44,6 +47,7 @@ const HANDLER_OPTIONS = [
   'maxBodyBytes',
   'maxQueuedBytes',
   'maxConnectionsPerThread',
+  'maxConnections',
   'uiMessageStream',
   'relay',
 ] as const;
@@ -160,6 +164,7 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
         options.maxConnectionsPerThread,
         DEFAULT_MAX_CONNECTIONS_PER_THREAD,
       ),
+      positiveInteger('maxConnections', options.maxConnections, DEFAULT_MAX_CONNECTIONS),
     ),
   };
   const relay = checkRelay(options.relay, 'createChunkHandlers');

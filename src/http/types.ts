@@ -95,15 +95,23 @@ export interface ChunkHandlersOptions {
   /** The largest POST body accepted, in bytes. Default 65,536. */
   readonly maxBodyBytes?: number | undefined;
   /**
-   * The bytes of events one SSE client may have waiting (unread) before it is dropped with
-   * `event: dropped` (it reconnects and resumes from its last event id). Default 1 MiB.
+   * Accepted for compatibility (an integer ≥ 1) and no longer used: a live stream reads the relay
+   * at its client's pace and holds no queue of its own.
+   *
+   * @deprecated nothing is queued for a client any more
    */
   readonly maxQueuedBytes?: number | undefined;
   /**
-   * The most open event streams of one thread; the next `GET …/events` gets a 429
-   * `too-many-connections` until one closes. Default 100.
+   * The most open live streams (`GET …/events` and `…/stream` together) of one thread; the next
+   * gets a 429 `too-many-connections` until one closes. Default 100.
    */
   readonly maxConnectionsPerThread?: number | undefined;
+  /**
+   * The most open live streams of all threads together, so that many threads cannot take every
+   * socket and relay reader of the process; the next gets a 429 `too-many-connections` until one
+   * closes. Default 10,000.
+   */
+  readonly maxConnections?: number | undefined;
   /**
    * Answers `POST …/messages` in the AI SDK UI message stream protocol, so that a `useChat`
    * client (its default `DefaultChatTransport`, pointed at this route) sends a message and reads

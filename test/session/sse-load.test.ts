@@ -1,7 +1,8 @@
 // What many and slow SSE clients cost the server: 200 clients of one session print no warning
 // (a listener each on the session's signal passed Node's limit of ten), a client that stops
 // reading holds nothing of its own (it reads the relay at its own pace: nothing is read for it
-// while it stalls), and a thread takes no more open streams than the handlers allow.
+// while it stalls), and a thread, or all threads together, take no more open streams than the
+// handlers allow.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgentSession, createChunkHandlers } from '../../src/entries/session.js';
 import type { Relay, RelayRead } from '../../src/live/relay.js';
@@ -124,6 +125,51 @@ describe('SSE under load', () => {
     first.abort();
     await a.body?.cancel().catch(() => {});
     const d = await open();
+    expect(d.status).toBe(200);
+    await d.body?.cancel();
+    await b.body?.cancel();
+  });
+
+  it('refuses all threads together more open streams than maxConnections, until one closes', async () => {
+    const store = createChunkStore({ sqlite: ':memory:' });
+    await store.migrate();
+    closers.push(() => store.close());
+    const relay = createInProcessRelay();
+    const sessions = new Map<string, ReturnType<typeof createAgentSession>>();
+    const handlers = createChunkHandlers({
+      store,
+      relay,
+      sessions: (threadId) => {
+        let session = sessions.get(threadId);
+        if (session === undefined) {
+          const created = createAgentSession({
+            store,
+            relay,
+            threadId,
+            model: createScriptedModel(parseScript('text hello'), { repeat: true }),
+          });
+          closers.push(() => created.close());
+          sessions.set(threadId, created);
+          session = created;
+        }
+        return session;
+      },
+      authorize: () => true,
+      heartbeatMs: 0,
+      maxConnectionsPerThread: 5,
+      maxConnections: 2,
+    });
+    const open = (thread: string, abort = new AbortController()) =>
+      handlers.fetch(new Request(`http://x/threads/${thread}/events`, { signal: abort.signal }));
+    const first = new AbortController();
+    const a = await open('a', first);
+    const b = await open('b');
+    const c = await open('c');
+    expect([a.status, b.status, c.status]).toEqual([200, 200, 429]);
+    expect(await c.json()).toMatchObject({ error: { code: 'too-many-connections' } });
+    first.abort();
+    await a.body?.cancel().catch(() => {});
+    const d = await open('c');
     expect(d.status).toBe(200);
     await d.body?.cancel();
     await b.body?.cancel();
