@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
-    setupFiles: ['test/support/fail-on-console.ts'],
+    setupFiles: ['test/support/fail-on-console.ts', 'test/support/property-seed.ts'],
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
     testTimeout: 30_000,
     // expect.poll waits for a state, not for a time: on a loaded machine (scripts/stress-test.sh)
