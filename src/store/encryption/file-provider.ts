@@ -11,6 +11,7 @@ interface NodeFs {
   ): { mtimeMs: number; size: number; ino: number } | undefined;
   writeFileSync(path: string, data: string, options: { mode: number }): void;
   renameSync(from: string, to: string): void;
+  linkSync(existing: string, path: string): void;
   openSync(path: string, flags: string): number;
   fsyncSync(fd: number): void;
   closeSync(fd: number): void;
