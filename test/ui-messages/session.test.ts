@@ -149,6 +149,30 @@ describe('createChunkHandlers({ uiMessageStream: true })', () => {
       parts: [{ type: 'file', mediaType: 'image/png', url: 'https://x.example/a.png' }],
     };
     expect((await post({ messages: [file] })).status).toBe(400);
+    // `sendMessage()` with no message (after `addToolOutput` or `addToolApprovalResponse` in the
+    // browser) sends a list that ends with the assistant message: tools run in the session.
+    const answered = {
+      id: 't1:assistant',
+      role: 'assistant',
+      parts: [
+        {
+          type: 'tool-read',
+          toolCallId: 'c1',
+          state: 'approval-responded',
+          input: {},
+          approval: { id: 'p1', approved: true },
+        },
+      ],
+    };
+    const continued = await post({
+      id: 'th',
+      messages: [message, answered],
+      trigger: 'submit-message',
+    });
+    expect(continued.status).toBe(400);
+    expect(await continued.json()).toMatchObject({
+      error: { parameter: 'messages', message: 'The last message must be a user message.' },
+    });
     const steer = await post({ text: 'also this', mode: 'steer' });
     expect(steer.status).toBe(202);
   });
