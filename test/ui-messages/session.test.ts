@@ -122,7 +122,7 @@ describe('createChunkHandlers({ uiMessageStream: true })', () => {
   });
 
   it('takes only the new message, and refuses what a chunklog thread cannot do', async () => {
-    const { handlers } = await chatOverHttp([{ parts: [{ type: 'text', text: 'Hi!' }] }]);
+    const { handlers, model } = await chatOverHttp([{ parts: [{ type: 'text', text: 'Hi!' }] }]);
     const post = (body: unknown) =>
       handlers.fetch(
         new Request('https://app.example.com/threads/th/messages', {
@@ -173,6 +173,7 @@ describe('createChunkHandlers({ uiMessageStream: true })', () => {
     expect(await continued.json()).toMatchObject({
       error: { parameter: 'messages', message: 'The last message must be a user message.' },
     });
+    expect(model.prompts).toHaveLength(1);
     const steer = await post({ text: 'also this', mode: 'steer' });
     expect(steer.status).toBe(202);
   });
