@@ -18,15 +18,24 @@ export interface ControlReply {
 /**
  * The request/reply bookkeeping of a remote relay's control messages: the requests this
  * process waits on (answered `not-running` when no reply comes in time: the process that ran
- * the turn is gone), and the threads whose control this process serves.
+ * the turn is gone), and the threads whose control this process serves (by every session of the
+ * thread on this process: one waiting for the lease serves it beside the one that runs the turn).
+ *
+ * A `not-running` reply settles a request only once every process that received it said so
+ * ({@link ControlExchange.expect}); where the relay cannot tell how many did (PostgreSQL), only a
+ * reply that reaches the turn settles it, or the timeout: a process that does not run the turn
+ * cannot answer for the one that does.
  */
 export class ControlExchange {
   readonly instance: string =
     `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
   readonly #pending = new Map<string, (answer: ControlAnswer) => void>();
-  /** Of a request sent to a known number of processes: how many `not-running` replies settle it. */
-  readonly #expected = new Map<string, { left: number }>();
-  readonly #served = new Map<string, ControlHandler>();
+  /** Of a request sent to a known number of processes: how many replies settle it. */
+  readonly #expected = new Map<string, number>();
+  /** Of a request: how many `not-running` replies came so far. */
+  readonly #notRunning = new Map<string, number>();
+  /** The handlers serving each thread on this process (one entry per `serve`). */
+  readonly #served = new Map<string, Set<{ readonly handler: ControlHandler }>>();
   readonly #timeoutMs: number;
   #next = 0;
 
@@ -48,6 +57,7 @@ export class ControlExchange {
         clearTimeout(timer);
         this.#pending.delete(id);
         this.#expected.delete(id);
+        this.#notRunning.delete(id);
         resolve(value);
       };
       this.#pending.set(id, settle);
@@ -67,8 +77,8 @@ export class ControlExchange {
    */
   expect(id: string, listeners: number): void {
     if (!this.#pending.has(id)) return;
-    if (listeners <= 0) this.abandon(id);
-    else this.#expected.set(id, { left: listeners });
+    if (listeners <= (this.#notRunning.get(id) ?? 0)) this.abandon(id);
+    else this.#expected.set(id, listeners);
   }
 
   /** A reply arrived. */
@@ -76,18 +86,27 @@ export class ControlExchange {
     if (reply.to !== this.instance) return;
     const settle = this.#pending.get(reply.id);
     if (settle === undefined) return;
-    const expected = this.#expected.get(reply.id);
-    if (reply.answer.type === 'not-running' && expected !== undefined && --expected.left > 0) {
-      return;
+    if (reply.answer.type === 'not-running') {
+      const said = (this.#notRunning.get(reply.id) ?? 0) + 1;
+      this.#notRunning.set(reply.id, said);
+      const expected = this.#expected.get(reply.id);
+      if (expected === undefined || said < expected) return;
     }
     settle(reply.answer);
   }
 
-  /** Serves a thread's control; returns the function that stops. */
+  /** Serves a thread's control; returns the function that stops (once). */
   serve(threadId: string, handler: ControlHandler): () => void {
-    this.#served.set(threadId, handler);
+    let served = this.#served.get(threadId);
+    if (served === undefined) {
+      served = new Set();
+      this.#served.set(threadId, served);
+    }
+    const entry = { handler };
+    served.add(entry);
     return () => {
-      if (this.#served.get(threadId) === handler) this.#served.delete(threadId);
+      const now = this.#served.get(threadId);
+      if (now?.delete(entry) === true && now.size === 0) this.#served.delete(threadId);
     };
   }
 
@@ -101,16 +120,19 @@ export class ControlExchange {
    * another (a process still subscribed to a thread it stopped serving).
    */
   async answer(request: ControlRequest): Promise<ControlReply | undefined> {
-    const handler = this.#served.get(request.threadId);
-    if (handler === undefined) {
-      return { id: request.id, to: request.from, answer: { type: 'not-running' } };
-    }
-    let answer: ControlAnswer;
-    try {
-      answer = await handler(request.message);
-    } catch {
-      answer = { type: 'not-running' };
-    }
+    const served = [...(this.#served.get(request.threadId) ?? [])];
+    // Every session of the thread here is asked, as the in-process relay asks them: the one that
+    // runs the turn answers, the others say `not-running`.
+    const answers = await Promise.all(
+      served.map(async ({ handler }): Promise<ControlAnswer> => {
+        try {
+          return await handler(request.message);
+        } catch {
+          return { type: 'not-running' };
+        }
+      }),
+    );
+    const answer = answers.find((a) => a.type !== 'not-running') ?? { type: 'not-running' };
     return { id: request.id, to: request.from, answer };
   }
 

@@ -411,9 +411,13 @@ class RedisRelay implements live.Relay, FollowBackend<StreamPosition> {
     });
     return () => {
       stop();
-      if (!this.#exchange.serves(threadId)) {
-        void this.#sub?.unsubscribe(channel).catch(() => {});
-      }
+      // After the subscribe went out (an unsubscribe sent first would leave the channel
+      // subscribed for good), and only if no session here serves the thread by then.
+      void subscribed
+        .then(async () => {
+          if (!this.#exchange.serves(threadId)) await this.#sub?.unsubscribe(channel);
+        })
+        .catch(() => {});
     };
   }
 

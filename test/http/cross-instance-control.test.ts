@@ -16,7 +16,12 @@ import type { Relay } from '../../src/live/relay.js';
 import type { TurnHandle } from '../../src/session/types.js';
 import type { ChunkStore } from '../../src/store/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
-import { inProcessKind, type RelayKind, redisKind } from '../relay/relay-factories.js';
+import {
+  inProcessKind,
+  postgresKind,
+  type RelayKind,
+  redisKind,
+} from '../relay/relay-factories.js';
 import {
   availableDialects,
   createHarness,
@@ -24,10 +29,13 @@ import {
 } from '../store/support/dialects.js';
 
 const kinds: RelayKind[] = [inProcessKind(), await redisKind()];
+// The PostgreSQL relay cannot tell how many processes a control request reached: a `not-running`
+// reply waits for its timeout (30 s here), so it takes only the tests in which the turn answers.
+const postgres = await postgresKind();
 const harnesses: DialectHarness[] = [];
 const dialects = await availableDialects();
 afterAll(async () => {
-  for (const kind of kinds) await kind.close();
+  for (const kind of [...kinds, postgres]) await kind.close();
   for (const h of harnesses) await h.dispose();
 });
 
@@ -308,14 +316,22 @@ describe('a cancel during a lease wait, when no turn has started', () => {
 /**
  * Two sessions of one thread on two instances, each with its own relay of `kind`: A runs turn
  * `on-a` (in its tool), B's turn `on-b` waits for the thread's lease, which A holds, and B
- * serves the thread's control meanwhile. B's handlers take the requests.
+ * serves the thread's control meanwhile. B's handlers take the requests. With `sameProcess`,
+ * A and B share one process's relay (one session per request, as on a serverless platform), and
+ * the handlers are a third instance's, with no session of the thread.
  */
-async function aRunsAndBWaits(kind: RelayKind, via: 'session' | 'http' = 'session') {
+async function aRunsAndBWaits(
+  kind: RelayKind,
+  via: 'session' | 'http' = 'session',
+  sameProcess = false,
+) {
   const h = createHarness(dialects.includes('postgres') ? 'postgres' : 'sqlite');
   harnesses.push(h);
   const store = h.openStore();
   await store.migrate();
-  const relays: [Relay, Relay] = [await kind.open(), await kind.open()];
+  const opened = await kind.open();
+  const relays: [Relay, Relay] = [opened, sameProcess ? opened : await kind.open()];
+  const handlersRelay = sameProcess ? await kind.open() : relays[1];
   const threadId = 'two-sessions';
   const onA = waitingTurn();
   const onB = waitingTurn();
@@ -332,11 +348,11 @@ async function aRunsAndBWaits(kind: RelayKind, via: 'session' | 'http' = 'sessio
   const b = open(onB, relays[1]);
   const handlersB = createChunkHandlers({
     store,
-    session: b,
+    ...(sameProcess ? {} : { session: b }),
     authorize: () => true,
-    relay: relays[1],
+    relay: handlersRelay,
   });
-  const first = a.send({ text: 'first, on A', turnId: 'on-a' });
+  const firstTurn = a.send({ text: 'first, on A', turnId: 'on-a' });
   await onA.started(1);
   await expect.poll(() => relays[1].runningTurn(threadId)).toBe('on-a');
   // B's turn is sent on its session, or posted to its handlers (`posted` is then their answer).
@@ -346,7 +362,9 @@ async function aRunsAndBWaits(kind: RelayKind, via: 'session' | 'http' = 'sessio
   const second = via === 'session' ? b.send(sent) : undefined;
   expect(b.runningTurnId).toBe('on-b');
   const listeners = kind.controlListeners;
-  if (listeners !== undefined) await expect.poll(() => listeners(threadId)).toBe(2);
+  if (listeners !== undefined) {
+    await expect.poll(() => listeners(threadId)).toBe(sameProcess ? 1 : 2);
+  }
   return {
     store,
     threadId,
@@ -354,7 +372,7 @@ async function aRunsAndBWaits(kind: RelayKind, via: 'session' | 'http' = 'sessio
     b,
     onA,
     onB,
-    first,
+    first: firstTurn,
     /** B's turn, when sent on its session. */
     second: second as TurnHandle,
     posted,
@@ -369,7 +387,7 @@ async function aRunsAndBWaits(kind: RelayKind, via: 'session' | 'http' = 'sessio
   };
 }
 
-for (const kind of kinds) {
+for (const kind of [...kinds, postgres]) {
   describe.skipIf(!kind.available)(
     `a second instance waiting for the lease on the ${kind.name} relay`,
     () => {
@@ -419,6 +437,30 @@ for (const kind of kinds) {
           expect(await cancel.json()).toEqual({ turnId: 'on-a' });
           expect((await first.result).outcome).toBe('cancelled');
           // B's turn was sent and answered 202: it takes the lease and runs, as a queued turn would.
+          await onB.started(1);
+          onB.release();
+          expect((await second.result).outcome).toBe('completed');
+          expect(await store.getTurnInfo(threadId, 'on-a')).toMatchObject({ status: 'cancelled' });
+          expect(await store.getTurnInfo(threadId, 'on-b')).toMatchObject({ status: 'completed' });
+        } finally {
+          await t.close();
+        }
+      });
+
+      it('with both sessions on one process, a third instance steers and stops the running turn, and the waiting one runs after it', async () => {
+        const t = await aRunsAndBWaits(kind, 'session', true);
+        const { store, threadId, onB, first, second, handlersB } = t;
+        try {
+          const steered = await handlersB.fetch(
+            post(`/threads/${threadId}/messages`, { text: 'be brief', mode: 'steer' }),
+          );
+          // Taken by the running turn (its session was asked beside the waiting one).
+          expect(steered.status).toBe(202);
+          expect(await steered.json()).toEqual({ steeringId: expect.any(String) });
+          const cancel = await handlersB.fetch(post(`/threads/${threadId}/cancel`, {}));
+          expect(cancel.status).toBe(202);
+          expect(await cancel.json()).toEqual({ turnId: 'on-a' });
+          expect((await first.result).outcome).toBe('cancelled');
           await onB.started(1);
           onB.release();
           expect((await second.result).outcome).toBe('completed');
