@@ -46,7 +46,11 @@ export interface PostgresRelayOptions {
   readonly pool: PgPoolLike;
   /** The relay's table, and the prefix of its channels. Default `'chunklog_relay'`. */
   readonly table?: string | undefined;
-  /** How long a control request waits for the running process's answer. Default 5,000 ms. */
+  /**
+   * How long a control request waits for the running process's answer. Default 5,000 ms.
+   * `NOTIFY` cannot say how many processes a request reached, so a request that no process's
+   * turn takes (`not-running`) is answered at this timeout, unless no turn runs at all.
+   */
   readonly controlTimeoutMs?: number | undefined;
   /**
    * Told about every write that failed (the turn goes on; the events are written again, in
