@@ -4,6 +4,9 @@ import { readOptions } from '../errors/invalid-option.js';
 import type { AcquireLeaseResult, LeaseFence } from '../store/turn-types.js';
 import type { SessionStore } from './store.js';
 
+/** The longest `lease.holder`: the store's 255 characters, less the session's own suffix. */
+const MAX_HOLDER_NAME = 246;
+
 /**
  * The thread lease of a session (`lease` option): while a turn runs, the session holds the
  * thread's lease in the store, so that one process at a time writes the thread's turns.
@@ -20,7 +23,11 @@ export interface SessionLeaseOptions {
    * after at most this long. Default 30,000.
    */
   readonly ttlMs?: number | undefined;
-  /** This session's holder id (1 to 255 characters). Default: a random UUID. */
+  /**
+   * This session's holder id (1 to 246 characters), a name that says who holds the lease (a pod's
+   * name, say). The session holds the lease as `<holder>#<8 random characters>`, so that two
+   * sessions given one name (two requests on one pod) never both hold it. Default: a random UUID.
+   */
   readonly holder?: string | undefined;
   /**
    * What a turn does when another live holder has the lease: `'wait'` (default) until it is
@@ -87,10 +94,18 @@ export function checkLeaseOption(value: unknown): LeaseConfig | undefined {
   if (!Number.isSafeInteger(ttlMs) || ttlMs < 3 || ttlMs > 86_400_000) {
     invalid('lease.ttlMs', '`lease.ttlMs` must be an integer from 3 to 86,400,000', ttlMs);
   }
-  const holder = o.holder ?? globalThis.crypto.randomUUID();
-  if (typeof holder !== 'string' || holder.length === 0 || holder.length > 255) {
-    invalid('lease.holder', '`lease.holder` must be a string of 1 to 255 characters', holder);
+  const named = o.holder;
+  if (
+    named !== undefined &&
+    (typeof named !== 'string' || named.length === 0 || named.length > MAX_HOLDER_NAME)
+  ) {
+    invalid('lease.holder', '`lease.holder` must be a string of 1 to 246 characters', named);
   }
+  // The store renews a live lease for its own holder: each session's id must be its own.
+  const holder =
+    named === undefined
+      ? globalThis.crypto.randomUUID()
+      : `${named}#${globalThis.crypto.randomUUID().replaceAll('-', '').slice(0, 8)}`;
   const onBusy = o.onBusy ?? 'wait';
   if (onBusy !== 'wait' && onBusy !== 'error') {
     invalid('lease.onBusy', "`lease.onBusy` must be 'wait' or 'error'", onBusy);

@@ -63,6 +63,57 @@ function neverCalled() {
 const HOUR = 3_600_000;
 
 describe('the session lease', () => {
+  it('is held by one session of two given the same holder name (two requests on one pod)', async () => {
+    const clock = { now: 1_000_000 };
+    const [storeA, storeB] = await twoStores(clock);
+    const slow = slowTool();
+    const a = createAgentSession({
+      store: storeA,
+      threadId: 'shared',
+      model: createScriptedModel([
+        { parts: [{ type: 'tool-call', toolName: 'slow', input: { ms: 1 } }] },
+        { parts: [{ type: 'text', text: 'A is done.' }] },
+      ]),
+      tools: { slow: slow.tool },
+      idGenerator: () => 'a1',
+      lease: { ttlMs: HOUR, holder: 'pod-1' },
+    });
+    cleanups.push(() => a.close());
+    const turnA = a.send('first');
+    await slow.started;
+    const b = createAgentSession({
+      store: storeB,
+      threadId: 'shared',
+      model: neverCalled(),
+      idGenerator: () => 'b1',
+      lease: { ttlMs: HOUR, holder: 'pod-1', onBusy: 'error' },
+    });
+    cleanups.push(() => b.close());
+    const refused = await rejection(b.send('second').result);
+    expect(refused.code).toBe('thread-busy');
+    expect(refused.message).toContain('pod-1#');
+    slow.release('done');
+    expect((await turnA.result).outcome).toBe('completed');
+  });
+
+  it('refuses a holder name longer than 246 characters', () => {
+    const open = (holder: string) =>
+      createAgentSession({
+        store: createChunkStore({ sqlite: ':memory:' }),
+        threadId: 'th',
+        model: neverCalled(),
+        lease: { holder },
+      });
+    expect(() => open('h'.repeat(246)).close()).not.toThrow();
+    let thrown: unknown;
+    try {
+      open('h'.repeat(247));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toMatchObject({ code: 'invalid-option', option: 'lease.holder' });
+  });
+
   it('refuses a busy thread, takes an expired lease over, closes the dead turn, and fences the old holder', async () => {
     const clock = { now: 1_000_000 };
     const [storeA, storeB] = await twoStores(clock);
