@@ -34,6 +34,10 @@ function bindPendingTo(segments: readonly Segment[], turn: TurnSegment): readonl
 function startTurn(state: WindowState, event: TurnStartEvent, nextKey: NextKey): WindowState {
   const segments = closeTarget(state);
   if (state.sealed.turnIds.has(event.turnId)) {
+    // The steps stored so far of a turn that still ran when its rows were loaded: its events,
+    // from its start, show it whole and live.
+    const sealed = state.sealed.withoutRunningTurn(event.turnId);
+    if (sealed !== undefined) return startTurn({ ...state, sealed, segments }, event, nextKey);
     // Already stored: a replay. Its events are in the rows; drop them.
     return { ...state, segments, target: { kind: 'ignore', turnId: event.turnId } };
   }

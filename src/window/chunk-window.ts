@@ -12,7 +12,7 @@ import { fetchPage } from './fetch-page.js';
 import { Listeners } from './listeners.js';
 import type { LogEntry } from './log-entry.js';
 import { LogView } from './log-view.js';
-import { mergeOlderPage, mergeReloadedPage, mergeTail } from './merge-pages.js';
+import { mergeFirstPage, mergeOlderPage, mergeTail } from './merge-pages.js';
 import {
   type ChunkWindowOptions,
   type ResolvedWindowOptions,
@@ -451,10 +451,11 @@ export class ChunkWindow {
         if (this.state.sealed.cursor === before) {
           const reloaded = before === undefined ? this.reloaded : null;
           this.reloaded = null;
+          // The first page (the tail) leaves out the steps stored so far of a turn followed live.
           const merged =
-            reloaded === null
-              ? mergeOlderPage(this.state, page)
-              : mergeReloadedPage(this.state, page, reloaded.keepTurnId);
+            before === undefined
+              ? mergeFirstPage(this.state, page, reloaded?.keepTurnId)
+              : mergeOlderPage(this.state, page);
           this.state = this.evictIfAllowed(merged);
         }
         this.commit();

@@ -67,16 +67,17 @@ export function mergeOlderPage(state: WindowState, page: ChunkPage): WindowState
 }
 
 /**
- * Merges the first page of a path the window just reloaded ({@link ChunkWindow.reload}): as a
- * fresh window merges its first page, except that the rows of the turn it follows live (or is
- * about to, `expected`) are withheld while that turn runs, so that its events keep streaming.
+ * Merges the first page of a path (the tail: a fresh window's, or after {@link ChunkWindow.reload}):
+ * as {@link mergeOlderPage}, except that the rows of a turn the window follows live (or is about
+ * to, `expected`: the turn a reload kept) are withheld while that turn runs, so that its events
+ * keep streaming (live events that came before the page, with `durability: 'step'`).
  *
- * @param state - the state (no stored rows: a reload dropped them)
+ * @param state - the state
  * @param fetched - the validated tail
- * @param expected - the turn the reload kept, if any
+ * @param expected - the turn a reload kept, if any
  * @returns the new state
  */
-export function mergeReloadedPage(
+export function mergeFirstPage(
   state: WindowState,
   fetched: ChunkPage,
   expected: string | undefined,

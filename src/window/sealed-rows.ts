@@ -2,6 +2,8 @@ import type { ChunkRow } from '../schema/chunk-row.js';
 import { type SealedEntry, sealedEntry } from './log-entry.js';
 import type { ChunkPage } from './page.js';
 
+const NONE: ReadonlySet<string> = new Set();
+
 /**
  * The stored rows a window holds: one contiguous run of the thread's log, oldest first, with
  * the cursor of the next older page. Immutable: every change returns a new value, so a snapshot
@@ -18,6 +20,12 @@ export class SealedRows {
   readonly total: number;
   /** The thread of the rows, once a row was seen. */
   readonly threadId: string | undefined;
+  /**
+   * The turns whose held rows are the steps stored so far of a turn still running when its page
+   * was loaded (`durability: 'step'`): its live events, replayed from its `turn-start`, replace
+   * them ({@link SealedRows.withoutRunningTurn}).
+   */
+  readonly running: ReadonlySet<string>;
   private turnIdSet: ReadonlySet<string> | undefined;
 
   private constructor(
@@ -26,12 +34,14 @@ export class SealedRows {
     olderExists: boolean | undefined,
     total: number,
     threadId: string | undefined,
+    running: ReadonlySet<string> = NONE,
   ) {
     this.entries = entries;
     this.cursor = cursor;
     this.olderExists = olderExists;
     this.total = total;
     this.threadId = threadId;
+    this.running = running;
   }
 
   /** Nothing loaded yet. */
@@ -69,7 +79,34 @@ export class SealedRows {
     const lastDropped = (this.entries[k - 1] as SealedEntry).seq;
     const entries = this.entries.slice(k);
     const cursor = entries[0]?.seq ?? lastDropped + 1;
-    return new SealedRows(entries, cursor, true, this.total, this.threadId);
+    return new SealedRows(entries, cursor, true, this.total, this.threadId, this.running);
+  }
+
+  /**
+   * Drops the held rows of a turn that was running when they were loaded, when they are the
+   * newest held (as a running turn's are): its live events, replayed from its start, show it.
+   *
+   * @param turnId - a turn of {@link SealedRows.running}
+   * @returns the rows without it, or undefined when its rows are not the newest held
+   */
+  withoutRunningTurn(turnId: string): SealedRows | undefined {
+    if (!this.running.has(turnId)) return undefined;
+    let end = this.entries.length;
+    while (end > 0 && (this.entries[end - 1] as SealedEntry).turnId === turnId) end--;
+    const dropped = this.entries.length - end;
+    if (dropped === 0 || this.entries.slice(0, end).some((e) => e.turnId === turnId)) {
+      return undefined;
+    }
+    const running = new Set(this.running);
+    running.delete(turnId);
+    return new SealedRows(
+      this.entries.slice(0, end),
+      this.cursor,
+      this.olderExists,
+      this.total - dropped,
+      this.threadId,
+      running,
+    );
   }
 
   /**
@@ -87,10 +124,12 @@ export class SealedRows {
     const oldest = rows[0];
     if (oldest === undefined) {
       // Nothing older than the cursor.
-      return new SealedRows(this.entries, this.cursor, false, page.total, threadId);
+      return new SealedRows(this.entries, this.cursor, false, page.total, threadId, this.running);
     }
     const entries = mergeBySeq(this.entries, rows);
-    return new SealedRows(entries, oldest.seq, page.hasMore, page.total, threadId);
+    // The first page (the tail) says which of its turns still run; an older one has none.
+    const running = cursor === undefined ? runningTurns(page) : this.running;
+    return new SealedRows(entries, oldest.seq, page.hasMore, page.total, threadId, running);
   }
 
   /**
@@ -118,8 +157,19 @@ export class SealedRows {
       keptOlder ? this.olderExists : page.hasMore,
       page.total,
       this.threadId ?? first.threadId,
+      runningTurns(page),
     );
   }
+}
+
+/** The turns a page says are running. */
+function runningTurns(page: ChunkPage): ReadonlySet<string> {
+  const status = page.turnStatus;
+  if (status === undefined) return NONE;
+  const running = new Set<string>();
+  for (const [turnId, value] of Object.entries(status))
+    if (value === 'running') running.add(turnId);
+  return running.size === 0 ? NONE : running;
 }
 
 /** Merges held entries and page rows (both ascending), each `seq` once, held entries first. */

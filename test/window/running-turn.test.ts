@@ -80,3 +80,79 @@ describe('reconcile with a turn stored step by step', () => {
     expect(window.groups).toEqual(groupRowsToMessages(rows));
   });
 });
+
+describe('a window opened while a turn stored step by step runs', () => {
+  async function midTurn() {
+    const store = createChunkStore({ sqlite: ':memory:' });
+    await store.migrate();
+    closers.push(() => store.close());
+    const slow = slowTool();
+    let ids = 0;
+    const session = createAgentSession({
+      store,
+      threadId: 'w',
+      model: createScriptedModel([
+        { parts: [{ type: 'text', text: 'Earlier.' }] },
+        {
+          parts: [
+            { type: 'text', text: 'Let me look.' },
+            { type: 'tool-call', toolName: 'read_file', input: { path: 'a.ts' } },
+          ],
+        },
+        { parts: [{ type: 'tool-call', toolName: 'slow', input: { ms: 1 } }] },
+        { parts: [{ type: 'text', text: 'Done.' }] },
+      ]),
+      tools: { read_file: readFile, slow: slow.tool },
+      idGenerator: () => `t${++ids}`,
+      durability: 'step',
+    });
+    closers.push(() => session.close());
+    await session.send('first').rows;
+    const turn = session.send('second');
+    await slow.started;
+    // Steps 0 and 1 of t2 are stored while t2 runs.
+    await expect
+      .poll(async () => (await store.getChunks('w')).chunks.filter((r) => r.turnId === 't2').length)
+      .toBeGreaterThan(3);
+    expect((await store.getChunks('w')).turnStatus).toEqual({ t2: 'running' });
+    const window = new ChunkWindow({ limit: 100, loadPage: (r) => store.getChunks('w', r) });
+    /** Follows the session's events, as a client that connects now: the running turn from its start. */
+    const follow = () => {
+      for (const { event } of session.replay().events) window.apply(event);
+      session.subscribe((event) => window.apply(event));
+    };
+    /** The turn ends; the window shows its end live, then holds exactly the stored rows. */
+    const finish = async () => {
+      expect(window.liveTurnId).toBe('t2');
+      const texts = (turnId: string) =>
+        window.log
+          .filter((e) => e.turnId === turnId && e.type === 'text')
+          .map((e) => (e.data as { text: string }).text);
+      // The assistant's part, live (the user message shows once the turn is stored, as a
+      // client that did not send it sees a turn).
+      expect(texts('t2')).toEqual(['Let me look.']);
+      slow.release('ok');
+      await turn.rows;
+      expect(texts('t2')).toEqual(['Let me look.', 'Done.']);
+      await window.reconcile();
+      const rows = await store.getRows('w');
+      expect(window.log.map((e) => e.seq)).toEqual(rows.map((r) => r.seq));
+      expect(window.groups).toEqual(groupRowsToMessages(rows));
+    };
+    return { window, follow, finish };
+  }
+
+  it('follows it live when its events come before its first page', async () => {
+    const { window, follow, finish } = await midTurn();
+    follow();
+    await window.loadOlder();
+    await finish();
+  });
+
+  it('follows it live when its first page comes before its events', async () => {
+    const { window, follow, finish } = await midTurn();
+    await window.loadOlder();
+    follow();
+    await finish();
+  });
+});
