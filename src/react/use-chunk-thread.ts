@@ -205,8 +205,19 @@ export function useChunkThread(options: UseChunkThreadOptions): ChunkThread {
     alternatives.getSnapshot,
   );
   const [connection, setConnection] = useState<ConnectionStatus>('connecting');
-  const [error, setError] = useState<unknown>(undefined);
-  const [lastTurn, setLastTurn] = useState<EndedTurn | undefined>(undefined);
+  // Kept with the window they are about: after a switch of thread, the old thread's error and
+  // last turn are not shown, and a late answer about it is dropped.
+  const [errorOf, setErrorOf] = useState<{ window: ChunkWindow; error: unknown }>();
+  const [lastTurnOf, setLastTurnOf] = useState<{ window: ChunkWindow; turn: EndedTurn }>();
+  const error = errorOf?.window === window ? errorOf.error : undefined;
+  const lastTurn = lastTurnOf?.window === window ? lastTurnOf.turn : undefined;
+  const setError = useCallback(
+    (value: unknown) => {
+      // A late answer about a thread no longer shown changes nothing.
+      setErrorOf((now) => (held.current?.window === window ? { window, error: value } : now));
+    },
+    [window],
+  );
 
   useEffect(() => {
     const current = held.current as Held;
@@ -222,11 +233,18 @@ export function useChunkThread(options: UseChunkThreadOptions): ChunkThread {
           onEvent: (event) => {
             if (event.type !== 'turn-end') return;
             refresh(); // the turn is stored: a new version now names its turn
-            setLastTurn({
-              turnId: window.getSnapshot().liveTurnId,
-              usage: event.usage,
-              finishReason: event.finishReason,
-            });
+            setLastTurnOf((now) =>
+              held.current?.window !== window
+                ? now
+                : {
+                    window,
+                    turn: {
+                      turnId: window.getSnapshot().liveTurnId,
+                      usage: event.usage,
+                      finishReason: event.finishReason,
+                    },
+                  },
+            );
           },
         })
       : undefined;
@@ -240,12 +258,15 @@ export function useChunkThread(options: UseChunkThreadOptions): ChunkThread {
       }, setError);
     }
     return disconnect;
-  }, [window, client, alternatives, live]);
+  }, [window, client, alternatives, live, setError]);
 
-  const failed = useCallback((failure: unknown) => {
-    setError(failure);
-    return undefined;
-  }, []);
+  const failed = useCallback(
+    (failure: unknown) => {
+      setError(failure);
+      return undefined;
+    },
+    [setError],
+  );
 
   /** Starts a new version (edit, regenerate) and follows it; a failure lands in `error`. */
   const startVersion = useCallback(
@@ -268,7 +289,7 @@ export function useChunkThread(options: UseChunkThreadOptions): ChunkThread {
         return failed(failure);
       }
     },
-    [alternatives, failed],
+    [alternatives, failed, setError],
   );
 
   const actions = useMemo(
@@ -351,7 +372,7 @@ export function useChunkThread(options: UseChunkThreadOptions): ChunkThread {
         return startVersion(() => client.regenerate(turnId), asked?.chunks);
       },
     }),
-    [window, client, alternatives, failed, startVersion],
+    [window, client, alternatives, failed, startVersion, setError],
   );
 
   const { liveTurnId, liveTurn } = snapshot;

@@ -1,0 +1,90 @@
+// @vitest-environment happy-dom
+// useChunkThread across a switch of thread (a new `threadId`): what it says about the old thread
+// (its error, its last turn) is not shown for the new one, and an answer about the old thread
+// that comes after the switch changes nothing.
+import { act, createElement, type ReactElement } from 'react';
+import { createRoot } from 'react-dom/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ChunkThread, useChunkThread } from '../../src/react/index.js';
+import { FakeConversation } from '../window/support/conversation.js';
+import { turnOf } from '../window/support/events.js';
+import { storedDrafts } from '../window/support/page-source.js';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const unmounts: Array<() => void> = [];
+afterEach(() => {
+  for (const unmount of unmounts.splice(0)) act(unmount);
+});
+
+/** A promise and its resolve function. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+function Capture({
+  threadId,
+  fetch,
+  take,
+}: {
+  threadId: string;
+  fetch: typeof globalThis.fetch;
+  take: (thread: ChunkThread) => void;
+}): ReactElement {
+  const thread = useChunkThread({
+    threadId,
+    basePath: '/api',
+    fetch,
+    live: false,
+    alternatives: false,
+  });
+  take(thread);
+  return createElement('p', null, thread.snapshot.groups.length);
+}
+
+describe('useChunkThread after a switch of thread', () => {
+  it("shows nothing of the old thread's error, and drops a failure about it that comes late", async () => {
+    const b = new FakeConversation('b');
+    b.append(storedDrafts('t0', turnOf('t0', 1, 'answer'), 'question'));
+    const slowA = gate();
+    let failA = true;
+    const fetch = async (input: RequestInfo | URL): Promise<Response> => {
+      const url = new URL(String(input), 'http://app.example');
+      if (url.pathname.startsWith('/api/threads/a/')) {
+        if (!failA) await slowA.opened;
+        return Response.json({ error: { message: 'A is down.' } }, { status: 500 });
+      }
+      return Response.json(b.page({ limit: Number(url.searchParams.get('limit')) }));
+    };
+    let thread: ChunkThread | undefined;
+    const take = (value: ChunkThread) => {
+      thread = value;
+    };
+    const root = createRoot(document.createElement('div'));
+    unmounts.push(() => root.unmount());
+    await act(async () => root.render(createElement(Capture, { threadId: 'a', fetch, take })));
+    await expect.poll(() => thread?.error).toBeDefined();
+
+    await act(async () => root.render(createElement(Capture, { threadId: 'b', fetch, take })));
+    expect(thread?.error).toBeUndefined();
+    await expect.poll(() => thread?.snapshot.groups.length).toBe(2);
+
+    // Back on A, whose page now answers late: B is shown again before A's failure arrives.
+    failA = false;
+    let loadingA: Promise<void> | undefined;
+    await act(async () => root.render(createElement(Capture, { threadId: 'a', fetch, take })));
+    await act(async () => {
+      loadingA = thread?.loadOlder();
+    });
+    await act(async () => root.render(createElement(Capture, { threadId: 'b', fetch, take })));
+    await act(async () => {
+      slowA.open();
+      await loadingA;
+    });
+    expect(thread?.error).toBeUndefined();
+  });
+});
