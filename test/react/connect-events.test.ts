@@ -1,7 +1,8 @@
 // connectThreadEvents with a scripted EventSource: events reach the window, a turn-end or a gap
-// reconciles it with the page source, a malformed event is reported and reconciled, not thrown,
-// and closing stops everything.
-import { describe, expect, it } from 'vitest';
+// reconciles it with the page source, a malformed event is reported and reconciled (once for a
+// run of them), not thrown, a stream the browser gave up on is opened again from the last event
+// seen, and closing stops everything.
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChunkEvent } from '../../src/index.js';
 import {
   type ConnectionStatus,
@@ -29,10 +30,19 @@ class FakeEventSource implements EventSourceLike {
     this.readyState = 1;
     this.onopen?.(new Event('open'));
   }
-  send(data: unknown): void {
-    this.onmessage?.(new MessageEvent('message', { data: JSON.stringify(data) }));
+  send(data: unknown, lastEventId = ''): void {
+    this.onmessage?.(new MessageEvent('message', { data: JSON.stringify(data), lastEventId }));
+  }
+  /** The browser gives up on the stream (an answer other than 200). */
+  fail(): void {
+    this.readyState = 2;
+    this.onerror?.(new Event('error'));
   }
 }
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 function setup() {
   const pages: Array<number | undefined> = [];
@@ -44,19 +54,30 @@ function setup() {
     },
   });
   let source: FakeEventSource | undefined;
+  const sources: FakeEventSource[] = [];
   const applied: string[] = [];
   const statuses: ConnectionStatus[] = [];
   const errors: unknown[] = [];
   const close = connectThreadEvents(window, '/api/threads/t/events', {
     createEventSource: (url) => {
       source = new FakeEventSource(url);
+      sources.push(source);
       return source;
     },
     onEvent: (event) => applied.push(event.type),
     onStatus: (status) => statuses.push(status),
     onError: (error) => errors.push(error),
   });
-  return { window, source: source as FakeEventSource, pages, applied, statuses, errors, close };
+  return {
+    window,
+    source: source as FakeEventSource,
+    sources,
+    pages,
+    applied,
+    statuses,
+    errors,
+    close,
+  };
 }
 
 const turn: ChunkEvent[] = [
@@ -92,8 +113,55 @@ describe('connectThreadEvents', () => {
     expect((errors[0] as { code: string }).code).toBe('invalid-event');
     expect(applied).toEqual([]);
     expect(window.getSnapshot().liveTurnId).toBe(null);
+    // A run of refused events is reported and reconciled once; an applied event ends the run.
+    source.onmessage?.(new MessageEvent('message', { data: 'not json' }));
+    expect(errors).toHaveLength(1);
+    source.send(turn[0]);
     source.onmessage?.(new MessageEvent('message', { data: 'not json' }));
     expect(errors).toHaveLength(2);
+  });
+
+  it('reconciles once for a run of events it refuses (a newer server), not once per event', async () => {
+    const { source, pages, errors } = setup();
+    source.open();
+    source.send(turn[0]);
+    for (let i = 0; i < 200; i++) source.send({ type: 'text-delta-v2', text: `${i}` });
+    await expect.poll(() => pages.length).toBe(1);
+    expect(errors).toHaveLength(1);
+    source.send({ type: 'turn-end' });
+    await expect.poll(() => pages.length).toBe(2);
+  });
+
+  it('opens a stream the browser gave up on again, from the last event seen, until closed', () => {
+    vi.useFakeTimers();
+    const { sources, statuses, applied, close } = setup();
+    const first = sources[0] as FakeEventSource;
+    first.open();
+    first.send(turn[0], 't1:0');
+    first.send(turn[1], 't1:1');
+    first.fail(); // a 503 while the server restarts
+    expect(statuses).toEqual(['connecting', 'open', 'connecting']);
+    expect(first.closed).toBe(true);
+    vi.advanceTimersByTime(1000);
+    expect(sources).toHaveLength(2);
+    const second = sources[1] as FakeEventSource;
+    expect(second.url).toBe('/api/threads/t/events?lastEventId=t1%3A1');
+    second.fail(); // again: the next wait is longer (1 to 2 s)
+    vi.advanceTimersByTime(999);
+    expect(sources).toHaveLength(2);
+    vi.advanceTimersByTime(1001);
+    expect(sources).toHaveLength(3);
+    const third = sources[2] as FakeEventSource;
+    third.open();
+    expect(statuses.at(-1)).toBe('open');
+    // What an abandoned stream still says is not applied.
+    first.send(turn[2], 't1:2');
+    third.send(turn[2], 't1:2');
+    expect(applied).toEqual(['turn-start', 'text-start', 'text-delta']);
+    third.fail();
+    close();
+    vi.advanceTimersByTime(60_000);
+    expect(sources).toHaveLength(3);
   });
 
   it('reports a retrying stream as connecting, and stops everything once closed', () => {
