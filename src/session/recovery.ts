@@ -1,3 +1,4 @@
+import type { Relay } from '../live/relay.js';
 import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
 import type { JSONValue } from '../schema/json.js';
 import type { LeaseFence, TurnInfo } from '../store/turn-types.js';
@@ -120,4 +121,34 @@ export async function closeInterruptedTurns(
     });
   }
   return running;
+}
+
+/**
+ * Ends, on the relay, a turn closed as interrupted that the relay still has running (its process
+ * died before its `turn-end`): a `turn-end` numbered after the last event the relay holds of it.
+ * Its readers (a `useChat` resume, `GET …/events`) get its end and reconcile, and a control
+ * request no longer waits for the process that is gone.
+ *
+ * @param relay - the relay the thread's sessions publish to
+ * @param threadId - the conversation (the relay's key)
+ * @param turnIds - the turns just closed
+ * @returns once the relay was asked (the `turn-end` goes out as any published event)
+ * @throws {ChunklogError} `relay-unavailable` when the relay cannot be reached
+ */
+export async function endOnRelay(
+  relay: Relay,
+  threadId: string,
+  turnIds: readonly string[],
+): Promise<void> {
+  if (turnIds.length === 0) return;
+  const running = await relay.runningTurn(threadId);
+  if (running === undefined || !turnIds.includes(running)) return;
+  const last = await relay.lastIndex(threadId, running);
+  if (last === undefined) return;
+  const index = last + 1;
+  relay.publish(
+    threadId,
+    { type: 'turn-end' },
+    { id: `${running}:${index}`, turnId: running, index },
+  );
 }

@@ -29,7 +29,7 @@ import { LiveTurn } from './live-turn.js';
 import { buildModelMessages, userMessage } from './model-input.js';
 import type { SessionConfig } from './options.js';
 import { applyAnthropicCaching, explodeChunks } from './pipeline.js';
-import { closeInterruptedTurns } from './recovery.js';
+import { closeInterruptedTurns, endOnRelay } from './recovery.js';
 import { planResume } from './resume-turn.js';
 import { runTurn, type TurnStart } from './run-turn.js';
 import { checkProgressText, notRunning } from './tool-progress.js';
@@ -466,7 +466,16 @@ class Session implements AgentSession {
   /** Recovers the turns a dead holder left `running` on the path, by the `recovery` policy. */
   async #recover(path: string, fence: LeaseFence, signal: AbortSignal): Promise<void> {
     if (this.#config.recovery.policy === 'close') {
-      await closeInterruptedTurns(this.#config.turn.store, path, { fence });
+      const closed = await closeInterruptedTurns(this.#config.turn.store, path, { fence });
+      try {
+        await endOnRelay(
+          this.relay,
+          this.threadId,
+          closed.map((turn) => turn.turnId),
+        );
+      } catch (error) {
+        this.#config.onError(error, { source: 'listener', turnId: closed[0]?.turnId });
+      }
     } else {
       await this.#continueInterrupted(path, fence, signal);
     }

@@ -1,7 +1,9 @@
 import { ChunklogError } from '../errors/chunklog-error.js';
 import { readOptions } from '../errors/invalid-option.js';
+import { checkRelay } from '../live/check-relay.js';
+import type { Relay } from '../live/relay.js';
 import type { ChunkStore } from '../store/types.js';
-import { closeInterruptedTurns } from './recovery.js';
+import { closeInterruptedTurns, endOnRelay } from './recovery.js';
 import type { AgentSession } from './types.js';
 
 /** The store methods a sweep needs (every `ChunkStore` has them). */
@@ -25,6 +27,13 @@ export interface RecoverInterruptedTurnsOptions {
   readonly ttlMs?: number | undefined;
   /** The holder id the sweep takes leases as. Default `chunklog-sweep-<random UUID>`. */
   readonly holder?: string | undefined;
+  /**
+   * The relay the app's sessions publish to: a closed turn it still has running (its process
+   * died before its `turn-end`) is ended there, so that its readers (a `useChat` resume,
+   * `GET …/events`) stop waiting for it. Best effort: a relay that cannot be reached is left as it
+   * is (the next turn of the thread ends the dead one there). Default: none.
+   */
+  readonly relay?: Relay | undefined;
 }
 
 /** What a sweep did with one thread. */
@@ -75,7 +84,9 @@ export async function recoverInterruptedTurns(
     'limit',
     'ttlMs',
     'holder',
+    'relay',
   ]) as RecoverInterruptedTurnsOptions;
+  const relay = o.relay === undefined ? undefined : checkRelay(o.relay, 'recoverInterruptedTurns');
   if (o.continueWith !== undefined && typeof o.continueWith !== 'function') {
     throw new ChunklogError(
       'invalid-option',
@@ -92,7 +103,7 @@ export async function recoverInterruptedTurns(
     try {
       out.push(
         o.continueWith === undefined
-          ? await closeThread(store, threadId, holder, ttlMs)
+          ? await closeThread(store, threadId, holder, ttlMs, relay)
           : await continueThread(o.continueWith, threadId),
       );
     } catch (error) {
@@ -107,13 +118,16 @@ async function closeThread(
   threadId: string,
   holder: string,
   ttlMs: number,
+  relay: Relay | undefined,
 ): Promise<RecoveredThread> {
   const taken = await store.acquireLease(threadId, holder, { ttlMs });
   if (!taken.acquired) return { threadId, outcome: 'busy', turnIds: [] };
   try {
     // Listed again under the lease: a turn another sweep closed meanwhile is not running any more.
     const closed = await closeInterruptedTurns(store, threadId, { fence: taken.lease });
-    return { threadId, outcome: 'closed', turnIds: closed.map((turn) => turn.turnId) };
+    const turnIds = closed.map((turn) => turn.turnId);
+    if (relay !== undefined) await endOnRelay(relay, threadId, turnIds).catch(() => {});
+    return { threadId, outcome: 'closed', turnIds };
   } finally {
     await store.releaseLease(threadId, taken.lease).catch(() => false);
   }

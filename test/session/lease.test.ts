@@ -6,9 +6,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeInterruptedTurns, createAgentSession } from '../../src/entries/session.js';
+import {
+  closeInterruptedTurns,
+  createAgentSession,
+  recoverInterruptedTurns,
+} from '../../src/entries/session.js';
 import { ChunklogError } from '../../src/errors/index.js';
 import { toModelMessages } from '../../src/model-messages/index.js';
+import { createInProcessRelay } from '../../src/relay/index.js';
 import { type ChunkStore, createChunkStore } from '../../src/store/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
 import { availableDialects, createHarness } from '../store/support/dialects.js';
@@ -374,3 +379,83 @@ for (const name of ['postgres', 'mysql'] as const) {
     });
   });
 }
+
+describe('a turn whose process died, closed by the next holder', () => {
+  it('is ended on the relay before the next turn starts there (its readers stop waiting for it)', async () => {
+    const clock = { now: 1_000_000 };
+    const [storeA, storeB] = await twoStores(clock);
+    const relay = createInProcessRelay();
+    cleanups.push(() => relay.close());
+    const seen: string[] = [];
+    const reading = new AbortController();
+    cleanups.push(() => reading.abort());
+    void (async () => {
+      for await (const read of relay.follow('shared', { signal: reading.signal })) {
+        if (read.type === 'event') seen.push(`${read.meta.turnId} ${read.event.type}`);
+      }
+    })();
+    const slow = slowTool();
+    const a = createAgentSession({
+      store: storeA,
+      relay,
+      threadId: 'shared',
+      model: createScriptedModel([
+        { parts: [{ type: 'tool-call', toolName: 'slow', input: { ms: 1 } }] },
+      ]),
+      tools: { slow: slow.tool },
+      idGenerator: () => 'a1',
+      durability: 'step',
+      lease: { ttlMs: HOUR },
+    });
+    const turnA = a.send('first');
+    await slow.started;
+    expect(await relay.runningTurn('shared')).toBe('a1');
+    // A's process is gone (it stalls past its lease): B takes the lease and closes A's turn.
+    clock.now += HOUR + 1;
+    const b = createAgentSession({
+      store: storeB,
+      relay,
+      threadId: 'shared',
+      model: createScriptedModel([{ parts: [{ type: 'text', text: 'B answers.' }] }]),
+      idGenerator: () => 'b1',
+      lease: { ttlMs: HOUR },
+    });
+    cleanups.push(() => b.close());
+    await b.send('second').rows;
+    await expect.poll(() => seen.includes('b1 turn-end')).toBe(true);
+    const ends = seen.filter((s) => s.endsWith('turn-end') || s.endsWith('turn-start'));
+    expect(ends).toEqual(['a1 turn-start', 'a1 turn-end', 'b1 turn-start', 'b1 turn-end']);
+    expect(await relay.runningTurn('shared')).toBeUndefined();
+    slow.release('late');
+    expect((await rejection(turnA.rows)).code).toBe('lease-lost');
+    await a.close();
+  });
+
+  it('is ended on the relay by a sweep given it', async () => {
+    const clock = { now: 1_000_000 };
+    const [storeA, storeB] = await twoStores(clock);
+    const relay = createInProcessRelay();
+    cleanups.push(() => relay.close());
+    // A worker began turn d1 and published two of its events, then died.
+    const held = await storeA.acquireLease('gone', 'worker', { ttlMs: HOUR });
+    await storeA.beginTurn(
+      'gone',
+      [{ turnId: 'd1', step: 0, role: 'user', type: 'text', data: { text: 'hello' } }],
+      { fence: held.lease },
+    );
+    relay.publish(
+      'gone',
+      { type: 'turn-start', turnId: 'd1' },
+      { id: 'd1:0', turnId: 'd1', index: 0 },
+    );
+    relay.publish('gone', { type: 'text-start', id: 'x' }, { id: 'd1:1', turnId: 'd1', index: 1 });
+    expect(await relay.runningTurn('gone')).toBe('d1');
+    clock.now += 2 * HOUR;
+    const swept = await recoverInterruptedTurns(storeB, { relay });
+    expect(swept).toEqual([{ threadId: 'gone', outcome: 'closed', turnIds: ['d1'] }]);
+    expect(await relay.runningTurn('gone')).toBeUndefined();
+    expect(relay.replay('gone', 'd1:1').events.map((e) => [e.meta.id, e.event.type])).toEqual([
+      ['d1:2', 'turn-end'],
+    ]);
+  });
+});
