@@ -5,6 +5,7 @@ import type * as live from '../live/relay.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import { checkThreadId } from '../schema/id.js';
 import { ControlExchange, type ControlReply, type ControlRequest } from './control-exchange.js';
+import { checkClient, checkPositiveIntegers } from './relay-options.js';
 import {
   type FollowBackend,
   type FollowWatcher,
@@ -558,17 +559,7 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
  */
 export function createPostgresRelay(options: PostgresRelayOptions): PostgresRelay {
   const where = 'createPostgresRelay';
-  if (
-    typeof options !== 'object' ||
-    options === null ||
-    typeof options.pool?.query !== 'function' ||
-    typeof options.pool.connect !== 'function'
-  ) {
-    throw new ChunklogError('invalid-option', `${where}: \`pool\` must be a pg Pool`, {
-      option: 'pool',
-      value: options?.pool,
-    });
-  }
+  checkClient(options, where, 'pool', ['query', 'connect'], 'a pg Pool');
   const table = options.table ?? 'chunklog_relay';
   if (typeof table !== 'string' || !/^[a-z_][a-z0-9_]{0,40}$/.test(table)) {
     throw new ChunklogError(
@@ -578,15 +569,6 @@ export function createPostgresRelay(options: PostgresRelayOptions): PostgresRela
     );
   }
   const timeout = options.controlTimeoutMs ?? 5000;
-  if (!Number.isSafeInteger(timeout) || timeout < 1) {
-    throw new ChunklogError(
-      'invalid-option',
-      `${where}: \`controlTimeoutMs\` must be an integer ≥ 1`,
-      {
-        option: 'controlTimeoutMs',
-        value: timeout,
-      },
-    );
-  }
+  checkPositiveIntegers(where, [['controlTimeoutMs', timeout]]);
   return new PostgresRelayImpl(options, table, timeout);
 }

@@ -5,6 +5,7 @@ import type * as live from '../live/relay.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import { checkThreadId } from '../schema/id.js';
 import { ControlExchange, type ControlReply, type ControlRequest } from './control-exchange.js';
+import { checkClient, checkPositiveIntegers } from './relay-options.js';
 import {
   type FollowBackend,
   type FollowWatcher,
@@ -462,29 +463,12 @@ class RedisRelay implements live.Relay, FollowBackend<StreamPosition> {
  */
 export function createRedisRelay(options: RedisRelayOptions): live.Relay {
   const where = 'createRedisRelay';
-  if (
-    typeof options !== 'object' ||
-    options === null ||
-    typeof options.redis?.call !== 'function' ||
-    typeof options.redis.duplicate !== 'function'
-  ) {
-    throw new ChunklogError('invalid-option', `${where}: \`redis\` must be an ioredis client`, {
-      option: 'redis',
-      value: options?.redis,
-    });
-  }
+  checkClient(options, where, 'redis', ['call', 'duplicate'], 'an ioredis client');
   const timeout = options.controlTimeoutMs ?? 5000;
-  for (const [option, value] of [
+  checkPositiveIntegers(where, [
     ['controlTimeoutMs', timeout],
     ['ttlMs', options.ttlMs ?? 1],
-  ] as const) {
-    if (!Number.isSafeInteger(value) || value < 1) {
-      throw new ChunklogError('invalid-option', `${where}: \`${option}\` must be an integer ≥ 1`, {
-        option,
-        value,
-      });
-    }
-  }
+  ]);
   if (
     options.prefix !== undefined &&
     (typeof options.prefix !== 'string' || options.prefix === '')

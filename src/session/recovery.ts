@@ -136,7 +136,7 @@ export async function closeInterruptedTurns(
  * @throws {ChunklogError} `relay-unavailable` when the relay cannot be reached
  */
 export async function endOnRelay(
-  relay: Relay,
+  relay: Pick<Relay, 'runningTurn' | 'lastIndex' | 'publish'>,
   threadId: string,
   turnIds: readonly string[],
 ): Promise<void> {

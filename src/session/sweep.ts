@@ -1,6 +1,5 @@
 import { ChunklogError } from '../errors/chunklog-error.js';
 import { readOptions } from '../errors/invalid-option.js';
-import { checkRelay } from '../live/check-relay.js';
 import type { Relay } from '../live/relay.js';
 import type { ChunkStore } from '../store/types.js';
 import { closeInterruptedTurns, endOnRelay } from './recovery.js';
@@ -21,19 +20,19 @@ export interface RecoverInterruptedTurnsOptions {
    * (`closeInterruptedTurns`: error results for unanswered calls, an `interrupted` chunk).
    */
   readonly continueWith?: ((threadId: string) => AgentSession) | undefined;
-  /** The most interrupted turns one call looks at (1 to 1,000). Default 100. */
-  readonly limit?: number | undefined;
-  /** How long the sweep's lease on a thread lasts while it closes the thread's turns. Default 60,000 ms. */
-  readonly ttlMs?: number | undefined;
-  /** The holder id the sweep takes leases as. Default `chunklog-sweep-<random UUID>`. */
-  readonly holder?: string | undefined;
   /**
    * The relay the app's sessions publish to: a closed turn it still has running (its process
    * died before its `turn-end`) is ended there, so that its readers (a `useChat` resume,
    * `GET …/events`) stop waiting for it. Best effort: a relay that cannot be reached is left as it
    * is (the next turn of the thread ends the dead one there). Default: none.
    */
-  readonly relay?: Relay | undefined;
+  readonly relay?: Pick<Relay, 'runningTurn' | 'lastIndex' | 'publish'> | undefined;
+  /** The most interrupted turns one call looks at (1 to 1,000). Default 100. */
+  readonly limit?: number | undefined;
+  /** How long the sweep's lease on a thread lasts while it closes the thread's turns. Default 60,000 ms. */
+  readonly ttlMs?: number | undefined;
+  /** The holder id the sweep takes leases as. Default `chunklog-sweep-<random UUID>`. */
+  readonly holder?: string | undefined;
 }
 
 /** What a sweep did with one thread. */
@@ -86,7 +85,18 @@ export async function recoverInterruptedTurns(
     'holder',
     'relay',
   ]) as RecoverInterruptedTurnsOptions;
-  const relay = o.relay === undefined ? undefined : checkRelay(o.relay, 'recoverInterruptedTurns');
+  const relay = o.relay;
+  const methods = ['runningTurn', 'lastIndex', 'publish'] as const;
+  if (
+    relay !== undefined &&
+    methods.some((m) => typeof (relay as Partial<Relay> | null)?.[m] !== 'function')
+  ) {
+    throw new ChunklogError(
+      'invalid-option',
+      'recoverInterruptedTurns: `relay` must be a relay (`createRedisRelay`, `createPostgresRelay`)',
+      { option: 'relay', value: relay },
+    );
+  }
   if (o.continueWith !== undefined && typeof o.continueWith !== 'function') {
     throw new ChunklogError(
       'invalid-option',
@@ -118,7 +128,7 @@ async function closeThread(
   threadId: string,
   holder: string,
   ttlMs: number,
-  relay: Relay | undefined,
+  relay: RecoverInterruptedTurnsOptions['relay'],
 ): Promise<RecoveredThread> {
   const taken = await store.acquireLease(threadId, holder, { ttlMs });
   if (!taken.acquired) return { threadId, outcome: 'busy', turnIds: [] };

@@ -451,6 +451,10 @@ describe('a turn whose process died, closed by the next holder', () => {
     relay.publish('gone', { type: 'text-start', id: 'x' }, { id: 'd1:1', turnId: 'd1', index: 1 });
     expect(await relay.runningTurn('gone')).toBe('d1');
     clock.now += 2 * HOUR;
+    await expect(recoverInterruptedTurns(storeB, { relay: {} as never })).rejects.toMatchObject({
+      code: 'invalid-option',
+      option: 'relay',
+    });
     const swept = await recoverInterruptedTurns(storeB, { relay });
     expect(swept).toEqual([{ threadId: 'gone', outcome: 'closed', turnIds: ['d1'] }]);
     expect(await relay.runningTurn('gone')).toBeUndefined();
