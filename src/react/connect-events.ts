@@ -119,7 +119,16 @@ export function connectThreadEvents(
       let event: ChunkEvent;
       try {
         event = JSON.parse(String(message.data)) as ChunkEvent;
-        window.apply(event); // validates it: it crosses a trust boundary
+        // A turn another process took over after a crash (`recovery: 'continue'`) starts again
+        // after the events sent of it (its `turn-start` is not event 0): the window goes on
+        // folding the turn it follows instead of folding it again from nothing.
+        const index = /:(\d+)$/.exec(String(message.lastEventId ?? ''))?.[1];
+        const continued =
+          event.type === 'turn-start' &&
+          index !== undefined &&
+          Number(index) > 0 &&
+          window.getSnapshot().liveTurnId === event.turnId;
+        if (!continued) window.apply(event); // validates it: it crosses a trust boundary
       } catch (error) {
         if (refusing) return;
         refusing = true;

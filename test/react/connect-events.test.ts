@@ -132,6 +132,29 @@ describe('connectThreadEvents', () => {
     await expect.poll(() => pages.length).toBe(2);
   });
 
+  it('goes on folding a turn another process took over (its turn-start again, not as event 0)', () => {
+    const { window, source } = setup();
+    source.open();
+    turn.forEach((event, index) => {
+      source.send(event, `t1:${index}`);
+    });
+    // The process that ran t1 died; another continues it after the events sent of it.
+    source.send({ type: 'turn-start', turnId: 't1' }, 't1:4');
+    source.send({ type: 'text-start', id: 'b' }, 't1:5');
+    source.send({ type: 'text-delta', id: 'b', text: 'More' }, 't1:6');
+    expect(window.getSnapshot().liveTurnId).toBe('t1');
+    const texts = window
+      .getSnapshot()
+      .groups.at(-1)
+      ?.chunks.map((chunk) => (chunk.type === 'text' ? chunk.text : chunk.type));
+    expect(texts).toEqual(['Hi', 'More']);
+    // A replay from its start (event 0) is folded again from nothing, as before.
+    source.send({ type: 'turn-start', turnId: 't1' }, 't1:0');
+    source.send({ type: 'text-start', id: 'a' }, 't1:1');
+    source.send({ type: 'text-delta', id: 'a', text: 'Hi' }, 't1:2');
+    expect(window.getSnapshot().groups.at(-1)?.chunks).toHaveLength(1);
+  });
+
   it('opens a stream the browser gave up on again, from the last event seen, until closed', () => {
     vi.useFakeTimers();
     const { sources, statuses, applied, close } = setup();
