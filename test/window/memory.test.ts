@@ -59,7 +59,9 @@ describe('a 200,000-chunk live turn with limit 300', () => {
       const snapshot = window.getSnapshot();
       expect(snapshot.log.length).toBeLessThanOrEqual(LIMIT);
       expect(snapshot.groups).toHaveLength(1);
-      if (start === 20 * BATCH || start === CHUNKS - BATCH) heap.push([start, heapAfterGc(gc)]);
+      if (start === 20 * BATCH || start === 60 * BATCH || start === CHUNKS - BATCH) {
+        heap.push([start, heapAfterGc(gc)]);
+      }
     }
     const final = window.getSnapshot();
     expect(final.liveTurn?.chunkCount).toBe(LIMIT);
@@ -71,10 +73,17 @@ describe('a 200,000-chunk live turn with limit 300', () => {
     // The reducer never holds more than the limit and the open chunk.
     expect(maxChunks).toBeLessThanOrEqual(LIMIT + 1);
 
-    const [[, early], [, late]] = heap as [[number, number], [number, number]];
+    const [[, early], [, middle], [, late]] = heap as Array<[number, number]> as [
+      [number, number],
+      [number, number],
+      [number, number],
+    ];
     const growthMb = (late - early) / 1024 / 1024;
-    // A leak of even 40 bytes per chunk would show as more than 6 MB here.
-    expect(growthMb).toBeLessThan(4);
+    // A leak grows the heap in both halves (80,000 chunks each): even 40 bytes per chunk would
+    // show as more than 3 MB in each. The engine's own heap at times steps up once by 3 to 4 MB
+    // (seen in one half, at random), which is no leak: the smaller half's growth is the measure.
+    const halvesMb = [(middle - early) / 1048576, (late - middle) / 1048576];
+    expect(Math.min(...halvesMb)).toBeLessThan(2);
 
     const earlyCost = median(batchTimes.slice(5, 25));
     const lateCost = median(batchTimes.slice(-20));
@@ -82,7 +91,8 @@ describe('a 200,000-chunk live turn with limit 300', () => {
     expect(lateCost / earlyCost).toBeLessThan(3);
     process.stdout.write(
       `[memory] ${CHUNKS} chunks, limit ${LIMIT}: heap ${(early / 1048576).toFixed(1)} MB at 40k chunks, ` +
-        `${(late / 1048576).toFixed(1)} MB at the end (${growthMb >= 0 ? '+' : ''}${growthMb.toFixed(2)} MB); ` +
+        `${(late / 1048576).toFixed(1)} MB at the end (${growthMb >= 0 ? '+' : ''}${growthMb.toFixed(2)} MB; ` +
+        `halves ${halvesMb.map((mb) => mb.toFixed(2)).join(' and ')} MB); ` +
         `per event ${((earlyCost / BATCH) * 1000).toFixed(2)} µs early, ${((lateCost / BATCH) * 1000).toFixed(2)} µs late\n`,
     );
   }, 120_000);
