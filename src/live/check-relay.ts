@@ -15,18 +15,24 @@ const METHODS = listingEvery<keyof Relay>()([
 ]);
 
 /**
- * Checks a `relay` option: undefined, or an object with every method of {@link Relay}.
+ * Checks a `relay` option: undefined, or an object with every method of {@link Relay} (or of
+ * those its caller uses).
  *
  * @param relay - the option's value
  * @param where - the function it was given to
+ * @param methods - the methods it must have; default every method of `Relay`
  * @returns the relay
  */
-export function checkRelay(relay: unknown, where = 'createAgentSession'): Relay | undefined {
+export function checkRelay<K extends keyof Relay = keyof Relay>(
+  relay: unknown,
+  where = 'createAgentSession',
+  methods: readonly K[] = METHODS as readonly (keyof Relay)[] as readonly K[],
+): Pick<Relay, K> | undefined {
   if (relay === undefined) return undefined;
   const missing =
     typeof relay !== 'object' || relay === null
-      ? 'publish'
-      : METHODS.find((m) => typeof (relay as Record<string, unknown>)[m] !== 'function');
+      ? methods[0]
+      : methods.find((m) => typeof (relay as Record<string, unknown>)[m] !== 'function');
   if (missing !== undefined) {
     throw new ChunklogError(
       'invalid-option',
@@ -34,5 +40,5 @@ export function checkRelay(relay: unknown, where = 'createAgentSession'): Relay 
       { option: 'relay', value: relay },
     );
   }
-  return relay as Relay;
+  return relay as Pick<Relay, K>;
 }

@@ -1,5 +1,6 @@
 import { ChunklogError } from '../errors/chunklog-error.js';
 import { readOptions } from '../errors/invalid-option.js';
+import { checkRelay } from '../live/check-relay.js';
 import type { Relay } from '../live/relay.js';
 import type { ChunkStore } from '../store/types.js';
 import { closeInterruptedTurns, endOnRelay } from './recovery.js';
@@ -85,18 +86,11 @@ export async function recoverInterruptedTurns(
     'holder',
     'relay',
   ]) as RecoverInterruptedTurnsOptions;
-  const relay = o.relay;
-  const methods = ['runningTurn', 'lastIndex', 'publish'] as const;
-  if (
-    relay !== undefined &&
-    methods.some((m) => typeof (relay as Partial<Relay> | null)?.[m] !== 'function')
-  ) {
-    throw new ChunklogError(
-      'invalid-option',
-      'recoverInterruptedTurns: `relay` must be a relay (`createRedisRelay`, `createPostgresRelay`)',
-      { option: 'relay', value: relay },
-    );
-  }
+  const relay = checkRelay(o.relay, 'recoverInterruptedTurns', [
+    'runningTurn',
+    'lastIndex',
+    'publish',
+  ]);
   if (o.continueWith !== undefined && typeof o.continueWith !== 'function') {
     throw new ChunklogError(
       'invalid-option',
