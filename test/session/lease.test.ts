@@ -67,22 +67,32 @@ function neverCalled() {
 
 const HOUR = 3_600_000;
 
+/** Session `a1`: its turn waits in the tool `slow` until released, then answers. */
+function waitsInTool(
+  store: ChunkStore,
+  threadId: string,
+  lease: { ttlMs: number; holder?: string },
+) {
+  const slow = slowTool();
+  const session = createAgentSession({
+    store,
+    threadId,
+    model: createScriptedModel([
+      { parts: [{ type: 'tool-call', toolName: 'slow', input: { ms: 1 } }] },
+      { parts: [{ type: 'text', text: 'A is done.' }] },
+    ]),
+    tools: { slow: slow.tool },
+    idGenerator: () => 'a1',
+    lease,
+  });
+  return { session, slow };
+}
+
 describe('the session lease', () => {
   it('is held by one session of two given the same holder name (two requests on one pod)', async () => {
     const clock = { now: 1_000_000 };
     const [storeA, storeB] = await twoStores(clock);
-    const slow = slowTool();
-    const a = createAgentSession({
-      store: storeA,
-      threadId: 'shared',
-      model: createScriptedModel([
-        { parts: [{ type: 'tool-call', toolName: 'slow', input: { ms: 1 } }] },
-        { parts: [{ type: 'text', text: 'A is done.' }] },
-      ]),
-      tools: { slow: slow.tool },
-      idGenerator: () => 'a1',
-      lease: { ttlMs: HOUR, holder: 'pod-1' },
-    });
+    const { session: a, slow } = waitsInTool(storeA, 'shared', { ttlMs: HOUR, holder: 'pod-1' });
     cleanups.push(() => a.close());
     const turnA = a.send('first');
     await slow.started;
@@ -202,18 +212,7 @@ describe('the session lease', () => {
   it('waits for a live holder by default, and runs after it releases', async () => {
     const clock = { now: 5_000 };
     const [storeA, storeB] = await twoStores(clock);
-    const slow = slowTool();
-    const a = createAgentSession({
-      store: storeA,
-      threadId: 'w',
-      model: createScriptedModel([
-        { parts: [{ type: 'tool-call', toolName: 'slow', input: { ms: 1 } }] },
-        { parts: [{ type: 'text', text: 'A done.' }] },
-      ]),
-      tools: { slow: slow.tool },
-      idGenerator: () => 'a1',
-      lease: { ttlMs: HOUR },
-    });
+    const { session: a, slow } = waitsInTool(storeA, 'w', { ttlMs: HOUR });
     const b = createAgentSession({
       store: storeB,
       threadId: 'w',
