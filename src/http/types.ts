@@ -85,7 +85,7 @@ export interface ChunkHandlersOptions {
   readonly basePath?: string | undefined;
   /** The page size when `limit` is not given. Default 50. */
   readonly defaultLimit?: number | undefined;
-  /** The largest `limit` accepted. Default 1,000. */
+  /** The most rows a page holds: a larger `limit` is capped to it. Default 1,000. */
   readonly maxLimit?: number | undefined;
   /**
    * Milliseconds between SSE keep-alive comments on the event streams, and on the UI message

@@ -11,9 +11,11 @@ import {
 import { ChunklogError } from '../../src/errors/index.js';
 import { createThreadClient, type ThreadClient } from '../../src/react/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
+import { ChunkWindow } from '../../src/window/index.js';
 import { gate, openSqliteStore, sequentialIds } from '../session/support.js';
 
 let dispose: () => Promise<void>;
+let store: Awaited<ReturnType<typeof openSqliteStore>>['store'];
 let toolStarted: ReturnType<typeof gate>;
 let session: AgentSession;
 let client: ThreadClient;
@@ -22,6 +24,7 @@ const seen: string[] = [];
 beforeEach(async () => {
   const opened = await openSqliteStore();
   dispose = opened.dispose;
+  store = opened.store;
   toolStarted = gate();
   // `hold` runs until the turn is cancelled: a turn that is surely running while the test acts.
   const hold = tool({
@@ -88,6 +91,34 @@ describe('createThreadClient', () => {
       'GET /api/threads/th%2F1/chunks?limit=1&before=2',
     ]);
     expect(client.eventsUrl).toBe('http://chat.test/api/threads/th%2F1/events');
+  });
+
+  it("fills a window whose limit is above the server's maxLimit: the newest page, then older ones", async () => {
+    for (const text of ['one', 'two', 'three']) {
+      await client.send(text);
+      await session.idle();
+    }
+    const small = createChunkHandlers({
+      store,
+      session,
+      basePath: '/api',
+      maxLimit: 4,
+      authorize: (request) => request.headers.get('x-user') === 'ada',
+    });
+    const capped = createThreadClient({
+      threadId: 'th/1',
+      basePath: 'http://chat.test/api/',
+      headers: { 'x-user': 'ada' },
+      fetch: async (input, init) => small.fetch(new Request(input, init)),
+    });
+    const window = new ChunkWindow({ limit: 300, pageSize: 300, loadPage: capped.loadPage });
+    await window.reconcile();
+    expect(window.log.map((entry) => entry.seq)).toEqual([3, 4, 5, 6]);
+    expect([window.total, window.hasOlder]).toEqual([6, true]);
+    window.setScrolledUp(true);
+    await window.loadOlder();
+    expect(window.log.map((entry) => entry.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(window.hasOlder).toBe(false);
   });
 
   it('cancels only a running turn (false when none runs), steers and posts notices', async () => {
