@@ -9,7 +9,13 @@ import type { AgentSession } from './types.js';
 /** The store methods a sweep needs (every `ChunkStore` has them). */
 export type SweepStore = Pick<
   ChunkStore,
-  'findInterruptedTurns' | 'acquireLease' | 'releaseLease' | 'listTurns' | 'getTurn' | 'appendSteps'
+  | 'findInterruptedTurns'
+  | 'acquireLease'
+  | 'releaseLease'
+  | 'listTurns'
+  | 'getTurn'
+  | 'appendSteps'
+  | 'getThread'
 >;
 
 /** Options of {@link recoverInterruptedTurns}. */
@@ -130,11 +136,22 @@ async function closeThread(
     // Listed again under the lease: a turn another sweep closed meanwhile is not running any more.
     const closed = await closeInterruptedTurns(store, threadId, { fence: taken.lease });
     const turnIds = closed.map((turn) => turn.turnId);
-    if (relay !== undefined) await endOnRelay(relay, threadId, turnIds).catch(() => {});
+    if (relay !== undefined && turnIds.length > 0) {
+      await endOnRelay(relay, await relayKeyOf(store, threadId), turnIds).catch(() => {});
+    }
     return { threadId, outcome: 'closed', turnIds };
   } finally {
     await store.releaseLease(threadId, taken.lease).catch(() => false);
   }
+}
+
+/**
+ * The relay key a thread's turns are published under: its conversation's id for an alternative
+ * (a session publishes under the conversation it serves, whichever path is active), else its own.
+ */
+async function relayKeyOf(store: SweepStore, threadId: string): Promise<string> {
+  const thread = await store.getThread(threadId).catch(() => undefined);
+  return thread?.alternativeOf ?? threadId;
 }
 
 async function continueThread(

@@ -461,4 +461,36 @@ describe('a turn whose process died, closed by the next holder', () => {
       ['d1:2', 'turn-end'],
     ]);
   });
+
+  it('is ended by a sweep on the relay key of its conversation when it ran on an alternative', async () => {
+    const clock = { now: 1_000_000 };
+    const [storeA, storeB] = await twoStores(clock);
+    const relay = createInProcessRelay();
+    cleanups.push(() => relay.close());
+    await storeA.appendTurn('conv', [
+      { turnId: 'q1', step: 0, role: 'user', type: 'text', data: { text: 'first' } },
+      { turnId: 'q1', step: 0, role: 'assistant', type: 'text', data: { text: 'one' } },
+    ]);
+    // The user regenerated q1: the new version runs on an alternative, keyed on the relay by
+    // the conversation (what every reader follows), and its worker died.
+    const alternative = await storeA.addAlternative('conv', { turnId: 'q1', newThreadId: 'alt' });
+    const held = await storeA.acquireLease(alternative.id, 'worker', { ttlMs: HOUR });
+    await storeA.beginTurn(
+      alternative.id,
+      [{ turnId: 'q2', step: 0, role: 'user', type: 'text', data: { text: 'first' } }],
+      { fence: held.lease },
+    );
+    relay.publish(
+      'conv',
+      { type: 'turn-start', turnId: 'q2' },
+      { id: 'q2:0', turnId: 'q2', index: 0 },
+    );
+    clock.now += 2 * HOUR;
+    const swept = await recoverInterruptedTurns(storeB, { relay });
+    expect(swept).toEqual([{ threadId: 'alt', outcome: 'closed', turnIds: ['q2'] }]);
+    expect(await relay.runningTurn('conv')).toBeUndefined();
+    expect(relay.replay('conv', 'q2:0').events.map((e) => [e.meta.id, e.event.type])).toEqual([
+      ['q2:1', 'turn-end'],
+    ]);
+  });
 });
