@@ -119,16 +119,9 @@ export function connectThreadEvents(
       let event: ChunkEvent;
       try {
         event = JSON.parse(String(message.data)) as ChunkEvent;
-        // A turn another process took over after a crash (`recovery: 'continue'`) starts again
-        // after the events sent of it (its `turn-start` is not event 0): the window goes on
-        // folding the turn it follows instead of folding it again from nothing.
-        const index = /:(\d+)$/.exec(String(message.lastEventId ?? ''))?.[1];
-        const continued =
-          event.type === 'turn-start' &&
-          index !== undefined &&
-          Number(index) > 0 &&
-          window.getSnapshot().liveTurnId === event.turnId;
-        if (!continued) window.apply(event); // validates it: it crosses a trust boundary
+        // Validated by the window (it crosses a trust boundary). With its id, the window folds a
+        // turn another process continued after a crash on into the turn it follows.
+        window.apply(event, { id: String(message.lastEventId ?? '') });
       } catch (error) {
         if (refusing) return;
         refusing = true;

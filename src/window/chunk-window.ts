@@ -53,6 +53,31 @@ export interface PendingUserMessageOptions {
 }
 
 /**
+ * Options of {@link ChunkWindow.apply}.
+ *
+ * @example
+ * ```ts
+ * source.onmessage = (message) =>
+ *   window.apply(JSON.parse(message.data), { id: message.lastEventId } satisfies ApplyOptions);
+ * ```
+ */
+export interface ApplyOptions {
+  /**
+   * The event's id on the wire (`<turnId>:<index>`, the SSE `id:` field). With it, the window
+   * tells a turn another process continues after a crash (its `turn-start` again, numbered after
+   * the events sent of it) from a replay from the start: it folds the continued turn on into the
+   * turn it follows instead of folding it again from nothing. An id of another shape is ignored.
+   */
+  readonly id?: string | undefined;
+}
+
+/** The index an event id (`<turnId>:<index>`) gives its event, or undefined for another shape. */
+function eventIndex(id: string | undefined): number | undefined {
+  const digits = id === undefined ? undefined : /:(\d{1,15})$/.exec(id)?.[1];
+  return digits === undefined ? undefined : Number(digits);
+}
+
+/**
  * Options of {@link ChunkWindow.evict}.
  *
  * @example
@@ -279,16 +304,33 @@ export class ChunkWindow {
    * unless the user is scrolled up, rolling eviction keeps the log within `limit`.
    *
    * @param event - a wire event (validated: it may come straight from `JSON.parse`)
-   * @throws {ChunklogError} `invalid-event` when it is not a valid event; nothing changes then
+   * @param options - `id`: the event's id on the wire, to follow a continued turn
+   * @throws {ChunklogError} `invalid-event` when it is not a valid event, `invalid-option` for an
+   *   unknown option or an `id` that is not a string; nothing changes then
    *
    * @example
    * ```ts
-   * source.onmessage = (message) => window.apply(JSON.parse(message.data));
+   * source.onmessage = (message) =>
+   *   window.apply(JSON.parse(message.data), { id: message.lastEventId });
    * ```
    */
-  apply(event: ChunkEvent): void {
+  apply(event: ChunkEvent, options?: ApplyOptions): void {
     const parsed = safeParseWith(chunkEventMini, event, 'invalid-event', 'chunk event');
     if (!parsed.success) throw parsed.error;
+    if (options !== undefined) {
+      const { id } = readOptions(options, 'ChunkWindow.apply', ['id']);
+      if (id !== undefined && typeof id !== 'string') {
+        invalidOption('ChunkWindow.apply', 'id', '`id` must be a string', id);
+      }
+      // A turn continued after a crash starts again mid-turn (`t1:17`, not `t1:0`).
+      const index = eventIndex(id);
+      const continued =
+        parsed.value.type === 'turn-start' &&
+        index !== undefined &&
+        index > 0 &&
+        this.liveTurnId === parsed.value.turnId;
+      if (continued) return;
+    }
     const next = applyEvent(this.state, parsed.value, () => ++this.keys);
     if (next === this.state) return;
     this.state = this.evictIfAllowed(next);

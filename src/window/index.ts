@@ -23,6 +23,7 @@ export {
   type StartVersionOptions,
 } from './chunk-alternatives.js';
 export {
+  type ApplyOptions,
   ChunkWindow,
   type ChunkWindowListener,
   type EvictOptions,

@@ -132,4 +132,35 @@ describe('streaming fidelity (the live flat view)', () => {
     for (const e of events) window.apply(e);
     expect(window.log.map((e) => e.id)).toEqual(['t:0']);
   });
+
+  it('a turn-start numbered after 0 of the turn it follows (a turn continued after a crash) folds on into it', () => {
+    const window = liveWindow();
+    window.apply({ type: 'turn-start', turnId: 't' }, { id: 't:0' });
+    textBlock('before the crash').forEach((e, i) => window.apply(e, { id: `t:${i + 1}` }));
+    // Another process continues the turn: its turn-start again, numbered after those events.
+    window.apply({ type: 'turn-start', turnId: 't' }, { id: 't:4' });
+    textBlock('after').forEach((e, i) => window.apply(e, { id: `t:${i + 5}` }));
+    const texts = () => window.log.map((e) => (e.type === 'text' ? e.data.text : e.type));
+    expect(texts()).toEqual(['before the crash', 'after']);
+    // Event 0 again (a replay from the start), an id of another shape or none: folded again.
+    for (const id of ['t:0', 'garbage', undefined]) {
+      window.apply({ type: 'turn-start', turnId: 't' }, id === undefined ? undefined : { id });
+      expect(texts()).toEqual([]);
+      window.apply(textBlock('x')[0] as ChunkEvent);
+    }
+    // Another turn's turn-start mid-stream is a new turn, whatever its number.
+    window.apply({ type: 'turn-start', turnId: 'u' }, { id: 'u:9' });
+    expect(window.liveTurnId).toBe('u');
+  });
+
+  it('apply refuses an unknown option or an id that is not a string, changing nothing', () => {
+    const window = liveWindow();
+    window.apply({ type: 'turn-start', turnId: 't' });
+    for (const options of [{ id: 7 }, { index: 3 }, 'x']) {
+      expect(() => window.apply({ type: 'text-delta', text: 'no' }, options as never)).toThrowError(
+        expect.objectContaining({ code: 'invalid-option' }),
+      );
+    }
+    expect(window.log).toEqual([]);
+  });
 });
