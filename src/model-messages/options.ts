@@ -37,8 +37,10 @@ export type ForeignReasoning = 'omit' | 'strip';
 export interface ToModelMessagesOptions {
   /**
    * The model the messages are for. A thinking chunk recorded with another `modelId` is foreign:
-   * its signature would be rejected (see `foreignReasoning`). Thinking with no recorded model is
-   * trusted unless a `model-changed` notice follows it.
+   * its signature would be rejected (see `foreignReasoning`). An alias matches its dated
+   * snapshots, which is what a stream records: `'gpt-5-nano'` matches `gpt-5-nano-2025-08-07`,
+   * `'claude-sonnet-4-5'` matches `claude-sonnet-4-5-20250929`. Thinking with no recorded model
+   * is trusted unless a `model-changed` notice follows it.
    */
   readonly targetModelId?: string | undefined;
   /**

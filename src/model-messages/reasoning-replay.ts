@@ -25,9 +25,26 @@ function before(a: ChunkPosition, b: ChunkPosition): boolean {
   return a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
 }
 
+/** A release date at the end of a model id: `-2025-08-07` (OpenAI), `-20250929` (Anthropic). */
+const RELEASE_SUFFIX = /-(?:\d{4}-\d{2}-\d{2}|\d{8}|latest)$/;
+
+/**
+ * Whether reasoning recorded for `recorded` is the target model's: the same id, or the same
+ * once a release-date suffix is taken off either. A provider answers a request for an alias
+ * (`gpt-5-nano`, `claude-sonnet-4-5`) with the dated snapshot it ran (`gpt-5-nano-2025-08-07`),
+ * and that is what the stream records.
+ */
+export function isSameModel(recorded: string, target: string): boolean {
+  return (
+    recorded === target ||
+    recorded.replace(RELEASE_SUFFIX, '') === target.replace(RELEASE_SUFFIX, '')
+  );
+}
+
 /**
  * The reasoning part a thinking chunk becomes, or undefined when it is left out. Reasoning of
- * another model (recorded `modelId` ≠ `targetModelId`, or anywhere before the last model change)
+ * another model (recorded `modelId` not `targetModelId` by {@link isSameModel}, or anywhere before
+ * the last model change)
  * is omitted or sent without its provider metadata, as `foreignReasoning` says.
  */
 export function reasoningPart(
@@ -40,7 +57,7 @@ export function reasoningPart(
     (change !== undefined && before(at, change)) ||
     (options.targetModelId !== undefined &&
       chunk.modelId !== undefined &&
-      chunk.modelId !== options.targetModelId);
+      !isSameModel(chunk.modelId, options.targetModelId));
   if (!foreign) {
     return chunk.providerMetadata === undefined
       ? { type: 'reasoning', text: chunk.text }

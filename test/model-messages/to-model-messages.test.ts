@@ -509,6 +509,25 @@ describe('toModelMessages reasoning replay', () => {
     ]);
   });
 
+  it('takes an alias as its dated snapshot (what a stream records), and no other model', () => {
+    const recordedAs = (modelId: string): ChatMessage[] => [
+      msg('a', 'user', [{ type: 'text', step: 0, text: 'q' }]),
+      msg('a', 'assistant', [
+        { type: 'thinking', step: 0, text: 'kept?', providerMetadata: sig('A'), modelId },
+        { type: 'text', step: 0, text: 'answer' },
+      ]),
+    ];
+    const kept = (modelId: string, targetModelId: string) =>
+      JSON.stringify(toModelMessages(recordedAs(modelId), { targetModelId })).includes('kept?');
+    expect(kept('gpt-5-nano-2025-08-07', 'gpt-5-nano')).toBe(true);
+    expect(kept('claude-sonnet-4-5-20250929', 'claude-sonnet-4-5')).toBe(true);
+    expect(kept('claude-sonnet-4-5', 'claude-sonnet-4-5-20250929')).toBe(true);
+    expect(kept('claude-3-5-sonnet-20241022', 'claude-3-5-sonnet-latest')).toBe(true);
+    expect(kept('gpt-5-nano-2025-08-07', 'gpt-5')).toBe(false);
+    expect(kept('gpt-5-mini-2025-08-07', 'gpt-5-nano')).toBe(false);
+    expect(kept('claude-opus-4-1-20250805', 'claude-sonnet-4-5')).toBe(false);
+  });
+
   it('treats all reasoning before the last model-changed notice as foreign, even in a system message', () => {
     const messages = [
       ...thinkingTurn(),
