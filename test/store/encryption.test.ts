@@ -463,4 +463,27 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)('an erasure on %s', (nam
       await store.close();
     },
   );
+
+  it.skipIf(!available.includes(name)).each(lateWrites)(
+    'races $write, which fetched the key before eraseThread, while another write makes the thread again: every row reads',
+    async ({ run }) => {
+      const harness = createHarness(name);
+      harnesses.push(harness);
+      const { provider, hold } = heldKeys(createMemoryKeyProvider());
+      const store = harness.openStore({ encryption: { keys: provider } });
+      await store.migrate();
+      await store.appendTurn('t', markedTurn('old', 'old'));
+      const held = hold();
+      const late = run(store);
+      await held.fetched;
+      expect(await store.eraseThread('t')).toBe(true);
+      // The thread is made again, with a new key of the same version as the destroyed one.
+      await store.appendTurn('t', markedTurn('again', 'again'));
+      held.release();
+      await late;
+      const rows = await store.getRows('t');
+      expect([...new Set(rows.map((r) => r.turnId))]).toEqual(['again', 'late']);
+      await store.close();
+    },
+  );
 });

@@ -154,11 +154,9 @@ export function createFileKeyProvider(options: FileKeyProviderOptions): ThreadKe
   };
   return {
     async getKey(threadId, version) {
-      let keys = load()[threadId];
-      // A key this copy lacks may have been made by another process since it was read.
-      if (keys === undefined || (version !== undefined && keys[String(version)] === undefined)) {
-        keys = reloaded()[threadId];
-      }
+      // Read again when another process changed the file since (one stat): a key it made, a
+      // rotation's newer key, or the keys an erasure destroyed, which this copy must not keep.
+      const keys = reloaded()[threadId];
       if (keys === undefined) return undefined;
       const wanted = version ?? Math.max(...Object.keys(keys).map(Number));
       const wrapped = keys[String(wanted)];

@@ -72,7 +72,7 @@ export class StoreCipher {
    */
   rowSealer(key: ThreadKey, threadId: string): RowSealer {
     const sealRow = (seq: number, json: string) => `"${seal(key, rowAad(threadId, seq), json)}"`;
-    return Object.assign(sealRow, { version: key.version });
+    return Object.assign(sealRow, { version: key.version, key: key.key });
   }
 
   /**
@@ -208,6 +208,8 @@ export interface RowSealer {
   (seq: number, json: string): string;
   /** The version of the key it seals with. */
   readonly version: number;
+  /** The key it seals with. */
+  readonly key: Uint8Array;
 }
 
 /**
@@ -261,8 +263,10 @@ export function rotatedPast(keyVersion: unknown, version: number): boolean {
 }
 
 /**
- * `seal`, or a sealer of the thread's newest key when the thread's `key_version` (read under its
- * lock) is newer than `seal`'s key, or is {@link NEW_THREAD}: see {@link sealedData}.
+ * `seal`, or a sealer of the thread's newest key when `seal`'s key may be gone: the thread's
+ * `key_version` (read under its lock) is newer than `seal`'s key, or is {@link NEW_THREAD}, or the
+ * provider no longer has `seal`'s key as it was (an `eraseThread` destroyed it and another write
+ * made the thread again, with a new key of the same version): see {@link sealedData}.
  */
 export async function currentSealer(
   cipher: StoreCipher | undefined,
@@ -272,9 +276,12 @@ export async function currentSealer(
 ): Promise<RowSealer | undefined> {
   if (seal === undefined || cipher === undefined) return seal;
   if (keyVersion === NEW_THREAD) return cipher.rowSealer(await cipher.writeKey(threadId), threadId);
-  if (!rotatedPast(keyVersion, seal.version)) return seal;
+  if (!rotatedPast(keyVersion, seal.version)) {
+    const now = await cipher.readKey(threadId, seal.version);
+    if (now !== undefined && sameBytes(now.key, seal.key)) return seal;
+  }
   const key = await cipher.writeKey(threadId);
-  const rotatedTo = Number(keyVersion);
+  const rotatedTo = Number(keyVersion ?? 0);
   if (key.version < rotatedTo) {
     throw new ChunklogError(
       'invalid-option',
@@ -283,6 +290,12 @@ export async function currentSealer(
     );
   }
   return cipher.rowSealer(key, threadId);
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Decrypts the encrypted rows among `records` in place, when the store encrypts. */

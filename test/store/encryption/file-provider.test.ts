@@ -58,6 +58,49 @@ describe('createFileKeyProvider read while another provider writes the file', ()
     }
   });
 
+  it("gives up a key another provider destroyed, and gives a rotation's newer key as the newest", async () => {
+    const path = newPath();
+    const writer = createFileKeyProvider({ path, masterKey });
+    await writer.createKey('thread-1');
+    const reader = createFileKeyProvider({ path, masterKey });
+    expect((await reader.getKey('thread-1'))?.version).toBe(1);
+    // A rotation elsewhere: a newer key, the old one destroyed.
+    const rotated = await writer.createKey('thread-1');
+    await writer.destroyKey('thread-1', 1);
+    expect(await reader.getKey('thread-1')).toEqual(rotated);
+    expect(await reader.getKey('thread-1', 1)).toBeUndefined();
+    // An erasure elsewhere: no key of the thread is left in the reader's copy either.
+    await writer.destroyKey('thread-1');
+    expect(await reader.getKey('thread-1')).toBeUndefined();
+    expect(await reader.getKey('thread-1', 2)).toBeUndefined();
+  });
+
+  it("lets two stores with a provider each write on through the other one's rotation and erasure", async () => {
+    const path = newPath();
+    const database = join(dir, `store-${files}-shared.db`);
+    const open = () =>
+      createChunkStore(
+        { sqlite: database },
+        { encryption: { keys: createFileKeyProvider({ path, masterKey }) } },
+      );
+    const [a, b] = [open(), open()];
+    await a.migrate();
+    const turn = (turnId: string) => [
+      { turnId, step: 0, role: 'user' as const, type: 'text' as const, data: { text: turnId } },
+    ];
+    await a.appendTurn('shared', turn('by-a'));
+    expect((await b.getRows('shared')).length).toBe(1);
+    await a.rotateThreadKey('shared');
+    await b.appendTurn('shared', turn('by-b-after-rotation'));
+    await a.eraseThread('shared');
+    await b.appendTurn('shared', turn('by-b-after-erasure'));
+    for (const store of [a, b, open()]) {
+      expect((await store.getRows('shared')).map((r) => r.turnId)).toEqual(['by-b-after-erasure']);
+    }
+    await a.close();
+    await b.close();
+  });
+
   it('lets a reading store open a thread another store encrypted after the reader started', async () => {
     const path = newPath();
     const database = join(dir, `store-${files}.db`);
