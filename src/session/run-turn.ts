@@ -24,6 +24,7 @@ import type { ResumePlan } from './resume-turn.js';
 import { inTurnCutEvent, stepInputPreparer } from './step-input.js';
 import { StepUsageLog } from './step-usage.js';
 import type { SessionStore } from './store.js';
+import { withToolModelOutputs } from './tool-model-output.js';
 import { trackTools } from './tool-progress.js';
 import type { TurnWriter } from './turn-writer.js';
 
@@ -238,13 +239,14 @@ async function modelInput(
       ? loaded.filter((message) => message.turnId !== live.turnId)
       : loaded;
   if (config.context === undefined || user === undefined) {
-    return buildModelMessages(previous, user, config.caching);
+    return withToolModelOutputs(buildModelMessages(previous, user, config.caching), config.tools);
   }
-  return await budgetedTurnInput(
+  const budgeted = await budgetedTurnInput(
     { ...config, context: config.context },
     previous,
     user,
     (event) => live.emit(event),
     live.controller.signal,
   );
+  return withToolModelOutputs(budgeted, config.tools);
 }

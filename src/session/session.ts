@@ -32,6 +32,7 @@ import { applyAnthropicCaching, explodeChunks } from './pipeline.js';
 import { closeInterruptedTurns, endOnRelay } from './recovery.js';
 import { planResume } from './resume-turn.js';
 import { runTurn, type TurnStart } from './run-turn.js';
+import { withToolModelOutputs } from './tool-model-output.js';
 import { checkProgressText, notRunning } from './tool-progress.js';
 import { checkCancelReason, TurnHandleImpl } from './turn-handle.js';
 import { TurnWriter, turnExists, type WriteMode } from './turn-writer.js';
@@ -657,7 +658,10 @@ class Session implements AgentSession {
       tools: turn.tools,
       rerun: recovery.rerun,
       messages: async () =>
-        buildModelMessages(await this.#history.messages(path), undefined, false),
+        withToolModelOutputs(
+          buildModelMessages(await this.#history.messages(path), undefined, false),
+          turn.tools,
+        ),
       signal: controller.signal,
     });
     const recoveryRows = await turn.store.appendSteps(path, turnId, plan.drafts, {
@@ -930,8 +934,10 @@ class Session implements AgentSession {
       next === undefined || redact === undefined ? next?.text : redact.redact(next.text).text;
     const user =
       next === undefined ? undefined : userMessage(next.turnId ?? 'next', text as string);
-    const { context, caching, store } = this.#config.turn;
-    if (context === undefined) return buildModelMessages(history, user, caching);
+    const { context, caching, store, tools } = this.#config.turn;
+    if (context === undefined) {
+      return withToolModelOutputs(buildModelMessages(history, user, caching), tools);
+    }
     // What the budget would send (a compaction the next turn would run is not run here).
     const budgeted = await budgetedInput(
       store,
@@ -941,7 +947,10 @@ class Session implements AgentSession {
       user,
       new AbortController().signal,
     );
-    return caching ? applyAnthropicCaching(budgeted.messages) : budgeted.messages;
+    return withToolModelOutputs(
+      caching ? applyAnthropicCaching(budgeted.messages) : budgeted.messages,
+      tools,
+    );
   }
 
   async resumeInterruptedTurns(): Promise<TurnResult[]> {
