@@ -11,9 +11,10 @@ import { noSessionHere } from './control.js';
 import { type EventStreamLimits, eventsRoute, streamRoute } from './live-routes.js';
 import { type MessageTarget, messagesRoute } from './messages-route.js';
 import { noticesRoute } from './notices-route.js';
-import { type Parsed, parseThreadId, readJsonObject, readOptionalJsonObject } from './params.js';
+import { decodeThreadId, type Parsed, readJsonObject, readOptionalJsonObject } from './params.js';
 import { errorResponse } from './responses.js';
 import { SharedTurnStreams } from './shared-turn-streams.js';
+import { guardThreadRoute, type ThreadRoute } from './thread-route.js';
 import type { ChunkHandlers, ChunkHandlersOptions, UIMessageStreamRouteOptions } from './types.js';
 import { uiMessagesRoute } from './ui-messages-route.js';
 
@@ -57,7 +58,9 @@ const route =
 // The AI SDK transport's default reconnect URL, `{api}/{chatId}/stream`, for
 // `api: '/threads/:id/messages'` and the chat's id being the thread's.
 const chatStreamRoute = /^\/threads\/([^/]+)\/messages\/([^/]+)\/stream\/?$/;
-const methods: Readonly<Record<string, readonly string[]>> = {
+/** The routes of a thread, each a handler of its own besides `fetch`. */
+type RouteKind = Exclude<keyof ChunkHandlers, 'fetch'>;
+const methods: Readonly<Record<RouteKind, readonly string[]>> = {
   chunks: ['GET'],
   events: ['GET'],
   messages: ['POST'],
@@ -211,7 +214,7 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
     return body.ok ? await route(body.value) : body.response;
   };
 
-  const handlers: ChunkHandlers = {
+  const routes: Record<RouteKind, ThreadRoute> = {
     async chunks(request, threadId) {
       const denied = await checkAccess(authorize, request, threadId);
       if (denied) return denied;
@@ -276,6 +279,13 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
         closedSignal(target),
       );
     },
+  };
+  // Every route, called by `fetch` or one by one, checks its thread id and answers (never throws).
+  const guarded = Object.fromEntries(
+    Object.entries(routes).map(([kind, handler]) => [kind, guardThreadRoute(handler)]),
+  ) as Record<RouteKind, ThreadRoute>;
+  const handlers: ChunkHandlers = {
+    ...guarded,
     async fetch(request) {
       const url = new URL(request.url);
       const path = url.pathname;
@@ -289,20 +299,16 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
           ? [rest, chat[1], 'stream']
           : route.exec(rest);
       if (!match) return errorResponse(404, 'not-found', 'No such route.');
-      const kind = match[2] as Exclude<keyof ChunkHandlers, 'fetch'>;
-      const allowed = methods[kind] ?? [];
+      const kind = match[2] as RouteKind;
+      const allowed = methods[kind];
       if (!allowed.includes(request.method)) {
         return errorResponse(405, 'method-not-allowed', `Use ${allowed.join(' or ')}.`, {
           headers: { allow: allowed.join(', ') },
         });
       }
-      const threadId = parseThreadId(match[1] as string);
+      const threadId = decodeThreadId(match[1] as string);
       if (!threadId.ok) return threadId.response;
-      try {
-        return await handlers[kind](request, threadId.value);
-      } catch {
-        return errorResponse(500, 'internal', 'The request failed.');
-      }
+      return await guarded[kind](request, threadId.value);
     },
   };
   return handlers;

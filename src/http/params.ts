@@ -11,26 +11,36 @@ export type Parsed<T> =
 export const MAX_THREAD_ID_BYTES: number = MAX_ID_BYTES;
 
 /**
- * Decodes and checks a thread id taken from a path segment.
+ * Decodes a thread id taken from a path segment (it is checked by the route, with
+ * {@link checkThreadId}).
  *
  * @param segment - the raw (percent-encoded) path segment
- * @returns the id, or a 400 naming `threadId`
+ * @returns the decoded id, or a 400 naming `threadId`
  */
-export function parseThreadId(segment: string): Parsed<string> {
-  let id: string;
+export function decodeThreadId(segment: string): Parsed<string> {
   try {
-    id = decodeURIComponent(segment);
+    return { ok: true, value: decodeURIComponent(segment) };
   } catch {
     return {
       ok: false,
       response: badParameter('threadId', 'The thread id is not valid percent-encoding.'),
     };
   }
-  const problem = idProblem(id);
+}
+
+/**
+ * Checks a thread id a route was given (decoded from the path, by `fetch` or by the app's own
+ * router) by the one id rule (`idProblem`).
+ *
+ * @param threadId - the untrusted id
+ * @returns the id, or a 400 naming `threadId`
+ */
+export function checkThreadId(threadId: unknown): Parsed<string> {
+  const problem = idProblem(threadId);
   if (problem !== undefined) {
     return { ok: false, response: badParameter('threadId', `The thread id ${problem}.`) };
   }
-  return { ok: true, value: id };
+  return { ok: true, value: threadId as string };
 }
 
 /**

@@ -137,7 +137,10 @@ export type UIMessageStreamRouteOptions = Pick<
 >;
 
 /**
- * Web-standard handlers of a thread's chunks, live events and messages.
+ * Web-standard handlers of a thread's chunks, live events and messages. Besides `fetch`, each
+ * route's handler takes the thread id decoded from the path (for a router of the app's own) and
+ * answers as `fetch` does: a thread id that breaks the id rule gets a 400 naming `threadId`
+ * (before `authorize`), and what throws on the way a 500 `internal`; none rejects.
  *
  * @example
  * ```ts
