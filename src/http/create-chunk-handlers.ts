@@ -9,6 +9,7 @@ import { chunksRoute } from './chunks-route.js';
 import { ThreadConnections } from './connection-limit.js';
 import { noSessionHere } from './control.js';
 import { type EventStreamLimits, eventsRoute, streamRoute } from './live-routes.js';
+import { prefersJson } from './media-type.js';
 import { type MessageTarget, messagesRoute } from './messages-route.js';
 import { noticesRoute } from './notices-route.js';
 import { decodeThreadId, type Parsed, readJsonObject, readOptionalJsonObject } from './params.js';
@@ -85,7 +86,8 @@ const methods: Readonly<Record<RouteKind, readonly string[]>> = {
  *   active path (`session.edit`, `session.regenerate`: a new alternative, the old version kept);
  *   with `uiMessageStream`, it also takes the body of `useChat`'s transport (`sendMessage`,
  *   `sendMessage({ text, messageId })` to edit, `regenerate()`) and answers with the turn in the
- *   AI SDK UI message stream protocol;
+ *   AI SDK UI message stream protocol, unless the request's `Accept` prefers `application/json`
+ *   to `text/event-stream` (as `createThreadClient` sends): that one gets the 202 JSON answer;
  * - `GET /threads/:id/alternatives` — the conversation's active path and branch points
  *   (`store.getAlternatives`); `POST /threads/:id/alternatives` `{ threadId }` makes that path
  *   active (`store.switchAlternative`); both answer 200 `{ conversationId, activePath, branches }`;
@@ -233,10 +235,14 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
       if (denied) return denied;
       const target = await targetOf(threadId);
       if (target === undefined) return noSessionHere();
+      // A client that asks for JSON (`createThreadClient`: `Accept: application/json`) gets the
+      // 202 JSON answer even with `uiMessageStream`; `useChat`'s transport asks for nothing.
+      const streams =
+        uiMessageStream !== undefined &&
+        uiMessageStream !== false &&
+        !prefersJson(request.headers.get('accept'));
       return withBody(readJsonObject(request, maxBodyBytes), (body) =>
-        uiMessageStream === undefined || uiMessageStream === false
-          ? messagesRoute(body, target)
-          : uiMessagesRoute(body, target, streamOptions),
+        streams ? uiMessagesRoute(body, target, streamOptions) : messagesRoute(body, target),
       );
     },
     async cancel(request, threadId) {

@@ -33,3 +33,58 @@ export function isJsonMediaType(header: string | null): boolean {
   }
   return true;
 }
+
+/**
+ * Whether a request's `Accept` header prefers JSON to a stream of server-sent events: the quality
+ * it gives `application/json` is above the one it gives `text/event-stream`, each by its most
+ * specific matching range (`application/json` before `application/*` before the range of every
+ * type; a type no range matches has quality 0). No header, a browser's default (every type), or
+ * both types alike do not: the route answers as it would without the header.
+ *
+ * @param header - the `Accept` header, or null
+ * @returns true when the client asks for JSON rather than an event stream
+ */
+export function prefersJson(header: string | null): boolean {
+  if (header === null) return false;
+  const ranges = header.split(',').flatMap(parseRange);
+  return quality(ranges, 'application', 'json') > quality(ranges, 'text', 'event-stream');
+}
+
+interface MediaRange {
+  readonly type: string;
+  readonly subtype: string;
+  readonly q: number;
+}
+
+/** One range of an `Accept` header (none when it is malformed). */
+function parseRange(text: string): MediaRange[] {
+  const [essence = '', ...parameters] = text.split(';');
+  const [type, subtype, extra] = essence.trim().toLowerCase().split('/');
+  if (type === undefined || subtype === undefined || extra !== undefined) return [];
+  if (type === '' || subtype === '' || (type === '*' && subtype !== '*')) return [];
+  let q = 1;
+  for (const parameter of parameters) {
+    const [name = '', value = ''] = parameter.split('=');
+    if (name.trim().toLowerCase() !== 'q') continue;
+    if (!/^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(value.trim())) return [];
+    q = Number(value.trim());
+  }
+  return [{ type, subtype, q }];
+}
+
+/** The quality the most specific range matching `type/subtype` gives it; 0 when none matches. */
+function quality(ranges: readonly MediaRange[], type: string, subtype: string): number {
+  let best: { specificity: number; q: number } = { specificity: -1, q: 0 };
+  for (const range of ranges) {
+    const specificity =
+      range.type === type && range.subtype === subtype
+        ? 2
+        : range.type === type && range.subtype === '*'
+          ? 1
+          : range.type === '*'
+            ? 0
+            : -1;
+    if (specificity > best.specificity) best = { specificity, q: range.q };
+  }
+  return best.q;
+}

@@ -117,7 +117,10 @@ export interface ChunkHandlersOptions {
    * client (its default `DefaultChatTransport`, pointed at this route) sends a message and reads
    * the turn it starts: the body may be the chat transport's (`{ messages }` or `{ message }`;
    * the last user message's text is sent) and the response streams the turn's assistant message
-   * (see `toUIMessageStreamResponse`). `true`, or the stream's options. Steering stays JSON.
+   * (see `toUIMessageStreamResponse`). `true`, or the stream's options. Steering stays JSON, and
+   * so does the answer to a request whose `Accept` prefers `application/json` to
+   * `text/event-stream` (`createThreadClient` sends `Accept: application/json`): 202
+   * `{ turnId, queued }`, as without the option.
    */
   readonly uiMessageStream?: boolean | UIMessageStreamRouteOptions | undefined;
   /**
