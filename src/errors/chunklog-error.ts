@@ -49,7 +49,7 @@ export type ChunklogErrorCode =
   | 'store-timeout'
   /** The store's tables are missing or out of date: `migrate()` was never run on this database. */
   | 'not-migrated'
-  /** A thread client's request (`chunklog/react`) got an error answer; `value.status` is the HTTP status. */
+  /** A thread client's request (`chunklog/react`) got an error answer, or a success that is not JSON; `value.status` is the HTTP status. */
   | 'request-failed'
   /** A relay (`chunklog/relay`: Redis, PostgreSQL) could not be reached; resume from the last event id later. */
   | 'relay-unavailable'

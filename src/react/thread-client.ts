@@ -33,9 +33,11 @@ export interface SentMessage {
 export type ClientNoticeKind = 'notice' | 'config-reload';
 
 /**
- * A framework-free client of one thread's routes on chunklog's handlers. Every method that calls
- * the server rejects with a `ChunklogError` of code `request-failed` naming the route, the status
- * and the server's message when the answer is not a success.
+ * A framework-free client of one thread's routes on chunklog's handlers. Every request asks for
+ * JSON (`Accept: application/json`), so handlers created with `uiMessageStream` answer a send
+ * with 202 JSON rather than `useChat`'s stream. Every method that calls the server rejects with a
+ * `ChunklogError` of code `request-failed` naming the route, the status and the server's message
+ * when the answer is not a success, or not JSON (its body is then not read).
  *
  * @example
  * ```ts
@@ -111,6 +113,12 @@ async function failure(route: string, response: Response): Promise<ChunklogError
   );
 }
 
+/** Whether a response's `Content-Type` is JSON: `application/json` or a `+json` type. */
+function isJson(header: string | null): boolean {
+  const essence = header?.split(';')[0]?.trim().toLowerCase() ?? '';
+  return essence === 'application/json' || /^application\/[\w.!#$&^-]+\+json$/.test(essence);
+}
+
 /**
  * Creates a client of one thread's routes on chunklog's handlers (`GET …/chunks`,
  * `GET …/events`, `POST …/messages`, `…/cancel`, `…/notices`, `GET`/`POST …/alternatives`). It holds no state and touches no
@@ -150,7 +158,9 @@ export function createThreadClient(options: ThreadClientOptions): ThreadClient {
     invalidOption('createThreadClient', 'headers', '`headers` must be an object', o.headers);
   }
   const base = `${trimBase(o.basePath)}/threads/${encodeURIComponent(threadId)}`;
-  const headers = (o.headers ?? {}) as Record<string, string>;
+  // JSON is what every route answers the client: with `uiMessageStream`, `POST …/messages`
+  // would otherwise answer a send with the turn's UI message stream (`useChat`'s).
+  const headers = { accept: 'application/json', ...(o.headers as Record<string, string>) };
   const request = (path: string, init: RequestInit = {}): Promise<Response> =>
     ((o.fetch as typeof fetch | undefined) ?? globalThis.fetch)(`${base}/${path}`, {
       ...init,
@@ -164,6 +174,16 @@ export function createThreadClient(options: ThreadClientOptions): ThreadClient {
     });
   const ok = async <T>(route: string, response: Response): Promise<T> => {
     if (!response.ok) throw await failure(route, response);
+    const type = response.headers.get('content-type');
+    if (!isJson(type)) {
+      // A stream (the handlers of an older version, a proxy's page): not read to its end.
+      await response.body?.cancel().catch(() => {});
+      throw new ChunklogError(
+        'request-failed',
+        `${route} answered ${response.status} with ${type ?? 'no content type'}, not JSON`,
+        { value: { status: response.status, contentType: type } },
+      );
+    }
     return (await response.json()) as T;
   };
 

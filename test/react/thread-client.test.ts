@@ -153,6 +153,68 @@ describe('createThreadClient', () => {
     expect((denied as ChunklogError).message).toBe('GET chunks answered 403: Forbidden');
   });
 
+  it('works against handlers created with uiMessageStream: a send, a regenerate and an edit answer 202 JSON without waiting for the turn', async () => {
+    const streaming = createChunkHandlers({
+      store,
+      session,
+      basePath: '/api',
+      heartbeatMs: 0,
+      uiMessageStream: true,
+      authorize: () => true,
+    });
+    const accepts: Array<string | null> = [];
+    const chat = createThreadClient({
+      threadId: 'th/1',
+      basePath: 'http://chat.test/api',
+      fetch: async (input, init) => {
+        const request = new Request(input, init);
+        accepts.push(request.headers.get('accept'));
+        return streaming.fetch(request);
+      },
+    });
+    const sent = await chat.send('wait for me');
+    expect(sent).toEqual({ turnId: expect.any(String), queued: false });
+    await toolStarted.promise; // the turn still runs: the answer did not wait for its end
+    expect(await chat.cancel({ turnId: sent.turnId })).toBe(true);
+    await session.idle();
+    const hello = await chat.send('Hello');
+    await session.idle();
+    const regenerated = await chat.regenerate(hello.turnId);
+    expect(regenerated).toEqual({ turnId: expect.any(String), queued: false });
+    await session.idle();
+    const edited = await chat.edit(regenerated.turnId, 'Hi');
+    expect(edited).toEqual({ turnId: expect.any(String), queued: false });
+    await session.idle();
+    expect(new Set(accepts)).toEqual(new Set(['application/json']));
+  });
+
+  it('rejects a success answer that is not JSON with request-failed, without reading its body', async () => {
+    let cancelled = false;
+    const streamer = createThreadClient({
+      threadId: 't',
+      fetch: async () =>
+        new Response(
+          new ReadableStream({
+            start: (controller) => controller.enqueue(new TextEncoder().encode('data: {}\n\n')),
+            cancel: () => {
+              cancelled = true;
+            },
+          }),
+          { status: 200, headers: { 'content-type': 'text/event-stream' } },
+        ),
+    });
+    const error = await streamer.send('Hi').catch((e: unknown) => e);
+    expect(ChunklogError.hasCode(error, 'request-failed')).toBe(true);
+    expect((error as ChunklogError).message).toBe(
+      'POST messages answered 200 with text/event-stream, not JSON',
+    );
+    expect((error as ChunklogError).value).toEqual({
+      status: 200,
+      contentType: 'text/event-stream',
+    });
+    expect(cancelled).toBe(true);
+  });
+
   it('refuses malformed options with invalid-option naming them', () => {
     const codeOf = (f: () => unknown) => {
       try {
