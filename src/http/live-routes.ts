@@ -65,6 +65,9 @@ export function eventsRoute(
     // A closed session sends nothing more: a non-200 answer also stops an EventSource retrying.
     return errorResponse(503, 'closed', 'The session of this thread is closed.');
   }
+  if (url.searchParams.getAll('lastEventId').length > 1) {
+    return badParameter('Last-Event-ID', '`lastEventId` must be given once.');
+  }
   const raw = request.headers.get('last-event-id') ?? url.searchParams.get('lastEventId') ?? '';
   if (raw !== '' && parseEventId(raw) === undefined) {
     return badParameter('Last-Event-ID', 'The last event id must look like `<turnId>:<index>`.');

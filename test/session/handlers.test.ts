@@ -134,6 +134,8 @@ describe('createChunkHandlers over a real HTTP server', () => {
     expect([badId.status, (await badId.json()).error.parameter]).toEqual([400, 'threadId']);
     const badLastId = await get('/threads/h1/events', { 'last-event-id': 'garbage' });
     expect([badLastId.status, badLastId.body.error.parameter]).toEqual([400, 'Last-Event-ID']);
+    const twice = await get('/threads/h1/events?lastEventId=t1:0&lastEventId=nope');
+    expect([twice.status, twice.body.error.parameter]).toEqual([400, 'Last-Event-ID']);
     // A turn id no turn can have (a control character, too long) is no event id either.
     for (const query of ['lastEventId=t%01:1', `lastEventId=${'t'.repeat(256)}:1`]) {
       const badTurn = await get(`/threads/h1/events?${query}`);
