@@ -136,10 +136,11 @@ describe('streaming fidelity (the live flat view)', () => {
   it('a turn-start numbered after 0 of the turn it follows (a turn continued after a crash) folds on into it', () => {
     const window = liveWindow();
     window.apply({ type: 'turn-start', turnId: 't' }, { id: 't:0' });
-    textBlock('before the crash').forEach((e, i) => window.apply(e, { id: `t:${i + 1}` }));
+    for (const [i, e] of textBlock('before the crash').entries())
+      window.apply(e, { id: `t:${i + 1}` });
     // Another process continues the turn: its turn-start again, numbered after those events.
     window.apply({ type: 'turn-start', turnId: 't' }, { id: 't:4' });
-    textBlock('after').forEach((e, i) => window.apply(e, { id: `t:${i + 5}` }));
+    for (const [i, e] of textBlock('after').entries()) window.apply(e, { id: `t:${i + 5}` });
     const texts = () => window.log.map((e) => (e.type === 'text' ? e.data.text : e.type));
     expect(texts()).toEqual(['before the crash', 'after']);
     // Event 0 again (a replay from the start), an id of another shape or none: folded again.
