@@ -52,12 +52,12 @@ const DEFAULT_MAX_LINE = 64 * 1024 * 1024;
  * given), then stores each turn with its rows, its status and its first row's `createdAt` (one
  * `appendTurn` transaction per turn), and the usage recorded for its steps.
  *
- * Every line is checked (JSON, then the line's schema; rows against `ChunkRowDraftSchema`; seqs
- * ascending; each row in its turn; the end line's counts) and a turn is written only once it is
- * known whole, so the import is atomic per turn: a bad line stops it with an `invalid-export`
- * error naming the line (`path: ['line', n, …]`) and saying which turns were stored before it
- * (`value: { line, importedTurns, lastImportedTurnId }`); nothing of the turn the bad line is
- * in is written. A file of another version is refused on its first line. A turn that was running
+ * Every line is checked (JSON, then the line's schema; ids by the rule the store keys them by;
+ * rows against `ChunkRowDraftSchema`; seqs ascending; each row in its turn; the end line's
+ * counts) and a turn is written only once it is known whole, so the import is atomic per turn:
+ * a bad line stops it with an `invalid-export` error naming the line (`path: ['line', n, …]`)
+ * and saying which turns were stored before it (`value: { line, importedTurns,
+ * lastImportedTurnId }`); nothing of the turn the bad line is in is written. A file of another version is refused on its first line. A turn that was running
  * when exported is stored as `interrupted`. The thread's own `createdAt` cannot be set: it is the
  * time of the import (its rows keep theirs).
  *

@@ -3,6 +3,7 @@
 // by the core's ChunkRowDraftSchema, as `appendTurn` checks them.
 import { z } from 'zod';
 import { type ChunkRowDraft, ChunkRowDraftSchema } from '../schema/chunk-row.js';
+import { idProblem } from '../schema/id.js';
 import { JsonObjectSchema } from '../schema/json.js';
 import { TurnStatusSchema } from '../schema/turn-status.js';
 import { FinishReasonSchema, TokenUsageSchema } from '../schema/usage.js';
@@ -32,23 +33,32 @@ export class LineProblem {
 const isoTime = z.iso.datetime({ offset: true });
 const count = z.number().int().nonnegative();
 
+/** An id by the one rule the store applies (`idProblem`), so a bad one stops at its line. */
+const id = (what: string) =>
+  z.string().check((ctx) => {
+    const problem = idProblem(ctx.value);
+    if (problem !== undefined) {
+      ctx.issues.push({ code: 'custom', message: `${what} ${problem}`, input: ctx.value });
+    }
+  });
+
 const HeaderSchema = z.strictObject({
   format: z.literal(THREAD_EXPORT_FORMAT),
   version: z.literal(THREAD_EXPORT_VERSION),
   thread: z.strictObject({
-    id: z.string().min(1),
+    id: id('a thread id'),
     createdAt: isoTime,
     updatedAt: isoTime.optional(),
     total: count.optional(),
     title: z.string().optional(),
-    ownerId: z.string().min(1).optional(),
+    ownerId: id('an owner id').optional(),
     metadata: JsonObjectSchema.optional(),
   }),
 });
 
 const TurnSchema = z.strictObject({
   kind: z.literal('turn'),
-  turnId: z.string().min(1),
+  turnId: id('a turn id'),
   status: TurnStatusSchema,
   usage: z
     .array(

@@ -156,6 +156,38 @@ describe('importThread', () => {
     expect((await target.listThreads()).threads).toEqual([]);
   });
 
+  it("refuses an id the store would refuse at its line, by the store's one rule, before writing anything", async () => {
+    const lines = await exported();
+    const t1 = lineOf(lines, '"kind":"turn","turnId":"t1"');
+    const long = 'é'.repeat(128); // 256 UTF-8 bytes
+    const cases: Array<[string, string, string, readonly string[], string]> = [
+      ['"turnId":"t1"', '"turnId":"t\\u0001"', 'turn', ['turnId'], 'a turn id must not contain'],
+      ['"turnId":"t1"', `"turnId":"${long}"`, 'turn', ['turnId'], 'at most 255 UTF-8 bytes'],
+      ['"id":"trip"', '"id":"a\\nb"', 'header', ['thread', 'id'], 'a thread id must not contain'],
+      ['"id":"trip"', `"id":"${long}"`, 'header', ['thread', 'id'], 'at most 255 UTF-8 bytes'],
+      ['"ownerId":"ada"', '"ownerId":"\\u001b[2K"', 'header', ['thread', 'ownerId'], 'owner id'],
+    ];
+    for (const [from, to, kind, path, text] of cases) {
+      // A turn id changes on its turn line and its rows, the header's on the first line.
+      const at = kind === 'header' ? 0 : t1;
+      const copy = lines.map((line, i) =>
+        kind === 'turn' || i === 0 ? line.replaceAll(from, to) : line,
+      );
+      expect(copy[at]).not.toBe(lines[at]);
+      const target = await memory();
+      const error = await rejected(importThread(target, copy.join('\n')));
+      expect({ to, code: error.code, path: error.path }).toEqual({
+        to,
+        code: 'invalid-export',
+        path: ['line', at + 1, ...path],
+      });
+      expect(error.message).toContain(`line ${at + 1}: not a valid ${kind} line`);
+      expect(error.message).toContain(text);
+      expect(error.message).toContain('Nothing was imported.');
+      expect((await target.listThreads()).threads).toEqual([]);
+    }
+  });
+
   it('does not store the last turn of a file cut short', async () => {
     const lines = await exported();
     const cut = lines.slice(0, lineOf(lines, '"kind":"turn","turnId":"t3"') + 2); // t3's first row
