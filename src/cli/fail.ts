@@ -1,5 +1,6 @@
-// How the command line reports a failure: one line `chunklog <command>: <message>`, the usage
-// after a mistake in the arguments, and its exit code (2 for the arguments, 1 otherwise).
+// How the command line reports a failure: one line `chunklog <command>: <message>` (its control
+// characters escaped), the usage after a mistake in the arguments, and its exit code (2 for the
+// arguments, 1 otherwise).
 import { ChunklogError } from '../errors/chunklog-error.js';
 
 /** A mistake in the arguments: exit code 2, with the command's usage. */
@@ -9,6 +10,27 @@ export class UsageError extends Error {
     super(message);
     this.name = 'UsageError';
   }
+}
+
+// C0 and C1 controls, DEL, the line and paragraph separators, and the bidirectional overrides and
+// isolates: what could break a message over lines, drive a terminal, or reorder what it shows.
+const unsafe =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it escapes
+  /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * The text with its control characters escaped as JSON escapes them (`\n`, `\u001b`): one line
+ * that a terminal shows as it is, whatever an untrusted id in it holds.
+ *
+ * @param text - the message
+ * @returns the message on one line
+ */
+export function oneLine(text: string): string {
+  return text.replace(
+    unsafe,
+    (c) => SHORT[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**
@@ -24,6 +46,8 @@ export function report(command: string, error: unknown, usage: string): void {
   const argument =
     error instanceof UsageError ||
     (ChunklogError.hasCode(error, 'invalid-option') && error.option === 'target');
-  process.stderr.write(`chunklog ${command}: ${message}\n${argument ? `\n${usage}\n` : ''}`);
+  process.stderr.write(
+    `chunklog ${command}: ${oneLine(message)}\n${argument ? `\n${usage}\n` : ''}`,
+  );
   process.exitCode = argument ? 2 : 1;
 }

@@ -1,6 +1,6 @@
 // The `chunklog` command: one function per subcommand, each in its own file.
 import { exportCommand } from './export-command.js';
-import { report, UsageError } from './fail.js';
+import { oneLine, report, UsageError } from './fail.js';
 import { importCommand } from './import-command.js';
 import { inspectCommand } from './inspect-command.js';
 import { EXPORT_USAGE, IMPORT_USAGE, INSPECT_USAGE, USAGE } from './usage.js';
@@ -26,7 +26,7 @@ export async function main(argv: readonly string[]): Promise<void> {
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (command === undefined) {
-    process.stderr.write(`chunklog: unknown command ${name}\n\n${USAGE}\n`);
+    process.stderr.write(`chunklog: unknown command ${oneLine(name)}\n\n${USAGE}\n`);
     process.exitCode = 2;
     return;
   }

@@ -255,6 +255,34 @@ describe('chunklog export and import', () => {
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 
+  it('prints an error on one line, escaping the control characters of what the file or the arguments hold', async () => {
+    // What a terminal would run as a new line, an erased line and hidden text.
+    const fake = '\n\u001b[2K\rchunklog import: imported 5 turn(s)\u001b[8m';
+    const noFile = await cli(['import', join(temp.dir, 'x.db'), `trip.jsonl${fake}`]);
+    expect(noFile.code).toBe(2);
+    expect(noFile.stderr.split('\n')[0]).toBe(
+      'chunklog import: no file trip.jsonl\\n\\u001b[2K\\rchunklog import: imported 5 turn(s)\\u001b[8m',
+    );
+    const unknown = await cli([`exprot${fake}`]);
+    expect(unknown.stderr.split('\n')[0]).toBe(
+      'chunklog: unknown command exprot\\n\\u001b[2K\\rchunklog import: imported 5 turn(s)\\u001b[8m',
+    );
+    // A row's turn id holding an 8-bit CSI, a line separator and a right-to-left override, which
+    // JSON.stringify leaves as they are.
+    const lines = (await cli(['export', source, 'trip'])).stdout.trimEnd().split('\n');
+    const row = lines.findIndex((line) => line.includes('"kind":"row"'));
+    lines[row] = (lines[row] as string).replace(
+      '"turnId":"t1"',
+      '"turnId":"t1\u009b2K\u2028\u202e"',
+    );
+    const file = join(temp.dir, 'escape.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const result = await cli(['import', join(temp.dir, 'escape.db'), file, '--migrate']);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trimEnd().split(/[\n\u2028]/)).toHaveLength(1);
+    expect(result.stderr).toContain('"t1\\u009b2K\\u2028\\u202e"');
+  });
+
   it('says what is wrong with the arguments, once, with the usage', async () => {
     const none = await cli([]);
     expect(none.code).toBe(0);
