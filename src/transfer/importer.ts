@@ -106,7 +106,7 @@ export class Importer {
       const cut =
         this.pending === undefined
           ? ''
-          : ` (turn ${this.pending.turn.turnId} was not written: it may be incomplete)`;
+          : ` (turn ${JSON.stringify(this.pending.turn.turnId)} was not written: it may be incomplete)`;
       throw this.problem(
         lastLine + 1,
         new LineProblem(`the export ends without its end line: it was cut short${cut}`),
@@ -135,7 +135,7 @@ export class Importer {
     if (this.existed && this.options.onExistingThread === 'error') {
       throw new ChunklogError(
         'thread-exists',
-        `importThread: thread ${target} exists already; nothing was imported. Import under another id (threadId), or pass onExistingThread: 'append' to add the turns it does not hold`,
+        `importThread: thread ${JSON.stringify(target)} exists already; nothing was imported. Import under another id (threadId), or pass onExistingThread: 'append' to add the turns it does not hold`,
         { threadId: target, option: 'threadId', value: target },
       );
     }
@@ -145,9 +145,10 @@ export class Importer {
     if (this.seen.has(turn.turnId)) {
       throw this.problem(
         number,
-        new LineProblem(`turn ${turn.turnId} appears twice: a turn's rows are contiguous`, [
-          'turnId',
-        ]),
+        new LineProblem(
+          `turn ${JSON.stringify(turn.turnId)} appears twice: a turn's rows are contiguous`,
+          ['turnId'],
+        ),
       );
     }
     const steps = new Set<number>();
@@ -175,7 +176,7 @@ export class Importer {
       throw this.problem(
         number,
         new LineProblem(
-          `the row's turnId ${JSON.stringify(row.turnId)} is not the turn's (${pending.turn.turnId})`,
+          `the row's turnId ${JSON.stringify(row.turnId)} is not the turn's (${JSON.stringify(pending.turn.turnId)})`,
           ['turnId'],
         ),
       );
@@ -212,7 +213,10 @@ export class Importer {
     const pending = this.pending;
     if (pending === undefined) return;
     if (pending.rows.length === 0) {
-      throw this.problem(number, new LineProblem(`turn ${pending.turn.turnId} has no rows`));
+      throw this.problem(
+        number,
+        new LineProblem(`turn ${JSON.stringify(pending.turn.turnId)} has no rows`),
+      );
     }
     this.pending = undefined;
     const { turn, rows } = pending;
@@ -244,7 +248,7 @@ export class Importer {
       const message = error instanceof Error ? error.message : String(error);
       throw new ChunklogError(
         code,
-        `importThread: storing turn ${turn.turnId} (line ${pending.line}) failed: ${message}. ${this.progress()}`,
+        `importThread: storing turn ${JSON.stringify(turn.turnId)} (line ${pending.line}) failed: ${message.replace(/\.$/, '')}. ${this.progress()}`,
         { cause: error, threadId: target, value: this.progressValue(pending.line) },
       );
     }
@@ -266,10 +270,10 @@ export class Importer {
     const done = this.tally.turns + this.tally.skippedTurns;
     if (done === 0) {
       return this.created
-        ? `Thread ${this.target} was created and holds no turn of the export.`
+        ? `Thread ${JSON.stringify(this.target)} was created and holds no turn of the export.`
         : 'Nothing was imported.';
     }
-    return `The ${done} turn(s) before it are in thread ${this.target} (the last: ${this.lastImported}); fix the file and import it again with onExistingThread: 'append' to add the rest (turns already there are skipped).`;
+    return `The ${done} turn(s) before it are in thread ${JSON.stringify(this.target)} (the last: ${JSON.stringify(this.lastImported)}); fix the file and import it again with onExistingThread: 'append' to add the rest (turns already there are skipped).`;
   }
 
   private progressValue(line: number) {

@@ -208,7 +208,7 @@ describe('chunklog export and import', () => {
     const again = await cli(['import', target, file, '--thread-id', 'copy']);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(
-      /^chunklog import: importThread: thread copy exists already; nothing was imported/,
+      /^chunklog import: importThread: thread "copy" exists already; nothing was imported/,
     );
     const append = await cli(['import', target, file, '--thread-id', 'copy', '--append']);
     expect(append.stdout).toContain(
@@ -251,7 +251,9 @@ describe('chunklog export and import', () => {
     expect(result.stderr).toMatch(
       new RegExp(`^chunklog import: importThread: line ${bad + 1}: not a valid row line at step`),
     );
-    expect(result.stderr).toContain('The 1 turn(s) before it are in thread trip (the last: t1)');
+    expect(result.stderr).toContain(
+      'The 1 turn(s) before it are in thread "trip" (the last: "t1")',
+    );
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 

@@ -39,7 +39,9 @@ describe('importThread', () => {
     expect(error.code).toBe('invalid-export');
     expect(error.path).toEqual(['line', at + 1, 'role']);
     expect(error.message).toContain(`line ${at + 1}: not a valid row line at role`);
-    expect(error.message).toContain('The 1 turn(s) before it are in thread trip (the last: t1)');
+    expect(error.message).toContain(
+      'The 1 turn(s) before it are in thread "trip" (the last: "t1")',
+    );
     expect(error.value).toEqual({ line: at + 1, importedTurns: 1, lastImportedTurnId: 't1' });
     expect(await target.hasTurn('trip', 't1')).toBe(true);
     expect(await target.hasTurn('trip', 't2')).toBe(false);
@@ -83,7 +85,7 @@ describe('importThread', () => {
           l[row] = (l[row] as string).replace('"turnId":"t1"', '"turnId":"t9"');
         },
         row + 1,
-        "is not the turn's (t1)",
+        'is not the turn\'s ("t1")',
       ],
       [
         'a turn twice',
@@ -91,7 +93,7 @@ describe('importThread', () => {
           l[t2] = (l[t2] as string).replace('"t2"', '"t1"');
         },
         t2 + 1,
-        'turn t1 appears twice',
+        'turn "t1" appears twice',
       ],
       [
         'a bad status',
@@ -195,7 +197,7 @@ describe('importThread', () => {
     const error = await rejected(importThread(target, `${cut.join('\n')}\n`));
     expect(error.code).toBe('invalid-export');
     expect(error.message).toContain('the export ends without its end line');
-    expect(error.message).toContain('turn t3 was not written');
+    expect(error.message).toContain('turn "t3" was not written');
     expect(await target.hasTurn('trip', 't2')).toBe(true);
     expect(await target.hasTurn('trip', 't3')).toBe(false);
   });
