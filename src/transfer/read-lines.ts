@@ -81,7 +81,10 @@ export async function* readLines(
   maxLength: number,
 ): AsyncGenerator<NumberedLine> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  let pending = '';
+  // The line being read, in pieces: each chunk is searched for a line break once and joined once,
+  // so a line over many chunks (a row carrying a large file) is read in linear time.
+  const pieces: string[] = [];
+  let pending = 0;
   let number = 1;
   const decode = (chunk: string | Uint8Array, stream: boolean): string => {
     if (typeof chunk === 'string') return chunk;
@@ -96,27 +99,37 @@ export async function* readLines(
       number,
       new LineProblem(`the line is longer than ${maxLength} characters (maxLineLength)`),
     );
+  // A line's text, checked before it is joined; one character more for the `\r` of a CRLF.
+  const line = (last: string): string => {
+    if (pending + last.length > maxLength + 1) throw tooLong();
+    pieces.push(last);
+    const text = clean(pieces.join(''), number);
+    pieces.length = 0;
+    pending = 0;
+    if (text.length > maxLength) throw tooLong();
+    return text;
+  };
   for await (const chunk of chunksOf(input)) {
     if (typeof chunk !== 'string' && !(chunk instanceof Uint8Array)) {
       throw new InputProblem(number, new LineProblem('the input gave a chunk that is not text'));
     }
-    pending += decode(chunk, true);
+    const text = decode(chunk, true);
     let start = 0;
-    for (let end = pending.indexOf('\n'); end !== -1; end = pending.indexOf('\n', start)) {
-      const text = clean(pending.slice(start, end), number);
+    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+      const full = line(text.slice(start, end));
       start = end + 1;
-      if (text.length > maxLength) throw tooLong();
-      yield { number, text };
+      yield { number, text: full };
       number++;
     }
-    pending = pending.slice(start);
-    if (pending.length > maxLength + 1) throw tooLong();
+    if (start < text.length) {
+      pieces.push(text.slice(start));
+      pending += text.length - start;
+      if (pending > maxLength + 1) throw tooLong();
+    }
   }
-  pending += decode(new Uint8Array(0), false);
-  if (pending === '') return;
-  const text = clean(pending, number);
-  if (text.length > maxLength) throw tooLong();
-  yield { number, text };
+  const rest = decode(new Uint8Array(0), false);
+  if (pending === 0 && rest === '') return;
+  yield { number, text: line(rest) };
 }
 
 function clean(text: string, number: number): string {

@@ -224,6 +224,23 @@ describe('importThread', () => {
     expect(long.message).toContain('line 1: the line is longer than 100 characters');
   });
 
+  it('reads a line over many chunks in linear time (a row carrying a large file)', async () => {
+    const lines = await exported();
+    // The header, t1 and t2 (its last row holding 4 Mi characters), and their end line.
+    const kept = lines.slice(0, lineOf(lines, '"kind":"turn","turnId":"t3"'));
+    const big = lineOf(kept, '"turnId":"t2","step":0,"role":"assistant"');
+    kept[big] = (kept[big] as string).replace('You are welcome.', 'x'.repeat(4 * 1024 * 1024));
+    const rows = kept.filter((line) => line.startsWith('{"kind":"row"')).length;
+    const text = `${kept.join('\n')}\n{"kind":"end","turns":2,"rows":${rows}}\n`;
+    const chunks: string[] = [];
+    for (let i = 0; i < text.length; i += 1000) chunks.push(text.slice(i, i + 1000));
+    const started = performance.now();
+    const result = await importThread(await memory(), chunks);
+    // Linear, this takes well under a second; joining the line again at each chunk took minutes.
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(result).toMatchObject({ turns: 2, rows });
+  });
+
   it('checks its arguments', async () => {
     const store = await memory();
     const cases: Array<[Promise<unknown>, string]> = [
