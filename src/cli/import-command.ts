@@ -1,13 +1,40 @@
-// `chunklog import <db> <file | -> [--thread-id id] [--append] [--migrate]`.
-import { createReadStream, existsSync } from 'node:fs';
+// `chunklog import <db> <file | -> [--thread-id id] [--append] [--migrate] [--max-line-length n]`.
+import { constants } from 'node:buffer';
+import { createReadStream, existsSync, fstatSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ChunklogError } from '../errors/chunklog-error.js';
 import { openWritableStore } from '../inspect/open-target.js';
-import { importThread } from '../transfer/import-thread.js';
+import { DEFAULT_MAX_LINE_LENGTH, importThreadNaming } from '../transfer/import-thread.js';
+import type { OptionNames } from '../transfer/importer.js';
 import { UsageError } from './fail.js';
 import { STORE_FLAGS, storeEncryption } from './store-encryption.js';
 
 const isUrl = (target: string) => /^(postgres(ql)?|mysql):\/\//.test(target);
+
+/** The flags, as the import's messages name them. */
+const FLAGS: OptionNames = {
+  threadId: '--thread-id',
+  append: '--append',
+  maxLineLength: '--max-line-length',
+};
+
+/**
+ * The longest line to read: the flag's; else, from a file, the file's size (a line is no longer
+ * than its file, so an export is read whole however large a row is; the engine's longest string
+ * at most); else, from a pipe, `importThread`'s default.
+ */
+function maxLineLength(flag: string | undefined, file: string): number {
+  if (flag !== undefined) {
+    const value = /^[0-9]+$/.test(flag) ? Number(flag) : Number.NaN;
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw new UsageError('--max-line-length must be a positive whole number of characters');
+    }
+    return value;
+  }
+  const stats = file === '-' ? fstatSync(0) : statSync(file);
+  if (!stats.isFile()) return DEFAULT_MAX_LINE_LENGTH;
+  return Math.min(Math.max(stats.size, DEFAULT_MAX_LINE_LENGTH), constants.MAX_STRING_LENGTH);
+}
 
 /**
  * Runs `chunklog import`.
@@ -23,6 +50,7 @@ export async function importCommand(args: string[]): Promise<void> {
       'thread-id': { type: 'string' },
       append: { type: 'boolean', default: false },
       migrate: { type: 'boolean', default: false },
+      'max-line-length': { type: 'string' },
       ...STORE_FLAGS,
     },
   });
@@ -34,15 +62,22 @@ export async function importCommand(args: string[]): Promise<void> {
   if (!isUrl(target) && !existsSync(target) && !values.migrate) {
     throw new UsageError(`no SQLite file ${target}: pass --migrate to create a store there`);
   }
+  const maxLine = maxLineLength(values['max-line-length'], file);
   const encryption = await storeEncryption(values, false);
   const opened = await openWritableStore(target, { tablePrefix: values.prefix, encryption });
   try {
     if (values.migrate) await opened.store.migrate();
     const input = file === '-' ? process.stdin : createReadStream(file);
-    const result = await importThread(opened.store, input, {
-      threadId: values['thread-id'],
-      onExistingThread: values.append ? 'append' : 'error',
-    }).catch((error: unknown) => {
+    const result = await importThreadNaming(
+      opened.store,
+      input,
+      {
+        threadId: values['thread-id'],
+        onExistingThread: values.append ? 'append' : 'error',
+        maxLineLength: maxLine,
+      },
+      FLAGS,
+    ).catch((error: unknown) => {
       if (ChunklogError.hasCode(error, 'not-migrated')) {
         throw new Error(`${error.message} (pass --migrate to create or upgrade the tables)`, {
           cause: error,

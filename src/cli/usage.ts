@@ -37,12 +37,14 @@ Writes the thread as JSON Lines (format chunklog-thread, version 1), reading the
 
 /** `chunklog import`. */
 export const IMPORT_USAGE: string = `Usage: chunklog import <db> <file.jsonl | -> [--thread-id id] [--append] [--migrate] [--prefix chunklog_]
-                      [--key-file keys.json | --key-module keys.mjs]
+                      [--max-line-length characters] [--key-file keys.json | --key-module keys.mjs]
 
 ${TARGET}
   --thread-id the id of the thread to create (default: the exported thread's id)
   --append    when the thread exists, add the turns of the file it does not hold
   --migrate   create or upgrade the store's tables first (a new SQLite file needs it)
+  --max-line-length the longest line to read, in characters: a row carrying a file is one line
+              (default: the file's size, so any export is read; from a pipe, 67108864 = 64 Mi)
 
 Reads an export of chunklog export ("-": standard input), checks every line, and stores it
 turn by turn: a bad line stops the import with the turns before it stored.`;

@@ -1,5 +1,5 @@
 import { invalidOption, readOptions } from '../errors/invalid-option.js';
-import { Importer, type ImportThreadStore } from './importer.js';
+import { Importer, type ImportThreadStore, OPTION_NAMES, type OptionNames } from './importer.js';
 import { InputProblem, isExportInput, readLines, type ThreadExportInput } from './read-lines.js';
 
 /**
@@ -44,7 +44,8 @@ export interface ImportThreadResult {
   readonly sameSeqs: boolean;
 }
 
-const DEFAULT_MAX_LINE = 64 * 1024 * 1024;
+/** `importThread`'s default `maxLineLength`: 64 Mi characters. */
+export const DEFAULT_MAX_LINE_LENGTH: number = 64 * 1024 * 1024;
 
 /**
  * Imports a thread export (`exportThread`'s format, `chunklog-thread` version 1) into a store:
@@ -80,10 +81,29 @@ const DEFAULT_MAX_LINE = 64 * 1024 * 1024;
  * console.log(`${result.turns} turns, ${result.rows} rows into ${result.threadId}`);
  * ```
  */
-export async function importThread(
+export function importThread(
   store: ImportThreadStore,
   input: ThreadExportInput,
   options?: ImportThreadOptions,
+): Promise<ImportThreadResult> {
+  return importThreadNaming(store, input, options, OPTION_NAMES);
+}
+
+/**
+ * {@link importThread}, its messages naming the options as `names` does (the command line's
+ * flags).
+ *
+ * @param store - as importThread's
+ * @param input - as importThread's
+ * @param options - as importThread's
+ * @param names - how the messages name the options
+ * @returns as importThread's
+ */
+export async function importThreadNaming(
+  store: ImportThreadStore,
+  input: ThreadExportInput,
+  options: ImportThreadOptions | undefined,
+  names: OptionNames,
 ): Promise<ImportThreadResult> {
   const where = 'importThread';
   for (const method of [
@@ -119,7 +139,7 @@ export async function importThread(
       onExisting,
     );
   }
-  const maxLineLength = known.maxLineLength ?? DEFAULT_MAX_LINE;
+  const maxLineLength = known.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
   if (!Number.isSafeInteger(maxLineLength) || (maxLineLength as number) < 1) {
     invalidOption(
       where,
@@ -128,10 +148,14 @@ export async function importThread(
       maxLineLength,
     );
   }
-  const importer = new Importer(store, {
-    threadId: threadId as string | undefined,
-    onExistingThread: onExisting as 'error' | 'append',
-  });
+  const importer = new Importer(
+    store,
+    {
+      threadId: threadId as string | undefined,
+      onExistingThread: onExisting as 'error' | 'append',
+    },
+    names,
+  );
   let last = 0;
   try {
     for await (const { number, text } of readLines(input, maxLineLength as number)) {

@@ -22,6 +22,20 @@ export type ImportThreadStore = Pick<
   'getThread' | 'createThread' | 'hasTurn' | 'appendTurn' | 'recordUsage'
 >;
 
+/** How the messages name the options: `importThread`'s, or the command line's flags. */
+export interface OptionNames {
+  readonly threadId: string;
+  readonly append: string;
+  readonly maxLineLength: string;
+}
+
+/** `importThread`'s option names. */
+export const OPTION_NAMES: OptionNames = {
+  threadId: 'threadId',
+  append: "onExistingThread: 'append'",
+  maxLineLength: 'maxLineLength',
+};
+
 interface PendingTurn {
   readonly line: number;
   readonly turn: ThreadExportTurn;
@@ -64,6 +78,7 @@ export class Importer {
       readonly threadId: string | undefined;
       readonly onExistingThread: 'error' | 'append';
     },
+    private readonly names: OptionNames = OPTION_NAMES,
   ) {}
 
   /** Reads one non-blank line. */
@@ -135,7 +150,7 @@ export class Importer {
     if (this.existed && this.options.onExistingThread === 'error') {
       throw new ChunklogError(
         'thread-exists',
-        `importThread: thread ${JSON.stringify(target)} exists already; nothing was imported. Import under another id (threadId), or pass onExistingThread: 'append' to add the turns it does not hold`,
+        `importThread: thread ${JSON.stringify(target)} exists already; nothing was imported. Import under another id (${this.names.threadId}), or pass ${this.names.append} to add the turns it does not hold`,
         { threadId: target, option: 'threadId', value: target },
       );
     }
@@ -266,14 +281,25 @@ export class Importer {
     this.created = true;
   }
 
-  private progress(): string {
+  /**
+   * What was stored, and how to go on: fix the file, or raise the limit a line is over; then
+   * import again, appending.
+   */
+  private progress(limit?: 'maxLineLength'): string {
     const done = this.tally.turns + this.tally.skippedTurns;
+    const again =
+      limit === undefined
+        ? 'fix the file and import it again with'
+        : `import it again with a larger ${this.names[limit]} and`;
     if (done === 0) {
-      return this.created
-        ? `Thread ${JSON.stringify(this.target)} was created and holds no turn of the export.`
-        : 'Nothing was imported.';
+      if (this.created) {
+        return `Thread ${JSON.stringify(this.target)} was created and holds no turn of the export.`;
+      }
+      return limit === undefined
+        ? 'Nothing was imported.'
+        : `Nothing was imported: import it again with a larger ${this.names[limit]}.`;
     }
-    return `The ${done} turn(s) before it are in thread ${JSON.stringify(this.target)} (the last: ${JSON.stringify(this.lastImported)}); fix the file and import it again with onExistingThread: 'append' to add the rest (turns already there are skipped).`;
+    return `The ${done} turn(s) before it are in thread ${JSON.stringify(this.target)} (the last: ${JSON.stringify(this.lastImported)}); ${again} ${this.names.append} to add the rest (turns already there are skipped).`;
   }
 
   private progressValue(line: number) {
@@ -287,7 +313,7 @@ export class Importer {
   private problem(number: number, problem: LineProblem): ChunklogError {
     return new ChunklogError(
       'invalid-export',
-      `importThread: line ${number}: ${problem.text}. ${this.progress()}`,
+      `importThread: line ${number}: ${problem.text}${problem.limit === undefined ? '' : ` (${this.names[problem.limit]})`}. ${this.progress(problem.limit)}`,
       {
         path: [
           'line',

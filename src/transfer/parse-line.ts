@@ -22,11 +22,13 @@ export class LineProblem {
    * @param text - what is wrong, as a clause (`"seq" must be above 4`)
    * @param path - where in the line's object
    * @param cause - the zod error, when there is one
+   * @param limit - the option whose limit the line is over (then the file is not wrong)
    */
   constructor(
     readonly text: string,
     readonly path: readonly PropertyKey[] = [],
     readonly cause?: unknown,
+    readonly limit?: 'maxLineLength',
   ) {}
 }
 

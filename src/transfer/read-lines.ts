@@ -97,7 +97,12 @@ export async function* readLines(
   const tooLong = () =>
     new InputProblem(
       number,
-      new LineProblem(`the line is longer than ${maxLength} characters (maxLineLength)`),
+      new LineProblem(
+        `the line is longer than ${maxLength} characters`,
+        [],
+        undefined,
+        'maxLineLength',
+      ),
     );
   // A line's text, checked before it is joined; one character more for the `\r` of a CRLF.
   const line = (last: string): string => {

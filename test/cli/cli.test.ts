@@ -285,6 +285,63 @@ describe('chunklog export and import', () => {
     expect(result.stderr).toContain('"t1\\u009b2K\\u2028\\u202e"');
   });
 
+  it('imports any export of a file, however long its lines; from a pipe, says which flag reads a longer line', async () => {
+    // A row carrying a file of 50 MB: over importThread's default of 64 Mi characters.
+    const store = createChunkStore({ sqlite: join(temp.dir, 'big-source.db') });
+    await store.migrate();
+    const pdf = 'A'.repeat(65 * 1024 * 1024);
+    await store.appendTurn('big', [
+      { turnId: 't1', step: 0, role: 'user', type: 'text', data: { text: 'Hello' } },
+      { turnId: 't1', step: 0, role: 'assistant', type: 'text', data: { text: 'Hi' } },
+    ]);
+    await store.appendTurn('big', [
+      {
+        turnId: 't2',
+        step: 0,
+        role: 'user',
+        type: 'file',
+        data: { mediaType: 'application/pdf', data: pdf },
+      },
+      { turnId: 't2', step: 0, role: 'assistant', type: 'text', data: { text: 'Read it' } },
+    ]);
+    await store.close();
+    const file = join(temp.dir, 'big.jsonl');
+    expect(
+      (await cli(['export', join(temp.dir, 'big-source.db'), 'big', '--out', file])).code,
+    ).toBe(0);
+    const imported = await cli(['import', join(temp.dir, 'big.db'), file, '--migrate']);
+    expect(imported.stderr).toBe('');
+    expect(imported.stdout).toContain('imported 2 turn(s), 4 row(s) into thread big');
+
+    // From a pipe the limit is 64 Mi characters unless raised: here a lower one, below a row of t2.
+    const lines = (await cli(['export', source, 'trip'])).stdout.trimEnd().split('\n');
+    const t2 = lines.findIndex((line) => line.includes('"kind":"turn","turnId":"t2"'));
+    const limit = Math.max(...lines.slice(0, t2).map((line) => line.length));
+    const over = lines.findIndex((line) => line.includes('You are welcome.'));
+    lines[over] = (lines[over] as string).replace('You are welcome.', 'x'.repeat(limit));
+    const longFile = join(temp.dir, 'long.jsonl');
+    writeFileSync(longFile, `${lines.join('\n')}\n`);
+    const piped = (flags: string) =>
+      cli(
+        [],
+        `cat "${longFile}" | "${process.execPath}" "${join(ROOT, 'dist/cli.js')}" import "${join(temp.dir, 'limit.db')}" - --migrate ${flags}`,
+      );
+    const stopped = await piped(`--max-line-length ${limit}`);
+    expect(stopped.code).toBe(1);
+    expect(stopped.stderr).toBe(
+      `chunklog import: importThread: line ${over + 1}: the line is longer than ${limit} characters (--max-line-length). The 1 turn(s) before it are in thread "trip" (the last: "t1"); import it again with a larger --max-line-length and --append to add the rest (turns already there are skipped).\n`,
+    );
+    const rest = await piped(`--max-line-length ${(lines[over] as string).length} --append`);
+    expect(rest.stderr).toBe('');
+    expect(rest.stdout).toContain('imported 4 turn(s)');
+    expect(rest.stdout).toContain('1 turn(s) were there already');
+    const bad = await cli(['import', source, '-', '--max-line-length', '1e6']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(
+      /^chunklog import: --max-line-length must be a positive whole number/,
+    );
+  });
+
   it('says what is wrong with the arguments, once, with the usage', async () => {
     const none = await cli([]);
     expect(none.code).toBe(0);

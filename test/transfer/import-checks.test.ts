@@ -221,7 +221,9 @@ describe('importThread', () => {
     const invalid = await rejected(importThread(await memory(), [new Uint8Array([0xff, 0x0a])]));
     expect(invalid.message).toContain('line 1: the bytes are not UTF-8 text');
     const long = await rejected(importThread(await memory(), text, { maxLineLength: 100 }));
-    expect(long.message).toContain('line 1: the line is longer than 100 characters');
+    expect(long.message).toContain(
+      'line 1: the line is longer than 100 characters (maxLineLength). Nothing was imported: import it again with a larger maxLineLength.',
+    );
   });
 
   it('reads a line over many chunks in linear time (a row carrying a large file)', async () => {
