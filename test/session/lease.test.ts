@@ -67,6 +67,22 @@ function neverCalled() {
 
 const HOUR = 3_600_000;
 
+/** A worker that held `threadId`'s lease for an hour, began `turnId` and published its start on `relayKey`, then died. */
+async function beginOnDeadWorker(
+  store: ChunkStore,
+  relay: ReturnType<typeof createInProcessRelay>,
+  at: { threadId: string; relayKey: string; turnId: string },
+): Promise<void> {
+  const { threadId, relayKey, turnId } = at;
+  const held = await store.acquireLease(threadId, 'worker', { ttlMs: HOUR });
+  await store.beginTurn(
+    threadId,
+    [{ turnId, step: 0, role: 'user', type: 'text', data: { text: 'hello' } }],
+    { fence: held.lease },
+  );
+  relay.publish(relayKey, { type: 'turn-start', turnId }, { id: `${turnId}:0`, turnId, index: 0 });
+}
+
 /** Session `a1`: its turn waits in the tool `slow` until released, then answers. */
 function waitsInTool(
   store: ChunkStore,
@@ -436,17 +452,7 @@ describe('a turn whose process died, closed by the next holder', () => {
     const relay = createInProcessRelay();
     cleanups.push(() => relay.close());
     // A worker began turn d1 and published two of its events, then died.
-    const held = await storeA.acquireLease('gone', 'worker', { ttlMs: HOUR });
-    await storeA.beginTurn(
-      'gone',
-      [{ turnId: 'd1', step: 0, role: 'user', type: 'text', data: { text: 'hello' } }],
-      { fence: held.lease },
-    );
-    relay.publish(
-      'gone',
-      { type: 'turn-start', turnId: 'd1' },
-      { id: 'd1:0', turnId: 'd1', index: 0 },
-    );
+    await beginOnDeadWorker(storeA, relay, { threadId: 'gone', relayKey: 'gone', turnId: 'd1' });
     relay.publish('gone', { type: 'text-start', id: 'x' }, { id: 'd1:1', turnId: 'd1', index: 1 });
     expect(await relay.runningTurn('gone')).toBe('d1');
     clock.now += 2 * HOUR;
@@ -474,17 +480,11 @@ describe('a turn whose process died, closed by the next holder', () => {
     // The user regenerated q1: the new version runs on an alternative, keyed on the relay by
     // the conversation (what every reader follows), and its worker died.
     const alternative = await storeA.addAlternative('conv', { turnId: 'q1', newThreadId: 'alt' });
-    const held = await storeA.acquireLease(alternative.id, 'worker', { ttlMs: HOUR });
-    await storeA.beginTurn(
-      alternative.id,
-      [{ turnId: 'q2', step: 0, role: 'user', type: 'text', data: { text: 'first' } }],
-      { fence: held.lease },
-    );
-    relay.publish(
-      'conv',
-      { type: 'turn-start', turnId: 'q2' },
-      { id: 'q2:0', turnId: 'q2', index: 0 },
-    );
+    await beginOnDeadWorker(storeA, relay, {
+      threadId: alternative.id,
+      relayKey: 'conv',
+      turnId: 'q2',
+    });
     clock.now += 2 * HOUR;
     const swept = await recoverInterruptedTurns(storeB, { relay });
     expect(swept).toEqual([{ threadId: 'alt', outcome: 'closed', turnIds: ['q2'] }]);
