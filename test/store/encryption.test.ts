@@ -394,6 +394,16 @@ describe('the encryption option and key providers', () => {
     await store.close();
   });
 
+  it('updateThread of a thread that does not exist is refused and makes it no key', async () => {
+    const { createChunkStore } = await import('../../src/store/index.js');
+    const keys = createMemoryKeyProvider();
+    const store = createChunkStore({ sqlite: ':memory:' }, { encryption: { keys } });
+    await store.migrate();
+    await expectCode(store.updateThread('nope', { title: 'x' }), 'thread-not-found');
+    expect(await keys.getKey('nope')).toBeUndefined();
+    await store.close();
+  });
+
   it('the memory provider keeps versions and destroys one or all', async () => {
     const keys = createMemoryKeyProvider();
     expect(await keys.getKey('a')).toBeUndefined();

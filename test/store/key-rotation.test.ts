@@ -114,7 +114,6 @@ const lateWrites: readonly {
     write: (store) =>
       store.appendSteps('t', 'run', turn('run', 2).slice(1), { status: 'completed' }),
   },
-  { name: 'updateThread', write: (store) => store.updateThread('t', { title: 'late title' }) },
 ];
 
 describe.each(['sqlite', 'postgres', 'mysql'] as const)('a key rotation on %s', (name) => {
@@ -189,6 +188,38 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)(
   },
 );
 
+describe.each(['sqlite', 'postgres', 'mysql'] as const)(
+  'updateThread beside a key rotation on %s',
+  (name) => {
+    it.skipIf(!available.includes(name))(
+      "fetches its key under the thread's lock: the rotation waits for it, then re-encrypts the new title, and it reads",
+      async () => {
+        const harness = createHarness(name);
+        harnesses.push(harness);
+        const inner = createMemoryKeyProvider();
+        const { provider, hold } = heldKeys(inner);
+        const store = harness.openStore({ encryption: { keys: provider } });
+        await store.migrate();
+        await store.createThread('t', { title: 'first title' });
+        await store.appendTurn('t', turn('old', 2));
+
+        const held = hold();
+        const updating = store.updateThread('t', { title: 'late title' });
+        await held.fetched;
+        const rotating = store.rotateThreadKey('t');
+        held.release();
+        expect((await updating).title).toBe('late title');
+        expect((await rotating).version).toBe(2);
+        expect(await inner.getKey('t', 1)).toBeUndefined();
+
+        expect(await storedTitle(store, harness.raw, 't')).toMatch(/^ck1\.2\./);
+        expect((await store.getThread('t'))?.title).toBe('late title');
+        await store.close();
+      },
+    );
+  },
+);
+
 describe('a write to a thread rotated past its provider', () => {
   it('is refused naming the encryption option when the newest key is older than the thread says', async () => {
     const harness = createHarness('sqlite');
@@ -206,6 +237,12 @@ describe('a write to a thread rotated past its provider', () => {
       (e: unknown) => (ChunklogError.isInstance(e) ? [e.code, e.option] : String(e)),
     );
     expect(await written).toEqual(['invalid-option', 'encryption']);
+    const updated = store.updateThread('t', { title: 'lost' }).then(
+      () => undefined,
+      (e: unknown) => (ChunklogError.isInstance(e) ? [e.code, e.option] : String(e)),
+    );
+    expect(await updated).toEqual(['invalid-option', 'encryption']);
+    expect((await store.getThread('t'))?.title).toBeUndefined();
     // Nothing was written: the thread still holds its one row (under the lost key).
     const stored = await harness.raw
       .selectFrom(store.tables.chunks)

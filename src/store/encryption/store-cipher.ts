@@ -281,15 +281,24 @@ export async function currentSealer(
     if (now !== undefined && sameBytes(now.key, seal.key)) return seal;
   }
   const key = await cipher.writeKey(threadId);
-  const rotatedTo = Number(keyVersion ?? 0);
-  if (key.version < rotatedTo) {
-    throw new ChunklogError(
-      'invalid-option',
-      `The encryption key provider's newest key for thread ${JSON.stringify(threadId)} is version ${key.version}, but the thread was rotated to version ${rotatedTo}: the provider lost keys.`,
-      { option: 'encryption', threadId },
-    );
-  }
+  checkNotBehind(threadId, key.version, keyVersion);
   return cipher.rowSealer(key, threadId);
+}
+
+/**
+ * Refuses a write sealing with the provider's newest key, of `version`, when the thread (its
+ * `key_version`, read under its lock) was rotated past it: the provider lost keys.
+ *
+ * @throws {ChunklogError} `invalid-option` naming `encryption` and the thread
+ */
+export function checkNotBehind(threadId: string, version: number, keyVersion: unknown): void {
+  const rotatedTo = Number(keyVersion ?? 0);
+  if (version >= rotatedTo) return;
+  throw new ChunklogError(
+    'invalid-option',
+    `The encryption key provider's newest key for thread ${JSON.stringify(threadId)} is version ${version}, but the thread was rotated to version ${rotatedTo}: the provider lost keys.`,
+    { option: 'encryption', threadId },
+  );
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -1,6 +1,6 @@
 import { readOptions } from '../../errors/invalid-option.js';
 import type { StoreContext } from '../context.js';
-import { rotatedPast } from '../encryption/store-cipher.js';
+import { checkNotBehind } from '../encryption/store-cipher.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { checkClearable, checkOwnerId, checkTitle } from '../thread-meta.js';
 import { checkMetadata, openThread, selectThread, storedThreadColumns } from '../threads.js';
@@ -21,18 +21,18 @@ export function updateThread(
   const title = checkClearable(o.title, checkTitle);
   return wrapStoreErrors('updateThread', threadId, async () => {
     const json = metadata === undefined || metadata === null ? metadata : JSON.stringify(metadata);
-    const sealed = await storedThreadColumns(ctx, threadId, json, title);
     return await writeTransaction(
       ctx,
       async (trx) => {
         const thread = await selectThread(ctx, trx, threadId, true);
         if (thread === undefined) throw threadNotFound(threadId);
-        // A key rotation moved the thread past the key the values were sealed with (fetched
-        // before the lock): seal them again with the newest (notes/0095).
-        const stored =
-          sealed.version !== undefined && rotatedPast(thread.key_version, sealed.version)
-            ? await storedThreadColumns(ctx, threadId, json, title)
-            : sealed;
+        // Sealed under the lock, with the key the provider has now: a key fetched before it may
+        // be one that a rotation or an erasure (of the thread's earlier life) destroyed since,
+        // and a thread that does not exist gets no key (notes/0109).
+        const stored = await storedThreadColumns(ctx, threadId, json, title);
+        if (stored.version !== undefined) {
+          checkNotBehind(threadId, stored.version, thread.key_version);
+        }
         const set = {
           ...(metadata === undefined ? {} : { metadata: stored.metadata ?? null }),
           ...(ownerId === undefined ? {} : { owner_id: ownerId }),

@@ -1,0 +1,13 @@
+import { ChunkWindow } from '../dist/window/index.js';
+import { MemoryThread, textTurn, flush, summary } from './_probe_window_lib.mjs';
+const t = new MemoryThread();
+t.storeTurn('t0', 'hi', textTurn('t0', 3));
+const w = new ChunkWindow({ limit: 10, loadPage: (r) => t.page(r) });
+await w.loadOlder();
+console.log(summary(w.log));
+const ev = textTurn('t1', 4);
+for (const e of ev) w.apply(e);
+console.log(summary(w.log));
+t.storeTurn('t1', null, ev);
+await w.reconcile();
+console.log(summary(w.log), w.groups.map(g=>g.id));
