@@ -28,8 +28,10 @@ for (const dialect of DIALECTS) {
   });
   // A later expiry on both: the source adds the earlier sentinel's count, the copy does not.
   const before = new Date(Date.now() - 2 * 86_400_000);
-  await store.expire({ before, threadId: T });
-  await store.expire({ before, threadId: `${T}-copy` });
+  const e1 = await store.expire({ before, threadId: T });
+  const e2 = await store.expire({ before, threadId: `${T}-copy` });
+  const oldLeft = (await store.getRows(`${T}-copy`)).filter((r) => Date.parse(r.createdAt) < before.getTime()).map((r) => `${r.seq}:${r.turnId}`);
+  console.log(dialect, 'second expire: source', e1, '| copy', e2, '| copy rows still older than `before`:', oldLeft.join(' '));
   const s2 = sentinel(await store.getRows(T));
   const c2 = sentinel(await store.getRows(`${T}-copy`));
   console.log(dialect, 'after a second expire: source leftOutTurns', s2.leftOutTurns, '| copy leftOutTurns', c2.leftOutTurns);

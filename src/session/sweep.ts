@@ -16,6 +16,7 @@ export type SweepStore = Pick<
   | 'getTurn'
   | 'appendSteps'
   | 'getThread'
+  | 'activePath'
 >;
 
 /** Options of {@link recoverInterruptedTurns}. */
@@ -23,7 +24,10 @@ export interface RecoverInterruptedTurnsOptions {
   /**
    * Continue the turns instead of closing them: a session for the thread, with the model and
    * tools its turns ran with (create it with the same options as the app's sessions). The sweep
-   * calls its `resumeInterruptedTurns()`, then closes it. Default: close every turn honestly
+   * calls its `resumeInterruptedTurns()`, then closes it. A turn that ran on an alternative (an
+   * `edit` or `regenerate`) is continued by the session of its conversation, whose id is passed,
+   * while that alternative is the conversation's active path, and closed when it is not (no
+   * session runs a path that is not active). Default: close every turn honestly
    * (`closeInterruptedTurns`: error results for unanswered calls, an `interrupted` chunk).
    */
   readonly continueWith?: ((threadId: string) => AgentSession) | undefined;
@@ -111,10 +115,11 @@ export async function recoverInterruptedTurns(
   const out: RecoveredThread[] = [];
   for (const threadId of threads) {
     try {
+      const conversationId = await continuedBy(store, threadId, o.continueWith);
       out.push(
-        o.continueWith === undefined
+        o.continueWith === undefined || conversationId === undefined
           ? await closeThread(store, threadId, holder, ttlMs, relay)
-          : await continueThread(o.continueWith, threadId),
+          : await continueThread(o.continueWith, threadId, conversationId),
       );
     } catch (error) {
       out.push({ threadId, outcome: 'failed', turnIds: [], error });
@@ -154,17 +159,34 @@ async function relayKeyOf(store: SweepStore, threadId: string): Promise<string> 
   return thread?.alternativeOf ?? threadId;
 }
 
+/**
+ * The conversation whose session continues the turns of `threadId`: the thread itself, or for an
+ * alternative its conversation while the alternative is the active path; undefined when nothing
+ * continues them (no `continueWith`, or an alternative no longer active: its turns are closed).
+ */
+async function continuedBy(
+  store: SweepStore,
+  threadId: string,
+  continueWith: RecoverInterruptedTurnsOptions['continueWith'],
+): Promise<string | undefined> {
+  if (continueWith === undefined) return undefined;
+  const conversationId = await relayKeyOf(store, threadId);
+  if (conversationId === threadId) return threadId;
+  return (await store.activePath(conversationId)) === threadId ? conversationId : undefined;
+}
+
 async function continueThread(
   continueWith: (threadId: string) => AgentSession,
   threadId: string,
+  conversationId: string,
 ): Promise<RecoveredThread> {
-  const session = continueWith(threadId);
+  const session = continueWith(conversationId);
   try {
-    if (session?.threadId !== threadId) {
+    if (session?.threadId !== conversationId) {
       throw new ChunklogError(
         'invalid-option',
-        `recoverInterruptedTurns: \`continueWith\` must return a session of thread ${JSON.stringify(threadId)}`,
-        { option: 'continueWith', threadId },
+        `recoverInterruptedTurns: \`continueWith\` must return a session of thread ${JSON.stringify(conversationId)}`,
+        { option: 'continueWith', threadId: conversationId },
       );
     }
     const results = await session.resumeInterruptedTurns();

@@ -468,6 +468,74 @@ describe('a turn whose process died, closed by the next holder', () => {
     ]);
   });
 
+  it('is continued by a sweep through its conversation’s session when it ran on the active alternative', async () => {
+    const clock = { now: 1_000_000 };
+    const [storeA, storeB] = await twoStores(clock);
+    const relay = createInProcessRelay();
+    cleanups.push(() => relay.close());
+    await storeA.appendTurn('conv', [
+      { turnId: 'q1', step: 0, role: 'user', type: 'text', data: { text: 'first' } },
+      { turnId: 'q1', step: 0, role: 'assistant', type: 'text', data: { text: 'one' } },
+    ]);
+    const alternative = await storeA.addAlternative('conv', { turnId: 'q1', newThreadId: 'alt' });
+    await beginOnDeadWorker(storeA, relay, {
+      threadId: alternative.id,
+      relayKey: 'conv',
+      turnId: 'q2',
+    });
+    clock.now += 2 * HOUR;
+    const asked: string[] = [];
+    const swept = await recoverInterruptedTurns(storeB, {
+      relay,
+      continueWith: (threadId) => {
+        asked.push(threadId);
+        return createAgentSession({
+          store: storeB,
+          threadId,
+          relay,
+          model: createScriptedModel([{ parts: [{ type: 'text', text: 'two' }] }]),
+          lease: { ttlMs: HOUR },
+        });
+      },
+    });
+    // The app's sessions serve conversations: the sweep asks for the conversation's.
+    expect(asked).toEqual(['conv']);
+    expect(swept).toEqual([{ threadId: 'alt', outcome: 'continued', turnIds: ['q2'] }]);
+    expect(await storeB.getTurnInfo('alt', 'q2')).toMatchObject({ status: 'completed' });
+    // Its readers follow the conversation's key: the continuation reached them there.
+    expect(await relay.runningTurn('conv')).toBeUndefined();
+    const followed = relay.replay('conv', 'q2:0').events.map((e) => e.event.type);
+    expect(followed).toContain('text-delta');
+    expect(followed.at(-1)).toBe('turn-end');
+  });
+
+  it('is closed by a sweep given continueWith when it ran on an alternative no longer active', async () => {
+    const clock = { now: 1_000_000 };
+    const [storeA, storeB] = await twoStores(clock);
+    await storeA.appendTurn('conv', [
+      { turnId: 'q1', step: 0, role: 'user', type: 'text', data: { text: 'first' } },
+      { turnId: 'q1', step: 0, role: 'assistant', type: 'text', data: { text: 'one' } },
+    ]);
+    const alternative = await storeA.addAlternative('conv', { turnId: 'q1', newThreadId: 'alt' });
+    const relay = createInProcessRelay();
+    cleanups.push(() => relay.close());
+    await beginOnDeadWorker(storeA, relay, {
+      threadId: alternative.id,
+      relayKey: 'conv',
+      turnId: 'q2',
+    });
+    // The user switched back to the first version while the turn's worker was dead.
+    await storeA.switchAlternative('conv', 'conv');
+    clock.now += 2 * HOUR;
+    const swept = await recoverInterruptedTurns(storeB, {
+      continueWith: () => {
+        throw new Error('no session continues a path nobody reads');
+      },
+    });
+    expect(swept).toEqual([{ threadId: 'alt', outcome: 'closed', turnIds: ['q2'] }]);
+    expect(await storeB.getTurnInfo('alt', 'q2')).toMatchObject({ status: 'interrupted' });
+  });
+
   it('is ended by a sweep on the relay key of its conversation when it ran on an alternative', async () => {
     const clock = { now: 1_000_000 };
     const [storeA, storeB] = await twoStores(clock);
