@@ -211,12 +211,16 @@ export class LiveTurn {
   }
 
   /**
-   * Adds a user message to the turn at its next step boundary (the AI SDK's steering). Before
-   * the model is first called, the message waits and joins the first step.
+   * Adds a user message to the turn at its next step boundary (the AI SDK's steering), redacted
+   * when the session redacts. Before the model is first called, the message waits and joins the
+   * first step.
    */
   steer(text: string, id: string): Promise<SteeringOutcome> {
-    if (this.#steering !== undefined) return this.#steering.steer(text, { id });
-    return new Promise((resolve) => this.#early.push({ text, id, resolve }));
+    // Redacted before the model sees it, as the user's message is (its counts go into the
+    // turn's next `redacted` notice; the `steering-message` event then finds nothing left).
+    const sent = this.userText(text);
+    if (this.#steering !== undefined) return this.#steering.steer(sent, { id });
+    return new Promise((resolve) => this.#early.push({ text: sent, id, resolve }));
   }
 
   /** The steering object to give `streamText`; the messages that waited for it go in first. */

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createAgentSession } from '../../src/entries/session.js';
 import type { ChunkEvent } from '../../src/schema/chunk-event.js';
 import { createScriptedModel, parseScript } from '../../src/testing/index.js';
+import { redactSecrets } from '../../src/transforms/index.js';
 import { slowTool } from './fixtures.js';
 import {
   block,
@@ -364,6 +365,39 @@ describe('steer', () => {
       { role: 'user', content: [{ type: 'text', text: 'First' }] },
       { role: 'user', content: [{ type: 'text', text: 'And second' }] },
     ]);
+  });
+
+  it('with redact, reaches the model redacted, at the first step and at a later one', async () => {
+    const { store, dispose } = await openSqliteStore();
+    disposers.push(dispose);
+    const slow = slowTool();
+    const model = createScriptedModel(
+      parseScript('tool run {"ms":1}\n---\ntext Noted.\n---\ntext Ok.'),
+    );
+    const session = createAgentSession({
+      store,
+      threadId: 's-redact',
+      model,
+      tools: { run: slow.tool },
+      idGenerator: sequentialIds(),
+      redact: redactSecrets,
+    });
+    const early = session.steer('first mail ada@example.com');
+    const turn = session.send('Go');
+    const first = session.steer('mail ada@example.com');
+    await slow.started;
+    const later = session.steer('or grace@example.org');
+    slow.release('done');
+    await turn.rows;
+    expect((await early.outcome).type).toBe('sent');
+    expect((await first.outcome).type).toBe('delivered');
+    expect((await later.outcome).type).toBe('delivered');
+    const sent = JSON.stringify(model.prompts);
+    expect(sent).not.toContain('ada@example.com');
+    expect(sent).not.toContain('grace@example.org');
+    expect(sent).toContain('[redacted:email]');
+    const stored = JSON.stringify(await store.getRows('s-redact'));
+    expect(stored).not.toMatch(/ada@|grace@/);
   });
 
   it('of a cancelled turn is dropped, not sent', async () => {
