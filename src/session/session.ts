@@ -830,10 +830,23 @@ class Session implements AgentSession {
 
   cancel(reason?: string): boolean {
     checkCancelReason(reason, 'cancel');
-    return (
-      this.#dispatch({ type: 'cancel', target: 'current', reason: reason ?? 'Cancelled' }) !==
-      undefined
-    );
+    const why = reason ?? 'Cancelled';
+    // A turn the `continue` policy runs inside the current job's admission (after a lease
+    // takeover) is the running turn (`runningTurnId`): the cancel is its, and the job it
+    // was admitted for runs after it.
+    const recovering = this.#recoveringTurn();
+    if (recovering !== undefined) {
+      recovering.cancel(why);
+      return true;
+    }
+    return this.#dispatch({ type: 'cancel', target: 'current', reason: why }) !== undefined;
+  }
+
+  /** The interrupted turn continued inside the current job's admission, while it runs. */
+  #recoveringTurn(): LiveTurn | undefined {
+    const live = this.#live;
+    if (live === undefined || live.ended) return undefined;
+    return this.#state.current?.phase === 'admitting' ? live : undefined;
   }
 
   reportToolProgress(toolCallId: string, text: string): void {
