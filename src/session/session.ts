@@ -548,8 +548,9 @@ class Session implements AgentSession {
     this.#live = live;
     let outcome: Awaited<ReturnType<typeof runTurn>>;
     let writer: TurnWriter;
+    let at: string;
     try {
-      const at = path ?? (await this.#activePath());
+      at = path ?? (await this.#activePath());
       writer = new TurnWriter(
         turn.store,
         at,
@@ -589,6 +590,9 @@ class Session implements AgentSession {
       return result;
     } catch (error) {
       this.#config.onError(error, { source: 'store', turnId: handle.turnId });
+      // A turn begun in the store (durability `step`, or continued) may be left `running`:
+      // the next turn's admission recovers the path by the `recovery` policy, as after a takeover.
+      if (mode !== 'whole') this.#recovered.delete(at);
       live.publishEnd();
       handle.fail(error);
       throw error;

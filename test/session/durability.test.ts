@@ -118,6 +118,42 @@ describe("durability: 'step'", () => {
     await session.close();
   });
 
+  it('a turn whose final write failed is closed by the next turn’s admission, not left running', async () => {
+    const opened = await openSqliteStore();
+    disposers.push(opened.dispose);
+    const { store } = opened;
+    let failFinal = true;
+    const faulty = Object.assign(Object.create(store) as typeof store, {
+      appendSteps: (...args: Parameters<typeof store.appendSteps>) => {
+        if (failFinal && args[3]?.status !== undefined) {
+          failFinal = false;
+          return Promise.reject(new Error('the database went away'));
+        }
+        return store.appendSteps(...args);
+      },
+    });
+    const errors: unknown[] = [];
+    const session = createAgentSession({
+      store: faulty,
+      threadId: 'final',
+      model: createScriptedModel([
+        { parts: [{ type: 'text', text: 'One.' }] },
+        { parts: [{ type: 'text', text: 'Two.' }] },
+      ]),
+      idGenerator: sequentialIds(),
+      durability: 'step',
+      lease: { ttlMs: 60_000 },
+      onError: (error) => errors.push(error),
+    });
+    await expect(session.send('first').result).rejects.toThrow('the database went away');
+    expect(errors).toHaveLength(1);
+    expect(await store.getTurnInfo('final', 't1')).toMatchObject({ status: 'running' });
+    expect((await session.send('second').result).outcome).toBe('completed');
+    expect(await store.getTurnInfo('final', 't1')).toMatchObject({ status: 'interrupted' });
+    expect(await store.getTurnInfo('final', 't2')).toMatchObject({ status: 'completed' });
+    await session.close();
+  });
+
   it("refuses a store that cannot write steps, and a durability that is not 'turn' or 'step'", async () => {
     const { store, dispose } = await openSqliteStore();
     try {
