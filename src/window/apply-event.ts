@@ -12,23 +12,32 @@ function closeTarget(state: WindowState): readonly Segment[] {
   return replaceSegment(state.segments, current, { ...current, closed: true });
 }
 
-/** Binds pending messages to a turn that just started: those naming it, else the oldest unnamed. */
-function bindPendingTo(segments: readonly Segment[], turn: TurnSegment): readonly Segment[] {
-  let named = false;
-  const out = segments.map((segment) => {
-    if (segment.kind === 'pending' && segment.turnId === turn.turnId) {
-      named = true;
-      return bindPending(segment, turn.turnId, turn.key);
-    }
-    return segment;
-  });
-  if (named) return out;
-  const index = out.findIndex(
+/** The pending messages a turn that just started takes: those naming it, else the oldest unnamed. */
+function pendingTakenBy(
+  segments: readonly Segment[],
+  turn: TurnSegment,
+): readonly PendingSegment[] {
+  const named = segments.filter(
+    (s): s is PendingSegment => s.kind === 'pending' && s.turnId === turn.turnId,
+  );
+  if (named.length > 0) return named;
+  const unnamed = segments.find(
     (s): s is PendingSegment => s.kind === 'pending' && s.turnId === null && s.boundTo === null,
   );
-  if (index < 0) return segments;
-  out[index] = bindPending(out[index] as PendingSegment, turn.turnId, turn.key);
-  return out;
+  return unnamed === undefined ? [] : [unnamed];
+}
+
+/**
+ * Places a turn that just started after the turns held (they stay in the order they started),
+ * right after the pending messages it takes, which move there bound to it: a pending message sits
+ * right before its turn, and the messages of turns not started yet (queued) stay after it.
+ */
+function placeStartedTurn(segments: readonly Segment[], turn: TurnSegment): readonly Segment[] {
+  const taken = pendingTakenBy(segments, turn);
+  const rest = segments.filter((s) => s.kind !== 'pending' || !taken.includes(s));
+  const at = rest.findLastIndex((s) => s.kind === 'turn') + 1;
+  const bound = taken.map((pending) => bindPending(pending, turn.turnId, turn.key));
+  return [...rest.slice(0, at), ...bound, turn, ...rest.slice(at)];
 }
 
 function startTurn(state: WindowState, event: TurnStartEvent, nextKey: NextKey): WindowState {
@@ -57,7 +66,7 @@ function startTurn(state: WindowState, event: TurnStartEvent, nextKey: NextKey):
   const started = startTurnSegment(key, key, event);
   return {
     ...state,
-    segments: bindPendingTo([...segments, started], started),
+    segments: placeStartedTurn(segments, started),
     target: { kind: 'turn', key: started.key },
   };
 }

@@ -125,6 +125,38 @@ describe('streaming fidelity (the live flat view)', () => {
     expect(piecewise).toEqual(whole);
   });
 
+  it("a queued message's turn starts right after it, before the messages queued behind it", () => {
+    const window = liveWindow();
+    const shown = () =>
+      window.groups.map(
+        (m) => `${m.id}=${m.chunks.map((c) => (c.type === 'text' ? c.text : '')).join('')}`,
+      );
+    window.addPendingUserMessage('Q1', { turnId: 't1' });
+    window.apply({ type: 'turn-start', turnId: 't1' });
+    for (const e of textBlock('A1')) window.apply(e);
+    // Sent while t1 runs: both wait, named with the turns they will start.
+    window.addPendingUserMessage('Q2', { turnId: 't2' });
+    window.addPendingUserMessage('Q3', { turnId: 't3' });
+    window.apply({ type: 'turn-end' });
+    window.apply({ type: 'turn-start', turnId: 't2' });
+    for (const e of textBlock('A2')) window.apply(e);
+    expect(shown()).toEqual([
+      't1:user=Q1',
+      't1:assistant=A1',
+      't2:user=Q2',
+      't2:assistant=A2',
+      't3:user=Q3',
+    ]);
+    // An unnamed message joins the next turn-start, and moves to right before it.
+    const unnamed = liveWindow();
+    const first = unnamed.addPendingUserMessage('first');
+    const second = unnamed.addPendingUserMessage('second');
+    unnamed.apply({ type: 'turn-start', turnId: 'u1' });
+    for (const e of textBlock('answer')) unnamed.apply(e);
+    expect(unnamed.groups.map((m) => m.id)).toEqual(['u1:user', 'u1:assistant', `${second}:user`]);
+    expect(unnamed.log[0]?.id).toBe(`${first}:0`);
+  });
+
   it('a replayed turn-start of a live turn starts it again instead of doubling it', () => {
     const window = liveWindow();
     const events: ChunkEvent[] = [{ type: 'turn-start', turnId: 't' }, ...textBlock('once')];
