@@ -12,7 +12,10 @@ function closeTarget(state: WindowState): readonly Segment[] {
   return replaceSegment(state.segments, current, { ...current, closed: true });
 }
 
-/** The pending messages a turn that just started takes: those naming it, else the oldest unnamed. */
+/**
+ * The pending messages a turn that just started takes: those naming it, else the oldest unnamed
+ * one, unless the turn is a system notice (which answers no user message).
+ */
 function pendingTakenBy(
   segments: readonly Segment[],
   turn: TurnSegment,
@@ -20,7 +23,7 @@ function pendingTakenBy(
   const named = segments.filter(
     (s): s is PendingSegment => s.kind === 'pending' && s.turnId === turn.turnId,
   );
-  if (named.length > 0) return named;
+  if (named.length > 0 || turn.rows.role === 'system') return named;
   const unnamed = segments.find(
     (s): s is PendingSegment => s.kind === 'pending' && s.turnId === null && s.boundTo === null,
   );

@@ -47,7 +47,8 @@ export type ChunkWindowListener = (snapshot: ChunkWindowSnapshot) => void;
 export interface PendingUserMessageOptions {
   /**
    * The turn the message starts, when the app knows it: the message then keeps its id when the
-   * turn is stored. Without it, the message joins the next `turn-start`.
+   * turn is stored. Without it, the message joins the next `turn-start` of a model's turn (not
+   * a system notice's).
    */
   readonly turnId?: string | undefined;
 }

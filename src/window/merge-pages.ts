@@ -12,7 +12,7 @@ function turnIdsOf(rows: readonly ChunkRow[]): ReadonlySet<string> {
 /**
  * Drops the segments that stored rows now stand for: live turns whose id the rows carry or whose
  * key is in `replaced`, and pending messages bound to a dropped turn, naming a stored turn, or
- * (unbound) sent before a dropped turn started.
+ * (unbound) sent before a dropped turn started (a system notice takes no user message).
  */
 function dropStoredSegments(
   state: WindowState,
@@ -25,7 +25,8 @@ function dropStoredSegments(
     if (segment.kind !== 'turn') continue;
     if (replaced.has(segment.key) || isStored(segment, stored)) {
       dropped.add(segment.key);
-      latestDropped = Math.max(latestDropped, segment.key);
+      // A system notice takes no user message: one sent before it waits for its own turn.
+      if (segment.rows.role !== 'system') latestDropped = Math.max(latestDropped, segment.key);
     }
   }
   const keep = (segment: Segment): boolean => {

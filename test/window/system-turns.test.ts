@@ -7,7 +7,9 @@ import { createAgentSession } from '../../src/entries/session.js';
 import type { ChunkEvent } from '../../src/schema/index.js';
 import { type ChunkStore, createChunkStore } from '../../src/store/index.js';
 import { createScriptedModel, parseScript } from '../../src/testing/index.js';
+import { explodeTurn } from '../../src/transforms/index.js';
 import { ChunkWindow } from '../../src/window/index.js';
+import { MemoryThread } from './support/page-source.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -64,6 +66,39 @@ describe('ChunkWindow and system turns', () => {
     await window.reconcile();
     expect(view(window)).toEqual(live);
     expect(window.groups).toEqual(await store.getMessages('sys'));
+  });
+
+  it('leaves a message sent without a turn id to the next model turn, not to a notice before it', async () => {
+    const thread = new MemoryThread();
+    const window = new ChunkWindow({ limit: 50, loadPage: (r) => thread.page(r) });
+    await window.loadOlder();
+    const pending = window.addPendingUserMessage('What is 2+2?');
+    const notice = { type: 'system', step: 0, kind: 'config-reload', text: 'Reloaded' } as const;
+    for (const event of [
+      { type: 'turn-start', turnId: 'n1', role: 'system' },
+      { type: 'system', kind: notice.kind, text: notice.text },
+      { type: 'turn-end' },
+    ] satisfies ChunkEvent[]) {
+      window.apply(event);
+    }
+    expect(view(window)).toEqual([
+      ['n1:system', 'system', 1],
+      [`${pending}:user`, 'user', 1],
+    ]);
+    thread.append(explodeTurn('n1', [notice], { role: 'system' }));
+    await window.reconcile();
+    expect(view(window)).toEqual([
+      ['n1:system', 'system', 1],
+      [`${pending}:user`, 'user', 1],
+    ]);
+    window.apply({ type: 'turn-start', turnId: 't1' });
+    window.apply({ type: 'text-start' });
+    window.apply({ type: 'text-delta', text: 'It is 4.' });
+    expect(view(window)).toEqual([
+      ['n1:system', 'system', 1],
+      ['t1:user', 'user', 1],
+      ['t1:assistant', 'assistant', 1],
+    ]);
   });
 
   it('keeps a system event inside a running turn in the assistant message', () => {
