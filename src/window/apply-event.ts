@@ -1,7 +1,13 @@
 import type { ChunkEvent, TurnStartEvent } from '../schema/chunk-event.js';
 import { bindPending, type PendingSegment } from './pending-segment.js';
 import { foldTurnEvent, startTurnSegment, type TurnSegment } from './turn-segment.js';
-import { replaceSegment, type Segment, targetTurn, type WindowState } from './window-state.js';
+import {
+  newestTurn,
+  replaceSegment,
+  type Segment,
+  targetTurn,
+  type WindowState,
+} from './window-state.js';
 
 /** Hands out increasing keys; a key doubles as the window's clock. */
 export type NextKey = () => number;
@@ -43,13 +49,24 @@ function placeStartedTurn(segments: readonly Segment[], turn: TurnSegment): read
   return [...rest.slice(0, at), ...bound, turn, ...rest.slice(at)];
 }
 
-function startTurn(state: WindowState, event: TurnStartEvent, nextKey: NextKey): WindowState {
+function startTurn(
+  state: WindowState,
+  event: TurnStartEvent,
+  nextKey: NextKey,
+  continued: boolean,
+): WindowState {
+  // A turn continued after a crash: the turn followed live folds on.
+  if (continued && newestTurn(state)?.turnId === event.turnId) return state;
   const segments = closeTarget(state);
-  if (state.sealed.turnIds.has(event.turnId)) {
+  // Its steps stored before the crash stay, and its events follow them live.
+  const continuesStored = continued && state.sealed.running.has(event.turnId);
+  if (state.sealed.turnIds.has(event.turnId) && !continuesStored) {
     // The steps stored so far of a turn that still ran when its rows were loaded: its events,
     // from its start, show it whole and live.
     const sealed = state.sealed.withoutRunningTurn(event.turnId);
-    if (sealed !== undefined) return startTurn({ ...state, sealed, segments }, event, nextKey);
+    if (sealed !== undefined) {
+      return startTurn({ ...state, sealed, segments }, event, nextKey, continued);
+    }
     // Already stored: a replay. Its events are in the rows; drop them.
     return { ...state, segments, target: { kind: 'ignore', turnId: event.turnId } };
   }
@@ -66,7 +83,7 @@ function startTurn(state: WindowState, event: TurnStartEvent, nextKey: NextKey):
     };
   }
   const key = nextKey();
-  const started = startTurnSegment(key, key, event);
+  const started = startTurnSegment(key, key, event, continued);
   return {
     ...state,
     segments: placeStartedTurn(segments, started),
@@ -77,15 +94,23 @@ function startTurn(state: WindowState, event: TurnStartEvent, nextKey: NextKey):
 /**
  * Folds one validated event into the window's state: `turn-start` begins a turn (closing the one
  * before); any other event goes to the current turn, or to a new provisional turn when the
- * current one is over or there is none.
+ * current one is over or there is none. A `turn-start` numbered after 0 (`continued`: another
+ * process continues the turn after a crash) folds on into the turn followed live, or follows the
+ * stored steps of a turn its page said was running.
  *
  * @param state - the state
  * @param event - a validated event
  * @param nextKey - hands out segment keys
+ * @param continued - the event is a `turn-start` numbered after 0
  * @returns the new state, the same object when nothing changed
  */
-export function applyEvent(state: WindowState, event: ChunkEvent, nextKey: NextKey): WindowState {
-  if (event.type === 'turn-start') return startTurn(state, event, nextKey);
+export function applyEvent(
+  state: WindowState,
+  event: ChunkEvent,
+  nextKey: NextKey,
+  continued = false,
+): WindowState {
+  if (event.type === 'turn-start') return startTurn(state, event, nextKey, continued);
   if (state.target.kind === 'ignore') return state;
   const current = targetTurn(state);
   if (current !== undefined && !current.closed) {

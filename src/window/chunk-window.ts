@@ -67,7 +67,8 @@ export interface ApplyOptions {
    * The event's id on the wire (`<turnId>:<index>`, the SSE `id:` field). With it, the window
    * tells a turn another process continues after a crash (its `turn-start` again, numbered after
    * the events sent of it) from a replay from the start: it folds the continued turn on into the
-   * turn it follows instead of folding it again from nothing. An id of another shape is ignored.
+   * turn it follows instead of folding it again from nothing, or shows it after the stored steps
+   * of a turn its page said was running. An id of another shape is ignored.
    */
   readonly id?: string | undefined;
 }
@@ -318,21 +319,17 @@ export class ChunkWindow {
   apply(event: ChunkEvent, options?: ApplyOptions): void {
     const parsed = safeParseWith(chunkEventMini, event, 'invalid-event', 'chunk event');
     if (!parsed.success) throw parsed.error;
+    let index: number | undefined;
     if (options !== undefined) {
       const { id } = readOptions(options, 'ChunkWindow.apply', ['id']);
       if (id !== undefined && typeof id !== 'string') {
         invalidOption('ChunkWindow.apply', 'id', '`id` must be a string', id);
       }
-      // A turn continued after a crash starts again mid-turn (`t1:17`, not `t1:0`).
-      const index = eventIndex(id);
-      const continued =
-        parsed.value.type === 'turn-start' &&
-        index !== undefined &&
-        index > 0 &&
-        this.liveTurnId === parsed.value.turnId;
-      if (continued) return;
+      index = eventIndex(id);
     }
-    const next = applyEvent(this.state, parsed.value, () => ++this.keys);
+    // A turn continued after a crash starts again mid-turn (`t1:17`, not `t1:0`).
+    const continued = parsed.value.type === 'turn-start' && index !== undefined && index > 0;
+    const next = applyEvent(this.state, parsed.value, () => ++this.keys, continued);
     if (next === this.state) return;
     this.state = this.evictIfAllowed(next);
     this.commit();

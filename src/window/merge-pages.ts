@@ -10,6 +10,19 @@ function turnIdsOf(rows: readonly ChunkRow[]): ReadonlySet<string> {
 }
 
 /**
+ * The turns a page shows to be stored: those of its rows, but for a running turn a live segment
+ * continues after a crash (its rows are the steps stored before that, not the turn stored whole).
+ */
+function storedTurnIds(state: WindowState, page: ChunkPage): ReadonlySet<string> {
+  const ids = new Set(turnIdsOf(page.chunks));
+  for (const segment of state.segments) {
+    if (segment.kind !== 'turn' || !segment.continued) continue;
+    if (page.turnStatus?.[segment.turnId] === 'running') ids.delete(segment.turnId);
+  }
+  return ids;
+}
+
+/**
  * Drops the segments that stored rows now stand for: live turns whose id the rows carry or whose
  * key is in `replaced`, and pending messages bound to a dropped turn, naming a stored turn, or
  * (unbound) sent before a dropped turn started (a system notice takes no user message).
@@ -63,7 +76,7 @@ function isStored(segment: TurnSegment, stored: ReadonlySet<string>): boolean {
  * @returns the new state
  */
 export function mergeOlderPage(state: WindowState, page: ChunkPage): WindowState {
-  const next = dropStoredSegments(state, turnIdsOf(page.chunks), new Set());
+  const next = dropStoredSegments(state, storedTurnIds(state, page), new Set());
   return { ...next, sealed: next.sealed.withOlderPage(page) };
 }
 
@@ -110,7 +123,7 @@ export function withoutLiveRunningTurns(
   const live = new Set<string>();
   for (const segment of state.segments) {
     if (segment.kind !== 'turn' || segment.closed || segment.provisional) continue;
-    if (status[segment.turnId] === 'running') live.add(segment.turnId);
+    if (status[segment.turnId] === 'running' && !segment.continued) live.add(segment.turnId);
   }
   if (expected !== undefined && status[expected] === 'running' && !closedTurn(state, expected)) {
     live.add(expected);
@@ -157,7 +170,7 @@ export function mergeTail(
   giveUp: boolean,
 ): TailMerge {
   const page = withoutLiveRunningTurns(state, fetched);
-  const stored = turnIdsOf(page.chunks);
+  const stored = storedTurnIds(state, page);
   let latestStored = -1;
   for (const segment of state.segments) {
     if (segment.kind === 'turn' && isStored(segment, stored)) {

@@ -28,6 +28,11 @@ export interface TurnSegment {
   readonly evictedRows: number;
   /** Whether the turn is over: `turn-end` seen, or a later turn started. */
   readonly closed: boolean;
+  /**
+   * Whether it follows a turn continued after a crash from its `turn-start` numbered after 0:
+   * the steps before that are stored rows, not in `state`.
+   */
+  readonly continued: boolean;
   /** The window's clock when the turn started. */
   readonly startedAt: number;
   /** Events folded since the row count was last recounted in full. */
@@ -40,12 +45,14 @@ export interface TurnSegment {
  * @param key - its key
  * @param startedAt - the window's clock
  * @param event - the `turn-start` event, or undefined for events without one
+ * @param continued - the `turn-start` of a turn continued after a crash (numbered after 0)
  * @returns the segment
  */
 export function startTurnSegment(
   key: number,
   startedAt: number,
   event: TurnStartEvent | undefined,
+  continued = false,
 ): TurnSegment {
   const turnId = event?.turnId ?? `~live-${key}`;
   const state = event === undefined ? createTurnState() : reduceTurn(createTurnState(), event);
@@ -59,6 +66,7 @@ export function startTurnSegment(
     rowCount: 0,
     evictedRows: 0,
     closed: state.ended,
+    continued,
     startedAt,
     sinceRecount: 0,
   };

@@ -2,11 +2,15 @@
 // its live events merge without a duplicate or a gap, mid-turn and after the turn ends.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgentSession } from '../../src/entries/session.js';
+import { foldTurn } from '../../src/reducer/index.js';
+import type { ChunkEvent } from '../../src/schema/index.js';
 import { createChunkStore } from '../../src/store/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
-import { groupRowsToMessages } from '../../src/transforms/index.js';
+import { explodeTurn, groupRowsToMessages } from '../../src/transforms/index.js';
 import { ChunkWindow, type LogEntry } from '../../src/window/index.js';
 import { listFiles, readFile, slowTool } from '../session/fixtures.js';
+import { textBlock, turnOf } from './support/events.js';
+import { MemoryThread, storedDrafts } from './support/page-source.js';
 
 function content(entry: LogEntry): unknown {
   return {
@@ -153,6 +157,84 @@ describe('a window opened while a turn stored step by step runs', () => {
     const { window, follow, finish } = await midTurn();
     await window.loadOlder();
     follow();
+    await finish();
+  });
+});
+
+describe('a turn continued after a crash, held as its stored steps', () => {
+  // t1 was stored step by step; its writer died during step 1, and another process continues it:
+  // its turn-start again, numbered after the events sent of it.
+  const before: ChunkEvent[] = [
+    { type: 'turn-start', turnId: 't1' },
+    { type: 'step-start', step: 0 },
+    ...textBlock('step 0, stored before the crash'),
+    { type: 'step-finish', step: 0, finishReason: 'tool-calls' },
+  ];
+  const continued: ChunkEvent[] = [
+    { type: 'turn-start', turnId: 't1' },
+    { type: 'system', kind: 'resumed', text: 'resumed' },
+    { type: 'step-start', step: 1 },
+    ...textBlock('step 1, continued'),
+    { type: 'step-finish', step: 1, finishReason: 'stop' },
+  ];
+
+  function crashed() {
+    const thread = new MemoryThread();
+    thread.append(storedDrafts('t0', turnOf('t0', 1), 'first'));
+    thread.append(storedDrafts('t1', before, 'second'));
+    let running = true;
+    const window = new ChunkWindow({
+      limit: 100,
+      loadPage: (request) => {
+        const page = thread.page(request);
+        return running ? { ...page, turnStatus: { t1: 'running' as const } } : page;
+      },
+    });
+    const stream = () => {
+      continued.forEach((event, i) => window.apply(event, { id: `t1:${i + 7}` }));
+    };
+    const texts = () =>
+      window.groups.map((m) => [
+        m.id,
+        m.chunks.map((c) => (c.type === 'text' || c.type === 'system' ? c.text : c.type)),
+      ]);
+    const shown = [
+      ['t0:user', ['first']],
+      ['t0:assistant', ['t0-0']],
+      ['t1:user', ['second']],
+      ['t1:assistant', ['step 0, stored before the crash', 'resumed', 'step 1, continued']],
+    ];
+    /** The turn ends and is stored whole: the window then holds exactly the stored rows. */
+    const finish = async () => {
+      window.apply({ type: 'turn-end' }, { id: 't1:14' });
+      thread.append(explodeTurn('t1', foldTurn(continued).chunks, { role: 'assistant' }));
+      running = false;
+      await window.reconcile();
+      expect(window.log.map((e) => e.seq)).toEqual(thread.rows.map((r) => r.seq));
+      expect(texts()).toEqual(shown);
+    };
+    return { window, stream, texts, shown, finish };
+  }
+
+  it('shows its stored steps and question, then its continued events, when the page comes first', async () => {
+    const { window, stream, texts, shown, finish } = crashed();
+    await window.loadOlder();
+    stream();
+    expect(texts()).toEqual(shown);
+    expect(window.liveTurnId).toBe('t1');
+    // A reconcile while it runs keeps both.
+    await window.reconcile();
+    expect(texts()).toEqual(shown);
+    await finish();
+  });
+
+  it('shows its stored steps and question, then its continued events, when the events come first', async () => {
+    const { window, stream, texts, shown, finish } = crashed();
+    stream();
+    await window.loadOlder();
+    expect(texts()).toEqual(shown);
+    await window.reconcile();
+    expect(texts()).toEqual(shown);
     await finish();
   });
 });
