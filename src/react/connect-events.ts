@@ -28,7 +28,10 @@ export interface ConnectThreadEventsOptions {
   readonly createEventSource?: ((url: string) => EventSourceLike) | undefined;
   /** Send cookies to another origin with the default `EventSource`. */
   readonly withCredentials?: boolean | undefined;
-  /** Called with every event after the window applied it. */
+  /**
+   * Called with every event after the window applied it; not with one it ignored (an event of a
+   * turn it holds as stored rows, as the server's replay of the latest turn is).
+   */
   readonly onEvent?: ((event: ChunkEvent) => void) | undefined;
   /** Called when the connection opens, retries, or is closed. */
   readonly onStatus?: ((status: ConnectionStatus) => void) | undefined;
@@ -44,8 +47,8 @@ const REOPEN: Backoff = { initialMs: 1000, maxMs: 30_000, jitter: true };
 
 /**
  * Feeds a window from a thread's server-sent events (chunklog's `GET …/events`): every event is
- * applied; a `turn-end`, or an `event: gap` (events the server no longer has), reconciles the
- * window with the store. An `EventSource` reconnects by itself and resumes after the last event
+ * applied; the `turn-end` of a turn the window followed, or an `event: gap` (events the server no
+ * longer has), reconciles the window with the store. An `EventSource` reconnects by itself and resumes after the last event
  * it saw (`Last-Event-ID`), so nothing is applied twice. A stream the browser gave up on (an
  * answer other than 200: a restarting server's 503, a proxy's 502, a 429) is opened again after
  * 1 s, 2 s, 4 s … at most 30 s, from the last event seen (`?lastEventId=`). An event the window
@@ -117,11 +120,12 @@ export function connectThreadEvents(
         lastEventId = message.lastEventId;
       }
       let event: ChunkEvent;
+      let applied: boolean;
       try {
         event = JSON.parse(String(message.data)) as ChunkEvent;
         // Validated by the window (it crosses a trust boundary). With its id, the window folds a
         // turn another process continued after a crash on into the turn it follows.
-        window.apply(event, { id: String(message.lastEventId ?? '') });
+        applied = window.apply(event, { id: String(message.lastEventId ?? '') });
       } catch (error) {
         if (refusing) return;
         refusing = true;
@@ -130,6 +134,8 @@ export function connectThreadEvents(
         return;
       }
       refusing = false;
+      // An event the window ignored (a replay of a stored turn) has nothing to reconcile or report.
+      if (!applied) return;
       if (event.type === 'turn-end') reconcile();
       options.onEvent?.(event);
     };

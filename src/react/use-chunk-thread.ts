@@ -73,7 +73,7 @@ export interface ChunkThread {
   readonly snapshot: ChunkWindowSnapshot;
   /** The live turn: `idle`, `running` or `ended`. */
   readonly turn: LiveTurn;
-  /** What the last `turn-end` seen reported (its usage), or undefined. */
+  /** What the last `turn-end` of a turn followed live reported (its usage), or undefined. */
   readonly lastTurn: EndedTurn | undefined;
   /** The event stream's connection. */
   readonly connection: ConnectionStatus;
@@ -230,6 +230,7 @@ export function useChunkThread(options: UseChunkThreadOptions): ChunkThread {
           withCredentials: latest.current.withCredentials,
           onStatus: setConnection,
           onError: setError,
+          // Events the window applied: a replay of a stored turn ends no turn followed here.
           onEvent: (event) => {
             if (event.type !== 'turn-end') return;
             refresh(); // the turn is stored: a new version now names its turn

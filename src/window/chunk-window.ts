@@ -307,16 +307,21 @@ export class ChunkWindow {
    *
    * @param event - a wire event (validated: it may come straight from `JSON.parse`)
    * @param options - `id`: the event's id on the wire, to follow a continued turn
+   * @returns whether the event changed what the window holds: false for one it ignored (an event
+   *   of a turn it holds as stored rows, as a replay of the latest turn is) or that changed nothing
    * @throws {ChunklogError} `invalid-event` when it is not a valid event, `invalid-option` for an
    *   unknown option or an `id` that is not a string; nothing changes then
    *
    * @example
    * ```ts
-   * source.onmessage = (message) =>
-   *   window.apply(JSON.parse(message.data), { id: message.lastEventId });
+   * source.onmessage = (message) => {
+   *   const event = JSON.parse(message.data);
+   *   const applied = window.apply(event, { id: message.lastEventId });
+   *   if (applied && event.type === 'turn-end') void window.reconcile();
+   * };
    * ```
    */
-  apply(event: ChunkEvent, options?: ApplyOptions): void {
+  apply(event: ChunkEvent, options?: ApplyOptions): boolean {
     const parsed = safeParseWith(chunkEventMini, event, 'invalid-event', 'chunk event');
     if (!parsed.success) throw parsed.error;
     let index: number | undefined;
@@ -329,10 +334,12 @@ export class ChunkWindow {
     }
     // A turn continued after a crash starts again mid-turn (`t1:17`, not `t1:0`).
     const continued = parsed.value.type === 'turn-start' && index !== undefined && index > 0;
-    const next = applyEvent(this.state, parsed.value, () => ++this.keys, continued);
-    if (next === this.state) return;
+    const before = this.state;
+    const next = applyEvent(before, parsed.value, () => ++this.keys, continued);
+    if (next === before) return false;
     this.state = this.evictIfAllowed(next);
     this.commit();
+    return next.segments !== before.segments || next.sealed !== before.sealed;
   }
 
   /**

@@ -3,13 +3,15 @@
 // run of them), not thrown, a stream the browser gave up on is opened again from the last event
 // seen, and closing stops everything.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ChunkEvent } from '../../src/index.js';
+import type { ChunkEvent, ChunkRow } from '../../src/index.js';
 import {
   type ConnectionStatus,
   connectThreadEvents,
   type EventSourceLike,
 } from '../../src/react/index.js';
 import { ChunkWindow } from '../../src/window/index.js';
+import { turnOf } from '../window/support/events.js';
+import { flush, MemoryThread, storedDrafts } from '../window/support/page-source.js';
 
 class FakeEventSource implements EventSourceLike {
   onmessage: ((message: MessageEvent) => unknown) | null = null;
@@ -44,13 +46,14 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function setup() {
+function setup(rows: readonly ChunkRow[] = []) {
   const pages: Array<number | undefined> = [];
   const window = new ChunkWindow({
     limit: 50,
     loadPage: ({ before }) => {
       pages.push(before);
-      return { chunks: [], total: 0, oldestSeq: null, hasMore: false };
+      const chunks = before === undefined ? rows : [];
+      return { chunks, total: rows.length, oldestSeq: chunks[0]?.seq ?? null, hasMore: false };
     },
   });
   let source: FakeEventSource | undefined;
@@ -153,6 +156,27 @@ describe('connectThreadEvents', () => {
     source.send({ type: 'text-start', id: 'a' }, 't1:1');
     source.send({ type: 'text-delta', id: 'a', text: 'Hi' }, 't1:2');
     expect(window.getSnapshot().groups.at(-1)?.chunks).toHaveLength(1);
+  });
+
+  it('neither reports nor reconciles the replay of a turn the window holds as stored rows', async () => {
+    const thread = new MemoryThread();
+    const stored = turnOf('t0', 1, 'old answer');
+    thread.append(storedDrafts('t0', stored, 'old question'));
+    const { window, source, pages, applied } = setup(thread.rows);
+    await window.loadOlder();
+    const held = window.getSnapshot();
+    // A reader without an id gets the latest turn again, though it is stored.
+    stored.forEach((event, index) => {
+      source.send(event, `t0:${index}`);
+    });
+    await flush();
+    expect(applied).toEqual([]);
+    expect(pages).toEqual([undefined]); // the first page only: no reconcile
+    expect(window.getSnapshot()).toBe(held);
+    // A turn followed live is reported and reconciled at its end.
+    for (const event of [...turn, { type: 'turn-end' } satisfies ChunkEvent]) source.send(event);
+    expect(applied).toEqual(['turn-start', 'text-start', 'text-delta', 'text-end', 'turn-end']);
+    await expect.poll(() => pages).toEqual([undefined, undefined]);
   });
 
   it('opens a stream the browser gave up on again, from the last event seen, until closed', () => {

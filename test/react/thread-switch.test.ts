@@ -1,11 +1,13 @@
 // @vitest-environment happy-dom
 // useChunkThread across a switch of thread (a new `threadId`): what it says about the old thread
 // (its error, its last turn) is not shown for the new one, and an answer about the old thread
-// that comes after the switch changes nothing.
+// that comes after the switch changes nothing. Its last turn is what a turn it followed live
+// reported at its end, never the replay of a stored turn.
 import { act, createElement, type ReactElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ChunkThread, useChunkThread } from '../../src/react/index.js';
+import type { ChunkEvent } from '../../src/index.js';
+import { type ChunkThread, type EventSourceLike, useChunkThread } from '../../src/react/index.js';
 import { FakeConversation } from '../window/support/conversation.js';
 import { turnOf } from '../window/support/events.js';
 import { storedDrafts } from '../window/support/page-source.js';
@@ -86,5 +88,84 @@ describe('useChunkThread after a switch of thread', () => {
       await loadingA;
     });
     expect(thread?.error).toBeUndefined();
+  });
+});
+
+/** An event stream the test feeds. */
+class ScriptedSource implements EventSourceLike {
+  onmessage: ((message: MessageEvent) => unknown) | null = null;
+  onopen: ((event: Event) => unknown) | null = null;
+  onerror: ((event: Event) => unknown) | null = null;
+  readyState = 1;
+  addEventListener(): void {}
+  close(): void {
+    this.readyState = 2;
+  }
+  send(event: ChunkEvent, lastEventId: string): void {
+    this.onmessage?.(new MessageEvent('message', { data: JSON.stringify(event), lastEventId }));
+  }
+}
+
+/** useChunkThread following the thread's live events. */
+function Live({
+  fetch,
+  createEventSource,
+  take,
+}: {
+  fetch: typeof globalThis.fetch;
+  createEventSource: (url: string) => EventSourceLike;
+  take: (thread: ChunkThread) => void;
+}): ReactElement {
+  const thread = useChunkThread({
+    threadId: 'a',
+    basePath: '/api',
+    fetch,
+    alternatives: false,
+    createEventSource,
+  });
+  take(thread);
+  return createElement('p', null, thread.snapshot.groups.length);
+}
+
+describe("useChunkThread's last turn", () => {
+  it('is not set by the replay of a stored turn, and is set when a turn followed live ends', async () => {
+    const chat = new FakeConversation('a');
+    chat.append(storedDrafts('t0', turnOf('t0', 1, 'old answer'), 'old question'));
+    const fetch = async (input: RequestInfo | URL): Promise<Response> => {
+      const url = new URL(String(input), 'http://app.example');
+      return Response.json(chat.page({ limit: Number(url.searchParams.get('limit')) }));
+    };
+    const sources: ScriptedSource[] = [];
+    const createEventSource = () => {
+      const source = new ScriptedSource();
+      sources.push(source);
+      return source;
+    };
+    let thread: ChunkThread | undefined;
+    const take = (value: ChunkThread) => {
+      thread = value;
+    };
+    const root = createRoot(document.createElement('div'));
+    unmounts.push(() => root.unmount());
+    await act(async () => root.render(createElement(Live, { fetch, createEventSource, take })));
+    await expect.poll(() => thread?.snapshot.groups.length).toBe(2);
+    const source = sources.at(-1) as ScriptedSource;
+    const usage = { inputTokens: 10, outputTokens: 999 };
+    // The relay replays the latest turn, stored, to a reader that connects without an id.
+    await act(async () => {
+      turnOf('t0', 1, 'old answer').forEach((event, index) => {
+        source.send(event.type === 'turn-end' ? { ...event, usage } : event, `t0:${index}`);
+      });
+    });
+    expect(thread?.lastTurn).toBeUndefined();
+    await act(async () => {
+      for (const event of turnOf('t1', 1, 'new answer')) {
+        source.send(
+          event.type === 'turn-end' ? { ...event, usage, finishReason: 'stop' } : event,
+          '',
+        );
+      }
+    });
+    expect(thread?.lastTurn).toEqual({ turnId: 't1', usage, finishReason: 'stop' });
   });
 });

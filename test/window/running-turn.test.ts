@@ -191,7 +191,7 @@ describe('a turn continued after a crash, held as its stored steps', () => {
       },
     });
     const stream = () => {
-      continued.forEach((event, i) => window.apply(event, { id: `t1:${i + 7}` }));
+      for (const [i, event] of continued.entries()) window.apply(event, { id: `t1:${i + 7}` });
     };
     const texts = () =>
       window.groups.map((m) => [
