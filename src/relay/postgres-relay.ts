@@ -55,7 +55,7 @@ export interface PostgresRelayOptions {
   readonly controlTimeoutMs?: number | undefined;
   /**
    * Told about every write that failed (the turn goes on; the events are written again, in
-   * order, once the database answers).
+   * order, once the database answers), and about the events `close()` could not write.
    */
   readonly onError?: ((error: unknown, context: { readonly threadId: string }) => void) | undefined;
 }
@@ -73,6 +73,8 @@ const MAX_PAYLOAD = 7_900;
 const MAX_WAITING = 100_000;
 /** The pause before writing again after a failed write: 50 ms, doubling to 2 s, jittered. */
 const RETRY_BACKOFF: Backoff = { initialMs: 50, maxMs: 2000, jitter: true };
+/** How long `close()` waits for the events published before it to be written. */
+const CLOSE_DRAIN_MS = 5000;
 
 /**
  * Whether a failed write is worth writing again: the database was out of reach (no SQLSTATE:
@@ -93,7 +95,10 @@ interface Pending {
 /** A thread's publisher: one batch in flight at a time, so rows commit in publish order. */
 interface ThreadPublisher {
   queue: Pending[];
-  busy: boolean;
+  /** The writing of the queue, while it runs (`close()` waits for it). */
+  flushing: Promise<void> | undefined;
+  /** How many events the statement in flight writes. */
+  writing: number;
   /** The running turn and its number. */
   turn: { readonly turnId: string; readonly ord: number } | undefined;
   /** A turn whose first event never landed (looked up once, then its events are dropped). */
@@ -111,6 +116,11 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
   readonly #publishers = new Map<string, ThreadPublisher>();
   readonly #watchers = new Map<string, Set<FollowWatcher>>();
   #listener: Promise<PgPoolClientLike> | undefined;
+  /** Aborted by `close()`: a pause before a retry ends, and a write that fails is not retried. */
+  readonly #closing = new AbortController();
+  /** `close()`'s work, shared by every call. */
+  #shutdown: Promise<void> | undefined;
+  /** `close()` is done waiting: nothing is written any more, the listening connection is gone. */
   #closed = false;
 
   constructor(options: PostgresRelayOptions, table: string, timeoutMs: number) {
@@ -213,17 +223,20 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
   }
 
   publish(threadId: string, event: ChunkEvent, meta: EventMeta): void {
+    if (this.#closed) {
+      this.#onError(notWritten(1), { threadId });
+      return;
+    }
     let publisher = this.#publishers.get(threadId);
     if (publisher === undefined) {
-      publisher = { queue: [], busy: false, turn: undefined };
+      publisher = { queue: [], flushing: undefined, writing: 0, turn: undefined };
       this.#publishers.set(threadId, publisher);
     }
     publisher.queue.push({ event, meta });
-    if (!publisher.busy) {
+    if (publisher.flushing === undefined) {
       // Written from the next microtask: the events published together go in one statement.
-      publisher.busy = true;
       const waiting = publisher;
-      queueMicrotask(() => void this.#flush(threadId, waiting));
+      publisher.flushing = Promise.resolve().then(() => this.#flush(threadId, waiting));
     }
   }
 
@@ -232,32 +245,64 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
    * database is away) is reported and written again, after a pause, from its first event that did
    * not land: readers get the events of an outage once it is over, in order. At most
    * `MAX_WAITING` events of a thread wait; beyond, the oldest are dropped (readers see a gap).
+   * Once `close()` is called, a pause ends at once and a write that fails again is the last:
+   * what it did not write is reported.
    */
   async #flush(threadId: string, publisher: ThreadPublisher): Promise<void> {
-    publisher.busy = true;
     let failures = 0;
     try {
       while (publisher.queue.length > 0 && !this.#closed) {
         const batch = publisher.queue.splice(0);
         const landed = { count: 0, turn: publisher.turn };
-        try {
-          await this.#write(threadId, publisher, batch, landed);
+        const failed = await this.#attempt(threadId, publisher, batch, landed);
+        if (failed === undefined) {
           failures = 0;
-        } catch (error) {
-          this.#onError(error, { threadId });
-          if (!retryable(error)) continue; // the statement itself failed: dropped, readers see a gap
-          publisher.turn = landed.turn;
-          publisher.queue.unshift(...batch.slice(landed.count));
-          const over = publisher.queue.length - MAX_WAITING;
-          if (over > 0) publisher.queue.splice(0, over);
-          await sleep(backoffDelay(RETRY_BACKOFF, failures++));
+          continue;
         }
+        if (this.#closed) return; // `close()` gave up on this write and reported it
+        this.#onError(failed.error, { threadId });
+        if (!retryable(failed.error)) continue; // the statement failed: dropped, readers see a gap
+        publisher.turn = landed.turn;
+        publisher.queue.unshift(...batch.slice(landed.count));
+        const over = publisher.queue.length - MAX_WAITING;
+        if (over > 0) publisher.queue.splice(0, over);
+        if (this.#closing.signal.aborted) {
+          this.#reportUnwritten(threadId, publisher);
+          return;
+        }
+        await sleep(backoffDelay(RETRY_BACKOFF, failures++), this.#closing.signal);
       }
     } finally {
-      publisher.busy = false;
+      publisher.flushing = undefined;
       if (publisher.queue.length === 0 && publisher.turn === undefined)
         this.#publishers.delete(threadId);
     }
+  }
+
+  /** Writes a batch, counted in `publisher.writing` meanwhile; returns how it failed, if it did. */
+  async #attempt(
+    threadId: string,
+    publisher: ThreadPublisher,
+    batch: readonly Pending[],
+    landed: { count: number; turn: ThreadPublisher['turn'] },
+  ): Promise<{ readonly error: unknown } | undefined> {
+    publisher.writing = batch.length;
+    try {
+      await this.#write(threadId, publisher, batch, landed);
+      return undefined;
+    } catch (error) {
+      return { error };
+    } finally {
+      publisher.writing = 0;
+    }
+  }
+
+  /** Reports the events of a thread that will not be written (the relay closes), and drops them. */
+  #reportUnwritten(threadId: string, publisher: ThreadPublisher): void {
+    const count = publisher.queue.length + publisher.writing;
+    publisher.queue.length = 0;
+    publisher.writing = 0;
+    if (count > 0) this.#onError(notWritten(count), { threadId });
   }
 
   /**
@@ -522,9 +567,25 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
     // is numbered from the rows left.
   }
 
-  async close(): Promise<void> {
-    this.#closed = true;
+  /**
+   * Writes the events published before it (for at most `CLOSE_DRAIN_MS`; those still waiting
+   * then are reported to `onError`), then releases the listening connection.
+   */
+  close(): Promise<void> {
+    this.#shutdown ??= this.#shutDown();
+    return this.#shutdown;
+  }
+
+  async #shutDown(): Promise<void> {
+    this.#closing.abort();
     this.#exchange.close();
+    const drained = await this.#drained(CLOSE_DRAIN_MS);
+    this.#closed = true;
+    if (!drained) {
+      // Their statement in flight fails once the connection is released.
+      for (const [threadId, publisher] of this.#publishers)
+        this.#reportUnwritten(threadId, publisher);
+    }
     const listener = this.#listener;
     this.#listener = undefined;
     if (listener !== undefined) {
@@ -536,6 +597,31 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
       }
     }
   }
+
+  /** Waits at most `ms` until every thread's events are written; returns whether they were. */
+  async #drained(ms: number): Promise<boolean> {
+    const done = new AbortController();
+    void this.#flushed().then(() => done.abort());
+    const timedOut = await sleep(ms, done.signal);
+    return !timedOut;
+  }
+
+  /** Resolves once no thread has events waiting or being written. */
+  async #flushed(): Promise<void> {
+    for (;;) {
+      const flushing = [...this.#publishers.values()].flatMap((p) => p.flushing ?? []);
+      if (flushing.length === 0) return;
+      await Promise.all(flushing);
+    }
+  }
+}
+
+/** The error `onError` is given for events the relay closed without writing. */
+function notWritten(count: number): ChunklogError {
+  return new ChunklogError(
+    'relay-unavailable',
+    `The PostgreSQL relay closed before ${count} event(s) of the thread were written; readers see a gap`,
+  );
 }
 
 /**
@@ -543,7 +629,8 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
  * row of the relay's own table (created by `migrate()`, apart from the store's migrations),
  * written in batches in publish order; `NOTIFY` wakes the readers, who read the rows after the
  * last they saw. Control messages travel by `NOTIFY` to the process that runs the turn, which
- * answers the same way. A turn's `turn-end` deletes the turns before it.
+ * answers the same way. A turn's `turn-end` deletes the turns before it. `close()` first writes
+ * the events published before it (waiting at most 5 s; what it could not write goes to `onError`).
  *
  * @param options - the pool, the table, the control timeout
  * @returns the relay, with `migrate()`

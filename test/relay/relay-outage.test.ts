@@ -2,7 +2,13 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgentSession, createChunkHandlers } from '../../src/entries/session.js';
-import { createPostgresRelay, createRedisRelay, type Relay } from '../../src/relay/index.js';
+import {
+  createPostgresRelay,
+  createRedisRelay,
+  type PostgresRelay,
+  type Relay,
+} from '../../src/relay/index.js';
+import type { ChunkEvent } from '../../src/schema/chunk-event.js';
 import { createChunkStore } from '../../src/store/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
 import { gatedTool } from '../support/gated-tool.js';
@@ -245,4 +251,127 @@ describe.each(backends)('the $name relay goes away mid-turn', (backend) => {
     },
     60_000,
   );
+});
+
+const postgresUp = await postgresAvailable();
+
+/** A PostgreSQL relay on the outage table, on a pool of its own (`url`: direct or proxied). */
+async function postgresRelay(
+  url: string,
+  errors: unknown[],
+): Promise<{ relay: PostgresRelay; pool: pg.Pool }> {
+  const pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 2000 });
+  pool.on('error', (error) => errors.push(error));
+  const relay = createPostgresRelay({
+    pool,
+    table: pgTable,
+    onError: (error) => errors.push(error),
+  });
+  await relay.migrate();
+  closers.push(async () => {
+    const direct = new pg.Client({ connectionString: POSTGRES_URL });
+    await direct.connect();
+    await direct.query(`DROP TABLE IF EXISTS ${pgTable}`);
+    await direct.end();
+  });
+  closers.push(async () => {
+    await relay.close();
+    if (!pool.ended) await pool.end();
+  });
+  return { relay, pool };
+}
+
+/** What `onError` was told of events the relay closed without writing. */
+const unwritten = (errors: readonly unknown[]): string[] =>
+  errors.flatMap((error) =>
+    error instanceof Error && error.message.includes('closed before') ? [error.message] : [],
+  );
+
+describe.skipIf(!postgresUp)('the PostgreSQL relay shutting down', () => {
+  it('in the documented order (session, relay, pool) writes the cancelled turn to its end: another instance sees it end', async () => {
+    const errors: unknown[] = [];
+    const { relay, pool } = await postgresRelay(POSTGRES_URL, errors);
+    const other = await postgresRelay(POSTGRES_URL, errors); // another instance
+    const store = createChunkStore({ sqlite: ':memory:' });
+    await store.migrate();
+    closers.push(() => store.close());
+    const { wait, running } = gatedTool({ abortable: true });
+    const model = createScriptedModel([
+      {
+        parts: [
+          { type: 'text', text: 'Waiting.' },
+          { type: 'tool-call', toolName: 'wait', input: {} },
+        ],
+      },
+    ]);
+    const threadId = unique();
+    const session = createAgentSession({ store, threadId, model, tools: { wait }, relay });
+    const published: string[] = [];
+    session.subscribe((_event, meta) => published.push(meta.id));
+    const turn = session.send('hold');
+    await running;
+    await expect.poll(() => other.relay.runningTurn(threadId)).toBe(turn.turnId);
+
+    // docs/session.md, "Shutting down": the sessions, then the relay, then the pool.
+    await session.close();
+    await relay.close();
+    await pool.end();
+
+    expect((await turn.result).outcome).toBe('cancelled');
+    expect(await other.relay.runningTurn(threadId)).toBeUndefined();
+    const stop = new AbortController();
+    const read: string[] = [];
+    for await (const item of other.relay.follow(threadId, { signal: stop.signal })) {
+      if (item.type !== 'event') continue;
+      read.push(item.meta.id);
+      if (item.event.type === 'turn-end') stop.abort();
+    }
+    expect(read).toEqual(published); // every event, the cancellation and turn-end included
+    expect(errors).toEqual([]);
+  });
+
+  it('waits a few seconds at most for a write that hangs, then reports the events it did not write', async () => {
+    const target = new URL(POSTGRES_URL);
+    const proxy = await startFaultProxy({ host: target.hostname, port: Number(target.port) });
+    closers.push(() => proxy.close());
+    const errors: unknown[] = [];
+    const { relay } = await postgresRelay(proxied(POSTGRES_URL, proxy), errors);
+    const threadId = unique();
+    const events: ChunkEvent[] = [
+      { type: 'turn-start', turnId: 'held' },
+      { type: 'text-start', id: 'a' },
+      { type: 'text-delta', id: 'a', text: 'lost' },
+      { type: 'text-end', id: 'a' },
+      { type: 'turn-end', finishReason: 'stop' },
+    ];
+    const publish = (index: number) =>
+      relay.publish(threadId, events[index] as ChunkEvent, {
+        id: `held:${index}`,
+        turnId: 'held',
+        index,
+      });
+    publish(0);
+    publish(1);
+    await expect.poll(() => relay.runningTurn(threadId)).toBe('held');
+
+    // The next write reaches no server and gets no answer; the turn's end waits behind it.
+    const stalled = proxy.arm('stall-read', { match: new RegExp(`insert into ${pgTable}`, 'i') });
+    publish(2);
+    publish(3);
+    await stalled;
+    publish(4);
+    const started = performance.now();
+    await relay.close();
+    const waited = performance.now() - started;
+
+    expect(waited).toBeGreaterThanOrEqual(4000);
+    expect(waited).toBeLessThan(15_000);
+    // Reported once (the stalled write then fails on the released connection, and says nothing).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(unwritten(errors)).toEqual([
+      'The PostgreSQL relay closed before 3 event(s) of the thread were written; readers see a gap',
+    ]);
+    relay.publish(threadId, events[0] as ChunkEvent, { id: 'late:0', turnId: 'late', index: 0 });
+    expect(unwritten(errors)).toHaveLength(2); // published after close: reported, not queued
+  }, 30_000);
 });
