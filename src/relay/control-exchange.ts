@@ -110,6 +110,11 @@ export class ControlExchange {
     };
   }
 
+  /** The threads this process serves (a thread leaves once its last serve stopped). */
+  servedThreads(): Iterable<string> {
+    return this.#served.keys();
+  }
+
   /** Whether this process serves the thread. */
   serves(threadId: string): boolean {
     return this.#served.has(threadId);

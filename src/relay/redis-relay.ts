@@ -46,7 +46,11 @@ export interface RedisRelayOptions {
   readonly controlTimeoutMs?: number | undefined;
   /** How long a thread's events are kept after its last turn started or ended. Default one day. */
   readonly ttlMs?: number | undefined;
-  /** Told about every publish that failed (the turn goes on; readers see a gap). */
+  /**
+   * Told about every publish that failed (the turn goes on; readers see a gap), and about a
+   * thread's control it could not listen for while its connection was down (it listens once the
+   * connection is back).
+   */
   readonly onError?: ((error: unknown, context: { readonly threadId: string }) => void) | undefined;
 }
 
@@ -163,24 +167,7 @@ class RedisRelay implements live.Relay, FollowBackend<StreamPosition> {
   #subscriber(): Promise<RedisSubscriberLike> {
     if (this.#closed)
       return Promise.reject(new ChunklogError('closed', 'The Redis relay is closed'));
-    if (this.#sub === undefined) {
-      const sub = this.#redis.duplicate();
-      this.#sub = sub;
-      sub.on('error', () => {
-        // reported through `close`: a dropped connection fails the readers
-      });
-      sub.on('ready', () => {
-        this.#down = false;
-      });
-      sub.on('close', () => {
-        this.#down = true;
-        const error = new ChunklogError('relay-unavailable', 'The Redis relay lost its connection');
-        for (const watchers of this.#watchers.values()) for (const w of watchers) w.lost(error);
-      });
-      sub.on('message', (channel, message) => this.#message(channel, message));
-      this.#ready = sub.subscribe(this.#replyChannel).then(() => {});
-    }
-    const sub = this.#sub;
+    const sub = this.#sub ?? this.#connect();
     if (this.#down) {
       // Not connected now: fail at once rather than wait in the client's offline queue.
       return Promise.reject(
@@ -188,6 +175,48 @@ class RedisRelay implements live.Relay, FollowBackend<StreamPosition> {
       );
     }
     return (this.#ready as Promise<void>).then(() => sub);
+  }
+
+  /** Opens the subscriber connection and subscribes it to this process's reply channel. */
+  #connect(): RedisSubscriberLike {
+    const sub = this.#redis.duplicate();
+    this.#sub = sub;
+    sub.on('error', () => {
+      // reported through `close`: a dropped connection fails the readers
+    });
+    sub.on('ready', () => this.#reconnected(sub));
+    sub.on('close', () => {
+      this.#down = true;
+      const error = new ChunklogError('relay-unavailable', 'The Redis relay lost its connection');
+      for (const watchers of this.#watchers.values()) for (const w of watchers) w.lost(error);
+    });
+    sub.on('message', (channel, message) => this.#message(channel, message));
+    this.#ready = sub.subscribe(this.#replyChannel).then(() => {});
+    return sub;
+  }
+
+  /**
+   * The subscriber connection is back after a drop: it subscribes again to every channel this
+   * process listens on. ioredis resubscribes the channels Redis had confirmed, but a subscribe
+   * refused while the connection was down (a turn that started then) never went out, and its
+   * thread's control would stay unreachable for the whole turn. Redis ignores a channel
+   * subscribed twice.
+   */
+  #reconnected(sub: RedisSubscriberLike): void {
+    if (!this.#down) return; // the first connection: its subscriptions are on their way
+    this.#down = false;
+    const ready = sub.subscribe(...this.#channels()).then(() => {});
+    ready.catch(() => {}); // dropped again: the next `ready` subscribes again
+    this.#ready = ready;
+  }
+
+  /**
+   * The channels this process listens on: its replies, the control of the threads it serves
+   * (until their last serve stops), the wake-ups its readers wait for.
+   */
+  #channels(): string[] {
+    const control = [...this.#exchange.servedThreads()].map((t) => this.#controlChannel(t));
+    return [this.#replyChannel, ...control, ...this.#watchers.keys()];
   }
 
   #message(channel: string, message: string): void {
@@ -256,23 +285,25 @@ class RedisRelay implements live.Relay, FollowBackend<StreamPosition> {
   async watch(threadId: string, watcher: FollowWatcher): Promise<() => void> {
     const sub = await this.#subscriber();
     const channel = this.#wakeChannel(threadId);
-    let watchers = this.#watchers.get(channel);
-    if (watchers === undefined) {
-      watchers = new Set();
-      this.#watchers.set(channel, watchers);
-      watchers.add(watcher);
-      await sub.subscribe(channel);
-    } else {
-      watchers.add(watcher);
-    }
-    const set = watchers;
-    return () => {
+    const watchers = this.#watchers.get(channel);
+    const set = watchers ?? new Set<FollowWatcher>();
+    set.add(watcher);
+    const unwatch = () => {
       set.delete(watcher);
       if (set.size === 0 && this.#watchers.get(channel) === set) {
         this.#watchers.delete(channel);
         void sub.unsubscribe(channel).catch(() => {});
       }
     };
+    if (watchers === undefined) {
+      this.#watchers.set(channel, set);
+      // A subscribe that failed leaves no watcher behind: the next reader subscribes again.
+      await sub.subscribe(channel).catch((error: unknown) => {
+        unwatch();
+        throw error;
+      });
+    }
+    return unwatch;
   }
 
   async locate(
@@ -396,6 +427,7 @@ class RedisRelay implements live.Relay, FollowBackend<StreamPosition> {
   }
 
   serveControl(threadId: string, handler: live.ControlHandler): () => void {
+    // Served, the thread's channel is subscribed again whenever the connection comes back.
     const stop = this.#exchange.serve(threadId, handler);
     const channel = this.#controlChannel(threadId);
     const subscribed = this.#subscriber()
