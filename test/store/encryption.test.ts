@@ -338,6 +338,26 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)('encryption at rest on %
       await store.close();
     },
   );
+
+  it.skipIf(skip)(
+    "with requireEncrypted, a fork's pages, forward pages and rows read its parent's rows (each opened once)",
+    async () => {
+      await setUp();
+      const strict = await open({ encryption: { keys, requireEncrypted: true } });
+      await strict.appendTurn('p', markedTurn('t1', 'parent'));
+      const fork = await strict.forkThread('p', { atSeq: 5, newThreadId: 'f' });
+      await strict.appendTurn(fork.id, markedTurn('t2', 'fork'));
+      const seqs = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+      const page = await strict.getChunks('f', { limit: 10 });
+      expect(page.chunks.map((r) => r.seq)).toEqual(seqs);
+      expect(JSON.stringify(page.chunks[0]?.data)).toContain('parent');
+      const forward = await strict.getChunksAfter('f', { limit: 10 });
+      expect(forward.chunks.map((r) => r.seq)).toEqual(seqs);
+      expect((await strict.getRows('f')).map((r) => r.seq)).toEqual(seqs);
+      await strict.close();
+      await store.close();
+    },
+  );
 });
 
 describe('the encryption option and key providers', () => {

@@ -35,6 +35,8 @@ export function getChunksAfter(
   return wrapStoreErrors('getChunksAfter', threadId, async () => {
     const read = await readPage(ctx, 'after', [threadId, threadId, afterSeq, limit]);
     let records: PathPageRow[] = read.records;
+    // Opened before a fork's shared rows join them: those come opened, and open only once.
+    await openRecords(ctx.cipher, records);
     let turnStatus = read.turnStatus;
     let total: number | undefined;
     const firstOwn = read.records[0];
@@ -55,7 +57,6 @@ export function getChunksAfter(
       return { chunks: [], total: total ?? 0, newestSeq: null, hasMore: false };
     }
     total ??= Number(last.thread_next_seq) - 1;
-    await openRecords(ctx.cipher, records);
     const chunks: ChunkRow[] = decodeRows(threadId, records, policy);
     const newestSeq = Number(last.seq);
     const page: ForwardChunkPage = {

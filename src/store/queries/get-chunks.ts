@@ -44,6 +44,8 @@ export function getChunks(
         ? await readPage(ctx, 'none', [threadId, threadId, limit])
         : await readPage(ctx, 'before', [threadId, threadId, before, limit]);
     const records: PathPageRow[] = read.records;
+    // Opened before a fork's shared rows join them: those come opened, and open only once.
+    await openRecords(ctx.cipher, records);
     let turnStatus = read.turnStatus;
     let total: number | undefined;
     const oldestOwn = records[records.length - 1];
@@ -66,7 +68,6 @@ export function getChunks(
     }
     total ??= Number(last.thread_next_seq) - 1;
     records.reverse();
-    await openRecords(ctx.cipher, records);
     const chunks: ChunkRow[] = decodeRows(threadId, records, policy);
     const oldestSeq = Number(last.seq);
     const page: ChunkPage = {

@@ -41,6 +41,8 @@ export async function rowsAfter(
   let records: readonly SelectedRow[] = (
     await ctx.statements.rowsAfter.execute(ctx.db, [threadId, afterSeq])
   ).rows;
+  // Opened before a fork's shared rows join them: those come opened, and open only once.
+  await openRecords(ctx.cipher, records);
   const first = records[0];
   if (first === undefined || Number(first.seq) !== afterSeq + 1) {
     const thread = await readOrigin(ctx, ctx.db, threadId);
@@ -51,6 +53,5 @@ export async function rowsAfter(
       records = shared.length === 0 ? records : [...shared, ...records];
     }
   }
-  await openRecords(ctx.cipher, records);
   return decodeRows(threadId, records, policy);
 }
