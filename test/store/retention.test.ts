@@ -148,6 +148,55 @@ describe.each(cases)('expire on $name (encrypted: $encrypted)', ({ name, encrypt
     await store.close();
   });
   it.skipIf(!available.includes(name))(
+    "a page that reaches the sentinel says hasMore: false, on the thread and on a fork of it, whether or not the store read the fork's row before",
+    async () => {
+      const harness = createHarness(name);
+      harnesses.push(harness);
+      const now = T0 + 10 * DAY;
+      const options = {
+        now: () => now,
+        ...(encrypted ? { encryption: { keys: createMemoryKeyProvider() } } : {}),
+      };
+      const store = harness.openStore(options);
+      await store.migrate();
+      for (let i = 0; i < 3; i++) {
+        await store.appendTurn('t', qa(`old-${i}`, `q${i}`), { createdAt: new Date(T0) });
+      }
+      await store.appendTurn('t', qa('new', 'fresh'), { createdAt: new Date(T0 + 9 * DAY) });
+      await store.expire({ before: new Date(T0 + DAY) });
+      const seqs = (await store.getRows('t')).map((r) => r.seq);
+      expect(seqs).toEqual([6, 7, 8]);
+      const page = (p: { chunks: readonly { seq: number }[]; hasMore: boolean }) => [
+        p.chunks.map((r) => r.seq),
+        p.hasMore,
+      ];
+      // A full page whose oldest row is the sentinel: nothing older.
+      expect(page(await store.getChunks('t', { limit: 3 }))).toEqual([[6, 7, 8], false]);
+      expect(page(await store.getChunks('t', { limit: 2 }))).toEqual([[7, 8], true]);
+      expect(page(await store.getChunks('t', { limit: 1, before: 7 }))).toEqual([[6], false]);
+
+      // A fork of it: its shared part asked of a store that never read the fork, then again.
+      await store.forkThread('t', { atSeq: 8, newThreadId: 'f' });
+      await store.appendTurn('f', qa('f1', 'on the fork'));
+      const fresh = harness.openStore(options);
+      for (const limit of [3, 50]) {
+        for (let read = 0; read < 2; read++) {
+          expect(page(await fresh.getChunks('f', { limit, before: 9 }))).toEqual([
+            [6, 7, 8],
+            false,
+          ]);
+        }
+      }
+      for (let read = 0; read < 2; read++) {
+        expect(page(await fresh.getChunks('f', { limit: 2, before: 9 }))).toEqual([[7, 8], true]);
+      }
+      expect(page(await fresh.getChunks('f', { limit: 5 }))).toEqual([[6, 7, 8, 9, 10], false]);
+      expect(page(await fresh.getChunks('f', { limit: 4 }))).toEqual([[7, 8, 9, 10], true]);
+      await fresh.close();
+      await store.close();
+    },
+  );
+  it.skipIf(!available.includes(name))(
     "takes a client's turn named like a sentinel for a turn: a fresh one stops the run, a running one is not cut",
     async () => {
       const harness = createHarness(name);
