@@ -48,7 +48,11 @@ export interface Thread {
   readonly createdAt: string;
   /** When a turn was last appended, or the thread last changed (ISO 8601); `listThreads` orders by it. */
   readonly updatedAt: string;
-  /** How many rows the thread holds; its rows have seqs 1 to `total`. */
+  /**
+   * The seq of its newest row: how many rows it holds, its rows having seqs 1 to `total` — or
+   * fewer, when retention (`expire`) removed its first turns, or it was created with `firstSeq`
+   * (its seqs then start at its first row's).
+   */
   readonly total: number;
   /** What the application attached to the thread. */
   readonly metadata?: JSONObject | undefined;
@@ -90,6 +94,13 @@ export interface CreateThreadOptions {
   readonly ownerId?: string | undefined;
   /** A title: at most 1,000 characters, no NUL. */
   readonly title?: string | undefined;
+  /**
+   * The seq of the thread's first row: 1 (the default) to 2,147,483,647. Above 1, the thread
+   * starts as an expired thread does, after seqs it never held (`total` counts them); for a copy
+   * that keeps another thread's seqs: `importThread` of an expired thread's export, which starts
+   * at its retention sentinel.
+   */
+  readonly firstSeq?: number | undefined;
 }
 
 /**
@@ -508,7 +519,8 @@ export interface ChunkStore extends ChunkStoreTurns {
    */
   writeHistorySnapshot(threadId: string): Promise<number | undefined>;
   /**
-   * Creates an empty thread (with a random UUID when no id is given).
+   * Creates an empty thread (with a random UUID when no id is given), its first row at seq
+   * `firstSeq` (default 1).
    *
    * @throws {ChunklogError} `thread-exists` when the id is taken
    *

@@ -60,7 +60,9 @@ export const DEFAULT_MAX_LINE_LENGTH: number = 64 * 1024 * 1024;
  * and saying which turns were stored before it (`value: { line, importedTurns,
  * lastImportedTurnId }`); nothing of the turn the bad line is in is written. A file of another version is refused on its first line. A turn that was running
  * when exported is stored as `interrupted`. The thread's own `createdAt` cannot be set: it is the
- * time of the import (its rows keep theirs).
+ * time of the import (its rows keep theirs). A new thread starts at the seq of the export's first
+ * row (`createThread`'s `firstSeq`), so its rows keep their seqs: an expired thread's copy starts
+ * at its retention sentinel, as the original does, and retention goes on with it.
  *
  * @param store - the store to write to (migrated)
  * @param input - the export: a string, or chunks of text or UTF-8 bytes (a Node stream, a web

@@ -237,7 +237,7 @@ export class Importer {
     const { turn, rows } = pending;
     const target = this.target as string;
     try {
-      await this.ensureThread();
+      await this.ensureThread(rows[0]?.seq);
       if (this.existed && (await this.store.hasTurn(target, turn.turnId))) {
         this.tally.skippedTurns++;
       } else {
@@ -270,13 +270,19 @@ export class Importer {
     this.lastImported = turn.turnId;
   }
 
-  private async ensureThread(): Promise<void> {
+  /**
+   * Creates the thread the import writes to, unless it existed: starting at the seq of the
+   * export's first row (`firstSeq`), so its rows keep their seqs — an expired thread's start at
+   * its retention sentinel, whose turn id and `firstKeptSeq` name its seqs.
+   */
+  private async ensureThread(firstSeq?: number): Promise<void> {
     if (this.existed || this.created) return;
     const { title, ownerId, metadata } = (this.header as ThreadExportHeader).thread;
     await this.store.createThread(this.target, {
       ...(title !== undefined ? { title } : {}),
       ...(ownerId !== undefined ? { ownerId } : {}),
       ...(metadata !== undefined ? { metadata } : {}),
+      ...(firstSeq !== undefined && firstSeq > 1 ? { firstSeq } : {}),
     });
     this.created = true;
   }

@@ -164,6 +164,9 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
         [store.updateThread('x', { metadata: [] as never }), 'metadata'],
         [store.updateThread('x', { name: 'x' } as never), 'name'],
         [store.listThreads({ ownerId: 'x'.repeat(256) }), 'ownerId'],
+        [store.createThread('y', { firstSeq: 0 }), 'firstSeq'],
+        [store.createThread('y', { firstSeq: 1.5 }), 'firstSeq'],
+        [store.createThread('y', { firstSeq: 2 ** 31 }), 'firstSeq'],
       ] as const;
       for (const [work, option] of bad) {
         const error = await errorOf(work);
@@ -174,6 +177,22 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
         'thread-not-found',
       );
       expect(await store.getThread('x')).not.toHaveProperty('title');
+      await store.close();
+    });
+
+    it('starts a thread at firstSeq, as an expired one starts at its sentinel', async () => {
+      const store = harness().openStore();
+      await store.migrate();
+      expect((await store.createThread('later', { firstSeq: 10 })).total).toBe(9);
+      const rows = await store.appendTurn('later', textDrafts('t1', 2));
+      expect(rows.map((r) => r.seq)).toEqual([10, 11]);
+      const page = await store.getChunks('later', { limit: 2 });
+      expect([page.chunks.map((r) => r.seq), page.total, page.hasMore]).toEqual([
+        [10, 11],
+        11,
+        false,
+      ]);
+      expect((await store.createThread('first', { firstSeq: 1 })).total).toBe(0);
       await store.close();
     });
   });

@@ -150,5 +150,60 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
         oneTimePerTurn(await store.getRows('orig')),
       );
     });
+
+    it('brings back an expired thread with its seqs and its sentinel, and retention goes on on the copy', async () => {
+      const store = await open(name);
+      const DAY = 86_400_000;
+      const ago = (days: number) => ({ createdAt: new Date(Date.now() - days * DAY) });
+      const qa = (turnId: string) => [
+        { turnId, step: 0, role: 'user' as const, type: 'text' as const, data: { text: 'q' } },
+        { turnId, step: 0, role: 'assistant' as const, type: 'text' as const, data: { text: 'a' } },
+      ];
+      for (let i = 0; i < 3; i++) await store.appendTurn('old', qa(`old-${i}`), ago(10));
+      for (let i = 0; i < 2; i++) await store.appendTurn('old', qa(`mid-${i}`), ago(5));
+      await store.appendTurn('old', qa('new'), ago(0));
+      await store.expire({ before: new Date(Date.now() - 7 * DAY), threadId: 'old' });
+      const source = await store.getRows('old');
+      expect(source.map((r) => [r.seq, r.turnId])[0]).toEqual([6, 'expired-6']);
+      const text = await collect(exportThread(store, 'old'));
+
+      const result = await importThread(store, text, { threadId: 'copy' });
+      expect(result).toEqual({
+        threadId: 'copy',
+        turns: 4,
+        rows: 7,
+        skippedTurns: 0,
+        sameSeqs: true,
+      });
+      expect(withoutThread(await store.getRows('copy'))).toEqual(withoutThread(source));
+      expect((await store.getThread('copy')).total).toBe((await store.getThread('old')).total);
+      // A later expiry folds the sentinel in on the copy as on the source.
+      const before = new Date(Date.now() - 2 * DAY);
+      const onSource = await store.expire({ before, threadId: 'old' });
+      expect(await store.expire({ before, threadId: 'copy' })).toEqual(onSource);
+      expect(onSource).toMatchObject({ turns: 2, leftWhole: [] });
+      // The new sentinels' times are each expiry's own.
+      const untimed = async (threadId: string) =>
+        withoutThread(await store.getRows(threadId)).map(({ createdAt: _c, ...row }) => row);
+      expect(await untimed('copy')).toEqual(await untimed('old'));
+      expect((await store.getRows('copy'))[0]?.data).toMatchObject({
+        truncation: { firstKeptTurnId: 'new', firstKeptSeq: 11, leftOutTurns: 5 },
+      });
+
+      // An import cut short after the sentinel goes on with `append`, at the same seqs.
+      const lines = text.split('\n');
+      const second = lines.findIndex((line) => line.includes('"kind":"turn","turnId":"mid-0"'));
+      const sentinelOnly = [
+        ...lines.slice(0, second),
+        JSON.stringify({ kind: 'end', turns: 1, rows: 1 }),
+      ];
+      await importThread(store, sentinelOnly.join('\n'), { threadId: 'resumed' });
+      const rest = await importThread(store, text, {
+        threadId: 'resumed',
+        onExistingThread: 'append',
+      });
+      expect(rest).toMatchObject({ turns: 3, skippedTurns: 1, sameSeqs: true });
+      expect(withoutThread(await store.getRows('resumed'))).toEqual(withoutThread(source));
+    });
   });
 }
