@@ -80,7 +80,11 @@ export interface Thread {
 
 /** Where a fork comes from (see {@link Thread.forkOf}). */
 export interface ThreadFork {
-  /** The thread it was forked from (its parent). */
+  /**
+   * Its parent: the thread it was forked from — or, for a fork made at or below that thread's own
+   * fork seq (where its path lies wholly in the threads that one reads), the thread whose own rows
+   * hold row `atSeq`. The parent's rows are the ones the fork holds (`thread-has-forks`).
+   */
   readonly threadId: string;
   /** The seq it forks at: its path holds the parent's path up to this seq. */
   readonly atSeq: number;
@@ -640,8 +644,8 @@ export interface ChunkStore extends ChunkStoreTurns {
    * `seq + 1`. Destructive: to edit or regenerate and keep the old version, use
    * {@link ChunkStore.addAlternative}. Returns how many rows went from the thread's path.
    * Refused while a fork reads rows above `seq` by reference. On a fork, a `seq` below its fork
-   * seq makes it read less of its parent (its `forkOf.atSeq` becomes `seq`); the parent's rows
-   * stay.
+   * seq makes it read less of its parent (its `forkOf.atSeq` becomes `seq`, and its
+   * `forkOf.threadId` the thread whose rows it then ends with); the parent's rows stay.
    *
    * @throws {ChunklogError} `thread-not-found`; `thread-has-forks`, `value` naming the forks
    *
@@ -658,7 +662,9 @@ export interface ChunkStore extends ChunkStoreTurns {
    * Every read (pages both ways, `getRows`, turns, history, model input) goes through the chain,
    * forks of forks included; rows read through a fork carry the fork's id as `threadId`, and
    * keep their seq, turn id and time. The source cannot be deleted, or truncated below `atSeq`,
-   * while the fork is there (`thread-has-forks`). `atSeq` beyond the end forks at the end.
+   * while the fork is there (`thread-has-forks`). `atSeq` beyond the end forks at the end. A
+   * fork of a fork at or below its own fork seq reads none of its rows: it is recorded as the fork
+   * of the thread whose rows it ends with (`forkOf.threadId`), and holds that one instead.
    *
    * @throws {ChunklogError} `thread-not-found`; `thread-exists` when `newThreadId` is taken;
    *   `invalid-option` (`atSeq`) for a seq inside a turn, naming the boundaries before and after it

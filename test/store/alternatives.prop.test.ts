@@ -282,6 +282,8 @@ class AlternativeCommand implements Command {
       turnId: turn.turnId,
       newThreadId: id,
     });
+    model.fork(active.id, turn.before, id, made.createdAt, conversation.id);
+    // Its parent is the thread whose rows it ends with: the active one, or one it reads there.
     expect({
       id: made.id,
       total: made.total,
@@ -290,10 +292,9 @@ class AlternativeCommand implements Command {
     }).toEqual({
       id,
       total: turn.before,
-      forkOf: { threadId: active.id, atSeq: turn.before },
+      forkOf: { threadId: model.thread(id).parent, atSeq: turn.before },
       alternativeOf: conversation.id,
     });
-    model.fork(active.id, turn.before, id, made.createdAt, conversation.id);
     conversation.active = id;
     if (this.write) {
       const turnId = real.turnId();
@@ -378,13 +379,13 @@ class ForkCommand implements Command {
     // At 0 (an empty fork) once in six; else after a turn.
     const seq = (this.at % 6 === 0 ? 0 : pick(boundaries.slice(1), this.at)) ?? 0;
     const made = await real.store.forkThread(active.id, { atSeq: seq, newThreadId: id });
+    model.fork(active.id, seq, id, made.createdAt, undefined);
     expect({ id: made.id, total: made.total, forkOf: made.forkOf }).toEqual({
       id,
       total: seq,
-      forkOf: { threadId: active.id, atSeq: seq },
+      forkOf: { threadId: model.thread(id).parent, atSeq: seq },
     });
     expect(made.alternativeOf).toBeUndefined();
-    model.fork(active.id, seq, id, made.createdAt, undefined);
     await checkConversation(real, model, conversation.id);
     await checkConversation(real, model, id);
   }

@@ -195,6 +195,51 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)('alternatives on %s', (n
   );
 
   it.skipIf(!available.includes(name))(
+    'a version made while another is active, before that one starts, is the fork of the thread it reads: the other can be deleted or erased',
+    async () => {
+      const store = await open();
+      // Regenerate t3 (v1), then, while v1 is active, edit t2 (v2): v2 reads only chat's rows.
+      await store.addAlternative('chat', { turnId: 't3', newThreadId: 'v1' });
+      await store.appendTurn('v1', qa('t3b', 'three b'));
+      const v2 = await store.addAlternative('chat', { turnId: 't2', newThreadId: 'v2' });
+      await store.appendTurn('v2', qa('t2b', 'two b'));
+      expect(await store.deleteThread('v1')).toBe(true);
+      expect(v2.forkOf).toEqual({ threadId: 'chat', atSeq: 2 });
+      expect(await texts(store, 'v2')).toEqual([
+        't1:one',
+        't1:answer to one',
+        't2b:two b',
+        't2b:answer to two b',
+      ]);
+      // The same made again, erased this time.
+      await store.switchAlternative('chat', 'chat');
+      await store.addAlternative('chat', { turnId: 't3', newThreadId: 'v3' });
+      await store.appendTurn('v3', qa('t3c', 'three c'));
+      await store.addAlternative('chat', { turnId: 't2', newThreadId: 'v4' });
+      expect(await store.eraseThread('v3')).toBe(true);
+      // The conversation still holds its rows for them: truncating below is refused, naming them.
+      const held = await rejected(store.truncateAfter('chat', 1));
+      expect(held).toMatchObject({ code: 'thread-has-forks' });
+      expect((held.value as { threadId: string }[]).map((f) => f.threadId).sort()).toEqual([
+        'v2',
+        'v4',
+      ]);
+      // A fork of a version inside the conversation's part is the conversation's fork too.
+      const branch = await store.forkThread('v2', { atSeq: 2, newThreadId: 'branch' });
+      expect(branch.forkOf).toEqual({ threadId: 'chat', atSeq: 2 });
+      expect((await store.listThreads({ forkOf: 'chat' })).threads.map((t) => t.id)).toEqual([
+        'branch',
+      ]);
+      expect(await store.deleteThread('v2')).toBe(true);
+      expect(await rejected(store.deleteThread('chat'))).toMatchObject({
+        code: 'thread-has-forks',
+        value: [{ threadId: 'branch', atSeq: 2 }],
+      });
+      expect(await store.getRows('branch')).toHaveLength(2);
+    },
+  );
+
+  it.skipIf(!available.includes(name))(
     'erasing a conversation erases its alternatives',
     async () => {
       const store = await open();

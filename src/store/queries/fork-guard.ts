@@ -11,8 +11,14 @@ const NAMED = 5;
  * them for `seq` undefined: a deletion) while a fork of it forks above `seq` (a fork at seq 0
  * shares nothing and does not hold its parent), other than those in `going` (threads deleted in
  * the same transaction: a conversation's versions). Run in the write
- * transaction that holds the thread's lock (a fork is made under the same lock, so none can
- * appear meanwhile). Forks of forks need no look: a fork's fork seq is at most its own.
+ * transaction that holds the thread's lock. Forks of forks need no look: a fork's parent is
+ * the thread whose own rows hold its fork seq (`insertFork`), so a fork that reads the thread's
+ * rows through another thread is that other's fork, and that other reads them too, up to the
+ * same seq at least — by induction a direct fork of the thread does, which cannot go first. So
+ * no fork can appear meanwhile that this look would miss: one made from the thread takes its
+ * lock; one made from a thread reading it (under that thread's lock) adds a reader where one
+ * that blocks the deletion exists already. (A fork made before that rule may name a parent
+ * whose rows it does not read: it holds that parent for nothing, over-strict but never unsafe.)
  *
  * @throws {ChunklogError} `thread-has-forks`, naming the forks and the seq they fork at
  */

@@ -65,6 +65,12 @@ export function forkThread(
  * Inserts the thread row of a fork of `source` at `forkSeq` (a turn boundary of its path, not
  * beyond its end) and returns it: the one write of `forkThread` and `addAlternative`. Run in the
  * write transaction that holds the source's lock.
+ *
+ * Its parent (`parent_id`, `Thread.forkOf`) is the thread whose own rows hold seq `forkSeq` of
+ * the path: the source, or, at or below the source's own fork seq, the thread the source reads
+ * there. `refuseIfForked` guards a thread's rows by its forks, so a fork is recorded as the fork
+ * of the thread whose rows it ends with; the source's rows, of which it reads none, stay free to
+ * go. A fork at seq 0 reads nothing and stays the source's.
  */
 export async function insertFork(
   ctx: StoreContext,
@@ -80,6 +86,7 @@ export async function insertFork(
   },
 ): Promise<Thread> {
   const sourceId = asString(source.id);
+  const path = forkPathOf(sourceId, threadOrigin(source), forkSeq);
   const opened = await openThread(ctx, source);
   await insertThreadIfAbsent(ctx, trx, {
     id: fork.id,
@@ -88,11 +95,7 @@ export async function insertFork(
     metadata: fork.metadata ?? (opened.metadata as JSONObject | undefined),
     ownerId: source.owner_id === null ? undefined : asString(source.owner_id),
     title: opened.title,
-    fork: {
-      parentId: sourceId,
-      forkSeq,
-      path: encodeForkPath(forkPathOf(sourceId, threadOrigin(source), forkSeq)),
-    },
+    fork: { parentId: path[0]?.threadId ?? sourceId, forkSeq, path: encodeForkPath(path) },
     conversationId: fork.conversationId,
   });
   const created = await selectThread(ctx, trx, fork.id, false);

@@ -15,8 +15,9 @@ const as = (rows: readonly ChunkRow[], threadId: string) => rows.map((r) => ({ .
 
 /**
  * A chain three forks deep over turns of 1 to 3 rows: P (turns p0–p3), F1 forked from P after p2
- * with turns f1a, f1b; F2 forked from F1 inside P's part (after p1) with f2a; F3 forked from F2
- * after f2a with f3a, f3b. P goes on after the forks (turn p4), which no fork sees.
+ * with turns f1a, f1b; F2 forked from F1 inside P's part (after p1) with f2a, which makes it P's
+ * fork (it reads none of F1's rows); F3 forked from F2 after f2a with f3a, f3b. P goes on after
+ * the forks (turn p4), which no fork sees.
  */
 async function chain(kit: Kit) {
   const s = kit.store;
@@ -108,6 +109,8 @@ export function describeForksSuite(kit: Kit): void {
       const s = kit.store;
       expect(c.f3Fork).toMatchObject({ id: c.f3, total: 8, forkOf: { threadId: c.f2, atSeq: 8 } });
       expect(await s.getThread(c.f1)).toMatchObject({ forkOf: { threadId: c.p, atSeq: 6 } });
+      // Forked from F1 at a seq of P's part: its parent is P, whose rows it ends with.
+      expect(await s.getThread(c.f2)).toMatchObject({ forkOf: { threadId: c.p, atSeq: 5 } });
       expect((await s.getThread(c.p)).forkOf).toBeUndefined();
       expect(await s.getRows(c.f3)).toEqual(c.path);
       expect(c.path.map((r) => r.seq)).toEqual(c.path.map((_, i) => i + 1));
@@ -220,30 +223,40 @@ export function describeForksSuite(kit: Kit): void {
       const c = await chain(kit);
       const s = kit.store;
       const refused = await kit.expectCode(s.deleteThread(c.p), 'thread-has-forks');
-      expect(refused.value).toEqual([{ threadId: c.f1, atSeq: 6 }]);
+      expect(refused.value).toEqual([
+        { threadId: c.f1, atSeq: 6 },
+        { threadId: c.f2, atSeq: 5 },
+      ]);
       await kit.expectCode(s.deleteThread(c.f2), 'thread-has-forks');
       await kit.expectCode(s.truncateAfter(c.p, 5), 'thread-has-forks');
       await kit.expectCode(s.truncateAfter(c.f2, 7), 'thread-has-forks');
+      // F1 holds nothing: F2, made from it, reads none of its rows.
+      expect(await s.deleteThread(c.f1)).toBe(true);
+      expect(await s.getRows(c.f2)).toEqual([...as(c.pRows.slice(0, 5), c.f2), ...c.f2Own]);
+      await kit.expectCode(s.truncateAfter(c.p, 4), 'thread-has-forks');
       // At or above every fork seq is allowed: P's turn p4 goes.
       expect(await s.truncateAfter(c.p, 8)).toBe(2);
       expect(await s.getRows(c.f3)).toEqual(c.path);
-      // F3 truncated into P's part: it now reads P up to seq 2 (turn p0) only.
+      // F3 truncated into P's part: it now reads P up to seq 2 (turn p0) only, as P's fork.
       expect(await s.truncateAfter(c.f3, 2)).toBe(9);
       expect(await s.getThread(c.f3)).toMatchObject({
         total: 2,
-        forkOf: { threadId: c.f2, atSeq: 2 },
+        forkOf: { threadId: c.p, atSeq: 2 },
       });
       expect(await s.getRows(c.f3)).toEqual(as(c.pRows.slice(0, 2), c.f3));
       const next = await s.appendTurn(c.f3, turn('f3c', 2));
       expect(next.map((r) => r.seq)).toEqual([3, 4]);
       expect(await s.getRows(c.f3)).toEqual([...as(c.pRows.slice(0, 2), c.f3), ...next]);
-      // F2 may now be cut to seq 2, but not below while F3 reads P through it.
-      await kit.expectCode(s.truncateAfter(c.f2, 1), 'thread-has-forks');
+      // F2 holds nothing for F3 any more; P holds its rows up to seq 2 for both.
       expect(await s.truncateAfter(c.f2, 2)).toBe(6);
+      const held = await kit.expectCode(s.truncateAfter(c.p, 1), 'thread-has-forks');
+      const holders = (held.value as { threadId: string; atSeq: number }[]).map(
+        (f) => `${f.threadId}@${f.atSeq}`,
+      );
+      expect(holders.sort()).toEqual([`${c.f2}@2`, `${c.f3}@2`].sort());
       // Forks go first, then their parents.
       expect(await s.deleteThread(c.f3)).toBe(true);
       expect(await s.deleteThread(c.f2)).toBe(true);
-      expect(await s.deleteThread(c.f1)).toBe(true);
       expect(await s.deleteThread(c.p)).toBe(true);
     });
 
@@ -281,8 +294,10 @@ export function describeForksSuite(kit: Kit): void {
       const c = await chain(kit);
       const ids = async (forkOf: string, limit = 10) =>
         (await s.listThreads({ forkOf, limit })).threads.map((t) => t.id);
-      expect(await ids(c.p)).toEqual([c.f1]);
-      expect(await ids(c.f1)).toEqual([c.f2]);
+      // F2, made from F1 in P's part, is P's fork; F3 is F2's, not P's.
+      expect(await ids(c.p)).toEqual([c.f2, c.f1]);
+      expect(await ids(c.f1)).toEqual([]);
+      expect(await ids(c.f2)).toEqual([c.f3]);
       expect(await ids(c.f3)).toEqual([]);
       const second = kit.thread('fk-list-second');
       await s.forkThread(c.p, { atSeq: 2, newThreadId: second });
@@ -293,8 +308,8 @@ export function describeForksSuite(kit: Kit): void {
         [second, { threadId: c.p, atSeq: 2 }],
       ]);
       expect(first.hasMore).toBe(true);
-      const rest = await s.listThreads({ forkOf: c.p, limit: 1, before: first.nextBefore ?? '' });
-      expect(rest.threads.map((t) => t.id)).toEqual([c.f1]);
+      const rest = await s.listThreads({ forkOf: c.p, limit: 2, before: first.nextBefore ?? '' });
+      expect(rest.threads.map((t) => t.id)).toEqual([c.f2, c.f1]);
       expect(rest.hasMore).toBe(false);
       await kit.expectCode(s.listThreads({ forkOf: '' }), 'invalid-option');
       expect(await ids(kit.thread('fk-list-none'))).toEqual([]);

@@ -16,8 +16,11 @@ export interface ModelThread {
   rows: ModelRow[];
   /** For an alternative: its conversation. */
   readonly conversation: string | undefined;
-  /** For a fork (forkThread or addAlternative): the thread it was forked from. */
-  readonly parent: string | undefined;
+  /**
+   * For a fork (forkThread or addAlternative): its parent, the thread that wrote the row at its
+   * fork seq (the thread it was forked from, at 0); truncating below the fork seq moves it.
+   */
+  parent: string | undefined;
   /** The seq it forks at (0 for a plain thread); truncating below it lowers it. */
   forkSeq: number;
   /** As the store returned it when the thread was made. */
@@ -118,18 +121,29 @@ export class ConversationModel {
       id,
       rows,
       conversation,
-      parent: sourceId,
+      parent: this.writerAt(rows, atSeq) ?? sourceId,
       forkSeq: atSeq,
       createdAt,
       active: id,
     });
   }
 
-  /** Whether a thread outside `ids` forks one of them above `seq` (so reads its rows there). */
+  /** The thread that wrote the row at `seq` of a path (undefined at 0). */
+  writerAt(rows: readonly ModelRow[], seq: number): string | undefined {
+    const row = rows.find((r) => r.seq === seq);
+    return row === undefined ? undefined : this.written.get(rowKey(row));
+  }
+
+  /**
+   * Whether a thread outside `ids` reads, above `seq`, a row one of them wrote: what deleting
+   * them (`seq` 0) or truncating one of them after `seq` would take from another path.
+   */
   forkedAbove(ids: ReadonlySet<string>, seq: number): boolean {
     for (const t of this.threads.values()) {
-      if (!ids.has(t.id) && t.parent !== undefined && ids.has(t.parent) && t.forkSeq > seq) {
-        return true;
+      if (ids.has(t.id)) continue;
+      for (const row of t.rows) {
+        const writer = this.written.get(rowKey(row));
+        if (row.seq > seq && writer !== undefined && ids.has(writer)) return true;
       }
     }
     return false;
@@ -143,7 +157,10 @@ export class ConversationModel {
         this.written.delete(rowKey(row));
     }
     thread.rows = thread.rows.filter((r) => r.seq <= seq);
-    if (thread.parent !== undefined && thread.forkSeq > seq) thread.forkSeq = seq;
+    if (thread.parent !== undefined && thread.forkSeq > seq) {
+      thread.forkSeq = seq;
+      thread.parent = this.writerAt(thread.rows, seq) ?? thread.parent;
+    }
   }
 
   /** What deleting `threadId` deletes: the thread, and a conversation's alternatives. */
