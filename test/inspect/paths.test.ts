@@ -201,9 +201,30 @@ describe('the inspector over forks and alternatives', () => {
     );
     expect(evil).toContain('<h1>Thread <code>alt&lt;script&gt;&quot;&#39;&amp;</code></h1>');
     expect(evil).toContain(
-      'Alternative of <a href="/threads/conv"><code class="id">conv</code></a>, branching from <a href="/threads/alt-1"><code class="id">alt-1</code></a> at seq <span class="seq">2</span>.',
+      // Made from alt-1's turn t2b, it branches where alt-1 does: it reads conv's rows only.
+      'Alternative of <a href="/threads/conv"><code class="id">conv</code></a>, branching at seq <span class="seq">2</span>.',
     );
     expect(fork).toContain(`Forked from <a href="${EVIL_HREF}"><code class="id">`);
+  });
+
+  it('names the alternative whose rows a version ends with as the one it branches from', async () => {
+    const own = createChunkStore({ sqlite: ':memory:' });
+    try {
+      await own.migrate();
+      await own.appendTurn('c', qa('t1', 'one'));
+      await own.appendTurn('c', qa('t2', 'two'));
+      await own.addAlternative('c', { turnId: 't2', newThreadId: 'a1' });
+      await own.appendTurn('a1', qa('t2b', 'two again'));
+      await own.appendTurn('a1', qa('t3b', 'three'));
+      // A version of a1's t3b reads a1's t2b (seqs 3–4): it branches from a1.
+      await own.addAlternative('c', { turnId: 't3b', newThreadId: 'a2' });
+      const { text } = await get('/threads/a2', {}, own);
+      expect(text).toContain(
+        'Alternative of <a href="/threads/c"><code class="id">c</code></a>, branching from <a href="/threads/a1"><code class="id">a1</code></a> at seq <span class="seq">4</span>.',
+      );
+    } finally {
+      await own.close();
+    }
   });
 
   it('shows every thread on its own path when the store cannot read alternatives (before 0007)', async () => {

@@ -31,6 +31,17 @@ const forksOf = (model: Model) => {
   return model.forks;
 };
 
+/**
+ * The thread whose own rows hold `seq` of `threadId`'s path: a fork's parent (the source itself
+ * at seq 0, where a fork reads nothing).
+ */
+const ownerAt = (model: Model, threadId: string, seq: number): string => {
+  const fork = forksOf(model).get(threadId);
+  return fork !== undefined && seq > 0 && seq <= fork.atSeq
+    ? ownerAt(model, fork.parent, seq)
+    : threadId;
+};
+
 /** Whether a fork reads `threadId`'s rows above `seq`. */
 const heldAbove = (model: Model, threadId: string, seq: number) =>
   [...forksOf(model).values()].some((f) => f.parent === threadId && f.atSeq > seq);
@@ -208,7 +219,11 @@ class TruncateCommand implements fc.AsyncCommand<Model, Real> {
     expect(got).toBe(rows.length - kept.length);
     model.set(threadId, kept);
     const fork = forksOf(model).get(threadId);
-    if (fork !== undefined && fork.atSeq > this.seq) fork.atSeq = this.seq;
+    if (fork !== undefined && fork.atSeq > this.seq) {
+      // Cut below its fork seq, a fork is the fork of the thread whose rows it now ends with.
+      if (this.seq > 0) fork.parent = ownerAt(model, fork.parent, this.seq);
+      fork.atSeq = this.seq;
+    }
   }
   toString = () => `truncateAfter(t${this.thread}, ${this.seq})`;
 }
@@ -243,12 +258,14 @@ class ForkCommand implements fc.AsyncCommand<Model, Real> {
     const copied = rows
       .filter((r) => r.seq <= this.atSeq)
       .map((r) => ({ ...r, threadId: newThreadId }));
+    // Its parent is the thread whose rows it ends with, not always the one forked.
+    const parent = ownerAt(model, threadId, copied.length);
     model.set(newThreadId, copied);
-    forksOf(model).set(newThreadId, { parent: threadId, atSeq: copied.length });
+    forksOf(model).set(newThreadId, { parent, atSeq: copied.length });
     expect(got).toMatchObject({
       id: newThreadId,
       total: copied.length,
-      forkOf: { threadId, atSeq: copied.length },
+      forkOf: { threadId: parent, atSeq: copied.length },
     });
   }
   toString = () => `fork(t${this.thread} → t${this.target}, ${this.atSeq})`;
