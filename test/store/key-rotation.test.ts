@@ -148,12 +148,43 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)('a key rotation on %s', 
   );
 });
 
+/**
+ * Writes that fetch their key under the thread's lock: a rotation waits for them, then re-encrypts
+ * what they wrote. `write` runs with the key fetch held; `check` reads the outcome after both.
+ */
+const lockedWrites = [
+  {
+    name: 'expire',
+    write: async (store: ChunkStore) => {
+      await store.beginTurn('t', turn('run', 1));
+      return () => store.expire({ before: Date.now() + 60_000, threadId: 't' });
+    },
+    check: async (store: ChunkStore, written: unknown) => {
+      expect(written).toMatchObject({ threads: 1, turns: 1 });
+      const rows = await store.getRows('t');
+      expect(rows.map((r) => [r.turnId, r.type])).toEqual([
+        ['expired-2', 'system'],
+        ['run', 'text'],
+      ]);
+      await store.getThread('t');
+    },
+  },
+  {
+    name: 'updateThread',
+    write: async (store: ChunkStore) => () => store.updateThread('t', { title: 'late title' }),
+    check: async (store: ChunkStore, written: unknown) => {
+      expect((written as { title?: string }).title).toBe('late title');
+      expect((await store.getThread('t'))?.title).toBe('late title');
+    },
+  },
+];
+
 describe.each(['sqlite', 'postgres', 'mysql'] as const)(
-  'expire beside a key rotation on %s',
+  'writes beside a key rotation on %s',
   (name) => {
-    it.skipIf(!available.includes(name))(
-      "fetches its key under the thread's lock: the rotation waits for it, then re-encrypts the sentinel too, and every row and column reads",
-      async () => {
+    it.skipIf(!available.includes(name)).each(lockedWrites)(
+      "$name fetches its key under the thread's lock: the rotation waits for it, then re-encrypts what it wrote (expire's sentinel, updateThread's title), and all of it reads",
+      async ({ write, check }) => {
         const harness = createHarness(name);
         harnesses.push(harness);
         const inner = createMemoryKeyProvider();
@@ -162,58 +193,20 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)(
         await store.migrate();
         await store.createThread('t', { title: 'first title' });
         await store.appendTurn('t', turn('old', 2), { createdAt: new Date(Date.now() - 60_000) });
-        await store.beginTurn('t', turn('run', 1));
+        const start = await write(store);
 
         const held = hold();
-        const expiring = store.expire({ before: Date.now() + 60_000, threadId: 't' });
-        // Expire holds the thread's lock while it fetches its key; the rotation waits for it.
+        const writing = start();
         await held.fetched;
         const rotating = store.rotateThreadKey('t');
         held.release();
-        expect(await expiring).toMatchObject({ threads: 1, turns: 1 });
+        const written = await writing;
         expect((await rotating).version).toBe(2);
         expect(await inner.getKey('t', 1)).toBeUndefined();
 
         expect(await storedVersions(store, harness.raw, 't')).toEqual(new Set([2]));
         expect(await storedTitle(store, harness.raw, 't')).toMatch(/^ck1\.2\./);
-        const rows = await store.getRows('t');
-        expect(rows.map((r) => [r.turnId, r.type])).toEqual([
-          ['expired-2', 'system'],
-          ['run', 'text'],
-        ]);
-        await store.getThread('t');
-        await store.close();
-      },
-    );
-  },
-);
-
-describe.each(['sqlite', 'postgres', 'mysql'] as const)(
-  'updateThread beside a key rotation on %s',
-  (name) => {
-    it.skipIf(!available.includes(name))(
-      "fetches its key under the thread's lock: the rotation waits for it, then re-encrypts the new title, and it reads",
-      async () => {
-        const harness = createHarness(name);
-        harnesses.push(harness);
-        const inner = createMemoryKeyProvider();
-        const { provider, hold } = heldKeys(inner);
-        const store = harness.openStore({ encryption: { keys: provider } });
-        await store.migrate();
-        await store.createThread('t', { title: 'first title' });
-        await store.appendTurn('t', turn('old', 2));
-
-        const held = hold();
-        const updating = store.updateThread('t', { title: 'late title' });
-        await held.fetched;
-        const rotating = store.rotateThreadKey('t');
-        held.release();
-        expect((await updating).title).toBe('late title');
-        expect((await rotating).version).toBe(2);
-        expect(await inner.getKey('t', 1)).toBeUndefined();
-
-        expect(await storedTitle(store, harness.raw, 't')).toMatch(/^ck1\.2\./);
-        expect((await store.getThread('t'))?.title).toBe('late title');
+        await check(store, written);
         await store.close();
       },
     );
