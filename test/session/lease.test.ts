@@ -83,6 +83,29 @@ async function beginOnDeadWorker(
   relay.publish(relayKey, { type: 'turn-start', turnId }, { id: `${turnId}:0`, turnId, index: 0 });
 }
 
+/**
+ * A conversation `conv` whose regenerated first turn made alternative `alt`, where a worker began
+ * turn q2 (published on the conversation's relay key, which every reader follows) and died; two
+ * stores on one clock, the relay cleaned up after the test.
+ */
+async function deadTurnOnAlternative() {
+  const clock = { now: 1_000_000 };
+  const [storeA, storeB] = await twoStores(clock);
+  const relay = createInProcessRelay();
+  cleanups.push(() => relay.close());
+  await storeA.appendTurn('conv', [
+    { turnId: 'q1', step: 0, role: 'user', type: 'text', data: { text: 'first' } },
+    { turnId: 'q1', step: 0, role: 'assistant', type: 'text', data: { text: 'one' } },
+  ]);
+  const alternative = await storeA.addAlternative('conv', { turnId: 'q1', newThreadId: 'alt' });
+  await beginOnDeadWorker(storeA, relay, {
+    threadId: alternative.id,
+    relayKey: 'conv',
+    turnId: 'q2',
+  });
+  return { clock, storeA, storeB, relay };
+}
+
 /** Session `a1`: its turn waits in the tool `slow` until released, then answers. */
 function waitsInTool(
   store: ChunkStore,
@@ -469,20 +492,7 @@ describe('a turn whose process died, closed by the next holder', () => {
   });
 
   it('is continued by a sweep through its conversation’s session when it ran on the active alternative', async () => {
-    const clock = { now: 1_000_000 };
-    const [storeA, storeB] = await twoStores(clock);
-    const relay = createInProcessRelay();
-    cleanups.push(() => relay.close());
-    await storeA.appendTurn('conv', [
-      { turnId: 'q1', step: 0, role: 'user', type: 'text', data: { text: 'first' } },
-      { turnId: 'q1', step: 0, role: 'assistant', type: 'text', data: { text: 'one' } },
-    ]);
-    const alternative = await storeA.addAlternative('conv', { turnId: 'q1', newThreadId: 'alt' });
-    await beginOnDeadWorker(storeA, relay, {
-      threadId: alternative.id,
-      relayKey: 'conv',
-      turnId: 'q2',
-    });
+    const { clock, storeB, relay } = await deadTurnOnAlternative();
     clock.now += 2 * HOUR;
     const asked: string[] = [];
     const swept = await recoverInterruptedTurns(storeB, {
@@ -510,20 +520,7 @@ describe('a turn whose process died, closed by the next holder', () => {
   });
 
   it('is closed by a sweep given continueWith when it ran on an alternative no longer active', async () => {
-    const clock = { now: 1_000_000 };
-    const [storeA, storeB] = await twoStores(clock);
-    await storeA.appendTurn('conv', [
-      { turnId: 'q1', step: 0, role: 'user', type: 'text', data: { text: 'first' } },
-      { turnId: 'q1', step: 0, role: 'assistant', type: 'text', data: { text: 'one' } },
-    ]);
-    const alternative = await storeA.addAlternative('conv', { turnId: 'q1', newThreadId: 'alt' });
-    const relay = createInProcessRelay();
-    cleanups.push(() => relay.close());
-    await beginOnDeadWorker(storeA, relay, {
-      threadId: alternative.id,
-      relayKey: 'conv',
-      turnId: 'q2',
-    });
+    const { clock, storeA, storeB } = await deadTurnOnAlternative();
     // The user switched back to the first version while the turn's worker was dead.
     await storeA.switchAlternative('conv', 'conv');
     clock.now += 2 * HOUR;
@@ -537,22 +534,7 @@ describe('a turn whose process died, closed by the next holder', () => {
   });
 
   it('is ended by a sweep on the relay key of its conversation when it ran on an alternative', async () => {
-    const clock = { now: 1_000_000 };
-    const [storeA, storeB] = await twoStores(clock);
-    const relay = createInProcessRelay();
-    cleanups.push(() => relay.close());
-    await storeA.appendTurn('conv', [
-      { turnId: 'q1', step: 0, role: 'user', type: 'text', data: { text: 'first' } },
-      { turnId: 'q1', step: 0, role: 'assistant', type: 'text', data: { text: 'one' } },
-    ]);
-    // The user regenerated q1: the new version runs on an alternative, keyed on the relay by
-    // the conversation (what every reader follows), and its worker died.
-    const alternative = await storeA.addAlternative('conv', { turnId: 'q1', newThreadId: 'alt' });
-    await beginOnDeadWorker(storeA, relay, {
-      threadId: alternative.id,
-      relayKey: 'conv',
-      turnId: 'q2',
-    });
+    const { clock, storeB, relay } = await deadTurnOnAlternative();
     clock.now += 2 * HOUR;
     const swept = await recoverInterruptedTurns(storeB, { relay });
     expect(swept).toEqual([{ threadId: 'alt', outcome: 'closed', turnIds: ['q2'] }]);
