@@ -54,6 +54,12 @@ export interface PostgresRelayOptions {
    */
   readonly controlTimeoutMs?: number | undefined;
   /**
+   * How long `close()` waits at most for the events published before it to be written. Default
+   * 5,000 ms. Set it below your platform's shutdown grace period (what it could not write is
+   * reported to `onError`, and readers on other instances see a gap).
+   */
+  readonly closeDrainMs?: number | undefined;
+  /**
    * Told about every write that failed (the turn goes on; the events are written again, in
    * order, once the database answers), and about the events `close()` could not write.
    */
@@ -73,8 +79,6 @@ const MAX_PAYLOAD = 7_900;
 const MAX_WAITING = 100_000;
 /** The pause before writing again after a failed write: 50 ms, doubling to 2 s, jittered. */
 const RETRY_BACKOFF: Backoff = { initialMs: 50, maxMs: 2000, jitter: true };
-/** How long `close()` waits for the events published before it to be written. */
-const CLOSE_DRAIN_MS = 5000;
 
 /**
  * Whether a failed write is worth writing again: the database was out of reach (no SQLSTATE:
@@ -123,14 +127,21 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
   /** `close()` is done waiting: nothing is written any more, the listening connection is gone. */
   #closed = false;
 
-  constructor(options: PostgresRelayOptions, table: string, timeoutMs: number) {
+  readonly #closeDrainMs: number;
+
+  constructor(
+    options: PostgresRelayOptions,
+    table: string,
+    limits: { readonly controlTimeoutMs: number; readonly closeDrainMs: number },
+  ) {
     this.#pool = options.pool;
     this.#table = table;
     this.#wakeChannel = `${table}_wake`;
     this.#controlChannel = `${table}_control`;
     this.#replyChannel = `${table}_reply`;
     this.#onError = options.onError ?? (() => {});
-    this.#exchange = new ControlExchange(timeoutMs);
+    this.#exchange = new ControlExchange(limits.controlTimeoutMs);
+    this.#closeDrainMs = limits.closeDrainMs;
   }
 
   async migrate(): Promise<void> {
@@ -568,7 +579,7 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
   }
 
   /**
-   * Writes the events published before it (for at most `CLOSE_DRAIN_MS`; those still waiting
+   * Writes the events published before it (for at most `closeDrainMs`; those still waiting
    * then are reported to `onError`), then releases the listening connection.
    */
   close(): Promise<void> {
@@ -579,7 +590,7 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
   async #shutDown(): Promise<void> {
     this.#closing.abort();
     this.#exchange.close();
-    const drained = await this.#drained(CLOSE_DRAIN_MS);
+    const drained = await this.#drained(this.#closeDrainMs);
     this.#closed = true;
     if (!drained) {
       // Their statement in flight fails once the connection is released.
@@ -655,7 +666,10 @@ export function createPostgresRelay(options: PostgresRelayOptions): PostgresRela
       { option: 'table', value: table },
     );
   }
-  const timeout = options.controlTimeoutMs ?? 5000;
-  checkPositiveIntegers(where, [['controlTimeoutMs', timeout]]);
-  return new PostgresRelayImpl(options, table, timeout);
+  const limits = {
+    controlTimeoutMs: options.controlTimeoutMs ?? 5000,
+    closeDrainMs: options.closeDrainMs ?? 5000,
+  };
+  checkPositiveIntegers(where, Object.entries(limits));
+  return new PostgresRelayImpl(options, table, limits);
 }

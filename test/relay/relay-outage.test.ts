@@ -259,6 +259,7 @@ const postgresUp = await postgresAvailable();
 async function postgresRelay(
   url: string,
   errors: unknown[],
+  options: { closeDrainMs?: number } = {},
 ): Promise<{ relay: PostgresRelay; pool: pg.Pool }> {
   const pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 2000 });
   pool.on('error', (error) => errors.push(error));
@@ -266,6 +267,7 @@ async function postgresRelay(
     pool,
     table: pgTable,
     onError: (error) => errors.push(error),
+    ...options,
   });
   await relay.migrate();
   closers.push(async () => {
@@ -330,12 +332,14 @@ describe.skipIf(!postgresUp)('the PostgreSQL relay shutting down', () => {
     expect(errors).toEqual([]);
   });
 
-  it('waits a few seconds at most for a write that hangs, then reports the events it did not write', async () => {
+  it('returns from close() at its drain bound although a write hangs, and reports the events it did not write', async () => {
     const target = new URL(POSTGRES_URL);
     const proxy = await startFaultProxy({ host: target.hostname, port: Number(target.port) });
     closers.push(() => proxy.close());
     const errors: unknown[] = [];
-    const { relay } = await postgresRelay(proxied(POSTGRES_URL, proxy), errors);
+    const { relay } = await postgresRelay(proxied(POSTGRES_URL, proxy), errors, {
+      closeDrainMs: 300,
+    });
     const threadId = unique();
     const events: ChunkEvent[] = [
       { type: 'turn-start', turnId: 'held' },
@@ -360,10 +364,11 @@ describe.skipIf(!postgresUp)('the PostgreSQL relay shutting down', () => {
     publish(3);
     await stalled;
     publish(4);
-    // close() returns (after its bound, CLOSE_DRAIN_MS) although the write never answers.
+    // close() returns (after its bound, closeDrainMs) although the write never answers.
     await relay.close();
 
-    // Reported once (the stalled write then fails on the released connection, and says nothing).
+    // Reported once: the stalled write then fails on the released connection and says nothing
+    // (a report of nothing cannot be polled for; a short pause gives a wrong one time to come).
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(unwritten(errors)).toEqual([
       'The PostgreSQL relay closed before 3 event(s) of the thread were written; readers see a gap',
