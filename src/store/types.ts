@@ -250,7 +250,11 @@ export interface Alternative {
    * it is switched to. The conversation's own id for the original version.
    */
   readonly threadId: string;
-  /** The turn it starts with; undefined for an alternative whose turn is not written yet. */
+  /**
+   * The turn it starts with; undefined for an alternative whose turn is not written yet, and for
+   * a version whose first turn `expire` removed (the version is still listed: its later rows are
+   * there to switch to).
+   */
   readonly turnId: string | undefined;
   /** When the thread holding it was created (ISO 8601). */
   readonly createdAt: string;

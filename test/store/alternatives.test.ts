@@ -249,4 +249,34 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)('alternatives on %s', (n
       expect(await rejected(store.getThread('x'))).toMatchObject({ code: 'thread-not-found' });
     },
   );
+
+  it.skipIf(!available.includes(name))(
+    'a version whose first turn expire removed is still listed, with no turn, and switched to',
+    async () => {
+      const harness = createHarness(name);
+      harnesses.push(harness);
+      const store = harness.openStore();
+      await store.migrate();
+      await store.appendTurn('old', qa('t1', 'one'), { createdAt: new Date(1_000) });
+      await store.appendTurn('old', qa('t2', 'two'), { createdAt: new Date(2_000) });
+      // A version of the first turn reads none of the conversation's rows: they can expire.
+      await store.addAlternative('old', { turnId: 't1', newThreadId: 'v' });
+      await store.appendTurn('v', qa('t1b', 'one again'));
+      await store.switchAlternative('old', 'old');
+      expect(await store.expire({ before: new Date(3_000) })).toMatchObject({ turns: 2 });
+      const { branches } = await store.getAlternatives('old');
+      expect(branches).toEqual([
+        {
+          atSeq: 0,
+          active: 0,
+          alternatives: [
+            { threadId: 'old', turnId: undefined, createdAt: expect.any(String) },
+            { threadId: 'v', turnId: 't1b', createdAt: expect.any(String) },
+          ],
+        },
+      ]);
+      await store.switchAlternative('old', 'v');
+      expect(await texts(store, 'v')).toEqual(['t1b:one again', 't1b:answer to one again']);
+    },
+  );
 });
