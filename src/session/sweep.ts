@@ -115,11 +115,11 @@ export async function recoverInterruptedTurns(
   const out: RecoveredThread[] = [];
   for (const threadId of threads) {
     try {
-      const conversationId = await continuedBy(store, threadId, o.continueWith);
+      const relayKey = await relayKeyOf(store, threadId);
       out.push(
-        o.continueWith === undefined || conversationId === undefined
-          ? await closeThread(store, threadId, holder, ttlMs, relay)
-          : await continueThread(o.continueWith, threadId, conversationId),
+        o.continueWith !== undefined && (await continuedHere(store, threadId, relayKey))
+          ? await continueThread(o.continueWith, threadId, relayKey)
+          : await closeThread(store, { threadId, relayKey }, holder, ttlMs, relay),
       );
     } catch (error) {
       out.push({ threadId, outcome: 'failed', turnIds: [], error });
@@ -130,7 +130,7 @@ export async function recoverInterruptedTurns(
 
 async function closeThread(
   store: SweepStore,
-  threadId: string,
+  { threadId, relayKey }: { readonly threadId: string; readonly relayKey: string },
   holder: string,
   ttlMs: number,
   relay: RecoverInterruptedTurnsOptions['relay'],
@@ -142,7 +142,7 @@ async function closeThread(
     const closed = await closeInterruptedTurns(store, threadId, { fence: taken.lease });
     const turnIds = closed.map((turn) => turn.turnId);
     if (relay !== undefined && turnIds.length > 0) {
-      await endOnRelay(relay, await relayKeyOf(store, threadId), turnIds).catch(() => {});
+      await endOnRelay(relay, relayKey, turnIds).catch(() => {});
     }
     return { threadId, outcome: 'closed', turnIds };
   } finally {
@@ -160,19 +160,16 @@ async function relayKeyOf(store: SweepStore, threadId: string): Promise<string> 
 }
 
 /**
- * The conversation whose session continues the turns of `threadId`: the thread itself, or for an
- * alternative its conversation while the alternative is the active path; undefined when nothing
- * continues them (no `continueWith`, or an alternative no longer active: its turns are closed).
+ * Whether a session continues the turns of `threadId` (given `continueWith`): a thread's own
+ * session does; an alternative's turns are continued by its conversation's session (`relayKey`)
+ * while the alternative is the active path, and closed when it is not.
  */
-async function continuedBy(
+async function continuedHere(
   store: SweepStore,
   threadId: string,
-  continueWith: RecoverInterruptedTurnsOptions['continueWith'],
-): Promise<string | undefined> {
-  if (continueWith === undefined) return undefined;
-  const conversationId = await relayKeyOf(store, threadId);
-  if (conversationId === threadId) return threadId;
-  return (await store.activePath(conversationId)) === threadId ? conversationId : undefined;
+  relayKey: string,
+): Promise<boolean> {
+  return relayKey === threadId || (await store.activePath(relayKey)) === threadId;
 }
 
 async function continueThread(
