@@ -1,11 +1,12 @@
-// `chunklog export <db> <threadId> [--out file]`: a thread as JSON Lines, read-only.
+// `chunklog export <db> <threadId> [--path active|thread] [--out file]`: a thread as JSON Lines,
+// read-only.
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { openReadOnlyStore } from '../inspect/open-target.js';
-import { exportThread } from '../transfer/export-thread.js';
+import { exportThreadNaming, type PathNames } from '../transfer/export-thread.js';
 import { UsageError } from './fail.js';
 import { STORE_FLAGS, storeEncryption } from './store-encryption.js';
 
@@ -19,6 +20,9 @@ async function* counted(
     yield line;
   }
 }
+
+/** The `--path` values, as the refusal of a conversation with versions names them. */
+const FLAGS: PathNames = { active: '--path active', thread: '--path thread' };
 
 const quietPipe = (error: unknown) => (error as { code?: unknown } | null)?.code === 'EPIPE';
 
@@ -34,12 +38,17 @@ export async function exportCommand(args: string[]): Promise<void> {
     allowPositionals: true,
     options: {
       out: { type: 'string' },
+      path: { type: 'string' },
       ...STORE_FLAGS,
     },
   });
   const [target, threadId] = positionals;
   if (target === undefined || threadId === undefined || positionals.length > 2) {
     throw new UsageError('give a store and a thread id');
+  }
+  const path = values.path;
+  if (path !== undefined && path !== 'active' && path !== 'thread') {
+    throw new UsageError(`--path must be active or thread, not ${path}`);
   }
   const opened = await openReadOnlyStore(target, {
     tablePrefix: values.prefix,
@@ -48,7 +57,9 @@ export async function exportCommand(args: string[]): Promise<void> {
   });
   const tally = { turns: 0, rows: 0 };
   try {
-    const lines = Readable.from(counted(exportThread(opened.store, threadId), tally));
+    const lines = Readable.from(
+      counted(exportThreadNaming(opened.store, threadId, { path }, FLAGS), tally),
+    );
     if (values.out === undefined) {
       await pipeline(lines, process.stdout, { end: false }).catch((error: unknown) => {
         if (!quietPipe(error)) throw error; // the reader went away (piped to head): stop quietly

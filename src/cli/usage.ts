@@ -27,10 +27,13 @@ ${KEY_FILE}
 The page is read-only: the database is opened read-only and only GET is answered.`;
 
 /** `chunklog export`. */
-export const EXPORT_USAGE: string = `Usage: chunklog export <db> <threadId> [--out file.jsonl] [--prefix chunklog_]
-                      [--key-file keys.json | --key-module keys.mjs]
+export const EXPORT_USAGE: string = `Usage: chunklog export <db> <threadId> [--path active|thread] [--out file.jsonl]
+                      [--prefix chunklog_] [--key-file keys.json | --key-module keys.mjs]
 
 ${TARGET}
+  --path      for a conversation with versions (an edited or regenerated turn): active, the path
+              the reader sees, or thread, the conversation's own rows; without it such a
+              conversation is refused and nothing is written
   --out       the file to write (default: standard output); written whole or not at all
 
 Writes the thread as JSON Lines (format chunklog-thread, version 1), reading the store read-only.`;

@@ -22,14 +22,17 @@ import {
  * const source: ExportThreadStore = store;
  * ```
  */
-export type ExportThreadStore = Pick<ChunkStore, 'getThread' | 'getChunksAfter' | 'getTurnUsage'>;
+export type ExportThreadStore = Pick<
+  ChunkStore,
+  'getThread' | 'getChunksAfter' | 'getTurnUsage' | 'getAlternatives'
+>;
 
 /**
  * Options of {@link exportThread}.
  *
  * @example
  * ```ts
- * const options: ExportThreadOptions = { pageSize: 1000 };
+ * const options: ExportThreadOptions = { pageSize: 1000, path: 'active' };
  * ```
  */
 export interface ExportThreadOptions {
@@ -37,16 +40,46 @@ export interface ExportThreadOptions {
   readonly pageSize?: number | undefined;
   /** What to do with a stored row that no longer parses. Default: the store's policy. */
   readonly onCorruptRow?: CorruptRowPolicy | undefined;
+  /**
+   * Which path of a conversation that has versions (alternatives made by editing or
+   * regenerating a turn, see `ChunkStore.addAlternative`) to export: `'active'`, the one the
+   * reader sees (the active alternative's rows, as `getRows(await store.activePath(id))` reads
+   * them), or `'thread'`, the conversation's own rows. An export holds one path: other versions
+   * are not in it (export each by its own thread id). Without it, a conversation that has
+   * versions is refused with `invalid-option` (`path`); one without versions, or a version
+   * given by its own id, exports its path whatever the value.
+   */
+  readonly path?: ExportPath | undefined;
 }
+
+/**
+ * The path {@link exportThread} exports of a conversation that has versions: the active one, or
+ * the conversation's own.
+ *
+ * @example
+ * ```ts
+ * const path: ExportPath = 'active';
+ * ```
+ */
+export type ExportPath = 'active' | 'thread';
+
+/** How a refusal names the `path` values: the options' names, or the command line's flags. */
+export interface PathNames {
+  readonly active: string;
+  readonly thread: string;
+}
+
+/** `exportThread`'s names of the `path` values. */
+export const PATH_NAMES: PathNames = { active: "path: 'active'", thread: "path: 'thread'" };
 
 const json = (value: unknown): string => `${JSON.stringify(value)}\n`;
 
-function exportedThread(thread: Thread): ExportedThread {
+function exportedThread(thread: Thread, total: number): ExportedThread {
   return {
     id: thread.id,
     createdAt: thread.createdAt,
     updatedAt: thread.updatedAt,
-    total: thread.total,
+    total,
     ...(thread.title !== undefined ? { title: thread.title } : {}),
     ...(thread.ownerId !== undefined ? { ownerId: thread.ownerId } : {}),
     ...(thread.metadata !== undefined ? { metadata: thread.metadata } : {}),
@@ -92,16 +125,52 @@ async function turnUsage(
   }
 }
 
+/**
+ * The thread whose rows to export: the conversation's own, or its active path's; refuses a
+ * conversation that has versions when `path` does not say which.
+ */
+async function pathToExport(
+  store: ExportThreadStore,
+  thread: Thread,
+  path: ExportPath | undefined,
+  names: PathNames,
+): Promise<string> {
+  // A version given by its own id is one path already.
+  if (path === 'thread' || thread.alternativeOf !== undefined) return thread.id;
+  const { activePath, branches } = await store.getAlternatives(thread.id);
+  if (path === 'active') return activePath;
+  const versions = new Set(branches.flatMap((b) => b.alternatives.map((a) => a.threadId)));
+  versions.add(activePath);
+  versions.delete(thread.id);
+  if (versions.size === 0) return thread.id;
+  const listed = [...versions].map((id) => JSON.stringify(id)).join(', ');
+  const active = activePath === thread.id ? 'its own' : JSON.stringify(activePath);
+  throw new ChunklogError(
+    'invalid-option',
+    `exportThread: conversation ${JSON.stringify(thread.id)} has versions made by editing or regenerating a turn (${listed}; the active path is ${active}), and an export holds one path: pass ${names.active} for the path the reader sees, or ${names.thread} for the conversation's own rows; export a version by its id for its path.`,
+    { option: 'path', threadId: thread.id, value: [...versions] },
+  );
+}
+
 async function* lines(
   store: ExportThreadStore,
   threadId: string,
-  pageSize: number,
-  onCorruptRow: CorruptRowPolicy | undefined,
+  options: {
+    readonly pageSize: number;
+    readonly onCorruptRow: CorruptRowPolicy | undefined;
+    readonly path: ExportPath | undefined;
+    readonly names: PathNames;
+  },
 ): AsyncGenerator<string, void, undefined> {
+  const { pageSize, onCorruptRow } = options;
+  const thread = await store.getThread(threadId);
+  const source = await pathToExport(store, thread, options.path, options.names);
+  // The header names the conversation; its total is the exported path's.
+  const total = source === threadId ? thread.total : (await store.getThread(source)).total;
   const header: ThreadExportHeader = {
     format: THREAD_EXPORT_FORMAT,
     version: THREAD_EXPORT_VERSION,
-    thread: exportedThread(await store.getThread(threadId)),
+    thread: exportedThread(thread, total),
   };
   yield json(header);
   let afterSeq = 0;
@@ -111,7 +180,7 @@ async function* lines(
   for (;;) {
     // Forwards by keyset: the cost of a page is the same at the end of a long thread as at its
     // start, and no more than one page is held at a time.
-    const page = await store.getChunksAfter(threadId, {
+    const page = await store.getChunksAfter(source, {
       limit: pageSize,
       afterSeq,
       ...(onCorruptRow !== undefined ? { onCorruptRow } : {}),
@@ -121,7 +190,7 @@ async function* lines(
         current = row.turnId;
         turns++;
         const status: TurnStatus = page.turnStatus?.[row.turnId] ?? 'completed';
-        const usage = await turnUsage(store, threadId, row.turnId);
+        const usage = await turnUsage(store, source, row.turnId);
         const turn: ThreadExportTurn = {
           kind: 'turn',
           turnId: row.turnId,
@@ -147,16 +216,23 @@ async function* lines(
  * them. The thread is read forwards a page at a time (`getChunksAfter`), so a long thread is
  * never held in memory whole; the usage is read once per turn (`getTurnUsage`).
  *
+ * An export holds one path. A conversation that has versions (`getAlternatives` lists them) is
+ * refused unless `path` says which: `'active'` exports what the reader sees (the header still
+ * names the conversation), `'thread'` the conversation's own rows. The refusal, `invalid-option`
+ * with `option: 'path'`, names the versions (`value`: their thread ids) and the active path.
+ *
  * Arguments are checked at once; the store is read as the lines are consumed, so a missing
- * thread rejects the first read of the iterator with `thread-not-found`. Rows appended while the
- * export runs are included up to the last page read. The same thread gives the same bytes.
+ * thread, or a conversation with versions and no `path`, rejects the first read of the iterator
+ * before any line. Rows appended while the export runs are included up to the last page read.
+ * The same thread gives the same bytes.
  *
  * @param store - the store to read (read-only is enough)
  * @param threadId - the thread
- * @param options - the page size, the corrupt-row policy
+ * @param options - the page size, the corrupt-row policy, the path of a conversation with versions
  * @returns the lines, each ending with `\n`
- * @throws {ChunklogError} `invalid-option` for a bad argument; while iterating, the store's
- *   errors (`thread-not-found`, `corrupt-row`, `store-failed`)
+ * @throws {ChunklogError} `invalid-option` for a bad argument; while iterating, `invalid-option`
+ *   (`path`) for a conversation with versions and no `path`, and the store's errors
+ *   (`thread-not-found`, `corrupt-row`, `store-failed`)
  *
  * @example
  * ```ts
@@ -165,7 +241,8 @@ async function* lines(
  * import { pipeline } from 'node:stream/promises';
  * import { exportThread } from 'chunklog/transfer';
  *
- * await pipeline(Readable.from(exportThread(store, 'thread-1')), createWriteStream('thread-1.jsonl'));
+ * const lines = exportThread(store, 'thread-1', { path: 'active' });
+ * await pipeline(Readable.from(lines), createWriteStream('thread-1.jsonl'));
  * ```
  */
 export function exportThread(
@@ -173,8 +250,32 @@ export function exportThread(
   threadId: string,
   options?: ExportThreadOptions,
 ): AsyncIterable<string> {
+  return exportThreadNaming(store, threadId, options, PATH_NAMES);
+}
+
+/**
+ * {@link exportThread}, its refusal of a conversation with versions naming the `path` values as
+ * `names` does (the command line's flags).
+ *
+ * @param store - as exportThread's
+ * @param threadId - as exportThread's
+ * @param options - as exportThread's
+ * @param names - how the refusal names the `path` values
+ * @returns as exportThread's
+ */
+export function exportThreadNaming(
+  store: ExportThreadStore,
+  threadId: string,
+  options: ExportThreadOptions | undefined,
+  names: PathNames,
+): AsyncIterable<string> {
   const where = 'exportThread';
-  for (const method of ['getThread', 'getChunksAfter', 'getTurnUsage'] as const) {
+  for (const method of [
+    'getThread',
+    'getChunksAfter',
+    'getTurnUsage',
+    'getAlternatives',
+  ] as const) {
     if (typeof (store as Partial<ExportThreadStore> | null)?.[method] !== 'function') {
       invalidOption(where, 'store', `\`store\` must be a chunk store (no ${method})`, store);
     }
@@ -182,7 +283,7 @@ export function exportThread(
   if (typeof threadId !== 'string' || threadId === '') {
     invalidOption(where, 'threadId', '`threadId` must be a non-empty string', threadId);
   }
-  const known = readOptions(options, where, ['pageSize', 'onCorruptRow']);
+  const known = readOptions(options, where, ['pageSize', 'onCorruptRow', 'path']);
   const pageSize = known.pageSize ?? 500;
   if (!Number.isInteger(pageSize) || (pageSize as number) < 1 || (pageSize as number) > 1000) {
     invalidOption(where, 'pageSize', '`pageSize` must be an integer from 1 to 1,000', pageSize);
@@ -191,5 +292,14 @@ export function exportThread(
   if (onCorruptRow !== undefined && onCorruptRow !== 'throw' && onCorruptRow !== 'skip') {
     invalidOption(where, 'onCorruptRow', "`onCorruptRow` must be 'throw' or 'skip'", onCorruptRow);
   }
-  return lines(store, threadId, pageSize as number, onCorruptRow);
+  const path = known.path;
+  if (path !== undefined && path !== 'active' && path !== 'thread') {
+    invalidOption(where, 'path', "`path` must be 'active' or 'thread'", path);
+  }
+  return lines(store, threadId, {
+    pageSize: pageSize as number,
+    onCorruptRow,
+    path,
+    names,
+  });
 }

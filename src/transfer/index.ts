@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 export {
+  type ExportPath,
   type ExportThreadOptions,
   type ExportThreadStore,
   exportThread,

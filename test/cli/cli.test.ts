@@ -365,6 +365,63 @@ describe('chunklog export and import', () => {
     expect(help.stdout).toContain('Usage: chunklog import <db> <file.jsonl | ->');
   });
 
+  it('refuses a conversation with versions without --path, writing nothing; --path active exports what the reader sees', async () => {
+    const db = join(temp.dir, 'versions.db');
+    const store = createChunkStore({ sqlite: db });
+    await store.migrate();
+    const qa = (turnId: string, text: string) => [
+      { turnId, step: 0, role: 'user' as const, type: 'text' as const, data: { text } },
+      { turnId, step: 0, role: 'assistant' as const, type: 'text' as const, data: { text: 'ok' } },
+    ];
+    await store.appendTurn('chat', qa('t1', 'one'));
+    await store.appendTurn('chat', qa('t2', 'two'));
+    await store.addAlternative('chat', { turnId: 't2', newThreadId: 'edit-1' });
+    await store.appendTurn('edit-1', qa('t2b', 'two, edited'));
+    const seen = (await store.getRows(await store.activePath('chat'))).map(
+      (row) => `${row.seq} ${row.turnId}`,
+    );
+    await store.close();
+
+    const file = join(temp.dir, 'versions.jsonl');
+    for (const out of [[], ['--out', file]]) {
+      const refused = await cli(['export', db, 'chat', ...out]);
+      expect(refused).toMatchObject({ code: 1, stdout: '' });
+      expect(refused.stderr).toMatch(
+        /^chunklog export: exportThread: conversation "chat" has versions/,
+      );
+      expect(refused.stderr).toContain('"edit-1"; the active path is "edit-1"');
+      expect(refused.stderr).toContain('pass --path active for the path the reader sees');
+      expect(refused.stderr.trimEnd().split('\n')).toHaveLength(1);
+    }
+    expect(existsSync(file)).toBe(false);
+    expect(readdirSync(temp.dir).filter((name) => name.includes('.partial-'))).toEqual([]);
+    const bad = await cli(['export', db, 'chat', '--path', 'all']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(
+      /^chunklog export: --path must be active or thread, not all\n\nUsage:/,
+    );
+
+    const active = await cli(['export', db, 'chat', '--path', 'active', '--out', file]);
+    expect(active.stderr).toMatch(/^chunklog export: thread chat \(2 turns, 4 rows\) written to /);
+    const own = await cli(['export', db, 'chat', '--path', 'thread']);
+    expect(own.code).toBe(0);
+    expect(exportedRows(own.stdout).map((row) => (row as { turnId: string }).turnId)).toEqual([
+      't1',
+      't1',
+      't2',
+      't2',
+    ]);
+    const target = join(temp.dir, 'versions-copy.db');
+    const imported = await cli(['import', target, file, '--migrate', '--thread-id', 'copy']);
+    expect(imported.stderr).toBe('');
+    const copy = createChunkStore({ sqlite: target });
+    try {
+      expect((await copy.getRows('copy')).map((row) => `${row.seq} ${row.turnId}`)).toEqual(seen);
+    } finally {
+      await copy.close();
+    }
+  });
+
   it('imports into PostgreSQL and exports the same lines back', async (context) => {
     if (!(await postgresAvailable())) return context.skip();
     const harness = createHarness('postgres');
