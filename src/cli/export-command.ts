@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { openReadOnlyStore } from '../inspect/open-target.js';
 import { exportThreadNaming, type PathNames } from '../transfer/export-thread.js';
-import { UsageError } from './fail.js';
+import { oneLine, UsageError } from './fail.js';
 import { STORE_FLAGS, storeEncryption } from './store-encryption.js';
 
 /** Counts what passes through: the end line says how many turns and rows were written. */
@@ -76,7 +76,7 @@ export async function exportCommand(args: string[]): Promise<void> {
       throw error;
     }
     process.stderr.write(
-      `chunklog export: thread ${threadId} (${tally.turns} turns, ${tally.rows} rows) written to ${values.out}\n`,
+      `chunklog export: thread ${JSON.stringify(threadId)} (${tally.turns} turns, ${tally.rows} rows) written to ${oneLine(values.out)}\n`,
     );
   } finally {
     await opened.close();

@@ -88,7 +88,7 @@ export async function importCommand(args: string[]): Promise<void> {
     const skipped =
       result.skippedTurns > 0 ? `; ${result.skippedTurns} turn(s) were there already` : '';
     process.stdout.write(
-      `imported ${result.turns} turn(s), ${result.rows} row(s) into thread ${result.threadId}${skipped}${result.sameSeqs ? '; every row kept its seq' : ''}\n`,
+      `imported ${result.turns} turn(s), ${result.rows} row(s) into thread ${JSON.stringify(result.threadId)}${skipped}${result.sameSeqs ? '; every row kept its seq' : ''}\n`,
     );
   } finally {
     await opened.close();

@@ -189,7 +189,7 @@ describe('chunklog export and import', () => {
     const file = join(temp.dir, 'trip.jsonl');
     const out = await cli(['export', source, 'trip', '--out', file]);
     expect(out).toMatchObject({ code: 0, stdout: '' });
-    expect(out.stderr).toMatch(/^chunklog export: thread trip \(5 turns, \d+ rows\) written to /);
+    expect(out.stderr).toMatch(/^chunklog export: thread "trip" \(5 turns, \d+ rows\) written to /);
     const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
     expect(JSON.parse(lines[0] as string)).toMatchObject({ format: 'chunklog-thread', version: 1 });
     expect(readdirSync(temp.dir).filter((name) => name.includes('.partial-'))).toEqual([]);
@@ -203,7 +203,7 @@ describe('chunklog export and import', () => {
     const first = await cli(['import', target, file, '--migrate', '--thread-id', 'copy']);
     expect(first.stderr).toBe('');
     expect(first.stdout).toMatch(
-      /^imported 5 turn\(s\), \d+ row\(s\) into thread copy; every row kept its seq\n$/,
+      /^imported 5 turn\(s\), \d+ row\(s\) into thread "copy"; every row kept its seq\n$/,
     );
     const again = await cli(['import', target, file, '--thread-id', 'copy']);
     expect(again.code).toBe(1);
@@ -212,7 +212,7 @@ describe('chunklog export and import', () => {
     );
     const append = await cli(['import', target, file, '--thread-id', 'copy', '--append']);
     expect(append.stdout).toContain(
-      'imported 0 turn(s), 0 row(s) into thread copy; 5 turn(s) were there already',
+      'imported 0 turn(s), 0 row(s) into thread "copy"; 5 turn(s) were there already',
     );
 
     const store = createChunkStore({ sqlite: target });
@@ -311,7 +311,7 @@ describe('chunklog export and import', () => {
     ).toBe(0);
     const imported = await cli(['import', join(temp.dir, 'big.db'), file, '--migrate']);
     expect(imported.stderr).toBe('');
-    expect(imported.stdout).toContain('imported 2 turn(s), 4 row(s) into thread big');
+    expect(imported.stdout).toContain('imported 2 turn(s), 4 row(s) into thread "big"');
 
     // From a pipe the limit is 64 Mi characters unless raised: here a lower one, below a row of t2.
     const lines = (await cli(['export', source, 'trip'])).stdout.trimEnd().split('\n');
@@ -402,7 +402,9 @@ describe('chunklog export and import', () => {
     );
 
     const active = await cli(['export', db, 'chat', '--path', 'active', '--out', file]);
-    expect(active.stderr).toMatch(/^chunklog export: thread chat \(2 turns, 4 rows\) written to /);
+    expect(active.stderr).toMatch(
+      /^chunklog export: thread "chat" \(2 turns, 4 rows\) written to /,
+    );
     const own = await cli(['export', db, 'chat', '--path', 'thread']);
     expect(own.code).toBe(0);
     expect(exportedRows(own.stdout).map((row) => (row as { turnId: string }).turnId)).toEqual([
@@ -431,7 +433,7 @@ describe('chunklog export and import', () => {
     const prefix = ['--prefix', harness.prefix];
     const imported = await cli(['import', POSTGRES_URL, file, '--migrate', ...prefix]);
     expect(imported.stderr).toBe('');
-    expect(imported.stdout).toContain('into thread trip; every row kept its seq');
+    expect(imported.stdout).toContain('into thread "trip"; every row kept its seq');
     const back = await cli(['export', POSTGRES_URL, 'trip', ...prefix]);
     // Every line but the header (the new thread's createdAt) and the running turn (now
     // interrupted), as values: PostgreSQL's jsonb keeps a row's data, not the order of its keys.
