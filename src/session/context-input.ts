@@ -1,4 +1,4 @@
-import { generateText, type LanguageModel, type ModelMessage } from 'ai';
+import { generateText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
 import {
   type ContextBudget,
   describeCut,
@@ -10,6 +10,11 @@ import type { ContextTruncation } from '../schema/context-truncation.js';
 import { modelInputOf } from './model-input.js';
 import { applyAnthropicCaching, modelMessagesOf } from './pipeline.js';
 import type { SessionStore } from './store.js';
+import {
+  type MappedToolOutputs,
+  toolModelOutputs,
+  withMappedOutputs,
+} from './tool-model-output.js';
 
 /** The default request a compaction sends after the turns it summarises. */
 export const DEFAULT_COMPACTION_INSTRUCTIONS =
@@ -20,6 +25,14 @@ export interface ContextConfig {
   readonly budget: ContextBudget;
   /** Compaction: the model and request, or undefined for none. */
   readonly compaction: { readonly model: LanguageModel; readonly instructions: string } | undefined;
+}
+
+/** What {@link budgetedInput} reads: the session's store and settings for the thread. */
+export interface BudgetConfig {
+  readonly store: SessionStore;
+  readonly threadId: string;
+  readonly context: ContextConfig;
+  readonly tools: ToolSet | undefined;
 }
 
 /** What the budget decided for a turn. */
@@ -57,6 +70,7 @@ async function firstSeqOf(
 async function summarise(
   compaction: NonNullable<ContextConfig['compaction']>,
   leftOut: readonly ChatMessage[],
+  mapped: MappedToolOutputs | undefined,
   previous: string | undefined,
   abortSignal: AbortSignal,
 ): Promise<string> {
@@ -68,7 +82,7 @@ async function summarise(
     model: compaction.model,
     messages: [
       ...earlier,
-      ...modelMessagesOf(leftOut),
+      ...withMappedOutputs(modelMessagesOf(leftOut), mapped),
       { role: 'user', content: [{ type: 'text', text: compaction.instructions }] },
     ],
     abortSignal,
@@ -82,26 +96,26 @@ async function summarise(
  * new cut gets its first seq from the store and, with compaction, a summary of what it leaves
  * out (model input then starts with the summary).
  *
- * @param store - the session's store
- * @param threadId - the thread
- * @param context - the budget and compaction settings
+ * @param config - the session's store, the thread, the budget and compaction settings, the tools
+ *   (whose `toModelOutput` maps the stored results the budget counts and the model is sent)
  * @param history - the stored messages
  * @param user - the new user message, if any
  * @param abortSignal - the turn's signal (for the compaction call)
  * @returns the input, and the cut to record if one was made
  */
 export async function budgetedInput(
-  store: SessionStore,
-  threadId: string,
-  context: ContextConfig,
+  config: BudgetConfig,
   history: readonly ChatMessage[],
   user: ChatMessage | undefined,
   abortSignal: AbortSignal,
 ): Promise<BudgetedInput> {
+  const { store, threadId, context } = config;
   const messages = user === undefined ? history : [...history, user];
   const known = await knownSize(store, threadId, history);
+  // The budget counts each tool result as the model is sent it (its tool's toModelOutput).
+  const mapped = await toolModelOutputs(modelInputOf(messages), config.tools);
   const plan = planModelInput(messages, {
-    build: (kept) => modelInputOf(kept),
+    build: (kept) => withMappedOutputs(modelInputOf(kept), mapped),
     budget: context.budget,
     known,
   });
@@ -117,6 +131,7 @@ export async function budgetedInput(
   const summary = await summarise(
     context.compaction,
     messages.slice(Math.max(from, 0), firstKept),
+    mapped,
     previous?.summary,
     abortSignal,
   );
@@ -159,7 +174,7 @@ export function cutEvent(cut: ContextTruncation): {
  * the turn (before its first step) as a `context-truncated` system event, so it is stored with
  * the turn's rows where it happened.
  *
- * @param config - the store, thread, context settings and caching of the session
+ * @param config - the store, thread, context settings, tools and caching of the session
  * @param history - the stored messages
  * @param user - the new user message
  * @param emit - emits an event into the running turn
@@ -167,25 +182,13 @@ export function cutEvent(cut: ContextTruncation): {
  * @returns the messages for the turn's first step
  */
 export async function budgetedTurnInput(
-  config: {
-    readonly store: SessionStore;
-    readonly threadId: string;
-    readonly context: ContextConfig;
-    readonly caching: boolean;
-  },
+  config: BudgetConfig & { readonly caching: boolean },
   history: readonly ChatMessage[],
   user: ChatMessage | undefined,
   emit: (event: ReturnType<typeof cutEvent>) => void,
   abortSignal: AbortSignal,
 ): Promise<ModelMessage[]> {
-  const input = await budgetedInput(
-    config.store,
-    config.threadId,
-    config.context,
-    history,
-    user,
-    abortSignal,
-  );
+  const input = await budgetedInput(config, history, user, abortSignal);
   if (input.cut !== undefined) emit(cutEvent(input.cut));
   return config.caching ? applyAnthropicCaching(input.messages) : input.messages;
 }

@@ -241,12 +241,11 @@ async function modelInput(
   if (config.context === undefined || user === undefined) {
     return withToolModelOutputs(buildModelMessages(previous, user, config.caching), config.tools);
   }
-  const budgeted = await budgetedTurnInput(
+  return budgetedTurnInput(
     { ...config, context: config.context },
     previous,
     user,
     (event) => live.emit(event),
     live.controller.signal,
   );
-  return withToolModelOutputs(budgeted, config.tools);
 }

@@ -957,17 +957,12 @@ class Session implements AgentSession {
     }
     // What the budget would send (a compaction the next turn would run is not run here).
     const budgeted = await budgetedInput(
-      store,
-      path,
-      { ...context, compaction: undefined },
+      { store, threadId: path, context: { ...context, compaction: undefined }, tools },
       history,
       user,
       new AbortController().signal,
     );
-    return withToolModelOutputs(
-      caching ? applyAnthropicCaching(budgeted.messages) : budgeted.messages,
-      tools,
-    );
+    return caching ? applyAnthropicCaching(budgeted.messages) : budgeted.messages;
   }
 
   async resumeInterruptedTurns(): Promise<TurnResult[]> {

@@ -63,4 +63,61 @@ describe("a tool's toModelOutput", () => {
     const rows = await opened.store.getRows('mapped');
     expect(JSON.stringify(rows)).toContain(`"raw":"${'R'.repeat(50)}"`);
   });
+
+  it('is what the token budget counts: every input it measures holds the mapped result, never the stored one, so nothing is cut for it', async () => {
+    const opened = await openSqliteStore();
+    cleanups.push(opened.dispose);
+    const fetchPage = tool({
+      inputSchema: z.object({ url: z.string() }),
+      // 60,000 characters stored (some 20,000 tokens); the model is sent one line.
+      execute: async ({ url }) => ({ url, html: 'x'.repeat(60_000) }),
+      toModelOutput: async ({ output }) => ({
+        type: 'text' as const,
+        value: `fetched ${output.url}`,
+      }),
+    });
+    // Three turns of long answers, then a turn that fetches a page.
+    const model = createScriptedModel((_call, index) =>
+      index === 3
+        ? { parts: [{ type: 'tool-call', toolName: 'fetchPage', input: { url: 'a.test' } }] }
+        : {
+            parts: [
+              { type: 'text', text: index === 4 ? 'done' : `answer ${index} ${'y'.repeat(1_200)}` },
+            ],
+          },
+    );
+    const measured: string[] = [];
+    const countTokens = (messages: readonly unknown[]) => {
+      const json = JSON.stringify(messages);
+      measured.push(json);
+      return Math.ceil(json.length / 4);
+    };
+    // A provider that reports no usage: the budget measures the whole input itself.
+    const store = Object.assign(Object.create(opened.store) as typeof opened.store, {
+      getTurnUsage: async () => null,
+    });
+    const session = createAgentSession({
+      store,
+      threadId: 'budget',
+      model,
+      tools: { fetchPage },
+      idGenerator: sequentialIds(),
+      // Far above what the model is sent, far below the stored result.
+      contextBudget: { maxTokens: 4_000, keepTurns: 1, countTokens },
+    });
+    cleanups.push(() => session.close());
+    for (const text of ['one', 'two', 'three', 'four']) await session.send(text).rows;
+    measured.length = 0;
+    const next = await session.modelMessages({ text: 'five' });
+    expect(toolResults(next)).toEqual([{ type: 'text', value: 'fetched a.test' }]);
+    expect(measured.some((json) => json.includes('fetched a.test'))).toBe(true);
+    expect(measured.filter((json) => json.includes('xxxxxxxxxx'))).toEqual([]);
+    // Nothing was cut: the first turn is still sent, and no cut was recorded.
+    expect(JSON.stringify(next[0])).toContain('one');
+    const rows = await opened.store.getRows('budget');
+    const cuts = rows.filter(
+      (r) => r.type === 'system' && (r.data as { kind?: string }).kind === 'context-truncated',
+    );
+    expect(cuts).toEqual([]);
+  });
 });
