@@ -6,6 +6,6 @@
  */
 
 export * from '../http/index.js';
-export { parseEventId } from '../live/replay-buffer.js';
+export { type EventIdParts, parseEventId } from '../live/replay-buffer.js';
 export { formatSse } from '../live/sse-format.js';
 export * from '../session/index.js';

@@ -20,33 +20,76 @@ interface KnownTurn {
   readonly turnId: string;
   /** The index of its `turn-end`, once it ended. */
   last: number | undefined;
+  /** The epoch of its `turn-end`'s id (see {@link formatEventId}). */
+  lastEpoch: number | undefined;
 }
 
 /** How many turns are remembered to tell a clean resume from a gap. */
 const KNOWN_TURNS = 64;
 
 /**
- * Parses an event id `${turnId}:${index}`.
+ * The parts of an event id: its turn, its index, and for a turn continued after a crash the
+ * epoch of the numbering it belongs to.
+ */
+export interface EventIdParts {
+  readonly turnId: string;
+  readonly index: number;
+  /**
+   * The seq of the `resumed` row the continuation that gave the id stored (`t1:r12.0` → 12); absent
+   * for the events of a turn's first run. Two numberings of one turn never share an epoch.
+   */
+  readonly epoch?: number | undefined;
+}
+
+/**
+ * The id of a turn's event: `${turnId}:${index}`, or `${turnId}:r${epoch}.${index}` for an event of
+ * a turn continued after a crash (its epoch: the seq of the `resumed` row its continuation stored).
+ *
+ * @param turnId - the turn
+ * @param index - the event's index in its turn
+ * @param epoch - the continuation's epoch, when the turn is a continued one
+ * @returns the id
+ *
+ * @example
+ * ```ts
+ * formatEventId('t1', 4); // 't1:4'
+ * formatEventId('t1', 0, 12); // 't1:r12.0'
+ * ```
+ */
+export function formatEventId(turnId: string, index: number, epoch?: number): string {
+  return epoch === undefined ? `${turnId}:${index}` : `${turnId}:r${epoch}.${index}`;
+}
+
+/**
+ * Parses an event id `${turnId}:${index}` (or `${turnId}:r${epoch}.${index}`, an event of a turn
+ * continued after a crash, its epoch the seq of the `resumed` row its continuation stored).
  *
  * @param id - the id (a `Last-Event-ID` header)
- * @returns the turn and index, or undefined when the id is malformed (or not a string), or its
- *   turn id is not one a turn can have (see `idProblem`)
+ * @returns the turn, index and epoch, or undefined when the id is malformed (or not a string), or
+ *   its turn id is not one a turn can have (see `idProblem`)
  *
  * @example
  * ```ts
  * parseEventId('t1:42'); // { turnId: 't1', index: 42 }
+ * parseEventId('t1:r12.0'); // { turnId: 't1', index: 0, epoch: 12 }
  * parseEventId('nope');  // undefined
  * ```
  */
-export function parseEventId(id: string): { turnId: string; index: number } | undefined {
+export function parseEventId(id: string): EventIdParts | undefined {
   if (typeof id !== 'string') return undefined;
   const colon = id.lastIndexOf(':');
   if (colon <= 0) return undefined;
-  const digits = id.slice(colon + 1);
-  if (!/^\d{1,15}$/.test(digits)) return undefined;
+  const tail = /^(?:r(\d{1,15})\.)?(\d{1,15})$/.exec(id.slice(colon + 1));
+  if (tail === null) return undefined;
   const turnId = id.slice(0, colon);
   if (idProblem(turnId) !== undefined) return undefined;
-  return { turnId, index: Number(digits) };
+  const index = Number(tail[2]);
+  return tail[1] === undefined ? { turnId, index } : { turnId, index, epoch: Number(tail[1]) };
+}
+
+/** The epoch of an id this buffer gave (undefined: a turn's first run). */
+function epochOf(id: string): number | undefined {
+  return parseEventId(id)?.epoch;
 }
 
 /**
@@ -84,7 +127,7 @@ export class ReplayBuffer {
     this.#buffered = this.#buffered.filter((t) => !t.sealed && t.turnId !== turnId);
     this.#buffered.push({ turnId, events: [], base: firstIndex, sealed: false });
     this.#known = this.#known.filter((k) => k.turnId !== turnId);
-    this.#known.push({ turnId, last: undefined });
+    this.#known.push({ turnId, last: undefined, lastEpoch: undefined });
     if (this.#known.length > KNOWN_TURNS) this.#known.shift();
   }
 
@@ -101,7 +144,10 @@ export class ReplayBuffer {
     turn.events.push({ event, meta });
     if (event.type === 'turn-end') {
       const known = this.#known.find((k) => k.turnId === meta.turnId);
-      if (known) known.last = meta.index;
+      if (known) {
+        known.last = meta.index;
+        known.lastEpoch = epochOf(meta.id);
+      }
     }
     if (turn.events.length > this.#limit + (this.#limit >> 2)) {
       const drop = turn.events.length - this.#limit;
@@ -117,6 +163,25 @@ export class ReplayBuffer {
     turn.sealed = true;
     const latest = this.#buffered[this.#buffered.length - 1];
     this.#buffered = this.#buffered.filter((t) => !t.sealed || t === latest);
+  }
+
+  /**
+   * Whether `seen` may be an id this buffer gave of a turn it knows: the event kept at its index
+   * has its epoch. An index beyond the last event given, or an epoch of another numbering, is
+   * not (an index no longer kept cannot be told apart: the reader gets a gap either way).
+   */
+  #gave(known: KnownTurn | undefined, seen: EventIdParts): boolean {
+    if (known === undefined) return false;
+    const turn = this.#find(known.turnId);
+    if (turn === undefined) {
+      // Stored and no longer kept: only its last event can be told apart.
+      if (known.last === undefined || seen.index < known.last) return true;
+      return seen.index === known.last && seen.epoch === known.lastEpoch;
+    }
+    const at = seen.index - turn.base;
+    if (at < 0) return true;
+    const entry = turn.events[at];
+    return entry !== undefined && epochOf(entry.meta.id) === seen.epoch;
   }
 
   #find(turnId: string): BufferedTurn | undefined {
@@ -167,8 +232,10 @@ export class ReplayBuffer {
     const seen = parseEventId(lastEventId);
     const position =
       seen === undefined ? -1 : this.#known.findIndex((k) => k.turnId === seen.turnId);
-    if (seen === undefined || position === -1) {
-      // A turn this process does not know (another process, a restart): reload, then go live.
+    if (seen === undefined || position === -1 || !this.#gave(this.#known[position], seen)) {
+      // A turn this process does not know (another process, a restart), or an id of it this
+      // buffer did not give (a numbering of a process that died before this one continued the
+      // turn): reload, then go live.
       unsealed();
       return { events, gap: true };
     }

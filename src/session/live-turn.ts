@@ -5,6 +5,7 @@ import {
 } from 'ai';
 import { ChunklogError } from '../errors/index.js';
 import type { EventMeta } from '../live/event-meta.js';
+import { formatEventId } from '../live/replay-buffer.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import {
   createTurnState,
@@ -17,6 +18,16 @@ import type { TurnHandleImpl } from './turn-handle.js';
 
 /** Where a live turn's events go besides its handle: the session's subscribers and replay. */
 export type EventSink = (event: ChunkEvent, meta: EventMeta) => void;
+
+/**
+ * How a turn's events are numbered: from `first`, and for a turn continued after a crash with
+ * the continuation's `epoch` in their ids (`t1:r12.0`), so that an id another process gave of
+ * the turn is never taken for one of these.
+ */
+export interface EventNumbering {
+  readonly first: number;
+  readonly epoch?: number | undefined;
+}
 
 /**
  * A turn in flight: its reducer state, its event numbering, and the controls that reach into
@@ -41,6 +52,7 @@ export class LiveTurn {
    */
   #beforeStart: ChunkEvent[] | undefined = [];
   #index = 0;
+  readonly #epoch: number | undefined;
   #heldEnd: { event: ChunkEvent; meta: EventMeta } | undefined;
   readonly #sink: EventSink;
   readonly #onEnded: () => void;
@@ -56,22 +68,23 @@ export class LiveTurn {
   /**
    * @param handle - the caller's handle of the turn
    * @param sink - the session's subscribers and replay buffer
-   * @param firstIndex - the index of its first event: 0, or (a turn taken over after a crash)
-   *   the one after the last event the dead process published
+   * @param numbering - the index of its first event (0, or for a turn taken over after a crash
+   *   the one after the last event the relay holds of it) and, for a continued turn, its epoch
    * @param onEnded - called when `turn-end` is folded (the turn takes no more events from then on)
    * @param redactor - the session's `redact` option: every event is redacted before anything else
    */
   constructor(
     handle: TurnHandleImpl,
     sink: EventSink,
-    firstIndex = 0,
+    numbering: EventNumbering = { first: 0 },
     onEnded: () => void = () => {},
     redactor?: Redactor,
   ) {
     this.handle = handle;
     this.#redaction = redactor === undefined ? undefined : new LiveRedaction(redactor);
     this.#sink = sink;
-    this.#index = firstIndex;
+    this.#index = numbering.first;
+    this.#epoch = numbering.epoch;
     this.#onEnded = onEnded;
     this.state = createTurnState({ turnId: handle.turnId });
   }
@@ -123,11 +136,7 @@ export class LiveTurn {
     if (this.ended) return;
     this.state = reduceTurn(this.state, event);
     const index = this.#index++;
-    const meta: EventMeta = {
-      id: `${this.handle.turnId}:${index}`,
-      turnId: this.handle.turnId,
-      index,
-    };
+    const meta = this.#meta(index);
     if (event.type === 'turn-end') {
       this.ended = true;
       this.#heldEnd = { event, meta };
@@ -151,7 +160,12 @@ export class LiveTurn {
     if (this.ended) return;
     const index = this.#index++;
     this.handle.push(event);
-    this.#sink(event, { id: `${this.handle.turnId}:${index}`, turnId: this.handle.turnId, index });
+    this.#sink(event, this.#meta(index));
+  }
+
+  #meta(index: number): EventMeta {
+    const { turnId } = this.handle;
+    return { id: formatEventId(turnId, index, this.#epoch), turnId, index };
   }
 
   /** A call's `tool-call` event went out: its progress can follow it now. */

@@ -25,7 +25,7 @@ import {
   type LifecycleState,
   transition,
 } from './lifecycle.js';
-import { LiveTurn } from './live-turn.js';
+import { type EventNumbering, LiveTurn } from './live-turn.js';
 import { buildModelMessages, userMessage } from './model-input.js';
 import type { SessionConfig } from './options.js';
 import { applyAnthropicCaching, explodeChunks } from './pipeline.js';
@@ -532,14 +532,14 @@ class Session implements AgentSession {
     fence: LeaseFence | undefined,
     mode: WriteMode,
     stored: readonly ChunkRow[] = [],
-    firstIndex = 0,
+    numbering: EventNumbering = { first: 0 },
   ): Promise<TurnResult> {
     const { turn } = this.#config;
     handle.status = 'running';
     const live: LiveTurn = new LiveTurn(
       handle,
       this.#sink,
-      firstIndex,
+      numbering,
       () => {
         if (job.kind === 'turn') this.#dispatch({ type: 'ended', job: job.id });
       },
@@ -606,7 +606,7 @@ class Session implements AgentSession {
     const live = new LiveTurn(
       handle,
       this.#sink,
-      0,
+      { first: 0 },
       () => this.#dispatch({ type: 'ended', job: job.id }),
       this.#config.redact,
     );
@@ -672,8 +672,13 @@ class Session implements AgentSession {
       ...(fence === undefined ? {} : { fence }),
       ...(plan.finished ? { status: 'completed' as const } : {}),
     });
-    const firstIndex = await this.#continuedIndex(turnId);
     const all = [...stored, ...recoveryRows];
+    // Its events carry the seq of the `resumed` row just stored (the last recovery row): an id
+    // the process that died gave of the turn is never one of this continuation's.
+    const numbering: EventNumbering = {
+      first: await this.#continuedIndex(turnId),
+      epoch: (recoveryRows.at(-1) ?? all.at(-1))?.seq,
+    };
     if (!plan.finished) {
       const job: Job = { id: 0, kind: 'resume', turnId };
       return await this.#runOne(
@@ -684,12 +689,12 @@ class Session implements AgentSession {
         fence,
         'continued',
         all,
-        firstIndex,
+        numbering,
       );
     }
     // The stored steps ended the turn already (only its status was not written): its events go
     // out, and nothing more is stored.
-    const live = new LiveTurn(handle, this.#sink, firstIndex);
+    const live = new LiveTurn(handle, this.#sink, numbering);
     live.emit({ type: 'turn-start', turnId });
     for (const event of plan.events) live.announce(event);
     live.emit({ type: 'turn-end' });

@@ -64,19 +64,23 @@ export interface PendingUserMessageOptions {
  */
 export interface ApplyOptions {
   /**
-   * The event's id on the wire (`<turnId>:<index>`, the SSE `id:` field). With it, the window
-   * tells a turn another process continues after a crash (its `turn-start` again, numbered after
-   * the events sent of it) from a replay from the start: it folds the continued turn on into the
-   * turn it follows instead of folding it again from nothing, or shows it after the stored steps
-   * of a turn its page said was running. An id of another shape is ignored.
+   * The event's id on the wire (`<turnId>:<index>`, or `<turnId>:r<epoch>.<index>` for a turn
+   * continued after a crash; the SSE `id:` field). With it, the window tells a turn another
+   * process continues after a crash (its `turn-start` again, numbered after the events sent of
+   * it, or with its continuation's epoch) from a replay from the start: it folds the continued
+   * turn on into the turn it follows instead of folding it again from nothing, or shows it after
+   * the stored steps of a turn its page said was running. An id of another shape is ignored.
    */
   readonly id?: string | undefined;
 }
 
-/** The index an event id (`<turnId>:<index>`) gives its event, or undefined for another shape. */
-function eventIndex(id: string | undefined): number | undefined {
-  const digits = id === undefined ? undefined : /:(\d{1,15})$/.exec(id)?.[1];
-  return digits === undefined ? undefined : Number(digits);
+/**
+ * Whether an event id (`<turnId>:<index>`, or `<turnId>:r<epoch>.<index>`) names an event of a
+ * turn continued after a crash: one numbered after 0, or carrying a continuation's epoch.
+ */
+function continuesTurn(id: string | undefined): boolean {
+  const parts = id === undefined ? null : /:(r\d{1,15}\.)?(\d{1,15})$/.exec(id);
+  return parts !== null && (parts[1] !== undefined || Number(parts[2]) > 0);
 }
 
 /**
@@ -324,16 +328,17 @@ export class ChunkWindow {
   apply(event: ChunkEvent, options?: ApplyOptions): boolean {
     const parsed = safeParseWith(chunkEventMini, event, 'invalid-event', 'chunk event');
     if (!parsed.success) throw parsed.error;
-    let index: number | undefined;
+    let fromContinued = false;
     if (options !== undefined) {
       const { id } = readOptions(options, 'ChunkWindow.apply', ['id']);
       if (id !== undefined && typeof id !== 'string') {
         invalidOption('ChunkWindow.apply', 'id', '`id` must be a string', id);
       }
-      index = eventIndex(id);
+      fromContinued = continuesTurn(id);
     }
-    // A turn continued after a crash starts again mid-turn (`t1:17`, not `t1:0`).
-    const continued = parsed.value.type === 'turn-start' && index !== undefined && index > 0;
+    // A turn continued after a crash starts again mid-turn (`t1:17`, not `t1:0`), or in a
+    // numbering of its own (`t1:r12.0`).
+    const continued = parsed.value.type === 'turn-start' && fromContinued;
     const before = this.state;
     const next = applyEvent(before, parsed.value, () => ++this.keys, continued);
     if (next === before) return false;

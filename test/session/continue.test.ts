@@ -162,11 +162,18 @@ describe("recovery: 'continue'", () => {
         onError: (error) => errors.push(error),
       });
       const ids: number[] = [];
-      session.subscribe((_event, meta) => ids.push(meta.index));
+      const wire: string[] = [];
+      session.subscribe((_event, meta) => {
+        ids.push(meta.index);
+        wire.push(meta.id);
+      });
       const [result] = await session.resumeInterruptedTurns();
       expect(result?.outcome).toBe('completed');
+      // The ids carry the continuation's epoch: the seq of the `resumed` row it stored.
+      const resumed = result?.rows.find((r) => r.type === 'system');
+      expect(wire).toEqual(ids.map((index) => `turn-1:r${resumed?.seq}.${index}`));
       // Readers that joined after the takeover resume from the continued turn's own ids.
-      const replay = session.replay(`turn-1:${(ids[0] as number) + 1}`);
+      const replay = session.replay(wire[1]);
       await session.close();
       return { ids, errors, replay };
     };

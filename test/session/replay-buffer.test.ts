@@ -98,12 +98,64 @@ describe('ReplayBuffer', () => {
     expect(buffer.since('t1:0').gap).toBe(true);
     expect(ids(buffer.since('t1:8'))).toEqual(['t1:9']);
   });
+
+  it('answers an id of a turn it knows but did not give (another numbering of a continued turn) as an unknown one: a gap, then the live turns', () => {
+    const buffer = new ReplayBuffer(100);
+    // A process that restarted continues t1 from 0, its ids with the epoch 12.
+    buffer.begin('t1');
+    const continued: string[] = [];
+    for (let index = 0; index < 5; index++) {
+      const id = `t1:r12.${index}`;
+      const event: ChunkEvent =
+        index === 0 ? { type: 'turn-start', turnId: 't1' } : { type: 'text-delta', text: 'x' };
+      buffer.push(event, { id, turnId: 't1', index });
+      continued.push(id);
+    }
+    // Ids the dead process gave: one this numbering also has, one past it, one of another epoch.
+    for (const dead of ['t1:2', 't1:57', 't1:r9.2', 't1:r12.9']) {
+      expect([dead, ids(buffer.since(dead)), buffer.since(dead).gap]).toEqual([
+        dead,
+        continued,
+        true,
+      ]);
+    }
+    // Its own ids resume exactly.
+    expect(buffer.since('t1:r12.2')).toEqual({
+      events: buffer.since().events.slice(3),
+      gap: false,
+    });
+    // Stored, then dropped behind the next turn: only its own last id reads on with no gap.
+    buffer.push({ type: 'turn-end' }, { id: 't1:r12.5', turnId: 't1', index: 5 });
+    buffer.sealed('t1');
+    const next = turn(buffer, 't2', 2, false);
+    expect(buffer.since('t1:r12.5')).toEqual({ events: buffer.since().events, gap: false });
+    expect(ids(buffer.since('t1:r12.5'))).toEqual(next);
+    for (const dead of ['t1:5', 't1:57', 't1:r12.3']) expect(buffer.since(dead).gap).toBe(true);
+  });
+
+  it('reads on across a turn numbered on with another epoch (a second continuation in one process)', () => {
+    const buffer = new ReplayBuffer(100);
+    buffer.begin('t1');
+    buffer.push({ type: 'turn-start', turnId: 't1' }, { id: 't1:r12.0', turnId: 't1', index: 0 });
+    buffer.push({ type: 'text-delta', text: 'a' }, { id: 't1:r12.1', turnId: 't1', index: 1 });
+    buffer.push({ type: 'turn-start', turnId: 't1' }, { id: 't1:r15.2', turnId: 't1', index: 2 });
+    buffer.push({ type: 'text-delta', text: 'b' }, { id: 't1:r15.3', turnId: 't1', index: 3 });
+    expect(buffer.since('t1:r12.1')).toMatchObject({ gap: false });
+    expect(ids(buffer.since('t1:r12.1'))).toEqual(['t1:r15.2', 't1:r15.3']);
+    expect(ids(buffer.since('t1:r15.2'))).toEqual(['t1:r15.3']);
+    for (const dead of ['t1:2', 't1:r12.2', 't1:r15.1']) expect(buffer.since(dead).gap).toBe(true);
+  });
 });
 
 describe('parseEventId', () => {
   it.each([
     ['t1:0', { turnId: 't1', index: 0 }],
     ['a:b:12', { turnId: 'a:b', index: 12 }],
+    ['t1:r12.0', { turnId: 't1', index: 0, epoch: 12 }],
+    ['a:r1.5:r7.3', { turnId: 'a:r1.5', index: 3, epoch: 7 }],
+    ['t1:r.3', undefined],
+    ['t1:r12', undefined],
+    ['t1:12.3', undefined],
     ['t1', undefined],
     [':3', undefined],
     ['t1:x', undefined],

@@ -186,6 +186,25 @@ describe('streaming fidelity (the live flat view)', () => {
     expect(window.liveTurnId).toBe('u');
   });
 
+  it('a turn-start with a continuation’s epoch (a turn numbered anew after a crash) folds on into the turn it follows, at any index', () => {
+    const window = liveWindow();
+    window.apply({ type: 'turn-start', turnId: 't' }, { id: 't:0' });
+    for (const [i, e] of textBlock('before the crash').entries())
+      window.apply(e, { id: `t:${i + 1}` });
+    // A process that restarted continues the turn in a numbering of its own, from 0.
+    window.apply({ type: 'turn-start', turnId: 't' }, { id: 't:r12.0' });
+    for (const [i, e] of textBlock('after').entries()) window.apply(e, { id: `t:r12.${i + 1}` });
+    const texts = () => window.log.map((e) => (e.type === 'text' ? e.data.text : e.type));
+    expect(texts()).toEqual(['before the crash', 'after']);
+    // Numbered on after another continuation's events: still a continuation.
+    window.apply({ type: 'turn-start', turnId: 't' }, { id: 't:r15.4' });
+    for (const [i, e] of textBlock('more').entries()) window.apply(e, { id: `t:r15.${i + 5}` });
+    expect(texts()).toEqual(['before the crash', 'after', 'more']);
+    // Not an epoch: folded again from its start.
+    window.apply({ type: 'turn-start', turnId: 't' }, { id: 't:x12.0' });
+    expect(texts()).toEqual([]);
+  });
+
   it('apply refuses an unknown option or an id that is not a string, changing nothing', () => {
     const window = liveWindow();
     window.apply({ type: 'turn-start', turnId: 't' });
