@@ -3,22 +3,15 @@
 // it active; nothing is deleted; versions are listed per branch point and switched. On every
 // dialect available.
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ChunkRowDraft } from '../../src/schema/index.js';
 import type { ChunkStore } from '../../src/store/index.js';
 import { rejected } from '../support/chunklog-error.js';
 import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
+import { openThreeTurnChat, qa } from './support/three-turn-chat.js';
 
 const harnesses: DialectHarness[] = [];
 afterAll(async () => {
   for (const h of harnesses) await h.dispose();
 });
-
-function qa(turnId: string, question: string, answer = `answer to ${question}`): ChunkRowDraft[] {
-  return [
-    { turnId, step: 0, role: 'user', type: 'text', data: { text: question } },
-    { turnId, step: 0, role: 'assistant', type: 'text', data: { text: answer } },
-  ];
-}
 
 async function texts(store: ChunkStore, threadId: string): Promise<string[]> {
   const rows = await store.getRows(threadId);
@@ -28,17 +21,7 @@ async function texts(store: ChunkStore, threadId: string): Promise<string[]> {
 const available = await availableDialects();
 
 describe.each(['sqlite', 'postgres', 'mysql'] as const)('alternatives on %s', (name) => {
-  async function open(): Promise<ChunkStore> {
-    const harness = createHarness(name);
-    harnesses.push(harness);
-    let now = Date.UTC(2026, 0, 1);
-    const store = harness.openStore({ now: () => now++ });
-    await store.migrate();
-    await store.appendTurn('chat', qa('t1', 'one'));
-    await store.appendTurn('chat', qa('t2', 'two'));
-    await store.appendTurn('chat', qa('t3', 'three'));
-    return store;
-  }
+  const open = () => openThreeTurnChat(name, harnesses);
 
   it.skipIf(!available.includes(name))(
     'regenerating a turn keeps the old version; the active path follows the new one',

@@ -3,14 +3,11 @@
 // `path` says which path — 'active', what the reader sees, or 'thread', the conversation's own
 // rows. An 'active' export imports as a thread that reads what the user saw. On every dialect.
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ChunkRow, ChunkRowDraft } from '../../src/schema/index.js';
+import type { ChunkRow } from '../../src/schema/index.js';
 import type { ChunkStore } from '../../src/store/index.js';
 import { exportThread, importThread } from '../../src/transfer/index.js';
-import {
-  availableDialects,
-  createHarness,
-  type DialectHarness,
-} from '../store/support/dialects.js';
+import { availableDialects, type DialectHarness } from '../store/support/dialects.js';
+import { openThreeTurnChat, qa } from '../store/support/three-turn-chat.js';
 import { rejected, thrown } from '../support/chunklog-error.js';
 import { collect } from './support.js';
 
@@ -20,31 +17,13 @@ afterAll(async () => {
   for (const harness of harnesses) await harness.dispose();
 });
 
-function qa(turnId: string, question: string, answer = `answer to ${question}`): ChunkRowDraft[] {
-  return [
-    { turnId, step: 0, role: 'user', type: 'text', data: { text: question } },
-    { turnId, step: 0, role: 'assistant', type: 'text', data: { text: answer } },
-  ];
-}
-
 const texts = (rows: readonly ChunkRow[]) =>
   rows.map((r) => `${r.seq} ${r.turnId}:${(r.data as { text: string }).text}`);
 
 const body = (text: string) => text.split('\n').slice(1).join('\n');
 
 describe.each(['sqlite', 'postgres', 'mysql'] as const)('export of versions on %s', (name) => {
-  async function open(): Promise<ChunkStore> {
-    const harness = createHarness(name);
-    harnesses.push(harness);
-    let now = Date.UTC(2026, 0, 1);
-    const store = harness.openStore({ now: () => now++ });
-    await store.migrate();
-    await store.createThread('chat', { title: 'Trip' });
-    await store.appendTurn('chat', qa('t1', 'one'));
-    await store.appendTurn('chat', qa('t2', 'two'));
-    await store.appendTurn('chat', qa('t3', 'three'));
-    return store;
-  }
+  const open = () => openThreeTurnChat(name, harnesses, 'Trip');
 
   it.skipIf(!available.includes(name))(
     'refuses a conversation with versions, naming them and how to choose; exports as before without',
