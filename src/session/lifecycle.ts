@@ -3,6 +3,8 @@
 // the lease, running the model, writing, dropping); their ends come back as commands. One job at
 // a time holds the thread: it is admitted (lease, recovery, a stored turn id), runs (its events
 // go out), and is sealed (stored, its `turn-end` published); the next job waits in the queue.
+// An admission that takes the lease over may first continue a dead holder's turn (`recovering`):
+// that turn is then the running one, and a cancel of "the running turn" is its.
 
 /** What a job is: a user's turn, a system notice of its own, or a resume of interrupted turns. */
 export type JobKind = 'turn' | 'notice' | 'resume';
@@ -14,8 +16,11 @@ export interface Job {
   readonly turnId?: string | undefined;
 }
 
-/** Where the job holding the thread is: admitted, running, or being sealed. */
-export type Phase = 'admitting' | 'running' | 'sealing';
+/**
+ * Where the job holding the thread is: admitted, admitted while its admission continues an
+ * interrupted turn (`recovering`), running, or being sealed.
+ */
+export type Phase = 'admitting' | 'recovering' | 'running' | 'sealing';
 
 /** The job holding the thread. */
 export interface Current {
@@ -39,9 +44,16 @@ export type Command =
   /**
    * Cancel a job: the current one (`'current'`), or the job of that id (waiting or current). A
    * waiting job is dropped; an admitted one stops waiting and is dropped; a running one is
-   * aborted (it ends `cancelled`); a job being sealed is no longer cancellable.
+   * aborted (it ends `cancelled`); a job being sealed is no longer cancellable. While an
+   * admission continues an interrupted turn, `'current'` is that turn: it is aborted, and the
+   * job is admitted after it.
    */
   | { readonly type: 'cancel'; readonly target: 'current' | number; readonly reason: string }
+  /**
+   * A turn the current job's admission continues (a dead holder's, `recovery: 'continue'`)
+   * started (`running`) or ended (its `turn-end` folded).
+   */
+  | { readonly type: 'recovery'; readonly job: number; readonly running: boolean }
   /** The current job's admission ended: it runs now, or it was settled without running. */
   | { readonly type: 'admitted'; readonly job: number; readonly run: boolean }
   /** The current job's model run ended (its `turn-end` is folded): it is being sealed. */
@@ -59,7 +71,10 @@ export type Effect =
   | { readonly type: 'stop-admission'; readonly job: Job; readonly reason: string }
   /** Run the job; answer with `ended` when its model run ends, then `sealed`. */
   | { readonly type: 'run'; readonly job: Job }
-  /** Abort the job's model run: it ends `cancelled` with `reason`. */
+  /**
+   * Abort the model run in progress for the job (its own, or the interrupted turn its admission
+   * continues): it ends `cancelled` with `reason`.
+   */
   | { readonly type: 'abort'; readonly job: Job; readonly reason: string }
   /** Settle a job that will never run as `dropped`. */
   | { readonly type: 'drop'; readonly job: Job }
@@ -76,6 +91,10 @@ export interface Transition {
 
 /** The state of a new session: nothing runs, nothing waits. */
 export const INITIAL_LIFECYCLE: LifecycleState = { closed: false, current: undefined, queue: [] };
+
+/** Whether the job is being admitted (continuing an interrupted turn or not). */
+const admitting = (current: Current) =>
+  current.phase === 'admitting' || current.phase === 'recovering';
 
 /** Starts the next waiting job when the thread is free (after `effects`). */
 function next(state: LifecycleState, effects: Effect[]): Transition {
@@ -126,16 +145,26 @@ export function transition(state: LifecycleState, command: Command): Transition 
         return { state, effects: [] };
       }
       if (current.phase === 'sealing') return { state, effects: [] };
+      if (current.phase === 'recovering' && target === 'current') {
+        const effect: Effect = { type: 'abort', job: current.job, reason: command.reason };
+        return { state, effects: [effect], hit: current.job };
+      }
       if (current.cancelled !== undefined) return { state, effects: [], hit: current.job };
       const cancelled: Current = { ...current, cancelled: command.reason };
       const effect: Effect =
-        current.phase === 'admitting'
-          ? { type: 'stop-admission', job: current.job, reason: command.reason }
-          : { type: 'abort', job: current.job, reason: command.reason };
+        current.phase === 'running'
+          ? { type: 'abort', job: current.job, reason: command.reason }
+          : { type: 'stop-admission', job: current.job, reason: command.reason };
       return { state: { ...state, current: cancelled }, effects: [effect], hit: current.job };
     }
+    case 'recovery': {
+      const from = command.running ? 'admitting' : 'recovering';
+      if (current?.job.id !== command.job || current.phase !== from) return { state, effects: [] };
+      const phase = command.running ? 'recovering' : 'admitting';
+      return { state: { ...state, current: { ...current, phase } }, effects: [] };
+    }
     case 'admitted': {
-      if (current?.job.id !== command.job || current.phase !== 'admitting') {
+      if (current?.job.id !== command.job || !admitting(current)) {
         return { state, effects: [] };
       }
       if (!command.run) return next({ ...state, current: undefined }, []);
@@ -155,7 +184,7 @@ export function transition(state: LifecycleState, command: Command): Transition 
       return { state: { ...state, current: { ...current, phase: 'sealing' } }, effects: [] };
     }
     case 'sealed': {
-      if (current?.job.id !== command.job || current.phase === 'admitting') {
+      if (current?.job.id !== command.job || admitting(current)) {
         return { state, effects: [] };
       }
       return next({ ...state, current: undefined }, []);
@@ -164,12 +193,16 @@ export function transition(state: LifecycleState, command: Command): Transition 
       if (state.closed) return { state, effects: [] };
       const effects: Effect[] = state.queue.map((job) => ({ type: 'drop', job }));
       let closed: LifecycleState = { closed: true, current, queue: [] };
+      // The interrupted turn an admission continues is the running one: it is cancelled too.
+      if (current?.phase === 'recovering') {
+        effects.push({ type: 'abort', job: current.job, reason: command.reason });
+      }
       if (current !== undefined && current.phase !== 'sealing' && current.cancelled === undefined) {
         const cancel = transition(
           { ...closed },
           {
             type: 'cancel',
-            target: 'current',
+            target: current.job.id,
             reason: command.reason,
           },
         );

@@ -366,7 +366,7 @@ class Session implements AgentSession {
         // A resume job is the recovery itself (with the `continue` policy, whatever `recovery` says).
         if (job.kind !== 'resume' && (held.tookOver || !this.#recovered.has(path))) {
           try {
-            await this.#recover(path, held.fence, controller.signal);
+            await this.#recover(path, held.fence, controller.signal, job);
             this.#recovered.add(path);
           } catch (error) {
             this.#config.onError(error, { source: 'store', turnId: job.turnId });
@@ -464,8 +464,11 @@ class Session implements AgentSession {
     return { turnId, outcome, rows };
   }
 
-  /** Recovers the turns a dead holder left `running` on the path, by the `recovery` policy. */
-  async #recover(path: string, fence: LeaseFence, signal: AbortSignal): Promise<void> {
+  /**
+   * Recovers the turns a dead holder left `running` on the path, by the `recovery` policy, in the
+   * admission of `job`.
+   */
+  async #recover(path: string, fence: LeaseFence, signal: AbortSignal, job: Job): Promise<void> {
     if (this.#config.recovery.policy === 'close') {
       const closed = await closeInterruptedTurns(this.#config.turn.store, path, { fence });
       try {
@@ -478,7 +481,7 @@ class Session implements AgentSession {
         this.#config.onError(error, { source: 'listener', turnId: closed[0]?.turnId });
       }
     } else {
-      await this.#continueInterrupted(path, fence, signal);
+      await this.#continueInterrupted(path, fence, signal, job);
     }
   }
 
@@ -491,7 +494,7 @@ class Session implements AgentSession {
       if (job.kind === 'turn' && record.handle !== undefined) {
         const mode: WriteMode = this.#config.durability === 'step' ? 'steps' : 'whole';
         await this.#runOne(
-          job,
+          () => this.#dispatch({ type: 'ended', job: job.id }),
           record.handle,
           path,
           { kind: 'fresh', text: record.text ?? record.handle.text },
@@ -522,10 +525,10 @@ class Session implements AgentSession {
    * Its `turn-end` is published once the turn is stored (or its write failed). `path` is the one
    * admission resolved; undefined when admission had nothing to wait for: the turn is live at
    * once (a steer joins it, a cancel cancels it) and reads the active path as it starts, before
-   * any other store call.
+   * any other store call. `onEnded` is called once its `turn-end` is folded.
    */
   async #runOne(
-    job: Job,
+    onEnded: () => void,
     handle: TurnHandleImpl,
     path: string | undefined,
     start: TurnStart,
@@ -540,9 +543,7 @@ class Session implements AgentSession {
       handle,
       this.#sink,
       numbering,
-      () => {
-        if (job.kind === 'turn') this.#dispatch({ type: 'ended', job: job.id });
-      },
+      onEnded,
       this.#config.redact,
     );
     this.#live = live;
@@ -633,18 +634,20 @@ class Session implements AgentSession {
    * Continues every turn of the thread left `running`, one after another (the `continue`
    * policy): stores the results of its unanswered calls and a `resumed` chunk, then runs the model
    * from its stored steps, each step written as it ends, through the same path as a new turn.
+   * Inside the admission of `admitting` (a takeover), each is the running turn while it runs.
    */
   async #continueInterrupted(
     path: string,
     fence: LeaseFence | undefined,
     signal: AbortSignal | undefined,
+    admitting?: Job,
   ): Promise<TurnResult[]> {
     const { store } = this.#config.turn;
     const running = await store.listTurns(path, { status: 'running' });
     const results: TurnResult[] = [];
     for (const info of running) {
       if (signal?.aborted === true) break;
-      results.push(await this.#continueOne(path, info.turnId, fence));
+      results.push(await this.#continueOne(path, info.turnId, fence, admitting));
     }
     return results;
   }
@@ -653,6 +656,7 @@ class Session implements AgentSession {
     path: string,
     turnId: string,
     fence: LeaseFence | undefined,
+    admitting: Job | undefined,
   ): Promise<TurnResult> {
     const { turn, recovery } = this.#config;
     const stored = (await turn.store.getTurn(path, turnId)) ?? [];
@@ -680,17 +684,28 @@ class Session implements AgentSession {
       epoch: (recoveryRows.at(-1) ?? all.at(-1))?.seq,
     };
     if (!plan.finished) {
-      const job: Job = { id: 0, kind: 'resume', turnId };
-      return await this.#runOne(
-        job,
-        handle,
-        path,
-        { kind: 'continued', plan },
-        fence,
-        'continued',
-        all,
-        numbering,
-      );
+      // Run inside an admission, it is the running turn until its `turn-end` (the lifecycle's
+      // `recovering`): a cancel of the running turn is its, and the admitted job runs after it.
+      const recovery = (running: boolean) => {
+        if (admitting !== undefined) {
+          this.#dispatch({ type: 'recovery', job: admitting.id, running });
+        }
+      };
+      recovery(true);
+      try {
+        return await this.#runOne(
+          () => recovery(false),
+          handle,
+          path,
+          { kind: 'continued', plan },
+          fence,
+          'continued',
+          all,
+          numbering,
+        );
+      } finally {
+        recovery(false); // also when it failed before its `turn-end`
+      }
     }
     // The stored steps ended the turn already (only its status was not written): its events go
     // out, and nothing more is stored.
@@ -840,22 +855,9 @@ class Session implements AgentSession {
   cancel(reason?: string): boolean {
     checkCancelReason(reason, 'cancel');
     const why = reason ?? 'Cancelled';
-    // A turn the `continue` policy runs inside the current job's admission (after a lease
-    // takeover) is the running turn (`runningTurnId`): the cancel is its, and the job it
-    // was admitted for runs after it.
-    const recovering = this.#recoveringTurn();
-    if (recovering !== undefined) {
-      recovering.cancel(why);
-      return true;
-    }
+    // The lifecycle knows the running turn: the current job's, or (`recovering`) the
+    // interrupted turn its admission continues.
     return this.#dispatch({ type: 'cancel', target: 'current', reason: why }) !== undefined;
-  }
-
-  /** The interrupted turn continued inside the current job's admission, while it runs. */
-  #recoveringTurn(): LiveTurn | undefined {
-    const live = this.#live;
-    if (live === undefined || live.ended) return undefined;
-    return this.#state.current?.phase === 'admitting' ? live : undefined;
   }
 
   reportToolProgress(toolCallId: string, text: string): void {

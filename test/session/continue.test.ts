@@ -8,7 +8,11 @@ import { join } from 'node:path';
 import { tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgentSession, type EventMeta } from '../../src/entries/session.js';
+import {
+  type AgentSession,
+  createAgentSession,
+  type EventMeta,
+} from '../../src/entries/session.js';
 import { ChunklogError } from '../../src/errors/index.js';
 import { createInProcessRelay, type Relay } from '../../src/relay/index.js';
 import type { ChunkEvent } from '../../src/schema/chunk-event.js';
@@ -291,41 +295,60 @@ describe("recovery: 'continue'", () => {
     await b.close();
   });
 
-  it('a cancel while a takeover continues a dead turn cancels that turn, and the send it was admitted for runs after it', async () => {
-    const clock = { now: 1_000_000 };
-    const [storeA, storeB] = await twoStores(clock);
-    const dead = await storeA.acquireLease('t', 'process-a', { ttlMs: HOUR });
-    await storeA.beginTurn(
-      't',
-      [{ turnId: 'a1', step: 0, role: 'user', type: 'text', data: { text: 'first' } }],
-      { fence: dead.lease },
-    );
-    clock.now += HOUR + 1;
-    const slow = slowTool();
-    const session = createAgentSession({
-      store: storeB,
-      threadId: 't',
-      model: createScriptedModel([
-        { parts: [{ type: 'tool-call', toolName: 'slow', input: { ms: 1 } }] },
-        { parts: [{ type: 'text', text: 'B answers.' }] },
-      ]),
-      tools: { slow: slow.tool },
-      idGenerator: () => 'b1',
-      durability: 'step',
-      lease: { ttlMs: HOUR, holder: 'process-b' },
-      recovery: 'continue',
-    });
-    cleanups.push(() => session.close());
-    const sent = session.send('second');
-    await slow.started;
-    // The continued turn runs inside b1's admission: it is the running turn, and the cancel's.
-    expect(session.runningTurnId).toBe('a1');
-    expect(session.cancel('Stop pressed')).toBe(true);
-    slow.release('too late');
-    expect((await sent.result).outcome).toBe('completed');
-    expect(await storeB.getTurnInfo('t', 'a1')).toMatchObject({ status: 'cancelled' });
-    expect(await storeB.getTurnInfo('t', 'b1')).toMatchObject({ status: 'completed' });
-  });
+  it.each([
+    {
+      stop: 'a cancel',
+      press: (session: AgentSession) => expect(session.cancel('Stop pressed')).toBe(true),
+      // The send the takeover was admitted for runs after the continued turn.
+      send: 'completed',
+      b1: { status: 'completed' },
+    },
+    {
+      stop: 'close()',
+      press: (session: AgentSession) => void session.close(),
+      // Closing drops the send that was waiting for its admission: nothing of it is stored.
+      send: 'dropped',
+      b1: null,
+    },
+  ])(
+    '$stop while a takeover continues a dead turn cancels that turn (the running one)',
+    async ({ press, send, b1 }) => {
+      const clock = { now: 1_000_000 };
+      const [storeA, storeB] = await twoStores(clock);
+      const dead = await storeA.acquireLease('t', 'process-a', { ttlMs: HOUR });
+      await storeA.beginTurn(
+        't',
+        [{ turnId: 'a1', step: 0, role: 'user', type: 'text', data: { text: 'first' } }],
+        { fence: dead.lease },
+      );
+      clock.now += HOUR + 1;
+      const slow = slowTool();
+      const session = createAgentSession({
+        store: storeB,
+        threadId: 't',
+        model: createScriptedModel([
+          { parts: [{ type: 'tool-call', toolName: 'slow', input: { ms: 1 } }] },
+          { parts: [{ type: 'text', text: 'B answers.' }] },
+        ]),
+        tools: { slow: slow.tool },
+        idGenerator: () => 'b1',
+        durability: 'step',
+        lease: { ttlMs: HOUR, holder: 'process-b' },
+        recovery: 'continue',
+      });
+      cleanups.push(() => session.close());
+      const sent = session.send('second');
+      await slow.started;
+      // The continued turn runs inside b1's admission: it is the running turn, and the stop's.
+      expect(session.runningTurnId).toBe('a1');
+      press(session);
+      slow.release('too late');
+      expect((await sent.result).outcome).toBe(send);
+      expect(await storeB.getTurnInfo('t', 'a1')).toMatchObject({ status: 'cancelled' });
+      const stored = await storeB.getTurnInfo('t', 'b1');
+      expect(stored).toEqual(b1 === null ? null : expect.objectContaining(b1));
+    },
+  );
 
   it('a turn whose stored steps already ended it is completed without calling the model', async () => {
     const [store] = await twoStores({ now: 1_000_000 });

@@ -1,8 +1,9 @@
 // The session's lifecycle (src/session/lifecycle.ts) against a deliberately simple model: a FIFO
 // of job ids with front insertions, the one job holding the thread and its phase, and what has
 // ended. Random sequences of every command — enqueue (back or front), cancel (the current job,
-// or any job by id), the ends of admission, of the model run and of the write, close — are
-// applied to both; the states must agree, and the effects must be the ones the model expects.
+// or any job by id), an interrupted turn the admission continues starting and ending, the ends of
+// admission, of the model run and of the write, close — are applied to both; the states must
+// agree, and the effects must be the ones the model expects.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -14,7 +15,7 @@ import {
   transition,
 } from '../../src/session/lifecycle.js';
 
-type Phase = 'admitting' | 'running' | 'sealing';
+type Phase = 'admitting' | 'recovering' | 'running' | 'sealing';
 
 /** The model: plain data, updated in the obvious way. */
 interface Model {
@@ -32,6 +33,7 @@ type Step =
   | { readonly kind: 'enqueue'; readonly front: boolean }
   | { readonly kind: 'cancel-current' }
   | { readonly kind: 'cancel-job'; readonly pick: number }
+  | { readonly kind: 'recovery'; readonly running: boolean }
   | { readonly kind: 'admitted'; readonly run: boolean }
   | { readonly kind: 'ended' }
   | { readonly kind: 'sealed' }
@@ -42,6 +44,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 5, arbitrary: fc.boolean().map((front) => ({ kind: 'enqueue' as const, front })) },
   { weight: 2, arbitrary: fc.constant({ kind: 'cancel-current' as const }) },
   { weight: 2, arbitrary: fc.nat(20).map((pick) => ({ kind: 'cancel-job' as const, pick })) },
+  { weight: 2, arbitrary: fc.boolean().map((running) => ({ kind: 'recovery' as const, running })) },
   { weight: 4, arbitrary: fc.boolean().map((run) => ({ kind: 'admitted' as const, run })) },
   { weight: 3, arbitrary: fc.constant({ kind: 'ended' as const }) },
   { weight: 3, arbitrary: fc.constant({ kind: 'sealed' as const }) },
@@ -84,7 +87,7 @@ function modelNext(m: Model, expected: string[]): void {
 }
 
 describe('the session lifecycle', () => {
-  it('agrees with a FIFO model: one job at a time, each admitted once, run at most once, ended exactly once; a cancel stops what it reaches; close drops the rest', () => {
+  it('agrees with a FIFO model: one job at a time, each admitted once, run at most once, ended exactly once; a cancel stops what it reaches (while an admission continues an interrupted turn, that turn); close drops the rest', () => {
     fc.assert(
       fc.property(fc.array(stepArb, { maxLength: 60 }), (steps) => {
         let state = INITIAL_LIFECYCLE;
@@ -137,6 +140,11 @@ describe('the session lifecycle', () => {
                 m.ended.set(target as number, 'dropped');
                 expected.push(`drop ${target}`);
                 expect(result.hit?.id).toBe(target);
+              } else if (m.current?.phase === 'recovering' && target === 'current') {
+                // The running turn is the one the admission continues: it is aborted, and the
+                // job it was admitted for is not cancelled.
+                expect(result.hit?.id).toBe(m.current.id);
+                expected.push(`abort ${m.current.id}`);
               } else if (
                 m.current !== undefined &&
                 (target === 'current' || target === m.current.id) &&
@@ -146,9 +154,9 @@ describe('the session lifecycle', () => {
                 if (!m.current.cancelled) {
                   m.current.cancelled = true;
                   expected.push(
-                    m.current.phase === 'admitting'
-                      ? `stop-admission ${m.current.id}`
-                      : `abort ${m.current.id}`,
+                    m.current.phase === 'running'
+                      ? `abort ${m.current.id}`
+                      : `stop-admission ${m.current.id}`,
                   );
                 }
               } else {
@@ -156,10 +164,19 @@ describe('the session lifecycle', () => {
               }
               break;
             }
+            case 'recovery': {
+              const id = m.current?.id ?? 0;
+              result = apply({ type: 'recovery', job: id, running: step.running });
+              const from = step.running ? 'admitting' : 'recovering';
+              if (m.current?.phase === from) {
+                m.current.phase = step.running ? 'recovering' : 'admitting';
+              }
+              break;
+            }
             case 'admitted': {
               const id = m.current?.id ?? 0;
               result = apply({ type: 'admitted', job: id, run: step.run });
-              if (m.current?.phase === 'admitting') {
+              if (m.current?.phase === 'admitting' || m.current?.phase === 'recovering') {
                 if (!step.run) {
                   m.ended.set(id, 'skipped');
                   m.current = undefined;
@@ -186,7 +203,11 @@ describe('the session lifecycle', () => {
             case 'sealed': {
               const id = m.current?.id ?? 0;
               result = apply({ type: 'sealed', job: id });
-              if (m.current !== undefined && m.current.phase !== 'admitting') {
+              if (
+                m.current !== undefined &&
+                m.current.phase !== 'admitting' &&
+                m.current.phase !== 'recovering'
+              ) {
                 m.ended.set(id, 'sealed');
                 m.current = undefined;
                 modelNext(m, expected);
@@ -196,12 +217,14 @@ describe('the session lifecycle', () => {
             case 'late': {
               const id = ids[step.pick % Math.max(ids.length, 1)] ?? 0;
               if (id === m.current?.id) continue;
-              for (const type of ['admitted', 'ended', 'sealed'] as const) {
+              for (const type of ['admitted', 'recovery', 'ended', 'sealed'] as const) {
                 const before = state;
                 const late =
                   type === 'admitted'
                     ? transition(state, { type, job: id, run: true })
-                    : transition(state, { type, job: id });
+                    : type === 'recovery'
+                      ? transition(state, { type, job: id, running: true })
+                      : transition(state, { type, job: id });
                 expect(late.state).toBe(before);
                 expect(late.effects).toEqual([]);
               }
@@ -217,12 +240,14 @@ describe('the session lifecycle', () => {
                 }
                 m.queue = [];
                 const current = m.current;
+                // A continued interrupted turn is cancelled, and the job it was admitted for.
+                if (current?.phase === 'recovering') expected.push(`abort ${current.id}`);
                 if (current !== undefined && current.phase !== 'sealing' && !current.cancelled) {
                   current.cancelled = true;
                   expected.push(
-                    current.phase === 'admitting'
-                      ? `stop-admission ${current.id}`
-                      : `abort ${current.id}`,
+                    current.phase === 'running'
+                      ? `abort ${current.id}`
+                      : `stop-admission ${current.id}`,
                   );
                 }
                 if (current === undefined) expected.push('idle');
