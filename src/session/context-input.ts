@@ -113,7 +113,7 @@ export async function budgetedInput(
   const messages = user === undefined ? history : [...history, user];
   const known = await knownSize(store, threadId, history);
   // The budget counts each tool result as the model is sent it (its tool's toModelOutput).
-  const mapped = await toolModelOutputs(modelInputOf(messages), config.tools);
+  const mapped = await toolModelOutputs(() => modelInputOf(messages), config.tools);
   const plan = planModelInput(messages, {
     build: (kept) => withMappedOutputs(modelInputOf(kept), mapped),
     budget: context.budget,

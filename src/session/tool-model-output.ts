@@ -42,17 +42,18 @@ function returnedValue(part: ToolResultPart): { readonly value: unknown } | unde
  * tool call id: what the AI SDK sent the model in the steps of the turn that ran the tool.
  * Undefined when no tool maps its results.
  *
- * @param messages - the model input, as built from the stored chunks
+ * @param input - the model input, as built from the stored chunks (built only when a tool maps)
  * @param tools - the session's tools
  * @returns the mapped outputs, by tool call id
  * @throws what a tool's `toModelOutput` throws
  */
 export async function toolModelOutputs(
-  messages: readonly ModelMessage[],
+  input: () => readonly ModelMessage[],
   tools: ToolSet | undefined,
 ): Promise<MappedToolOutputs | undefined> {
   const byName = mappers(tools);
   if (byName === undefined) return undefined;
+  const messages = input();
   let inputs: Map<string, unknown> | undefined;
   const mapped = new Map<string, ToolResultPart['output']>();
   for (const message of messages) {
@@ -127,5 +128,5 @@ export async function withToolModelOutputs(
   messages: ModelMessage[],
   tools: ToolSet | undefined,
 ): Promise<ModelMessage[]> {
-  return withMappedOutputs(messages, await toolModelOutputs(messages, tools));
+  return withMappedOutputs(messages, await toolModelOutputs(() => messages, tools));
 }

@@ -19,6 +19,43 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+/**
+ * A session of `threadId` whose scripted model answers with `text`, waits for `more`, then
+ * answers `then`; served over HTTP (heartbeats every 50 ms wake readers), its events recorded.
+ */
+async function servedSession(
+  store: Awaited<ReturnType<typeof openSqliteStore>>['store'],
+  threadId: string,
+  script: { text: string; more: Promise<void>; then: string },
+  options: Omit<Parameters<typeof createAgentSession>[0], 'store' | 'threadId' | 'model'>,
+) {
+  const session = createAgentSession({
+    store,
+    threadId,
+    model: createScriptedModel([
+      {
+        parts: [
+          { type: 'text', text: script.text },
+          { type: 'wait', until: script.more },
+          { type: 'text', text: script.then },
+        ],
+      },
+    ]),
+    ...options,
+  });
+  const handlers = createChunkHandlers({ store, session, authorize: () => true, heartbeatMs: 50 });
+  const server = await serve(handlers.fetch);
+  cleanups.push(async () => {
+    await session.close();
+    await server.close();
+  });
+  return {
+    session,
+    url: `${server.url}/threads/${threadId}/events`,
+    recorded: recordEvents(session),
+  };
+}
+
 describe('event ids of a turn continued after a restart', () => {
   it('a reader that resumes with the dead process’s Last-Event-ID gets a gap, then the continued turn from its start (its `resumed` notice too)', async () => {
     const { store, dispose } = await openSqliteStore();
@@ -28,33 +65,12 @@ describe('event ids of a turn continued after a restart', () => {
     await storeInterruptedTurn(store, 'r1');
     const more = gate();
     // The new process, its own in-process relay: it continues the turn.
-    const session = createAgentSession({
+    const { session, url, recorded } = await servedSession(
       store,
-      threadId: 'r1',
-      model: createScriptedModel([
-        {
-          parts: [
-            { type: 'text', text: 'Copied so far' },
-            { type: 'wait', until: more.promise },
-            { type: 'text', text: ' and done.' },
-          ],
-        },
-      ]),
-      durability: 'step',
-      recovery: 'continue',
-    });
-    const handlers = createChunkHandlers({
-      store,
-      session,
-      authorize: () => true,
-      heartbeatMs: 50,
-    });
-    const server = await serve(handlers.fetch);
-    cleanups.push(async () => {
-      await session.close();
-      await server.close();
-    });
-    const recorded = recordEvents(session);
+      'r1',
+      { text: 'Copied so far', more: more.promise, then: ' and done.' },
+      { durability: 'step', recovery: 'continue' },
+    );
     const resuming = session.resumeInterruptedTurns();
     await vi.waitFor(() =>
       expect(recorded.events.some((e) => e.event.type === 'text-delta')).toBe(true),
@@ -64,10 +80,11 @@ describe('event ids of a turn continued after a restart', () => {
     expect(sent.map((e) => e.data)).toContainEqual(expect.objectContaining({ kind: 'resumed' }));
     // An id the dead process gave beyond what this one sent, and one it also numbered here.
     for (const dead of ['turn-1:57', 'turn-1:2']) {
-      // Heartbeats wake the reader: it gives up after a second instead of waiting forever.
-      const deadline = Date.now() + 1_000;
+      // Heartbeats wake the reader: it stops once it has them all, and gives up (failing the
+      // test rather than hanging it) only long after they would have come on a busy machine.
+      const deadline = Date.now() + 15_000;
       const read = await readSse(
-        `${server.url}/threads/r1/events`,
+        url,
         { 'last-event-id': dead },
         (events) => events.length > sent.length || Date.now() > deadline,
       );
@@ -83,7 +100,7 @@ describe('event ids of a turn continued after a restart', () => {
     // A reader of this process's numbering resumes exactly where it was, with no gap.
     const seen = sent[2]?.id as string;
     const again = await readSse(
-      `${server.url}/threads/r1/events`,
+      url,
       { 'last-event-id': seen },
       (events) => events.length >= sent.length - 3,
     );
@@ -103,27 +120,12 @@ describe('event ids of a turn continued after a restart', () => {
     const { store, dispose } = await openSqliteStore();
     cleanups.push(dispose);
     const more = gate();
-    const session = createAgentSession({
+    const { session, url, recorded } = await servedSession(
       store,
-      threadId: 'o1',
-      model: createScriptedModel([
-        {
-          parts: [
-            { type: 'text', text: 'one two' },
-            { type: 'wait', until: more.promise },
-            { type: 'text', text: ' three' },
-          ],
-        },
-      ]),
-      idGenerator: sequentialIds(),
-    });
-    const handlers = createChunkHandlers({ store, session, authorize: () => true, heartbeatMs: 0 });
-    const server = await serve(handlers.fetch);
-    cleanups.push(async () => {
-      await session.close();
-      await server.close();
-    });
-    const recorded = recordEvents(session);
+      'o1',
+      { text: 'one two', more: more.promise, then: ' three' },
+      { idGenerator: sequentialIds() },
+    );
     const handle = session.send('go');
     await vi.waitFor(() =>
       expect(recorded.events.some((e) => e.event.type === 'text-delta')).toBe(true),
@@ -131,7 +133,7 @@ describe('event ids of a turn continued after a restart', () => {
     const sent = recorded.events.map(({ event, meta }) => ({ id: meta.id, data: event }));
     expect(sent.map((e) => e.id)).toEqual(sent.map((_, i) => `t1:${i}`));
     const read = await readSse(
-      `${server.url}/threads/o1/events`,
+      url,
       { 'last-event-id': 't1:1' },
       (events) => events.length >= sent.length - 2,
     );
