@@ -21,12 +21,12 @@ afterEach(async () => {
 
 /**
  * A session of `threadId` whose scripted model answers with `text`, waits for `more`, then
- * answers `then`; served over HTTP (heartbeats every 50 ms wake readers), its events recorded.
+ * answers `rest`; served over HTTP (heartbeats every 50 ms wake readers), its events recorded.
  */
 async function servedSession(
   store: Awaited<ReturnType<typeof openSqliteStore>>['store'],
   threadId: string,
-  script: { text: string; more: Promise<void>; then: string },
+  script: { text: string; more: Promise<void>; rest: string },
   options: Omit<Parameters<typeof createAgentSession>[0], 'store' | 'threadId' | 'model'>,
 ) {
   const session = createAgentSession({
@@ -37,7 +37,7 @@ async function servedSession(
         parts: [
           { type: 'text', text: script.text },
           { type: 'wait', until: script.more },
-          { type: 'text', text: script.then },
+          { type: 'text', text: script.rest },
         ],
       },
     ]),
@@ -68,7 +68,7 @@ describe('event ids of a turn continued after a restart', () => {
     const { session, url, recorded } = await servedSession(
       store,
       'r1',
-      { text: 'Copied so far', more: more.promise, then: ' and done.' },
+      { text: 'Copied so far', more: more.promise, rest: ' and done.' },
       { durability: 'step', recovery: 'continue' },
     );
     const resuming = session.resumeInterruptedTurns();
@@ -123,7 +123,7 @@ describe('event ids of a turn continued after a restart', () => {
     const { session, url, recorded } = await servedSession(
       store,
       'o1',
-      { text: 'one two', more: more.promise, then: ' three' },
+      { text: 'one two', more: more.promise, rest: ' three' },
       { idGenerator: sequentialIds() },
     );
     const handle = session.send('go');
