@@ -56,6 +56,7 @@ export type {
   BranchPoint,
   ChunkPage,
   ChunkStore,
+  ConversationVersion,
   CorruptRowPolicy,
   CreateThreadOptions,
   ExpireOptions,

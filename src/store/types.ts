@@ -270,7 +270,39 @@ export interface BranchPoint {
   readonly active: number;
 }
 
-/** A conversation's active path and its branch points (see {@link ChunkStore.getAlternatives}). */
+/**
+ * One version of a conversation: its own thread or one of its alternatives (see
+ * {@link Alternatives.versions}), on the active path or not.
+ */
+export interface ConversationVersion {
+  /**
+   * The thread whose path this version is: the id to give `switchAlternative`, or to read. The
+   * conversation's own id for the original.
+   */
+  readonly threadId: string;
+  /** When its thread was created (ISO 8601). */
+  readonly createdAt: string;
+  /**
+   * Where it branches, as {@link Thread.forkOf} of its thread says: its path reads the rows up to
+   * `atSeq` through `threadId`, the thread whose own rows hold row `atSeq` (another version, or
+   * a thread the conversation was forked from), then its own rows. Undefined for a conversation
+   * that is no fork.
+   */
+  readonly forkOf: ThreadFork | undefined;
+  /**
+   * The turn its own rows start with (row `forkOf.atSeq + 1`, or row 1): for an alternative, its
+   * version of the turn it replaces. Undefined while it has no row of its own, and when there is
+   * no such row (`expire` removed that turn, or the thread's seqs start later).
+   */
+  readonly turnId: string | undefined;
+  /** The seq of the newest row of its path, as {@link Thread.total}. */
+  readonly total: number;
+}
+
+/**
+ * A conversation's active path, its branch points, and every version (see
+ * {@link ChunkStore.getAlternatives}).
+ */
 export interface Alternatives {
   /** The conversation's id. */
   readonly conversationId: string;
@@ -278,6 +310,15 @@ export interface Alternatives {
   readonly activePath: string;
   /** Every turn of the active path that has more than one version, oldest first. */
   readonly branches: readonly BranchPoint[];
+  /**
+   * Every version of the conversation: its own thread first, then each alternative in the order
+   * they were made (creation time, then id), whether the active path reaches its branch point or
+   * not. `branches` lists only the versions of the active path's turns: a version made off
+   * another version (an edit of turn 3 on version B, then a switch back to a path that does not
+   * go through B's turn 3), or one whose branch point lies beyond a truncated active path, is
+   * listed here alone. Each can be switched to by its `threadId`.
+   */
+  readonly versions: readonly ConversationVersion[];
 }
 
 /**
@@ -700,9 +741,16 @@ export interface ChunkStore extends ChunkStoreTurns {
   addAlternative(conversationId: string, options: AddAlternativeOptions): Promise<Thread>;
   /**
    * A conversation's active path and, for each of its turns that has more than one version, the
-   * versions (oldest first) and which one is active.
+   * versions (oldest first) and which one is active; and every version of the conversation, on
+   * the active path or not (`versions`: what an "all versions" list shows).
    *
    * @throws {ChunklogError} `thread-not-found`; `invalid-option` when given an alternative
+   *
+   * @example
+   * ```ts
+   * const { activePath, versions } = await store.getAlternatives('chat-1');
+   * const labels = versions.map((v) => `${v.threadId === activePath ? '*' : ' '} ${v.threadId}`);
+   * ```
    */
   getAlternatives(conversationId: string): Promise<Alternatives>;
   /**

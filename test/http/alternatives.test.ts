@@ -86,7 +86,12 @@ describe('GET and POST /threads/:id/alternatives', () => {
     await session.send('two').rows;
     const plain = await call('GET', '/threads/th/alternatives');
     expect(plain.status).toBe(200);
-    expect(await plain.json()).toEqual({ conversationId: 'th', activePath: 'th', branches: [] });
+    expect(await plain.json()).toEqual({
+      conversationId: 'th',
+      activePath: 'th',
+      branches: [],
+      versions: [{ threadId: 'th', createdAt: expect.any(String), turnId: 't1', total: 4 }],
+    });
     await session.regenerate('t2').rows;
     const path = await store.activePath('th');
     const listed = await call('GET', '/threads/th/alternatives');
@@ -102,6 +107,10 @@ describe('GET and POST /threads/:id/alternatives', () => {
             { threadId: path, turnId: 't3', createdAt: expect.any(String) },
           ],
         },
+      ],
+      versions: [
+        expect.objectContaining({ threadId: 'th' }),
+        expect.objectContaining({ threadId: path, forkOf: { threadId: 'th', atSeq: 2 } }),
       ],
     });
     // The page is the active path's, every row the conversation's.

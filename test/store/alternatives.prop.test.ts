@@ -146,6 +146,7 @@ function expectedAlternatives(model: ConversationModel, conversationId: string):
     conversationId,
     activePath: model.active(conversationId).id,
     branches: model.branches(conversationId),
+    versions: model.versions(conversationId),
   };
 }
 

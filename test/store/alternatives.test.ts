@@ -122,6 +122,88 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)('alternatives on %s', (n
   );
 
   it.skipIf(!available.includes(name))(
+    'versions lists every version, the ones off the active path too; each switches',
+    async () => {
+      const store = await open();
+      expect((await store.getAlternatives('chat')).versions).toEqual([
+        {
+          threadId: 'chat',
+          createdAt: expect.any(String),
+          forkOf: undefined,
+          turnId: 't1',
+          total: 6,
+        },
+      ]);
+      // B edits t2 and goes on; C regenerates B's t3; back on the conversation's own path, which
+      // branches at t2 (chat, B) and never reaches C's branch point.
+      await store.addAlternative('chat', { turnId: 't2', newThreadId: 'B' });
+      await store.appendTurn('B', qa('t2b', 'two b'));
+      await store.appendTurn('B', qa('t3b', 'three b'));
+      await store.addAlternative('chat', { turnId: 't3b', newThreadId: 'C' });
+      await store.appendTurn('C', qa('t3c', 'three c'));
+      await store.addAlternative('chat', { turnId: 't3c', newThreadId: 'D' });
+      const listed = await store.switchAlternative('chat', 'chat');
+      expect(listed.branches.flatMap((b) => b.alternatives.map((a) => a.threadId))).toEqual([
+        'chat',
+        'B',
+      ]);
+      expect(listed.versions).toEqual([
+        expect.objectContaining({ threadId: 'chat', forkOf: undefined, turnId: 't1', total: 6 }),
+        expect.objectContaining({
+          threadId: 'B',
+          forkOf: { threadId: 'chat', atSeq: 2 },
+          turnId: 't2b',
+          total: 6,
+        }),
+        expect.objectContaining({
+          threadId: 'C',
+          forkOf: { threadId: 'B', atSeq: 4 },
+          turnId: 't3c',
+          total: 6,
+        }),
+        // Made, nothing written yet.
+        expect.objectContaining({
+          threadId: 'D',
+          forkOf: { threadId: 'B', atSeq: 4 },
+          turnId: undefined,
+          total: 4,
+        }),
+      ]);
+      for (const v of listed.versions) {
+        expect(v.createdAt).toBe((await store.getThread(v.threadId)).createdAt);
+      }
+      expect(await store.getAlternatives('chat')).toEqual(listed);
+      // A version listed only in versions is switched to like any other.
+      expect((await store.switchAlternative('chat', 'C')).activePath).toBe('C');
+      expect(await texts(store, 'C')).toEqual([
+        't1:one',
+        't1:answer to one',
+        't2b:two b',
+        't2b:answer to two b',
+        't3c:three c',
+        't3c:answer to three c',
+      ]);
+    },
+  );
+
+  it.skipIf(!available.includes(name))(
+    'versions lists a version whose branch point lies beyond the truncated active path',
+    async () => {
+      const store = await open();
+      await store.addAlternative('chat', { turnId: 't3', newThreadId: 'v' });
+      await store.appendTurn('v', qa('t3b', 'three b'));
+      await store.switchAlternative('chat', 'chat');
+      await store.truncateAfter('chat', 4);
+      const listed = await store.getAlternatives('chat');
+      expect(listed.branches).toEqual([]);
+      expect(listed.versions.map((v) => [v.threadId, v.forkOf, v.turnId, v.total])).toEqual([
+        ['chat', undefined, 't1', 4],
+        ['v', { threadId: 'chat', atSeq: 4 }, 't3b', 6],
+      ]);
+    },
+  );
+
+  it.skipIf(!available.includes(name))(
     'bad input is refused with a typed error naming it, and changes nothing',
     async () => {
       const store = await open();

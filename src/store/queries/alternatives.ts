@@ -8,7 +8,7 @@ import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import type { StoreTables } from '../tables.js';
 import { selectThread, THREAD_COLUMNS } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
-import type { AddAlternativeOptions, Alternatives, Thread } from '../types.js';
+import type { AddAlternativeOptions, Alternatives, ConversationVersion, Thread } from '../types.js';
 import { checkThreadId, checkTurnId, newThreadId } from '../validate.js';
 import { insertFork } from './fork-thread.js';
 import { threadExists } from './thread-ops.js';
@@ -75,31 +75,70 @@ async function readMembers(
   }));
 }
 
-/** The turn each version starts with: the turn id of row `atSeq + 1` of its holder. */
-async function versionTurns(
-  db: Kysely<StoreTables>,
-  points: readonly BranchAt[],
-): Promise<Map<string, string>> {
-  const wanted = points.flatMap((p) =>
+/** A row asked for by its thread and seq. */
+type RowAt = readonly [threadId: string, seq: number];
+
+const rowKey = (threadId: string, seq: number): string => `${threadId} ${seq}`;
+
+/** The first row of each version of each branch point: row `atSeq + 1` of its holder. */
+function branchVersionRows(points: readonly BranchAt[]): RowAt[] {
+  return points.flatMap((p) =>
     p.versions.flatMap((v) => (v.holder === undefined ? [] : [[v.holder, p.atSeq + 1] as const])),
   );
+}
+
+/** The first own row of each member that has one: row `forkSeq + 1` of itself. */
+function memberFirstRows(members: readonly ConversationMember[]): RowAt[] {
+  return members.flatMap((m) =>
+    m.last > m.origin.forkSeq ? [[m.id, m.origin.forkSeq + 1] as const] : [],
+  );
+}
+
+/** The turn ids of rows, keyed by `rowKey`: one read for all of them. */
+async function turnsOfRows(
+  db: Kysely<StoreTables>,
+  wanted: readonly RowAt[],
+): Promise<Map<string, string>> {
+  const unique = [...new Map(wanted.map((at) => [rowKey(...at), at])).values()];
   const turns = new Map<string, string>();
-  if (wanted.length === 0) return turns;
+  if (unique.length === 0) return turns;
   const rows = await db
     .selectFrom('chunks')
     .select(['thread_id', 'seq', 'turn_id'])
     .where((eb) =>
       eb.or(
-        wanted.map(([thread, seq]) => eb.and([eb('thread_id', '=', thread), eb('seq', '=', seq)])),
+        unique.map(([thread, seq]) => eb.and([eb('thread_id', '=', thread), eb('seq', '=', seq)])),
       ),
     )
     .execute();
   for (const row of rows)
-    turns.set(`${asString(row.thread_id)} ${Number(row.seq)}`, asString(row.turn_id));
+    turns.set(rowKey(asString(row.thread_id), Number(row.seq)), asString(row.turn_id));
   return turns;
 }
 
-/** A conversation's active path and branch points, read through `db`. */
+/** Every version of a conversation: its own thread first, then its alternatives, oldest first. */
+function conversationVersions(
+  members: readonly ConversationMember[],
+  conversationId: string,
+  turns: ReadonlyMap<string, string>,
+): ConversationVersion[] {
+  const ordered = [
+    ...members.filter((m) => m.id === conversationId),
+    ...members.filter((m) => m.id !== conversationId),
+  ];
+  return ordered.map((m) => ({
+    threadId: m.id,
+    createdAt: m.createdAt,
+    forkOf:
+      m.origin.parentId === undefined
+        ? undefined
+        : { threadId: m.origin.parentId, atSeq: m.origin.forkSeq },
+    turnId: turns.get(rowKey(m.id, m.origin.forkSeq + 1)),
+    total: m.last,
+  }));
+}
+
+/** A conversation's active path, branch points and versions, read through `db`. */
 async function alternativesOf(
   ctx: StoreContext,
   db: Kysely<StoreTables>,
@@ -113,7 +152,7 @@ async function alternativesOf(
     members.find((m) => m.id === row.activeId) ?? members.find((m) => m.id === conversationId);
   if (active === undefined) throw threadNotFound(conversationId);
   const points = branchPoints(members, conversationId, active);
-  const turns = await versionTurns(db, points);
+  const turns = await turnsOfRows(db, [...branchVersionRows(points), ...memberFirstRows(members)]);
   return {
     conversationId,
     activePath: active.id,
@@ -122,10 +161,11 @@ async function alternativesOf(
       active: p.active,
       alternatives: p.versions.map((v) => ({
         threadId: v.threadId,
-        turnId: v.holder === undefined ? undefined : turns.get(`${v.holder} ${p.atSeq + 1}`),
+        turnId: v.holder === undefined ? undefined : turns.get(rowKey(v.holder, p.atSeq + 1)),
         createdAt: v.createdAt,
       })),
     })),
+    versions: conversationVersions(members, conversationId, turns),
   };
 }
 

@@ -43,6 +43,15 @@ export interface ModelBranch {
   readonly alternatives: readonly ModelAlternative[];
 }
 
+/** A version of a conversation, as getAlternatives should list it in `versions`. */
+export interface ModelVersion {
+  readonly threadId: string;
+  readonly createdAt: string;
+  readonly forkOf: { readonly threadId: string; readonly atSeq: number } | undefined;
+  readonly turnId: string | undefined;
+  readonly total: number;
+}
+
 /** A turn of a path: its id, the boundary before it, and its rows. */
 export interface ModelTurn {
   readonly turnId: string;
@@ -75,6 +84,21 @@ export class ConversationModel {
     return [...this.threads.values()].filter(
       (t) => t.id === conversationId || t.conversation === conversationId,
     );
+  }
+
+  /**
+   * Every version of a conversation: the conversation, then its alternatives in the order they
+   * were made, each with its parent and fork seq, the turn of the first row it wrote and the
+   * length of its path.
+   */
+  versions(conversationId: string): ModelVersion[] {
+    return this.members(conversationId).map((m) => ({
+      threadId: m.id,
+      createdAt: m.createdAt,
+      forkOf: m.parent === undefined ? undefined : { threadId: m.parent, atSeq: m.forkSeq },
+      turnId: m.rows[m.forkSeq]?.turnId,
+      total: m.rows.length,
+    }));
   }
 
   /** The thread whose path is the conversation's active one. */
