@@ -137,18 +137,17 @@ async function pathToExport(
 ): Promise<string> {
   // A version given by its own id is one path already.
   if (path === 'thread' || thread.alternativeOf !== undefined) return thread.id;
-  const { activePath, branches } = await store.getAlternatives(thread.id);
+  const { activePath, versions: all } = await store.getAlternatives(thread.id);
   if (path === 'active') return activePath;
-  const versions = new Set(branches.flatMap((b) => b.alternatives.map((a) => a.threadId)));
-  versions.add(activePath);
-  versions.delete(thread.id);
-  if (versions.size === 0) return thread.id;
-  const listed = [...versions].map((id) => JSON.stringify(id)).join(', ');
+  // Every version, the ones the active path does not reach too (`branches` lists only its own).
+  const versions = all.map((v) => v.threadId).filter((id) => id !== thread.id);
+  if (versions.length === 0) return thread.id;
+  const listed = versions.map((id) => JSON.stringify(id)).join(', ');
   const active = activePath === thread.id ? 'its own' : JSON.stringify(activePath);
   throw new ChunklogError(
     'invalid-option',
     `exportThread: conversation ${JSON.stringify(thread.id)} has versions made by editing or regenerating a turn (${listed}; the active path is ${active}), and an export holds one path: pass ${names.active} for the path the reader sees, or ${names.thread} for the conversation's own rows; export a version by its id for its path.`,
-    { option: 'path', threadId: thread.id, value: [...versions] },
+    { option: 'path', threadId: thread.id, value: versions },
   );
 }
 
@@ -216,10 +215,11 @@ async function* lines(
  * them. The thread is read forwards a page at a time (`getChunksAfter`), so a long thread is
  * never held in memory whole; the usage is read once per turn (`getTurnUsage`).
  *
- * An export holds one path. A conversation that has versions (`getAlternatives` lists them) is
- * refused unless `path` says which: `'active'` exports what the reader sees (the header still
- * names the conversation), `'thread'` the conversation's own rows. The refusal, `invalid-option`
- * with `option: 'path'`, names the versions (`value`: their thread ids) and the active path.
+ * An export holds one path. A conversation that has versions (alternatives, on the active path
+ * or not: `getAlternatives` lists them in `versions`) is refused unless `path` says which:
+ * `'active'` exports what the reader sees (the header still names the conversation), `'thread'`
+ * the conversation's own rows. The refusal, `invalid-option` with `option: 'path'`, names the
+ * versions (`value`: their thread ids, oldest first) and the active path.
  *
  * Arguments are checked at once; the store is read as the lines are consumed, so a missing
  * thread, or a conversation with versions and no `path`, rejects the first read of the iterator

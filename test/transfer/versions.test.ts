@@ -66,6 +66,35 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)('export of versions on %
   );
 
   it.skipIf(!available.includes(name))(
+    'refuses a conversation whose versions the active path does not reach, naming every one',
+    async () => {
+      const store = await open();
+      // v regenerates t3; back on its own path, the conversation is cut before t3: its path has
+      // no branch point left, and v is listed only in getAlternatives' versions.
+      await store.addAlternative('chat', { turnId: 't3', newThreadId: 'v' });
+      await store.appendTurn('v', qa('t3b', 'three, again'));
+      await store.switchAlternative('chat', 'chat');
+      await store.truncateAfter('chat', 4);
+      expect((await store.getAlternatives('chat')).branches).toEqual([]);
+      const refused = await rejected(collect(exportThread(store, 'chat')));
+      expect(refused).toMatchObject({ code: 'invalid-option', option: 'path', value: ['v'] });
+      expect(refused.message).toContain('("v"; the active path is its own)');
+
+      // B edits t2, C regenerates B's t3; on the conversation's own path, which branches at t2
+      // only, C is named too.
+      await store.addAlternative('chat', { turnId: 't2', newThreadId: 'B' });
+      await store.appendTurn('B', qa('t2b', 'two b'));
+      await store.appendTurn('B', qa('t3b', 'three b'));
+      await store.addAlternative('chat', { turnId: 't3b', newThreadId: 'C' });
+      await store.appendTurn('C', qa('t3c', 'three c'));
+      await store.switchAlternative('chat', 'chat');
+      expect(await rejected(collect(exportThread(store, 'chat')))).toMatchObject({
+        value: ['v', 'B', 'C'],
+      });
+    },
+  );
+
+  it.skipIf(!available.includes(name))(
     "exports the path the reader sees with path: 'active', and imports it as a thread that reads the same",
     async () => {
       const store = await open();
