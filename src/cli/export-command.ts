@@ -6,7 +6,12 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { openReadOnlyStore } from '../inspect/open-target.js';
-import { exportThreadNaming, type PathNames } from '../transfer/export-thread.js';
+import {
+  exportThread,
+  type NamingExportThreadOptions,
+  PATH_NAMES,
+  type PathNames,
+} from '../transfer/export-thread.js';
 import { oneLine, UsageError } from './fail.js';
 import { STORE_FLAGS, storeEncryption } from './store-encryption.js';
 
@@ -57,9 +62,8 @@ export async function exportCommand(args: string[]): Promise<void> {
   });
   const tally = { turns: 0, rows: 0 };
   try {
-    const lines = Readable.from(
-      counted(exportThreadNaming(opened.store, threadId, { path }, FLAGS), tally),
-    );
+    const options: NamingExportThreadOptions = { path, [PATH_NAMES]: FLAGS };
+    const lines = Readable.from(counted(exportThread(opened.store, threadId, options), tally));
     if (values.out === undefined) {
       await pipeline(lines, process.stdout, { end: false }).catch((error: unknown) => {
         if (!quietPipe(error)) throw error; // the reader went away (piped to head): stop quietly

@@ -69,8 +69,22 @@ export interface PathNames {
   readonly thread: string;
 }
 
-/** `exportThread`'s names of the `path` values. */
-export const PATH_NAMES: PathNames = { active: "path: 'active'", thread: "path: 'thread'" };
+/** The names of the `path` values in {@link exportThread}'s own refusal. */
+const OPTION_NAMES: PathNames = { active: "path: 'active'", thread: "path: 'thread'" };
+
+/**
+ * The key of an internal option of {@link exportThread}: how its refusal of a conversation with
+ * versions names the `path` values (`chunklog export` names its `--path` flags). A symbol, so it
+ * is not one of {@link ExportThreadOptions} and the options check does not see it.
+ */
+export const PATH_NAMES: unique symbol = Symbol('chunklog.exportThread.pathNames');
+
+/** {@link ExportThreadOptions} with the internal option naming the `path` values. */
+export interface NamingExportThreadOptions extends ExportThreadOptions {
+  readonly [PATH_NAMES]?: PathNames | undefined;
+}
+
+const WHERE = 'exportThread';
 
 const json = (value: unknown): string => `${JSON.stringify(value)}\n`;
 
@@ -151,15 +165,18 @@ async function pathToExport(
   );
 }
 
+/** What the lines of an export are read with: the checked options. */
+interface LineOptions {
+  readonly pageSize: number;
+  readonly onCorruptRow: CorruptRowPolicy | undefined;
+  readonly path: ExportPath | undefined;
+  readonly names: PathNames;
+}
+
 async function* lines(
   store: ExportThreadStore,
   threadId: string,
-  options: {
-    readonly pageSize: number;
-    readonly onCorruptRow: CorruptRowPolicy | undefined;
-    readonly path: ExportPath | undefined;
-    readonly names: PathNames;
-  },
+  options: LineOptions,
 ): AsyncGenerator<string, void, undefined> {
   const { pageSize, onCorruptRow } = options;
   const thread = await store.getThread(threadId);
@@ -250,26 +267,15 @@ export function exportThread(
   threadId: string,
   options?: ExportThreadOptions,
 ): AsyncIterable<string> {
-  return exportThreadNaming(store, threadId, options, PATH_NAMES);
+  checkStore(store);
+  if (typeof threadId !== 'string' || threadId === '') {
+    invalidOption(WHERE, 'threadId', '`threadId` must be a non-empty string', threadId);
+  }
+  return lines(store, threadId, checkedOptions(options));
 }
 
-/**
- * {@link exportThread}, its refusal of a conversation with versions naming the `path` values as
- * `names` does (the command line's flags).
- *
- * @param store - as exportThread's
- * @param threadId - as exportThread's
- * @param options - as exportThread's
- * @param names - how the refusal names the `path` values
- * @returns as exportThread's
- */
-export function exportThreadNaming(
-  store: ExportThreadStore,
-  threadId: string,
-  options: ExportThreadOptions | undefined,
-  names: PathNames,
-): AsyncIterable<string> {
-  const where = 'exportThread';
+/** Refuses a `store` that lacks one of the methods an export reads with. */
+function checkStore(store: ExportThreadStore): void {
   for (const method of [
     'getThread',
     'getChunksAfter',
@@ -277,29 +283,31 @@ export function exportThreadNaming(
     'getAlternatives',
   ] as const) {
     if (typeof (store as Partial<ExportThreadStore> | null)?.[method] !== 'function') {
-      invalidOption(where, 'store', `\`store\` must be a chunk store (no ${method})`, store);
+      invalidOption(WHERE, 'store', `\`store\` must be a chunk store (no ${method})`, store);
     }
   }
-  if (typeof threadId !== 'string' || threadId === '') {
-    invalidOption(where, 'threadId', '`threadId` must be a non-empty string', threadId);
-  }
-  const known = readOptions(options, where, ['pageSize', 'onCorruptRow', 'path']);
+}
+
+/** {@link exportThread}'s options, checked, with their defaults. */
+function checkedOptions(options: ExportThreadOptions | undefined): LineOptions {
+  const known = readOptions(options, WHERE, ['pageSize', 'onCorruptRow', 'path']);
   const pageSize = known.pageSize ?? 500;
   if (!Number.isInteger(pageSize) || (pageSize as number) < 1 || (pageSize as number) > 1000) {
-    invalidOption(where, 'pageSize', '`pageSize` must be an integer from 1 to 1,000', pageSize);
+    invalidOption(WHERE, 'pageSize', '`pageSize` must be an integer from 1 to 1,000', pageSize);
   }
   const onCorruptRow = known.onCorruptRow;
   if (onCorruptRow !== undefined && onCorruptRow !== 'throw' && onCorruptRow !== 'skip') {
-    invalidOption(where, 'onCorruptRow', "`onCorruptRow` must be 'throw' or 'skip'", onCorruptRow);
+    invalidOption(WHERE, 'onCorruptRow', "`onCorruptRow` must be 'throw' or 'skip'", onCorruptRow);
   }
   const path = known.path;
   if (path !== undefined && path !== 'active' && path !== 'thread') {
-    invalidOption(where, 'path', "`path` must be 'active' or 'thread'", path);
+    invalidOption(WHERE, 'path', "`path` must be 'active' or 'thread'", path);
   }
-  return lines(store, threadId, {
+  return {
     pageSize: pageSize as number,
     onCorruptRow,
     path,
-    names,
-  });
+    // Not among the options `readOptions` checks: a symbol key (the command line's flags).
+    names: (options as NamingExportThreadOptions | undefined)?.[PATH_NAMES] ?? OPTION_NAMES,
+  };
 }
