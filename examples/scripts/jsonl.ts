@@ -39,7 +39,9 @@ export async function exportThread(
 ): Promise<ExportResult> {
   const result = { turns: 0, rows: 0 };
   async function* counted() {
-    for await (const line of exportLines(store, threadId, { pageSize })) {
+    // `path: 'active'`: of a conversation with versions (an edited or regenerated turn), the
+    // path its reader sees; without it such a conversation is refused. A plain thread is the same.
+    for await (const line of exportLines(store, threadId, { pageSize, path: 'active' })) {
       if (line.startsWith('{"kind":"end"')) Object.assign(result, JSON.parse(line));
       yield line;
     }
