@@ -19,7 +19,7 @@ export interface ThreadPaths {
    * the store cannot say (not migrated to 0007).
    */
   readonly alternatives: Alternatives | undefined;
-  /** Whether links must name the path (`?path=`): the thread is a conversation with alternatives. */
+  /** Whether links must name the path (`?path=`): the thread is a conversation with versions. */
   readonly pinned: boolean;
   /**
    * The forks made of the thread and, when another path is shown, of that path: most recently
@@ -84,7 +84,7 @@ export async function readPaths(
   }
   const active = (await orUndefined(store.activePath(thread.id))) ?? thread.id;
   const alternatives = await orUndefined(store.getAlternatives(thread.id));
-  const pinned = active !== thread.id || (alternatives?.branches.length ?? 0) > 0;
+  const pinned = active !== thread.id || (alternatives?.versions?.length ?? 1) > 1;
   const shown = requested ?? active;
   if (shown === thread.id) {
     const forks = await forksOf(store, [thread.id]);

@@ -227,6 +227,42 @@ describe('the inspector over forks and alternatives', () => {
     }
   });
 
+  it('lists the versions no branch point of the active path leads to, each with where it branches', async () => {
+    const own = createChunkStore({ sqlite: ':memory:' });
+    try {
+      await own.migrate();
+      for (const [turn, text] of [
+        ['t1', 'one'],
+        ['t2', 'two'],
+        ['t3', 'three'],
+      ] as const) {
+        await own.appendTurn('c', qa(turn, text));
+      }
+      await own.addAlternative('c', { turnId: 't2', newThreadId: 'a1' });
+      await own.appendTurn('a1', qa('t2b', 'two again'));
+      await own.appendTurn('a1', qa('t3b', 'three'));
+      // A version of a1's t3b, then a switch back to c: c's path does not go through a1's t3b.
+      await own.addAlternative('c', { turnId: 't3b', newThreadId: 'a2' });
+      await own.appendTurn('a2', qa('t3c', 'three again'));
+      await own.switchAlternative('c', 'c');
+      const { text } = await get('/threads/c', {}, own);
+      expect(versions(text)).toEqual([
+        { atSeq: 2, versions: ['1:/threads/c?path=c:active', '2:/threads/a1'] },
+      ]);
+      expect(text).toContain('<h2>Versions off the active path</h2>');
+      expect(text).toContain(
+        '<tr class="off-path"><td><a href="/threads/a2"><code class="id">a2</code></a></td><td><a href="/threads/a1"><code class="id">a1</code></a></td><td class="num">4</td><td>turn <a href="/threads/a2/turns/t3c"><code class="id">t3c</code></a></td><td class="num">6</td></tr>',
+      );
+      // Its link opens its path.
+      const a2 = (await get('/threads/a2', {}, own)).text;
+      expect(turnLinks(a2)).toEqual(['a2/t3c', 'a2/t2b', 'a2/t1']);
+      // A conversation whose versions are all on the active path lists none off it.
+      expect((await get('/threads/conv')).text).not.toContain('Versions off the active path');
+    } finally {
+      await own.close();
+    }
+  });
+
   it('shows every thread on its own path when the store cannot read alternatives (before 0007)', async () => {
     const failing = () => Promise.reject(new Error('no such column: conversation_id'));
     const old: InspectedStore = {

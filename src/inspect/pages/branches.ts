@@ -1,7 +1,13 @@
 // Where a thread sits among forks and alternatives: the thread it was forked from and at which
 // seq, the conversation it is an alternative of, which path of a conversation the page shows,
 // and the conversation's branch points with a link to each version and the active one marked.
-import type { Alternative, BranchPoint, Thread } from '../../store/types.js';
+import type {
+  Alternative,
+  Alternatives,
+  BranchPoint,
+  ConversationVersion,
+  Thread,
+} from '../../store/types.js';
 import { idCode, timeHtml } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { pathHref, threadHref, turnHref } from '../links.js';
@@ -74,23 +80,56 @@ function branchRow(conversationId: string, branch: BranchPoint): SafeHtml {
   return html`<tr class="branch"><td class="num">${branch.atSeq}</td><td><ol class="versions">${versions}</ol></td></tr>`;
 }
 
+/** The versions no branch point of the active path lists (nor the active path itself). */
+function offPathVersions(alternatives: Alternatives): readonly ConversationVersion[] {
+  const listed = new Set(
+    alternatives.branches.flatMap((b) => b.alternatives.map((a) => a.threadId)),
+  );
+  listed.add(alternatives.activePath).add(alternatives.conversationId);
+  // `versions` is new in 0115: a store answering without it lists none.
+  return (alternatives.versions ?? []).filter((v) => !listed.has(v.threadId));
+}
+
+function offPathRow(conversationId: string, v: ConversationVersion): SafeHtml {
+  const from = v.forkOf;
+  const turn =
+    v.turnId === undefined
+      ? html`<span class="muted">no turn yet</span>`
+      : html`turn <a href="${turnHref(v.threadId, v.turnId)}">${idCode(v.turnId)}</a>`;
+  return html`<tr class="off-path"><td><a href="${pathHref(conversationId, v.threadId)}">${idCode(v.threadId)}</a></td><td>${from ? threadLink(from.threadId) : '—'}</td><td class="num">${from?.atSeq ?? '—'}</td><td>${turn}</td><td class="num">${v.total}</td></tr>`;
+}
+
 /**
  * The branch points of the conversation (its active path's turns that have more than one
  * version): at which seq, each version as a link to its path with the turn it starts with, the
- * active one marked. Nothing when there are none.
+ * active one marked; then the versions the active path does not reach (made on a version a
+ * switch left, or beyond where the active path was cut), each with where it branches. Nothing
+ * when there are none.
  *
- * @param paths - the thread and its conversation's branch points
- * @returns a heading and a table, or nothing
+ * @param paths - the thread and its conversation's branch points and versions
+ * @returns headings and tables, or nothing
  */
 export function branchTable(paths: ThreadPaths): SafeHtml {
   const alternatives = paths.alternatives;
-  if (alternatives === undefined || alternatives.branches.length === 0) return html``;
+  if (alternatives === undefined) return html``;
   const { conversationId, branches } = alternatives;
   const of = conversationId === paths.thread.id ? '' : html` of ${threadLink(conversationId)}`;
-  return html`<h2>Branch points${of}</h2>
+  const points =
+    branches.length === 0
+      ? ''
+      : html`<h2>Branch points${of}</h2>
 <p class="note">Each version opens its path; the active path runs through the marked ones.</p>
 <table class="branches"><thead><tr><th>at seq</th><th>versions, oldest first</th></tr></thead>
 <tbody>${branches.map((branch) => branchRow(conversationId, branch))}</tbody></table>`;
+  const off = offPathVersions(alternatives);
+  const others =
+    off.length === 0
+      ? ''
+      : html`<h2>Versions off the active path${of}</h2>
+<p class="note">No branch point of the active path leads to these; each opens its path.</p>
+<table class="versions"><thead><tr><th>version</th><th>branching from</th><th>at seq</th><th>starts with</th><th>rows</th></tr></thead>
+<tbody>${off.map((v) => offPathRow(conversationId, v))}</tbody></table>`;
+  return html`${points}${others}`;
 }
 
 function forkRow(fork: Thread, now: Date): SafeHtml {
