@@ -1,6 +1,11 @@
 import type { ChunkEvent, TurnStartEvent } from '../schema/chunk-event.js';
 import { bindPending, type PendingSegment } from './pending-segment.js';
-import { foldTurnEvent, startTurnSegment, type TurnSegment } from './turn-segment.js';
+import {
+  foldRecoveryEvent,
+  foldTurnEvent,
+  startTurnSegment,
+  type TurnSegment,
+} from './turn-segment.js';
 import {
   newestTurn,
   replaceSegment,
@@ -11,6 +16,14 @@ import {
 
 /** Hands out increasing keys; a key doubles as the window's clock. */
 export type NextKey = () => number;
+
+/**
+ * A `turn-start` of a turn continued after a crash (numbered after 0, or with an epoch): its
+ * continuation's epoch, the seq of the `resumed` row it stored, when its id carries one.
+ */
+export interface Continuation {
+  readonly epoch: number | undefined;
+}
 
 function closeTarget(state: WindowState): readonly Segment[] {
   const current = targetTurn(state);
@@ -53,8 +66,9 @@ function startTurn(
   state: WindowState,
   event: TurnStartEvent,
   nextKey: NextKey,
-  continued: boolean,
+  continuation: Continuation | undefined,
 ): WindowState {
+  const continued = continuation !== undefined;
   // A turn continued after a crash: the turn followed live folds on.
   if (continued && newestTurn(state)?.turnId === event.turnId) return state;
   const segments = closeTarget(state);
@@ -65,7 +79,7 @@ function startTurn(
     // from its start, show it whole and live.
     const sealed = state.sealed.withoutRunningTurn(event.turnId);
     if (sealed !== undefined) {
-      return startTurn({ ...state, sealed, segments }, event, nextKey, continued);
+      return startTurn({ ...state, sealed, segments }, event, nextKey, continuation);
     }
     // Already stored: a replay. Its events are in the rows; drop them.
     return { ...state, segments, target: { kind: 'ignore', turnId: event.turnId } };
@@ -83,9 +97,14 @@ function startTurn(
     };
   }
   const key = nextKey();
-  const started = startTurnSegment(key, key, event, continued);
+  const epoch = continuation?.epoch;
+  // Its rows held up to its epoch (its recovery rows with them): those after go, as its events
+  // bring them, and its recovery events are skipped.
+  const sealed = epoch === undefined ? undefined : state.sealed.withTurnUpTo(event.turnId, epoch);
+  const started = startTurnSegment(key, key, event, continued, epoch, sealed !== undefined);
   return {
     ...state,
+    sealed: sealed ?? state.sealed,
     segments: placeStartedTurn(segments, started),
     target: { kind: 'turn', key: started.key },
   };
@@ -94,27 +113,33 @@ function startTurn(
 /**
  * Folds one validated event into the window's state: `turn-start` begins a turn (closing the one
  * before); any other event goes to the current turn, or to a new provisional turn when the
- * current one is over or there is none. A `turn-start` numbered after 0 (`continued`: another
- * process continues the turn after a crash) folds on into the turn followed live, or follows the
- * stored steps of a turn its page said was running.
+ * current one is over or there is none. A `turn-start` numbered after 0 or with an epoch
+ * (`continuation`: another process continues the turn after a crash) folds on into the turn
+ * followed live, or follows the stored steps of a turn its page said was running: with an epoch
+ * the window holds rows up to, the rows after it go (its events bring them) and its recovery
+ * events are skipped.
  *
  * @param state - the state
  * @param event - a validated event
  * @param nextKey - hands out segment keys
- * @param continued - the event is a `turn-start` numbered after 0
+ * @param continuation - the event is a `turn-start` of a continued turn (numbered after 0, or
+ *   with an epoch)
  * @returns the new state, the same object when nothing changed
  */
 export function applyEvent(
   state: WindowState,
   event: ChunkEvent,
   nextKey: NextKey,
-  continued = false,
+  continuation?: Continuation,
 ): WindowState {
-  if (event.type === 'turn-start') return startTurn(state, event, nextKey, continued);
+  if (event.type === 'turn-start') return startTurn(state, event, nextKey, continuation);
   if (state.target.kind === 'ignore') return state;
   const current = targetTurn(state);
   if (current !== undefined && !current.closed) {
-    const next = foldTurnEvent(current, event);
+    const next =
+      current.recovering === undefined
+        ? foldTurnEvent(current, event)
+        : foldRecoveryEvent(current, event);
     if (next === current) return state;
     return { ...state, segments: replaceSegment(state.segments, current, next) };
   }

@@ -6,7 +6,7 @@ import type { Chunk } from '../schema/chunk.js';
 import { type ChunkEvent, chunkEventMini } from '../schema/chunk-event.js';
 import { chunkMini } from '../schema/chunk-schemas.js';
 import { safeParseWith } from '../schema/parse.js';
-import { applyEvent } from './apply-event.js';
+import { applyEvent, type Continuation } from './apply-event.js';
 import { evictToLimit } from './eviction.js';
 import { fetchPage } from './fetch-page.js';
 import { Listeners } from './listeners.js';
@@ -69,18 +69,22 @@ export interface ApplyOptions {
    * process continues after a crash (its `turn-start` again, numbered after the events sent of
    * it, or with its continuation's epoch) from a replay from the start: it folds the continued
    * turn on into the turn it follows instead of folding it again from nothing, or shows it after
-   * the stored steps of a turn its page said was running. An id of another shape is ignored.
+   * the stored steps of a turn its page said was running; with an epoch, what the new process
+   * stored shows once, whether the page holding it comes before its events or after. An id of
+   * another shape is ignored.
    */
   readonly id?: string | undefined;
 }
 
 /**
- * Whether an event id (`<turnId>:<index>`, or `<turnId>:r<epoch>.<index>`) names an event of a
- * turn continued after a crash: one numbered after 0, or carrying a continuation's epoch.
+ * What an event id (`<turnId>:<index>`, or `<turnId>:r<epoch>.<index>`) says of a turn continued
+ * after a crash: undefined when it names no such event, else its continuation's epoch (undefined
+ * for an id numbered on after 0).
  */
-function continuesTurn(id: string | undefined): boolean {
-  const parts = id === undefined ? null : /:(r\d{1,15}\.)?(\d{1,15})$/.exec(id);
-  return parts !== null && (parts[1] !== undefined || Number(parts[2]) > 0);
+function continuationOf(id: string | undefined): Continuation | undefined {
+  const parts = id === undefined ? null : /:(?:r(\d{1,15})\.)?(\d{1,15})$/.exec(id);
+  if (parts === null || (parts[1] === undefined && Number(parts[2]) === 0)) return undefined;
+  return { epoch: parts[1] === undefined ? undefined : Number(parts[1]) };
 }
 
 /**
@@ -328,19 +332,18 @@ export class ChunkWindow {
   apply(event: ChunkEvent, options?: ApplyOptions): boolean {
     const parsed = safeParseWith(chunkEventMini, event, 'invalid-event', 'chunk event');
     if (!parsed.success) throw parsed.error;
-    let fromContinued = false;
+    let continuation: Continuation | undefined;
     if (options !== undefined) {
       const { id } = readOptions(options, 'ChunkWindow.apply', ['id']);
       if (id !== undefined && typeof id !== 'string') {
         invalidOption('ChunkWindow.apply', 'id', '`id` must be a string', id);
       }
-      fromContinued = continuesTurn(id);
+      continuation = continuationOf(id);
     }
     // A turn continued after a crash starts again mid-turn (`t1:17`, not `t1:0`), or in a
     // numbering of its own (`t1:r12.0`).
-    const continued = parsed.value.type === 'turn-start' && fromContinued;
     const before = this.state;
-    const next = applyEvent(before, parsed.value, () => ++this.keys, continued);
+    const next = applyEvent(before, parsed.value, () => ++this.keys, continuation);
     if (next === before) return false;
     this.state = this.evictIfAllowed(next);
     this.commit();

@@ -1,7 +1,13 @@
 import type { ChunkRow } from '../schema/chunk-row.js';
 import type { ChunkPage } from './page.js';
-import type { TurnSegment } from './turn-segment.js';
-import { type EventTarget, type Segment, targetTurn, type WindowState } from './window-state.js';
+import { startTurnSegment, type TurnSegment } from './turn-segment.js';
+import {
+  type EventTarget,
+  replaceSegment,
+  type Segment,
+  targetTurn,
+  type WindowState,
+} from './window-state.js';
 
 function turnIdsOf(rows: readonly ChunkRow[]): ReadonlySet<string> {
   const ids = new Set<string>();
@@ -68,6 +74,24 @@ function isStored(segment: TurnSegment, stored: ReadonlySet<string>): boolean {
 }
 
 /**
+ * A turn continued with an epoch that is folding its recovery events when a page brings their
+ * rows (up to its epoch): started again, skipping the rest of them, as when the page came first.
+ */
+function skipHeldRecovery(state: WindowState, page: ChunkPage): WindowState {
+  let { segments } = state;
+  for (const segment of state.segments) {
+    if (segment.kind !== 'turn' || segment.recovering !== 'fold') continue;
+    const { turnId, key, startedAt } = segment;
+    const epoch = (segment.liveFrom as number) - 1;
+    if (!page.chunks.some((row) => row.seq === epoch && row.turnId === turnId)) continue;
+    const start = { type: 'turn-start', turnId, role: segment.rows.role } as const;
+    const skipping = startTurnSegment(key, startedAt, start, true, epoch, true);
+    segments = replaceSegment(segments, segment, skipping);
+  }
+  return { ...state, segments };
+}
+
+/**
  * Merges a page loaded by `loadOlder()` (requested with the current cursor): rows deduplicated
  * by `seq`; live turns the page shows to be stored are replaced by their rows.
  *
@@ -96,7 +120,8 @@ export function mergeFirstPage(
   fetched: ChunkPage,
   expected: string | undefined,
 ): WindowState {
-  return mergeOlderPage(state, withoutLiveRunningTurns(state, fetched, expected));
+  const next = skipHeldRecovery(state, fetched);
+  return mergeOlderPage(next, withoutLiveRunningTurns(next, fetched, expected));
 }
 
 /**
@@ -105,7 +130,8 @@ export function mergeFirstPage(
  * its live events hold them and everything after: showing both would show them twice, and
  * replacing the live turn by its rows would drop its events to come. So its rows — the page's
  * last ones, as a thread's running turn is its newest — are left out (with the thread's `total`)
- * until the turn is over and stored whole. `expected` names a turn whose live events are about to
+ * until the turn is over and stored whole. Of a turn continued with an epoch, only the rows its
+ * live segment stands for ({@link TurnSegment.liveFrom} on) are left out. `expected` names a turn whose live events are about to
  * come (the turn an edit or a regenerate just started): while running, it is withheld too.
  *
  * @param state - the state
@@ -120,22 +146,31 @@ export function withoutLiveRunningTurns(
 ): ChunkPage {
   const status = page.turnStatus;
   if (status === undefined) return page;
-  const live = new Set<string>();
+  // Turn id → the seq its rows are withheld from.
+  const from = new Map<string, number>();
   for (const segment of state.segments) {
-    if (segment.kind !== 'turn' || segment.closed || segment.provisional) continue;
-    if (status[segment.turnId] === 'running' && !segment.continued) live.add(segment.turnId);
+    if (segment.kind !== 'turn' || segment.provisional || status[segment.turnId] !== 'running') {
+      continue;
+    }
+    if (!segment.continued && !segment.closed) from.set(segment.turnId, 0);
+    else if (segment.liveFrom !== undefined) from.set(segment.turnId, segment.liveFrom);
   }
   if (expected !== undefined && status[expected] === 'running' && !closedTurn(state, expected)) {
-    live.add(expected);
+    from.set(expected, 0);
   }
-  if (live.size === 0) return page;
   let end = page.chunks.length;
-  while (end > 0 && live.has((page.chunks[end - 1] as ChunkRow).turnId)) end--;
+  while (end > 0) {
+    const row = page.chunks[end - 1] as ChunkRow;
+    if (row.seq < (from.get(row.turnId) ?? Number.POSITIVE_INFINITY)) break;
+    end--;
+  }
   if (end === page.chunks.length) return page;
   const chunks = page.chunks.slice(0, end);
   const withheld = page.chunks.length - end;
   const oldestSeq = chunks[0]?.seq ?? null;
+  // Its status stays: a continued turn's live segment is not its stored rows while it runs.
   return {
+    ...page,
     chunks,
     total: page.total - withheld,
     oldestSeq,
@@ -157,18 +192,19 @@ export interface TailMerge {
  * a turn that started after it is stored (a server stores turns in order), or `giveUp`. The other
  * ended turns stay live and are returned as `waiting`. Turns that started since stay.
  *
- * @param state - the state
+ * @param held - the state
  * @param fetched - the validated tail
  * @param ended - keys of the turns that were over when the tail was requested
  * @param giveUp - replace the ended turns the tail does not hold too
  * @returns the new state and the turns still waiting for their rows
  */
 export function mergeTail(
-  state: WindowState,
+  held: WindowState,
   fetched: ChunkPage,
   ended: ReadonlySet<number>,
   giveUp: boolean,
 ): TailMerge {
+  const state = skipHeldRecovery(held, fetched);
   const page = withoutLiveRunningTurns(state, fetched);
   const stored = storedTurnIds(state, page);
   let latestStored = -1;

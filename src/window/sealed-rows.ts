@@ -110,6 +110,23 @@ export class SealedRows {
   }
 
   /**
+   * The rows without those of a turn continued after a crash stored after its continuation's
+   * epoch (the seq of the `resumed` row it stored): the continuation's steps, which its live
+   * events show, when the rows held reach the epoch.
+   *
+   * @param turnId - the continued turn
+   * @param epoch - its continuation's epoch
+   * @returns the rows, or undefined when no row of the turn at or after the epoch is held
+   */
+  withTurnUpTo(turnId: string, epoch: number): SealedRows | undefined {
+    const { entries } = this;
+    if (!entries.some((e) => e.turnId === turnId && e.seq >= epoch)) return undefined;
+    const kept = entries.filter((e) => e.turnId !== turnId || e.seq <= epoch);
+    const total = this.total - entries.length + kept.length;
+    return new SealedRows(kept, this.cursor, this.olderExists, total, this.threadId, this.running);
+  }
+
+  /**
    * Merges a page loaded with `before` equal to this value's cursor: rows deduplicated by `seq`
    * (a held row wins over its copy), ascending `seq`. Rows at or after the cursor (a server that
    * overlaps its pages) are copies of held rows or rows evicted on purpose, and are ignored.

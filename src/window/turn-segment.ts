@@ -33,6 +33,19 @@ export interface TurnSegment {
    * the steps before that are stored rows, not in `state`.
    */
   readonly continued: boolean;
+  /**
+   * For a turn continued with an epoch (`t1:r12.0`): the seq of the first stored row its rows
+   * stand for (rows of the turn from there on are left out of pages while it runs): the epoch
+   * plus one, less the rows its recovery events folded to once its `resumed` notice came.
+   * Undefined for any other turn.
+   */
+  readonly liveFrom: number | undefined;
+  /**
+   * While a continuation's recovery events come (the results it stored for unanswered calls,
+   * then its `resumed` notice: its rows up to the epoch), whether they are folded (`fold`) or,
+   * when the window holds their rows, skipped (`skip`). Undefined once they came.
+   */
+  readonly recovering: 'fold' | 'skip' | undefined;
   /** The window's clock when the turn started. */
   readonly startedAt: number;
   /** Events folded since the row count was last recounted in full. */
@@ -46,6 +59,8 @@ export interface TurnSegment {
  * @param startedAt - the window's clock
  * @param event - the `turn-start` event, or undefined for events without one
  * @param continued - the `turn-start` of a turn continued after a crash (numbered after 0)
+ * @param epoch - its continuation's epoch, if its id had one
+ * @param skip - whether the window holds the rows of its recovery events (up to the epoch)
  * @returns the segment
  */
 export function startTurnSegment(
@@ -53,6 +68,8 @@ export function startTurnSegment(
   startedAt: number,
   event: TurnStartEvent | undefined,
   continued = false,
+  epoch?: number,
+  skip = false,
 ): TurnSegment {
   const turnId = event?.turnId ?? `~live-${key}`;
   const state = event === undefined ? createTurnState() : reduceTurn(createTurnState(), event);
@@ -67,6 +84,8 @@ export function startTurnSegment(
     evictedRows: 0,
     closed: state.ended,
     continued,
+    liveFrom: epoch === undefined ? undefined : epoch + 1,
+    recovering: epoch === undefined ? undefined : skip ? 'skip' : 'fold',
     startedAt,
     sinceRecount: 0,
   };
@@ -97,6 +116,23 @@ export function foldTurnEvent(segment: TurnSegment, event: ChunkEvent): TurnSegm
     sinceRecount,
     closed: segment.closed || state.ended,
   };
+}
+
+/**
+ * Folds one of a continuation's recovery events (see {@link TurnSegment.recovering}): skipped
+ * when the window holds their rows, else folded; after its `resumed` notice, the turn's rows
+ * start right after the stored rows of the events folded.
+ *
+ * @param segment - the turn, while `recovering`
+ * @param event - a validated event (not `turn-start`)
+ * @returns the new segment
+ */
+export function foldRecoveryEvent(segment: TurnSegment, event: ChunkEvent): TurnSegment {
+  const skip = segment.recovering === 'skip' && event.type !== 'turn-end';
+  const next = skip ? segment : foldTurnEvent(segment, event);
+  if (event.type !== 'system' || event.kind !== 'resumed') return next;
+  const folded = skip ? 0 : next.rowCount + next.evictedRows;
+  return { ...next, recovering: undefined, liveFrom: (segment.liveFrom as number) - folded };
 }
 
 /** What {@link evictTurnRows} did. */

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgentSession } from '../../src/entries/session.js';
 import { foldTurn } from '../../src/reducer/index.js';
-import type { ChunkEvent } from '../../src/schema/index.js';
+import type { ChunkEvent, ChunkRow } from '../../src/schema/index.js';
 import { createChunkStore } from '../../src/store/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
 import { explodeTurn, groupRowsToMessages } from '../../src/transforms/index.js';
@@ -12,7 +12,7 @@ import { listFiles, readFile, slowTool } from '../session/fixtures.js';
 import { textBlock, turnOf } from './support/events.js';
 import { MemoryThread, storedDrafts } from './support/page-source.js';
 
-function content(entry: LogEntry): unknown {
+function content(entry: LogEntry | ChunkRow): unknown {
   return {
     turnId: entry.turnId,
     step: entry.step,
@@ -235,6 +235,124 @@ describe('a turn continued after a crash, held as its stored steps', () => {
     expect(texts()).toEqual(shown);
     await window.reconcile();
     expect(texts()).toEqual(shown);
+    await finish();
+  });
+});
+
+describe('a turn continued after a crash whose page holds its resumed row', () => {
+  // t1 was stored step by step; its writer died running the tool step 0 called. Another process
+  // took the turn over: it stored an error result for the call and its `resumed` row (seq 7, the
+  // epoch of its event ids `t1:r7.<index>`), and streams the turn from its turn-start on.
+  const before: ChunkEvent[] = [
+    { type: 'turn-start', turnId: 't1' },
+    { type: 'step-start', step: 0 },
+    ...textBlock('step 0, stored before the crash'),
+    { type: 'tool-call', toolCallId: 'c1', toolName: 'read', input: {} },
+    { type: 'step-finish', step: 0, finishReason: 'tool-calls' },
+  ];
+  const recovery: ChunkEvent[] = [
+    { type: 'tool-result', toolCallId: 'c1', toolName: 'read', output: 'lost', isError: true },
+    { type: 'system', kind: 'resumed', text: 'resumed' },
+  ];
+  const step1: ChunkEvent[] = [
+    { type: 'step-start', step: 1 },
+    ...textBlock('step 1, continued'),
+    { type: 'step-finish', step: 1, finishReason: 'stop' },
+  ];
+  const continued: ChunkEvent[] = [{ type: 'turn-start', turnId: 't1' }, ...recovery, ...step1];
+  const recoveryDrafts = explodeTurn('t1', foldTurn(recovery).chunks, { role: 'assistant' });
+
+  function crashed() {
+    const thread = new MemoryThread();
+    thread.append(storedDrafts('t0', turnOf('t0', 1), 'first'));
+    thread.append(storedDrafts('t1', before, 'second'));
+    const epoch = (thread.append(recoveryDrafts).at(-1) as ChunkRow).seq;
+    let running = true;
+    const window = new ChunkWindow({
+      limit: 100,
+      loadPage: (request) => {
+        const page = thread.page(request);
+        return running ? { ...page, turnStatus: { t1: 'running' as const } } : page;
+      },
+    });
+    let index = 0;
+    const stream = (events: readonly ChunkEvent[]) => {
+      for (const event of events) window.apply(event, { id: `t1:r${epoch}.${index++}` });
+    };
+    /** The continuation stores its step 1 (durability `step`). */
+    const storeStep1 = () =>
+      thread.append(explodeTurn('t1', foldTurn(step1).chunks, { role: 'assistant' }));
+    /** The thread's rows once the turn is stored whole. */
+    const whole = () => {
+      const all = new MemoryThread();
+      all.append(thread.rows.filter((row) => row.seq <= epoch));
+      all.append(explodeTurn('t1', foldTurn(step1).chunks, { role: 'assistant' }));
+      return all.rows;
+    };
+    /** Nothing twice, nothing lost, in order: what the turn stored whole shows. */
+    const expectWhole = () => {
+      expect(window.groups).toEqual(groupRowsToMessages(whole()));
+      expect(window.log.map(content)).toEqual(whole().map(content));
+    };
+    /** The turn ends and is stored: the window then holds exactly the stored rows. */
+    const finish = async () => {
+      stream([{ type: 'turn-end' }]);
+      if (thread.rows.length === epoch) storeStep1();
+      running = false;
+      await window.reconcile();
+      expect(window.log.map((e) => e.seq)).toEqual(thread.rows.map((r) => r.seq));
+      expect(window.groups).toEqual(groupRowsToMessages(thread.rows));
+    };
+    return { thread, window, stream, storeStep1, expectWhole, finish };
+  }
+
+  it('shows the recovered rows once when the page came before the continued events', async () => {
+    const { window, stream, expectWhole, finish } = crashed();
+    await window.loadOlder();
+    stream(continued);
+    expectWhole();
+    await finish();
+  });
+
+  it('shows the recovered rows and the continuation’s stored step once when the page came after that step was stored', async () => {
+    const { window, stream, storeStep1, expectWhole, finish } = crashed();
+    storeStep1();
+    await window.loadOlder();
+    stream(continued);
+    expectWhole();
+    await finish();
+  });
+
+  it('shows the recovered rows and the continuation’s stored step once when the continued events came before the page', async () => {
+    const { window, stream, storeStep1, expectWhole, finish } = crashed();
+    stream(continued);
+    storeStep1();
+    await window.loadOlder();
+    expectWhole();
+    await finish();
+  });
+
+  it('shows the recovered rows once when the page lands between the continued turn’s recovery events', async () => {
+    const { window, stream, expectWhole, finish } = crashed();
+    // Its turn-start and the error result came; the page, holding both, lands before `resumed`.
+    stream(continued.slice(0, 2));
+    await window.loadOlder();
+    stream(continued.slice(2));
+    expectWhole();
+    await finish();
+  });
+
+  it('shows the recovered rows once when a reconcile brings them while the continued turn runs', async () => {
+    const { window, thread, stream, storeStep1, expectWhole, finish } = crashed();
+    // The page held only the dead process's rows; the recovery rows came live.
+    const recovered = thread.rows.splice(-recoveryDrafts.length);
+    await window.loadOlder();
+    thread.rows.push(...recovered);
+    stream(continued);
+    expectWhole();
+    storeStep1();
+    await window.reconcile();
+    expectWhole();
     await finish();
   });
 });
