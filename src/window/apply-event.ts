@@ -133,7 +133,11 @@ export function applyEvent(
   continuation?: Continuation,
 ): WindowState {
   if (event.type === 'turn-start') return startTurn(state, event, nextKey, continuation);
-  if (state.target.kind === 'ignore') return state;
+  if (state.target.kind === 'ignore') {
+    // The end of a turn followed live that a reconcile found stored first: over, and shown.
+    const ended = event.type === 'turn-end' && state.target.followed === true;
+    return ended ? { ...state, target: { kind: 'none' } } : state;
+  }
   const current = targetTurn(state);
   if (current !== undefined && !current.closed) {
     const next =

@@ -316,7 +316,9 @@ export class ChunkWindow {
    * @param event - a wire event (validated: it may come straight from `JSON.parse`)
    * @param options - `id`: the event's id on the wire, to follow a continued turn
    * @returns whether the event changed what the window holds: false for one it ignored (an event
-   *   of a turn it holds as stored rows, as a replay of the latest turn is) or that changed nothing
+   *   of a turn it holds as stored rows, as a replay of the latest turn is) or that changed
+   *   nothing; true for the `turn-end` of a turn it followed live, also when `reconcile()` found
+   *   the turn stored before that event came
    * @throws {ChunklogError} `invalid-event` when it is not a valid event, `invalid-option` for an
    *   unknown option or an `id` that is not a string; nothing changes then
    *
@@ -347,7 +349,9 @@ export class ChunkWindow {
     if (next === before) return false;
     this.state = this.evictIfAllowed(next);
     this.commit();
-    return next.segments !== before.segments || next.sealed !== before.sealed;
+    // The `turn-end` of a turn followed live that a reconcile found stored first counts too.
+    const ended = before.target.kind === 'ignore' && next.target.kind === 'none';
+    return next.segments !== before.segments || next.sealed !== before.sealed || ended;
   }
 
   /**

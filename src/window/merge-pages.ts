@@ -59,7 +59,9 @@ function dropStoredSegments(
   const current = targetTurn(state);
   if (current !== undefined && dropped.has(current.key)) {
     // A turn found in the store before its last event arrived: drop the rest of its events.
-    target = current.closed ? { kind: 'none' } : { kind: 'ignore', turnId: current.turnId };
+    target = current.closed
+      ? { kind: 'none' }
+      : { kind: 'ignore', turnId: current.turnId, followed: true };
   }
   return { ...state, segments: state.segments.filter(keep), target };
 }

@@ -7,13 +7,14 @@ export type Segment = TurnSegment | PendingSegment;
 
 /**
  * Where the next event goes: the turn segment with `key`; nowhere yet; or, for a turn that is
- * already stored (a replay, or a turn `reconcile()` found in the store before its last event),
- * nowhere until the next `turn-start`.
+ * already stored (a replay, or a turn `reconcile()` found in the store before its last event:
+ * `followed`, whose `turn-end` still ends a turn followed live), nowhere until the next
+ * `turn-start`.
  */
 export type EventTarget =
   | { readonly kind: 'none' }
   | { readonly kind: 'turn'; readonly key: number }
-  | { readonly kind: 'ignore'; readonly turnId: string };
+  | { readonly kind: 'ignore'; readonly turnId: string; readonly followed?: boolean };
 
 /**
  * Everything a window holds, as one immutable value: stored rows, then the segments not stored

@@ -173,6 +173,27 @@ describe('reconcile', () => {
     expect(window.groups.map((m) => m.id)).toEqual(['t1:assistant', 't2:user', 't2:assistant']);
   });
 
+  it('applies the turn-end of a turn followed live that a reconcile found stored before it', async () => {
+    // The server publishes a turn's turn-end once the turn is stored: a tail fetched in between
+    // (for a gap, or for an earlier turn) already holds the turn whole.
+    const thread = new MemoryThread();
+    const window = new ChunkWindow({ limit: 50, loadPage: (request) => thread.page(request) });
+    const turn = turnOf('t1', 2);
+    for (const e of turn.slice(0, -1)) window.apply(e);
+    thread.append(storedDrafts('t1', turn, 'hi'));
+    await window.reconcile();
+    expect(window.log.map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(window.liveTurnId).toBeNull();
+    // It ends a turn followed here (connectThreadEvents reports it: useChunkThread's lastTurn).
+    const end: ChunkEvent = { type: 'turn-end', finishReason: 'stop' };
+    expect(window.apply(end)).toBe(true);
+    expect(window.log.map((e) => e.seq)).toEqual([1, 2, 3]);
+    // Once: the same turn-end again, or the stored turn replayed, is ignored.
+    expect(window.apply(end)).toBe(false);
+    for (const e of turn) expect(window.apply(e)).toBe(false);
+    expect(window.log.map((e) => e.seq)).toEqual([1, 2, 3]);
+  });
+
   it('runs one follow-up fetch for calls made while one is in flight', async () => {
     const thread = new MemoryThread();
     const source = controlledSource(thread);
