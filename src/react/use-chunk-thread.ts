@@ -224,6 +224,9 @@ export function useChunkThread(options: UseChunkThreadOptions): ChunkThread {
     const refresh = () => {
       if (latest.current.alternatives !== false) alternatives.refresh().catch(setError);
     };
+    // The turn whose `turn-start` this connection applied last: its `turn-end` ends it, also when
+    // a reconcile found it stored first (the window then follows no live turn).
+    let followed: string | null = null;
     const disconnect = live
       ? connectThreadEvents(window, client.eventsUrl, {
           createEventSource: latest.current.createEventSource,
@@ -232,18 +235,17 @@ export function useChunkThread(options: UseChunkThreadOptions): ChunkThread {
           onError: setError,
           // Events the window applied: a replay of a stored turn ends no turn followed here.
           onEvent: (event) => {
+            if (event.type === 'turn-start') followed = event.turnId;
             if (event.type !== 'turn-end') return;
             refresh(); // the turn is stored: a new version now names its turn
+            const turnId = window.getSnapshot().liveTurnId ?? followed;
+            followed = null;
             setLastTurnOf((now) =>
               held.current?.window !== window
                 ? now
                 : {
                     window,
-                    turn: {
-                      turnId: window.getSnapshot().liveTurnId,
-                      usage: event.usage,
-                      finishReason: event.finishReason,
-                    },
+                    turn: { turnId, usage: event.usage, finishReason: event.finishReason },
                   },
             );
           },

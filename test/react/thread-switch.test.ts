@@ -97,12 +97,19 @@ class ScriptedSource implements EventSourceLike {
   onopen: ((event: Event) => unknown) | null = null;
   onerror: ((event: Event) => unknown) | null = null;
   readyState = 1;
-  addEventListener(): void {}
+  readonly #gaps: Array<(message: MessageEvent) => unknown> = [];
+  addEventListener(type: string, listener: (message: MessageEvent) => unknown): void {
+    if (type === 'gap') this.#gaps.push(listener);
+  }
   close(): void {
     this.readyState = 2;
   }
   send(event: ChunkEvent, lastEventId: string): void {
     this.onmessage?.(new MessageEvent('message', { data: JSON.stringify(event), lastEventId }));
+  }
+  /** A `gap` event: the window reconciles with the store. */
+  gap(): void {
+    for (const listener of this.#gaps) listener(new MessageEvent('gap', { data: '{}' }));
   }
 }
 
@@ -165,6 +172,47 @@ describe("useChunkThread's last turn", () => {
           '',
         );
       }
+    });
+    expect(thread?.lastTurn).toEqual({ turnId: 't1', usage, finishReason: 'stop' });
+  });
+
+  it('names the turn followed live whose rows a reconcile found stored before its turn-end', async () => {
+    const chat = new FakeConversation('a');
+    chat.append(storedDrafts('t0', turnOf('t0', 1, 'old answer'), 'old question'));
+    const fetch = async (input: RequestInfo | URL): Promise<Response> => {
+      const url = new URL(String(input), 'http://app.example');
+      const after = url.searchParams.get('after');
+      const limit = Number(url.searchParams.get('limit'));
+      return Response.json(chat.page(after === null ? { limit } : { limit, after: Number(after) }));
+    };
+    const sources: ScriptedSource[] = [];
+    const createEventSource = () => {
+      const source = new ScriptedSource();
+      sources.push(source);
+      return source;
+    };
+    let thread: ChunkThread | undefined;
+    const take = (value: ChunkThread) => {
+      thread = value;
+    };
+    const root = createRoot(document.createElement('div'));
+    unmounts.push(() => root.unmount());
+    await act(async () => root.render(createElement(Live, { fetch, createEventSource, take })));
+    await expect.poll(() => thread?.snapshot.groups.length).toBe(2);
+    const source = sources.at(-1) as ScriptedSource;
+    const turn = turnOf('t1', 1, 'new answer');
+    await act(async () => {
+      for (const [index, event] of turn.slice(0, -1).entries()) source.send(event, `t1:${index}`);
+    });
+    expect(thread?.snapshot.liveTurnId).toBe('t1');
+    // The server stores the turn, then publishes its turn-end; a gap in between makes the window
+    // read the tail, which holds the turn whole.
+    chat.append(storedDrafts('t1', turn, 'new question'));
+    await act(async () => source.gap());
+    await expect.poll(() => thread?.snapshot.liveTurnId).toBeNull();
+    const usage = { inputTokens: 3, outputTokens: 4 };
+    await act(async () => {
+      source.send({ type: 'turn-end', usage, finishReason: 'stop' }, `t1:${turn.length - 1}`);
     });
     expect(thread?.lastTurn).toEqual({ turnId: 't1', usage, finishReason: 'stop' });
   });
