@@ -1,6 +1,7 @@
 // The checks of an export's lines. Each envelope is strict (an unknown key is refused: a
 // version-1 reader must not drop what a writer meant to keep); a row's draft fields are checked
-// by the core's ChunkRowDraftSchema, as `appendTurn` checks them.
+// by the core's ChunkRowDraftSchema, as `appendTurn` checks them, and refused, like the turns'
+// usage, when the parse lost a field it does not know, at any depth.
 import { z } from 'zod';
 import { type ChunkRowDraft, ChunkRowDraftSchema } from '../schema/chunk-row.js';
 import { idProblem } from '../schema/id.js';
@@ -105,6 +106,40 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
+ * The path of the first key of `input` that its parse (`output`) no longer has: a field the
+ * schema does not know, which it would drop in silence. Values are not compared.
+ */
+function droppedKey(input: unknown, output: unknown): PropertyKey[] | undefined {
+  if (Array.isArray(input) && Array.isArray(output)) {
+    for (const [i, item] of input.entries()) {
+      const below = droppedKey(item, output[i]);
+      if (below !== undefined) return [i, ...below];
+    }
+    return undefined;
+  }
+  if (!isRecord(input) || !isRecord(output)) return undefined;
+  for (const [key, value] of Object.entries(input)) {
+    if (!(key in output)) return [key];
+    const below = droppedKey(value, output[key]);
+    if (below !== undefined) return [key, ...below];
+  }
+  return undefined;
+}
+
+/** `parsed`, refusing a value with a field the schema does not know (at any depth). */
+function parsedWhole<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const result = parsed(schema, value, what);
+  const path = droppedKey(value, result);
+  if (path !== undefined) {
+    throw new LineProblem(
+      `not a valid ${what} line at ${path.map(String).join('.')}: not a field this chunklog knows (importing it would drop it)`,
+      path,
+    );
+  }
+  return result;
+}
+
+/**
  * Checks the first line: the format, then the version (an unknown one is refused by name), then
  * the thread.
  *
@@ -143,12 +178,12 @@ export function parseBodyLine(value: unknown): BodyLine {
   const kind = isRecord(value) ? value.kind : undefined;
   switch (kind) {
     case 'turn':
-      return parsed(TurnSchema, value, 'turn') as ThreadExportTurn;
+      return parsedWhole(TurnSchema, value, 'turn') as ThreadExportTurn;
     case 'end':
       return parsed(EndSchema, value, 'end');
     case 'row': {
       const { kind: _kind, seq, createdAt, ...fields } = parsed(RowSchema, value, 'row');
-      const draft: ChunkRowDraft = parsed(ChunkRowDraftSchema, fields, 'row');
+      const draft: ChunkRowDraft = parsedWhole(ChunkRowDraftSchema, fields, 'row');
       return {
         kind: 'row',
         seq,

@@ -72,6 +72,23 @@ describe('importThread', () => {
         'not a valid row line',
       ],
       [
+        "an unknown field in a row's data, which the import would drop",
+        (l) => {
+          l[row] = (l[row] as string).replace('"data":{', '"data":{"extra":1,');
+        },
+        row + 1,
+        'not a valid row line at data.extra: not a field this chunklog knows',
+      ],
+      [
+        "an unknown field in a turn's usage, which the import would drop",
+        (l) => {
+          const at = lineOf(l, '"inputTokens":1200');
+          l[at] = (l[at] as string).replace('"inputTokens":1200', '"inputTokens":1200,"extra":1');
+        },
+        lineOf(lines, '"inputTokens":1200') + 1,
+        'not a valid turn line at usage.0.usage.extra',
+      ],
+      [
         'a seq going back',
         (l) => {
           l[row] = (l[row] as string).replace('"seq":3,', '"seq":1,');
