@@ -2,8 +2,11 @@ import { ChunklogError } from '../errors/index.js';
 import { listingEvery } from '../schema/listing-every.js';
 import type { Relay } from './relay.js';
 
-/** Every method of `Relay`: a method added to the interface and not here fails to compile. */
-const METHODS = listingEvery<keyof Relay>()([
+/** The methods a relay may leave out (a relay written before they were added works without). */
+type OptionalMethod = 'lastEventId';
+
+/** Every required method of `Relay`: a method added to the interface and not here fails to compile. */
+const METHODS = listingEvery<Exclude<keyof Relay, OptionalMethod>>()([
   'publish',
   'follow',
   'lastIndex',

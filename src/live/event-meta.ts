@@ -1,6 +1,10 @@
 import type { ChunkEvent } from '../schema/chunk-event.js';
 
-/** The wire identity of an event: `id` is `${turnId}:${index}` (for example `t1:0`), unique in the thread. */
+/**
+ * The wire identity of an event: `id` is `${turnId}:${index}` (for example `t1:0`), or for an
+ * event of a turn continued after a crash `${turnId}:r${epoch}.${index}` (`t1:r12.0`, see
+ * `formatEventId`); unique in the thread.
+ */
 export interface EventMeta {
   /** The SSE event id. */
   readonly id: string;

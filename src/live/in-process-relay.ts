@@ -148,6 +148,10 @@ class InProcessRelayImpl implements InProcessRelay {
     return this.#threads.get(threadId)?.buffer.lastIndex(turnId);
   }
 
+  async lastEventId(threadId: string, turnId: string): Promise<string | undefined> {
+    return this.#threads.get(threadId)?.buffer.lastEventId(turnId);
+  }
+
   async runningTurn(threadId: string): Promise<string | undefined> {
     return this.#threads.get(threadId)?.running;
   }

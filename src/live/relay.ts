@@ -3,7 +3,8 @@ import type { ChunkEvent } from '../schema/chunk-event.js';
 import type { EventMeta } from './event-meta.js';
 
 /**
- * What a reader of a relay gets: the next event of the thread (with its id `turnId:index`), or
+ * What a reader of a relay gets: the next event of the thread (with its id `turnId:index`, or
+ * `turnId:r<epoch>.index` for a turn continued after a crash), or
  * word that some events it asked for are gone (the client reloads the thread from the store and
  * goes on with the events that follow).
  *
@@ -75,9 +76,10 @@ export type ControlHandler = (message: ControlMessage) => Promise<ControlAnswer>
 
 /**
  * Carries a thread's live events and control messages between processes. The process that runs a
- * turn publishes each event (in order, with its id `turnId:index`) and serves the control of the
- * thread while the turn runs; any process follows the events from any id and sends control
- * messages. A relay never takes the running turn down: a failed publish is reported to its
+ * turn publishes each event (in order, with its id `turnId:index`, or `turnId:r<epoch>.index` for
+ * a continued turn) and serves the control of the thread while the turn runs; any process follows
+ * the events from any id and sends control messages. Readers get each event with the id it was
+ * published with, and an id the relay did not give (of another epoch of the turn) is a gap. A relay never takes the running turn down: a failed publish is reported to its
  * `onError` and readers see a gap.
  *
  * Implementations: {@link createInProcessRelay} (one process), `createRedisRelay` and
@@ -110,6 +112,13 @@ export interface Relay {
    * continued turn's events after it, so readers go on with no id twice.
    */
   lastIndex(threadId: string, turnId: string): Promise<number | undefined>;
+  /**
+   * The id of the last event the relay holds of a turn, as it gives it to its readers (with the
+   * epoch of a continued turn's numbering: `t1:r12.40`), or undefined when it holds none. A turn
+   * closed after its process died is ended on the relay with the id after it, in its numbering
+   * (`t1:r12.41`). Optional, for relays written before it: without it, that end gets a plain id.
+   */
+  lastEventId?(threadId: string, turnId: string): Promise<string | undefined>;
   /** The turn that runs on the thread (on any process), or undefined. */
   runningTurn(threadId: string): Promise<string | undefined>;
   /** Sends a control message to the process that runs the thread's turn and returns its answer. */

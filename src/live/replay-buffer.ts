@@ -137,6 +137,12 @@ export class ReplayBuffer {
     return turn?.events[turn.events.length - 1]?.meta.index;
   }
 
+  /** The id of the last event kept of a turn, or undefined when none is. */
+  lastEventId(turnId: string): string | undefined {
+    const turn = this.#find(turnId);
+    return turn?.events[turn.events.length - 1]?.meta.id;
+  }
+
   /** Keeps an event. */
   push(event: ChunkEvent, meta: EventMeta): void {
     const turn = this.#find(meta.turnId);

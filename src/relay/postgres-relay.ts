@@ -2,11 +2,13 @@ import { type Backoff, backoffDelay, sleep } from '../errors/backoff.js';
 import { ChunklogError } from '../errors/index.js';
 import type { EventMeta } from '../live/event-meta.js';
 import type * as live from '../live/relay.js';
+import { type EventIdParts, formatEventId } from '../live/replay-buffer.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import { checkThreadId } from '../schema/id.js';
 import { ControlExchange, type ControlReply, type ControlRequest } from './control-exchange.js';
 import { checkClient, checkPositiveIntegers } from './relay-options.js';
 import {
+  epochOf,
   type FollowBackend,
   type FollowWatcher,
   followStored,
@@ -96,6 +98,22 @@ interface Pending {
   readonly meta: EventMeta;
 }
 
+/** The columns of a batch of rows, one array per column, as `unnest` takes them. */
+interface RowColumns {
+  readonly ords: readonly number[];
+  readonly idxs: readonly number[];
+  readonly turns: readonly string[];
+  readonly ends: readonly boolean[];
+  readonly events: readonly string[];
+  /** Null for a plain numbering (a turn's first run). */
+  readonly epochs: ReadonlyArray<number | null>;
+}
+
+/** The epoch of a row (`bigint` comes back as a string; null: a plain numbering). */
+function epochOfRow(value: unknown): number | undefined {
+  return value === null || value === undefined ? undefined : Number(value);
+}
+
 /** A thread's publisher: one batch in flight at a time, so rows commit in publish order. */
 interface ThreadPublisher {
   queue: Pending[];
@@ -148,7 +166,8 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
     const t = this.#table;
     // One simple query is one implicit transaction: the advisory lock (keyed by the table name,
     // a checked SQL name) makes instances that start together create the table one after the
-    // other — `CREATE TABLE IF NOT EXISTS` alone races ("relation already exists").
+    // other — `CREATE TABLE IF NOT EXISTS` alone races ("relation already exists"). A table of a
+    // version before epochs gains the column (null: a plain numbering, as its rows are).
     await this.#pool.query(`SELECT pg_advisory_xact_lock(hashtext('chunklog-relay-migrate:${t}'));
       CREATE TABLE IF NOT EXISTS ${t} (
         pos bigserial PRIMARY KEY,
@@ -160,6 +179,7 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
         event text NOT NULL,
         created_at timestamptz NOT NULL DEFAULT now()
       );
+      ALTER TABLE ${t} ADD COLUMN IF NOT EXISTS epoch bigint;
       CREATE INDEX IF NOT EXISTS ${t}_thread ON ${t} (thread_id, pos);
       CREATE INDEX IF NOT EXISTS ${t}_turn ON ${t} (thread_id, turn_id, idx)`);
   }
@@ -331,6 +351,7 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
     const turns: string[] = [];
     const ends: boolean[] = [];
     const events: string[] = [];
+    const epochs: Array<number | null> = [];
     let prune: number | undefined;
     for (let k = 0; k < batch.length; k++) {
       const { event, meta } = batch[k] as Pending;
@@ -340,8 +361,14 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
         await this.#listen().catch(() => {});
         if (ords.length > 0) {
           // A turn number is read after the rows before it landed.
-          await this.#insert(threadId, ords, idxs, turns, ends, events, prune);
-          ords.length = idxs.length = turns.length = ends.length = events.length = 0;
+          await this.#insert(threadId, { ords, idxs, turns, ends, events, epochs }, prune);
+          ords.length =
+            idxs.length =
+            turns.length =
+            ends.length =
+            events.length =
+            epochs.length =
+              0;
           prune = undefined;
         }
         landed.count = k;
@@ -374,25 +401,20 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
       turns.push(meta.turnId);
       ends.push(event.type === 'turn-end');
       events.push(JSON.stringify(event));
+      epochs.push(epochOf(meta) ?? null);
       if (event.type === 'turn-end') {
         prune = turn.ord;
         publisher.turn = undefined;
       }
     }
-    if (ords.length > 0) await this.#insert(threadId, ords, idxs, turns, ends, events, prune);
+    if (ords.length > 0)
+      await this.#insert(threadId, { ords, idxs, turns, ends, events, epochs }, prune);
     landed.count = batch.length;
     landed.turn = publisher.turn;
   }
 
-  async #insert(
-    threadId: string,
-    ords: number[],
-    idxs: number[],
-    turns: string[],
-    ends: boolean[],
-    events: string[],
-    prune: number | undefined,
-  ): Promise<void> {
+  async #insert(threadId: string, rows: RowColumns, prune: number | undefined): Promise<void> {
+    const { ords, idxs, turns, ends, events, epochs } = rows;
     const t = this.#table;
     // One statement: the rows, the wake-up (sent at commit) and, after a turn-end, the pruning of
     // the turns before it (only then: the pruning reads the thread's rows, a cost per write that
@@ -401,18 +423,20 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
     const pruning =
       prune === undefined
         ? ''
-        : `, pruned AS (DELETE FROM ${t} WHERE thread_id = $1 AND ord < $8 RETURNING 1)`;
+        : `, pruned AS (DELETE FROM ${t} WHERE thread_id = $1 AND ord < $9 RETURNING 1)`;
     const client = await this.#listen();
     await client.query(
       `WITH rows AS (
-         INSERT INTO ${t} (thread_id, ord, idx, turn_id, ended, event)
-         SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::text[], $5::boolean[], $6::text[])
+         INSERT INTO ${t} (thread_id, ord, idx, turn_id, ended, event, epoch)
+         SELECT $1, * FROM unnest(
+           $2::bigint[], $3::int[], $4::text[], $5::boolean[], $6::text[], $8::bigint[]
+         )
          RETURNING 1
        )${pruning}
        SELECT pg_notify($7, $1), (SELECT count(*) FROM rows)`,
       prune === undefined
-        ? [threadId, ords, idxs, turns, ends, events, this.#wakeChannel]
-        : [threadId, ords, idxs, turns, ends, events, this.#wakeChannel, prune],
+        ? [threadId, ords, idxs, turns, ends, events, this.#wakeChannel, epochs]
+        : [threadId, ords, idxs, turns, ends, events, this.#wakeChannel, epochs, prune],
     );
   }
 
@@ -435,26 +459,27 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
     };
   }
 
-  async locate(
-    threadId: string,
-    seen: { turnId: string; index: number } | undefined,
-  ): Promise<StartPoint<number>> {
+  async locate(threadId: string, seen: EventIdParts | undefined): Promise<StartPoint<number>> {
     const t = this.#table;
     // One statement, so one snapshot: the event seen and the latest stored turn are read at the
     // same moment. Read apart, a turn could land in between: its first event not found yet, its
-    // end found, and the reader would start after a turn it never got.
+    // end found, and the reader would start after a turn it never got. The event seen is one of
+    // its epoch: an id of a numbering given before the relay lost the turn (which the continued
+    // turn then numbered anew) finds none, and the reader gets a gap.
     const result = await this.#pool.query(
       `SELECT s.pos AS seen_pos, s.ord AS seen_ord, e.pos, e.ord, e.first
        FROM (SELECT 1) AS one
        LEFT JOIN LATERAL (
-         SELECT pos, ord FROM ${t} WHERE thread_id = $1 AND turn_id = $2 AND idx = $3 LIMIT 1
+         SELECT pos, ord FROM ${t}
+         WHERE thread_id = $1 AND turn_id = $2 AND idx = $3 AND epoch IS NOT DISTINCT FROM $4
+         LIMIT 1
        ) AS s ON true
        LEFT JOIN LATERAL (
          SELECT e.pos, e.ord,
            (SELECT min(f.pos) FROM ${t} f WHERE f.thread_id = $1 AND f.ord = e.ord) AS first
          FROM ${t} e WHERE e.thread_id = $1 AND e.ended ORDER BY e.pos DESC LIMIT 1
        ) AS e ON true`,
-      [threadId, seen?.turnId ?? null, seen?.index ?? null],
+      [threadId, seen?.turnId ?? null, seen?.index ?? null, seen?.epoch ?? null],
     );
     const row = result.rows[0] as {
       seen_pos: string | null;
@@ -494,7 +519,7 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
 
   async read(threadId: string, position: number, count: number): Promise<StoredEntry<number>[]> {
     const result = await this.#pool.query(
-      `SELECT pos, ord, idx, turn_id, event FROM ${this.#table}
+      `SELECT pos, ord, idx, turn_id, event, epoch FROM ${this.#table}
        WHERE thread_id = $1 AND pos > $2 ORDER BY pos LIMIT $3`,
       [threadId, position, count],
     );
@@ -503,21 +528,36 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
       ord: Number(row.ord),
       index: Number(row.idx),
       turnId: String(row.turn_id),
+      epoch: epochOfRow(row.epoch),
       json: String(row.event),
     }));
   }
 
   async lastIndex(threadId: string, turnId: string): Promise<number | undefined> {
+    return (await this.#lastRow(threadId, turnId))?.index;
+  }
+
+  async lastEventId(threadId: string, turnId: string): Promise<string | undefined> {
+    const last = await this.#lastRow(threadId, turnId);
+    return last === undefined ? undefined : formatEventId(turnId, last.index, last.epoch);
+  }
+
+  /** The last event the table holds of a turn: its index and its numbering's epoch. */
+  async #lastRow(
+    threadId: string,
+    turnId: string,
+  ): Promise<{ index: number; epoch: number | undefined } | undefined> {
     try {
       // The last entry of the turn's index, not max(): on a table without statistics yet (a new
       // one), the planner would aggregate every event of the turn.
       const result = await this.#pool.query(
-        `SELECT idx FROM ${this.#table} WHERE thread_id = $1 AND turn_id = $2
+        `SELECT idx, epoch FROM ${this.#table} WHERE thread_id = $1 AND turn_id = $2
          ORDER BY idx DESC LIMIT 1`,
         [threadId, turnId],
       );
-      const idx = result.rows[0]?.idx;
-      return idx === null || idx === undefined ? undefined : Number(idx);
+      const row = result.rows[0];
+      if (row === undefined || row.idx === null) return undefined;
+      return { index: Number(row.idx), epoch: epochOfRow(row.epoch) };
     } catch (error) {
       throw unavailable('PostgreSQL', error);
     }

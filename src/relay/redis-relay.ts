@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 import { ChunklogError } from '../errors/index.js';
 import type { EventMeta } from '../live/event-meta.js';
 import type * as live from '../live/relay.js';
+import { type EventIdParts, formatEventId } from '../live/replay-buffer.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import { checkThreadId } from '../schema/id.js';
 import { ControlExchange, type ControlReply, type ControlRequest } from './control-exchange.js';
 import { checkClient, checkPositiveIntegers } from './relay-options.js';
 import {
+  epochOf,
   type FollowBackend,
   type FollowWatcher,
   followStored,
@@ -56,10 +58,13 @@ export interface RedisRelayOptions {
 
 // One event: turn numbers come from the thread's hash (a turn-start takes the next; turn 1 names
 // the numbering), the stream id is `<turn number>-<event index>`, a turn-end prunes the turns
-// before it, and the wake-up is published with it, all in one step.
+// before it, and the wake-up is published with it, all in one step. The event of a continued turn
+// keeps its numbering's epoch in field `r` (none: a turn's first run, or an entry written before
+// the relay kept epochs).
 const PUBLISH_SCRIPT = `
 local stream, meta = KEYS[1], KEYS[2]
 local turnId, index, json, kind, ttl, channel = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local epoch = ARGV[7] or ''
 local ord
 if index == 0 then
   ord = redis.call('HINCRBY', meta, '#ord', 1)
@@ -70,7 +75,11 @@ else
   if not ord then return 0 end
 end
 local id = ord .. '-' .. index
-redis.call('XADD', stream, id, 'e', json, 't', turnId)
+if epoch == '' then
+  redis.call('XADD', stream, id, 'e', json, 't', turnId)
+else
+  redis.call('XADD', stream, id, 'e', json, 't', turnId, 'r', epoch)
+end
 if kind == 'end' then
   if redis.call('HGET', meta, '#running') == turnId then redis.call('HDEL', meta, '#running') end
   redis.call('HSET', meta, '#sealed', ord)
@@ -124,6 +133,29 @@ function parseStreamId(id: string): { ord: number; index: number } {
   const dash = id.indexOf('-');
   return { ord: Number(id.slice(0, dash)), index: Number(id.slice(dash + 1)) };
 }
+
+/** A stream entry's fields: the event's JSON, its turn, and its numbering's epoch if it has one. */
+interface EntryFields {
+  readonly json: string;
+  readonly turnId: string;
+  readonly epoch: number | undefined;
+}
+
+function parseFields(fields: readonly string[]): EntryFields {
+  let json = '';
+  let turnId = '';
+  let epoch: number | undefined;
+  for (let i = 0; i < fields.length; i += 2) {
+    const value = fields[i + 1] as string;
+    if (fields[i] === 'e') json = value;
+    else if (fields[i] === 't') turnId = value;
+    else if (fields[i] === 'r') epoch = Number(value);
+  }
+  return { json, turnId, epoch };
+}
+
+/** One entry of `XRANGE` / `XREVRANGE`: its stream id and fields. */
+type StreamEntry = [string, string[]];
 
 class RedisRelay implements live.Relay, FollowBackend<StreamPosition> {
   readonly #redis: RedisClientLike;
@@ -274,6 +306,7 @@ class RedisRelay implements live.Relay, FollowBackend<StreamPosition> {
         event.type === 'turn-end' ? 'end' : '',
         this.#ttlMs,
         this.#wakeChannel(threadId),
+        epochOf(meta) ?? '',
       )
       .catch((error: unknown) => this.#onError(error, { threadId }));
   }
@@ -308,7 +341,7 @@ class RedisRelay implements live.Relay, FollowBackend<StreamPosition> {
 
   async locate(
     threadId: string,
-    seen: { turnId: string; index: number } | undefined,
+    seen: EventIdParts | undefined,
   ): Promise<StartPoint<StreamPosition>> {
     const { meta } = this.#keys(threadId);
     const [ord, sealed, current] = (await this.#redis.call(
@@ -319,7 +352,7 @@ class RedisRelay implements live.Relay, FollowBackend<StreamPosition> {
       '#numbering',
     )) as [string | null, string | null, string | null];
     const numbering = current ?? '';
-    if (seen !== undefined && ord !== null) {
+    if (seen !== undefined && ord !== null && (await this.#gave(threadId, ord, seen))) {
       return {
         position: { numbering, id: `(${ord}-${seen.index}` },
         ord: Number(ord),
@@ -349,6 +382,19 @@ class RedisRelay implements live.Relay, FollowBackend<StreamPosition> {
     };
   }
 
+  /**
+   * Whether the stream holds the event `seen` names, of its epoch: an id of a numbering a process
+   * gave before the relay lost the turn (and the continued turn numbered anew) is not one.
+   */
+  async #gave(threadId: string, ord: string, seen: EventIdParts): Promise<boolean> {
+    const id = `${ord}-${seen.index}`;
+    const entries = (await this.#redis.call('XRANGE', this.#keys(threadId).stream, id, id)) as
+      | StreamEntry[]
+      | null;
+    const entry = entries?.[0];
+    return entry !== undefined && parseFields(entry[1]).epoch === seen.epoch;
+  }
+
   async read(
     threadId: string,
     position: StreamPosition,
@@ -364,20 +410,27 @@ class RedisRelay implements live.Relay, FollowBackend<StreamPosition> {
       if (!isNoScript(error)) throw error;
       return this.#redis.call('EVAL', READ_SCRIPT, ...args);
     });
-    const [numbering, rows] = result as [string, Array<[string, string[]]>];
+    const [numbering, rows] = result as [string, StreamEntry[]];
     return rows.map(([id, fields]) => {
       const { ord, index } = parseStreamId(id);
-      let json = '';
-      let turnId = '';
-      for (let i = 0; i < fields.length; i += 2) {
-        if (fields[i] === 'e') json = fields[i + 1] as string;
-        else if (fields[i] === 't') turnId = fields[i + 1] as string;
-      }
-      return { position: { numbering, id: `(${id}` }, ord, index, turnId, json };
+      return { position: { numbering, id: `(${id}` }, ord, index, ...parseFields(fields) };
     });
   }
 
   async lastIndex(threadId: string, turnId: string): Promise<number | undefined> {
+    return (await this.#lastEntry(threadId, turnId))?.index;
+  }
+
+  async lastEventId(threadId: string, turnId: string): Promise<string | undefined> {
+    const last = await this.#lastEntry(threadId, turnId);
+    return last === undefined ? undefined : formatEventId(turnId, last.index, last.epoch);
+  }
+
+  /** The last event the stream holds of a turn: its index and its numbering's epoch. */
+  async #lastEntry(
+    threadId: string,
+    turnId: string,
+  ): Promise<{ index: number; epoch: number | undefined } | undefined> {
     try {
       const { stream, meta } = this.#keys(threadId);
       const ord = (await this.#redis.call('HGET', meta, `t:${turnId}`)) as string | null;
@@ -389,9 +442,10 @@ class RedisRelay implements live.Relay, FollowBackend<StreamPosition> {
         `${ord}-0`,
         'COUNT',
         1,
-      )) as Array<[string, unknown]> | null;
-      const id = last?.[0]?.[0];
-      return id === undefined ? undefined : parseStreamId(id).index;
+      )) as StreamEntry[] | null;
+      const entry = last?.[0];
+      if (entry === undefined) return undefined;
+      return { index: parseStreamId(entry[0]).index, epoch: parseFields(entry[1]).epoch };
     } catch (error) {
       throw unavailable('Redis', error);
     }

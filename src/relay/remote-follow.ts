@@ -1,6 +1,7 @@
 import { ChunklogError } from '../errors/index.js';
+import type { EventMeta } from '../live/event-meta.js';
 import type { RelayFollowOptions, RelayRead } from '../live/relay.js';
-import { parseEventId } from '../live/replay-buffer.js';
+import { type EventIdParts, formatEventId, parseEventId } from '../live/replay-buffer.js';
 import { Wake } from '../live/wake.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 
@@ -12,8 +13,24 @@ export interface StoredEntry<P> {
   readonly ord: number;
   readonly index: number;
   readonly turnId: string;
+  /**
+   * The epoch of the numbering it belongs to, for an event of a turn continued after a crash
+   * (see `formatEventId`); undefined for a turn's first run, and for an entry written by a
+   * version of the relay that kept none.
+   */
+  readonly epoch?: number | undefined;
   /** The event, as JSON. */
   readonly json: string;
+}
+
+/**
+ * The epoch an event's id carries (`t1:r12.0` → 12), for a relay to keep with the event; undefined
+ * for a plain id, and for an id that does not name the event's turn and index (a relay gives its
+ * readers the id it formats from the turn, index and epoch it keeps).
+ */
+export function epochOf(meta: EventMeta): number | undefined {
+  const parts = parseEventId(meta.id);
+  return parts?.turnId === meta.turnId && parts.index === meta.index ? parts.epoch : undefined;
 }
 
 /** Where a reader starts: after `position`, having seen event `index` of turn `ord`. */
@@ -45,11 +62,12 @@ export interface FollowWatcher {
 export interface FollowBackend<P> {
   /** Subscribes to wake-ups of the thread. */
   watch(threadId: string, watcher: FollowWatcher): Promise<() => void>;
-  /** Where to start for a reader that saw `seen` (or nothing). */
-  locate(
-    threadId: string,
-    seen: { turnId: string; index: number } | undefined,
-  ): Promise<StartPoint<P>>;
+  /**
+   * Where to start for a reader that saw `seen` (or nothing). An id it did not give (no event at
+   * that index, or one of another epoch: a numbering of a process that died before the turn was
+   * continued anew) is a gap, as an unknown turn's.
+   */
+  locate(threadId: string, seen: EventIdParts | undefined): Promise<StartPoint<P>>;
   /**
    * Up to `count` entries after `position`, in order; when the thread was forgotten since the
    * position was read, its entries from the first kept.
@@ -181,7 +199,11 @@ export async function* followStored<P>(
         yield {
           type: 'event',
           event,
-          meta: { id: `${entry.turnId}:${entry.index}`, turnId: entry.turnId, index: entry.index },
+          meta: {
+            id: formatEventId(entry.turnId, entry.index, entry.epoch),
+            turnId: entry.turnId,
+            index: entry.index,
+          },
         };
       }
       if (stopping) return;

@@ -1,4 +1,5 @@
 import type { Relay } from '../live/relay.js';
+import { type EventIdParts, formatEventId, parseEventId } from '../live/replay-buffer.js';
 import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
 import type { JSONValue } from '../schema/json.js';
 import type { LeaseFence, TurnInfo } from '../store/turn-types.js';
@@ -125,9 +126,11 @@ export async function closeInterruptedTurns(
 
 /**
  * Ends, on the relay, a turn closed as interrupted that the relay still has running (its process
- * died before its `turn-end`): a `turn-end` numbered after the last event the relay holds of it.
- * Its readers (a `useChat` resume, `GET …/events`) get its end and reconcile, and a control
- * request no longer waits for the process that is gone.
+ * died before its `turn-end`): a `turn-end` numbered after the last event the relay holds of it,
+ * in that event's numbering (`t1:r12.41` after `t1:r12.40`, an event of a continued turn), so that
+ * its id is none a process that died before gave. Its readers (a `useChat` resume,
+ * `GET …/events`) get its end and reconcile, and a control request no longer waits for the
+ * process that is gone. A relay without `lastEventId` is asked for the last index: a plain id.
  *
  * @param relay - the relay the thread's sessions publish to
  * @param threadId - the conversation (the relay's key)
@@ -136,19 +139,33 @@ export async function closeInterruptedTurns(
  * @throws {ChunklogError} `relay-unavailable` when the relay cannot be reached
  */
 export async function endOnRelay(
-  relay: Pick<Relay, 'runningTurn' | 'lastIndex' | 'publish'>,
+  relay: Pick<Relay, 'runningTurn' | 'lastIndex' | 'lastEventId' | 'publish'>,
   threadId: string,
   turnIds: readonly string[],
 ): Promise<void> {
   if (turnIds.length === 0) return;
   const running = await relay.runningTurn(threadId);
   if (running === undefined || !turnIds.includes(running)) return;
-  const last = await relay.lastIndex(threadId, running);
+  const last = await lastEventOnRelay(relay, threadId, running);
   if (last === undefined) return;
-  const index = last + 1;
+  const index = last.index + 1;
   relay.publish(
     threadId,
     { type: 'turn-end' },
-    { id: `${running}:${index}`, turnId: running, index },
+    { id: formatEventId(running, index, last.epoch), turnId: running, index },
   );
+}
+
+/** The index and numbering's epoch of the last event the relay holds of a turn. */
+async function lastEventOnRelay(
+  relay: Pick<Relay, 'lastIndex' | 'lastEventId'>,
+  threadId: string,
+  turnId: string,
+): Promise<EventIdParts | undefined> {
+  if (relay.lastEventId === undefined) {
+    const index = await relay.lastIndex(threadId, turnId);
+    return index === undefined ? undefined : { turnId, index };
+  }
+  const id = await relay.lastEventId(threadId, turnId);
+  return id === undefined ? undefined : parseEventId(id);
 }

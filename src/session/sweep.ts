@@ -35,9 +35,10 @@ export interface RecoverInterruptedTurnsOptions {
    * The relay the app's sessions publish to: a closed turn it still has running (its process
    * died before its `turn-end`) is ended there, so that its readers (a `useChat` resume,
    * `GET …/events`) stop waiting for it. Best effort: a relay that cannot be reached is left as it
-   * is (the next turn of the thread ends the dead one there). Default: none.
+   * is (the next turn of the thread ends the dead one there). Its `lastEventId`, when it has
+   * one, numbers that end in the numbering the relay holds (see `endOnRelay`). Default: none.
    */
-  readonly relay?: Pick<Relay, 'runningTurn' | 'lastIndex' | 'publish'> | undefined;
+  readonly relay?: Pick<Relay, 'runningTurn' | 'lastIndex' | 'lastEventId' | 'publish'> | undefined;
   /** The most interrupted turns one call looks at (1 to 1,000). Default 100. */
   readonly limit?: number | undefined;
   /** How long the sweep's lease on a thread lasts while it closes the thread's turns. Default 60,000 ms. */

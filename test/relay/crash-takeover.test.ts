@@ -20,6 +20,7 @@ import {
   createChunkHandlers,
   toNodeListener,
 } from '../../src/entries/session.js';
+import { parseEventId } from '../../src/live/replay-buffer.js';
 import { createPostgresRelay, createRedisRelay, type Relay } from '../../src/relay/index.js';
 import type { ChunkEvent } from '../../src/schema/chunk-event.js';
 import type { ChunkRow } from '../../src/schema/chunk-row.js';
@@ -60,7 +61,7 @@ function received(frame: SseFrame): Received | undefined {
   if (frame.id === undefined) return undefined;
   return {
     id: frame.id,
-    index: Number(frame.id.slice(frame.id.lastIndexOf(':') + 1)),
+    index: parseEventId(frame.id)?.index ?? Number.NaN,
     event: JSON.parse(frame.data) as ChunkEvent,
   };
 }
@@ -268,11 +269,16 @@ for (const kind of ['redis', 'postgres'] as const) {
         // Every event once, in order, ids dense from the turn's start to its end.
         const indexes = first.map((r) => r.index);
         expect(indexes).toEqual(indexes.map((_, i) => i));
-        expect(first.every((r) => r.id === `turn-1:${r.index}`)).toBe(true);
         expect(first.at(-1)?.event.type).toBe('turn-end');
-        // The continued turn numbers on after the last event A published.
+        // The continued turn numbers on after the last event A published; A's ids are plain, the
+        // continued turn's carry its epoch (the seq of its `resumed` row, checked below).
         const restart = first.findIndex((r, i) => i > 0 && r.event.type === 'turn-start');
         expect(restart).toBeGreaterThan(lastBeforeCrash);
+        const epoch = parseEventId((first[restart] as Received).id)?.epoch;
+        expect(first.slice(0, restart).every((r) => r.id === `turn-1:${r.index}`)).toBe(true);
+        expect(first.slice(restart).every((r) => r.id === `turn-1:r${epoch}.${r.index}`)).toBe(
+          true,
+        );
         expect(
           first.filter((r) => r.event.type === 'system' && r.event.kind === 'resumed'),
         ).toHaveLength(1);
@@ -285,6 +291,7 @@ for (const kind of ['redis', 'postgres'] as const) {
         const rows = await store.getRows(THREAD);
         expect(rows.map((r) => r.seq)).toEqual(rows.map((_, i) => (rows[0] as ChunkRow).seq + i));
         expect(rows.filter(isResumed)).toHaveLength(1);
+        expect(epoch).toBe(rows.find(isResumed)?.seq);
         expect(rows.filter((r) => !isResumed(r)).map(body)).toEqual(whole.map(body));
         // B picked up where A's stored steps end: the cut third step and the two after it.
         expect(bModel.prompts.map(stepOf)).toEqual([2, 3, 4]);

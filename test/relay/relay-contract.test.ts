@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatEventId } from '../../src/live/replay-buffer.js';
 import type { Relay, RelayRead } from '../../src/relay/index.js';
 import type { ChunkEvent } from '../../src/schema/chunk-event.js';
+import { endOnRelay } from '../../src/session/recovery.js';
 import { inProcessKind, postgresKind, type RelayKind, redisKind } from './relay-factories.js';
 
 const kinds = [inProcessKind(), await redisKind(), await postgresKind()].filter(
@@ -38,7 +40,51 @@ function publishTurn(
   }
 }
 
-/** Reads until `count` reads arrived (or a `turn-end` of `untilTurn`). */
+/**
+ * Publishes events `from` to `to` of a turn continued after a crash: numbered from `first`, with
+ * the continuation's epoch in their ids, as a session that continues a turn numbers them.
+ */
+function publishContinued(
+  relay: Relay,
+  threadId: string,
+  turnId: string,
+  events: readonly ChunkEvent[],
+  numbering: { readonly first: number; readonly epoch: number },
+  from = 0,
+  to = events.length,
+): void {
+  for (let k = from; k < to; k++) {
+    const index = numbering.first + k;
+    relay.publish(threadId, events[k] as ChunkEvent, {
+      id: formatEventId(turnId, index, numbering.epoch),
+      turnId,
+      index,
+    });
+  }
+}
+
+/** The first read of a reader resuming from `lastEventId`, or undefined when none came in 10 s. */
+async function firstRead(
+  relay: Relay,
+  threadId: string,
+  lastEventId: string,
+): Promise<RelayRead | undefined> {
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), 10_000);
+  try {
+    for await (const read of relay.follow(threadId, { lastEventId, signal: stop.signal }))
+      return read;
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+    stop.abort();
+  }
+}
+
+/**
+ * Reads until `until` holds of the reads so far. A reader still waiting after 15 s gives up with
+ * what it read (a read that never comes fails the test's expectation instead of its timeout).
+ */
 async function take(
   relay: Relay,
   threadId: string,
@@ -46,13 +92,18 @@ async function take(
   until: (reads: RelayRead[]) => boolean,
 ): Promise<RelayRead[]> {
   const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), 15_000);
   const reads: RelayRead[] = [];
-  for await (const read of relay.follow(threadId, { lastEventId, signal: stop.signal })) {
-    reads.push(read);
-    if (process.env.DBG) process.stderr.write(`${JSON.stringify(read)}\n`);
-    if (until(reads)) break;
+  try {
+    for await (const read of relay.follow(threadId, { lastEventId, signal: stop.signal })) {
+      reads.push(read);
+      if (process.env.DBG) process.stderr.write(`${JSON.stringify(read)}\n`);
+      if (until(reads)) break;
+    }
+  } finally {
+    clearTimeout(timer);
+    stop.abort();
   }
-  stop.abort();
   return reads;
 }
 
@@ -118,6 +169,90 @@ describe.each(kinds)('the $name relay', (kind: RelayKind) => {
       expect(ids(resumed)).toEqual(all.slice(4).map((_, i) => `k1:${4 + i}`));
       await expect(reader.runningTurn(thread)).resolves.toBeUndefined();
       await expect(reader.lastIndex(thread, 'k1')).resolves.toBe(all.length - 1);
+    },
+  );
+
+  it.skipIf(!kind.available)(
+    'a turn continued anew after the relay lost it: its ids carry the epoch, and an id of the dead process is a gap',
+    async () => {
+      const thread = `epoch-anew-${Math.random()}`;
+      // The dead process published the turn's first seven events; then the relay lost them.
+      publishTurn(writer, thread, 'e1', turn('e1', 10), 0, 7);
+      await take(reader, thread, undefined, (r) => ids(r).at(-1) === 'e1:6');
+      await writer.forget(thread);
+      // Another process continues it: the relay holds none of it, so it numbers anew, epoch 12.
+      const taker = await kind.open();
+      await expect(taker.lastIndex(thread, 'e1')).resolves.toBeUndefined();
+      const continued = turn('e1', 3);
+      publishContinued(taker, thread, 'e1', continued, { first: 0, epoch: 12 }, 0, 4);
+      const upTo3 = (r: RelayRead[]) => ids(r).at(-1) === 'e1:r12.3';
+      const running = ['e1:r12.0', 'e1:r12.1', 'e1:r12.2', 'e1:r12.3'];
+      expect(ids(await take(reader, thread, undefined, upTo3))).toEqual(running);
+      await expect(taker.lastEventId?.(thread, 'e1')).resolves.toBe('e1:r12.3');
+      // Ids of the dead process (an index the new numbering has, one it has not yet), of another
+      // epoch, and of this epoch at an index it has not given: gap, then the turn from its start.
+      for (const id of ['e1:3', 'e1:6', 'e1:r9.2', 'e1:r12.5']) {
+        expect(ids(await take(reader, thread, id, upTo3)), id).toEqual(['gap', ...running]);
+      }
+      // An id the relay gave resumes cleanly, through the turn's end.
+      publishContinued(taker, thread, 'e1', continued, { first: 0, epoch: 12 }, 4);
+      const rest = await take(reader, thread, 'e1:r12.1', endOf('e1'));
+      expect(ids(rest)).toEqual(continued.slice(2).map((_, k) => `e1:r12.${2 + k}`));
+      await expect(reader.runningTurn(thread)).resolves.toBeUndefined();
+    },
+  );
+
+  it.skipIf(!kind.available)(
+    'a turn continued on after the events the relay holds: old ids stay plain, new ones carry the epoch, an id of neither is a gap',
+    async () => {
+      const thread = `epoch-on-${Math.random()}`;
+      const dead = turn('o1', 10);
+      publishTurn(writer, thread, 'o1', dead, 0, 7);
+      await take(reader, thread, undefined, (r) => ids(r).at(-1) === 'o1:6');
+      const taker = await kind.open();
+      await expect(taker.lastIndex(thread, 'o1')).resolves.toBe(6);
+      await expect(taker.lastEventId?.(thread, 'o1')).resolves.toBe('o1:6');
+      const continued = turn('o1', 2);
+      publishContinued(taker, thread, 'o1', continued, { first: 7, epoch: 12 }, 0, 3);
+      const all = [
+        ...dead.slice(0, 7).map((_, i) => `o1:${i}`),
+        ...continued.slice(0, 3).map((_, k) => `o1:r12.${7 + k}`),
+      ];
+      const upToLast = (r: RelayRead[]) => ids(r).at(-1) === all.at(-1);
+      expect(ids(await take(reader, thread, undefined, upToLast))).toEqual(all);
+      expect(ids(await take(reader, thread, 'o1:3', upToLast))).toEqual(all.slice(4));
+      expect(ids(await take(reader, thread, 'o1:r12.7', upToLast))).toEqual(all.slice(8));
+      await expect(taker.lastEventId?.(thread, 'o1')).resolves.toBe('o1:r12.9');
+      // A plain id where the relay holds the epoch's event, an epoch where it holds a plain one,
+      // another epoch: none was given; the reader reloads and reads the running turn anew.
+      for (const id of ['o1:8', 'o1:r12.3', 'o1:r7.8']) {
+        expect(ids(await take(reader, thread, id, upToLast)), id).toEqual(['gap', ...all]);
+      }
+      publishContinued(taker, thread, 'o1', continued, { first: 7, epoch: 12 }, 3);
+      const end = await take(reader, thread, all.at(-1), endOf('o1'));
+      expect(ids(end)).toEqual(continued.slice(3).map((_, k) => `o1:r12.${10 + k}`));
+    },
+  );
+
+  it.skipIf(!kind.available)(
+    'a continued turn closed after its process died too ends on the relay in its numbering',
+    async () => {
+      const thread = `epoch-end-${Math.random()}`;
+      // The first process published seven events (its `d1:5` a reader holds), the relay lost
+      // them, a second process continued the turn anew (epoch 12) for five events and died.
+      publishTurn(writer, thread, 'd1', turn('d1', 10), 0, 7);
+      await take(reader, thread, undefined, (r) => ids(r).at(-1) === 'd1:6');
+      await writer.forget(thread);
+      const taker = await kind.open();
+      publishContinued(taker, thread, 'd1', turn('d1', 5), { first: 0, epoch: 12 }, 0, 5);
+      await take(reader, thread, undefined, (r) => ids(r).at(-1) === 'd1:r12.4');
+      // A third closes it: its end follows the last event the relay holds, in its numbering.
+      await endOnRelay(reader, thread, ['d1']);
+      const end = await take(reader, thread, 'd1:r12.4', endOf('d1'));
+      expect(ids(end)).toEqual(['d1:r12.5']);
+      // A reader of the first process is told it missed events, not left waiting after `d1:5`.
+      const read = await firstRead(reader, thread, 'd1:5');
+      expect(read?.type).toBe('gap');
     },
   );
 
