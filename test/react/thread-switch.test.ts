@@ -181,9 +181,7 @@ describe("useChunkThread's last turn", () => {
     chat.append(storedDrafts('t0', turnOf('t0', 1, 'old answer'), 'old question'));
     const fetch = async (input: RequestInfo | URL): Promise<Response> => {
       const url = new URL(String(input), 'http://app.example');
-      const after = url.searchParams.get('after');
-      const limit = Number(url.searchParams.get('limit'));
-      return Response.json(chat.page(after === null ? { limit } : { limit, after: Number(after) }));
+      return Response.json(chat.page({ limit: Number(url.searchParams.get('limit')) }));
     };
     const sources: ScriptedSource[] = [];
     const createEventSource = () => {
