@@ -134,29 +134,37 @@ function Live({
   return createElement('p', null, thread.snapshot.groups.length);
 }
 
+/**
+ * useChunkThread following thread `a` (one stored turn, `t0`), its page read from a fake
+ * conversation and its events from a scripted source.
+ */
+async function followedThread() {
+  const chat = new FakeConversation('a');
+  chat.append(storedDrafts('t0', turnOf('t0', 1, 'old answer'), 'old question'));
+  const fetch = async (input: RequestInfo | URL): Promise<Response> => {
+    const url = new URL(String(input), 'http://app.example');
+    return Response.json(chat.page({ limit: Number(url.searchParams.get('limit')) }));
+  };
+  const sources: ScriptedSource[] = [];
+  const createEventSource = () => {
+    const source = new ScriptedSource();
+    sources.push(source);
+    return source;
+  };
+  let thread: ChunkThread | undefined;
+  const take = (value: ChunkThread) => {
+    thread = value;
+  };
+  const root = createRoot(document.createElement('div'));
+  unmounts.push(() => root.unmount());
+  await act(async () => root.render(createElement(Live, { fetch, createEventSource, take })));
+  await expect.poll(() => thread?.snapshot.groups.length).toBe(2);
+  return { chat, source: sources.at(-1) as ScriptedSource, thread: () => thread };
+}
+
 describe("useChunkThread's last turn", () => {
   it('is not set by the replay of a stored turn, and is set when a turn followed live ends', async () => {
-    const chat = new FakeConversation('a');
-    chat.append(storedDrafts('t0', turnOf('t0', 1, 'old answer'), 'old question'));
-    const fetch = async (input: RequestInfo | URL): Promise<Response> => {
-      const url = new URL(String(input), 'http://app.example');
-      return Response.json(chat.page({ limit: Number(url.searchParams.get('limit')) }));
-    };
-    const sources: ScriptedSource[] = [];
-    const createEventSource = () => {
-      const source = new ScriptedSource();
-      sources.push(source);
-      return source;
-    };
-    let thread: ChunkThread | undefined;
-    const take = (value: ChunkThread) => {
-      thread = value;
-    };
-    const root = createRoot(document.createElement('div'));
-    unmounts.push(() => root.unmount());
-    await act(async () => root.render(createElement(Live, { fetch, createEventSource, take })));
-    await expect.poll(() => thread?.snapshot.groups.length).toBe(2);
-    const source = sources.at(-1) as ScriptedSource;
+    const { source, thread } = await followedThread();
     const usage = { inputTokens: 10, outputTokens: 999 };
     // The relay replays the latest turn, stored, to a reader that connects without an id.
     await act(async () => {
@@ -164,7 +172,7 @@ describe("useChunkThread's last turn", () => {
         source.send(event.type === 'turn-end' ? { ...event, usage } : event, `t0:${index}`);
       });
     });
-    expect(thread?.lastTurn).toBeUndefined();
+    expect(thread()?.lastTurn).toBeUndefined();
     await act(async () => {
       for (const event of turnOf('t1', 1, 'new answer')) {
         source.send(
@@ -173,45 +181,25 @@ describe("useChunkThread's last turn", () => {
         );
       }
     });
-    expect(thread?.lastTurn).toEqual({ turnId: 't1', usage, finishReason: 'stop' });
+    expect(thread()?.lastTurn).toEqual({ turnId: 't1', usage, finishReason: 'stop' });
   });
 
   it('names the turn followed live whose rows a reconcile found stored before its turn-end', async () => {
-    const chat = new FakeConversation('a');
-    chat.append(storedDrafts('t0', turnOf('t0', 1, 'old answer'), 'old question'));
-    const fetch = async (input: RequestInfo | URL): Promise<Response> => {
-      const url = new URL(String(input), 'http://app.example');
-      return Response.json(chat.page({ limit: Number(url.searchParams.get('limit')) }));
-    };
-    const sources: ScriptedSource[] = [];
-    const createEventSource = () => {
-      const source = new ScriptedSource();
-      sources.push(source);
-      return source;
-    };
-    let thread: ChunkThread | undefined;
-    const take = (value: ChunkThread) => {
-      thread = value;
-    };
-    const root = createRoot(document.createElement('div'));
-    unmounts.push(() => root.unmount());
-    await act(async () => root.render(createElement(Live, { fetch, createEventSource, take })));
-    await expect.poll(() => thread?.snapshot.groups.length).toBe(2);
-    const source = sources.at(-1) as ScriptedSource;
+    const { chat, source, thread } = await followedThread();
     const turn = turnOf('t1', 1, 'new answer');
     await act(async () => {
       for (const [index, event] of turn.slice(0, -1).entries()) source.send(event, `t1:${index}`);
     });
-    expect(thread?.snapshot.liveTurnId).toBe('t1');
+    expect(thread()?.snapshot.liveTurnId).toBe('t1');
     // The server stores the turn, then publishes its turn-end; a gap in between makes the window
     // read the tail, which holds the turn whole.
     chat.append(storedDrafts('t1', turn, 'new question'));
     await act(async () => source.gap());
-    await expect.poll(() => thread?.snapshot.liveTurnId).toBeNull();
+    await expect.poll(() => thread()?.snapshot.liveTurnId).toBeNull();
     const usage = { inputTokens: 3, outputTokens: 4 };
     await act(async () => {
       source.send({ type: 'turn-end', usage, finishReason: 'stop' }, `t1:${turn.length - 1}`);
     });
-    expect(thread?.lastTurn).toEqual({ turnId: 't1', usage, finishReason: 'stop' });
+    expect(thread()?.lastTurn).toEqual({ turnId: 't1', usage, finishReason: 'stop' });
   });
 });
