@@ -88,9 +88,10 @@ const methods: Readonly<Record<RouteKind, readonly string[]>> = {
  *   `sendMessage({ text, messageId })` to edit, `regenerate()`) and answers with the turn in the
  *   AI SDK UI message stream protocol, unless the request's `Accept` prefers `application/json`
  *   to `text/event-stream` (as `createThreadClient` sends): that one gets the 202 JSON answer;
- * - `GET /threads/:id/alternatives` — the conversation's active path and branch points
- *   (`store.getAlternatives`); `POST /threads/:id/alternatives` `{ threadId }` makes that path
- *   active (`store.switchAlternative`); both answer 200 `{ conversationId, activePath, branches }`;
+ * - `GET /threads/:id/alternatives` — the conversation's active path, branch points and every
+ *   version (`store.getAlternatives`); `POST /threads/:id/alternatives` `{ threadId }` makes that
+ *   path active (`store.switchAlternative`); both answer 200
+ *   `{ conversationId, activePath, branches, versions }`;
  * - `POST /threads/:id/cancel` — `{ reason?, turnId? }` (or no body) cancels the running turn:
  *   202 `{ turnId }`, or 409 `not-running` when no turn (or not that turn) runs;
  * - `POST /threads/:id/notices` — `{ text, kind?: 'notice' | 'config-reload' }` records a system

@@ -168,9 +168,10 @@ export interface ChunkHandlers {
    */
   messages(request: Request, threadId: string): Promise<Response>;
   /**
-   * `GET …/alternatives`: the conversation's active path and branch points
+   * `GET …/alternatives`: the conversation's active path, branch points and every version
    * (`store.getAlternatives`); `POST …/alternatives` `{ threadId }`: makes that path active
-   * (`store.switchAlternative`). 200 JSON `{ conversationId, activePath, branches }` either way.
+   * (`store.switchAlternative`). 200 JSON `{ conversationId, activePath, branches, versions }`
+   * either way.
    */
   alternatives(request: Request, threadId: string): Promise<Response>;
   /**
