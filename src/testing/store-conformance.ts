@@ -3,6 +3,7 @@
 // must load without it): the test functions come in as an argument, or from the globals.
 
 import { invalidOption, readOptions } from '../errors/invalid-option.js';
+import { describeAlternativesSuite } from './store-conformance/alternatives-suite.js';
 import {
   type ChunkStoreConformanceOptions,
   type ChunkStoreFactory,
@@ -29,9 +30,11 @@ export { sampleDrafts, textDrafts } from './store-conformance/drafts.js';
  * strictly increasing seqs per thread under concurrent writers; a turn visible whole or not at
  * all; threads isolated; a turn id appended twice stored once) and the rest of the
  * `ChunkStore` contract (pages both ways, turn lookups, imported timestamps, not-found,
- * validation, truncate, fork, delete, list; forks by reference through chains of forks). Run it against your own Kysely dialect to prove
- * your setup holds them. Give it tables of its own (a table prefix): it creates threads with
- * random ids and deletes them afterwards.
+ * validation, truncate, fork, delete, list; forks by reference through chains of forks;
+ * alternatives: the branch points and every version `getAlternatives` lists as versions are
+ * made, switched to, truncated past and deleted, and its errors). Run it against your own
+ * Kysely dialect to prove your setup holds them. Give it tables of its own (a table prefix): it
+ * creates threads with random ids and deletes them afterwards.
  *
  * @param name - the suite's name (for example the dialect)
  * @param factory - opens a new store over the database under test, see {@link ChunkStoreFactory}
@@ -79,6 +82,7 @@ export function describeChunkStore(
     describeTurnsSuite(kit);
     describeThreadsSuite(kit);
     describeForksSuite(kit);
+    describeAlternativesSuite(kit);
   });
 }
 

@@ -102,6 +102,11 @@ export function textDrafts(
   }));
 }
 
+/** A turn of `n` text rows: the user's message, then the assistant's. */
+export function turnDrafts(turnId: string, n: number): ChunkRowDraft[] {
+  return textDrafts(turnId, n).map((d, i) => (i === 0 ? { ...d, role: 'user' } : d));
+}
+
 /** The drafts of stored rows (what was appended). */
 export function draftsOf(rows: readonly ChunkRow[]): ChunkRowDraft[] {
   return rows.map(

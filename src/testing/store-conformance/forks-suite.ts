@@ -2,13 +2,8 @@
 // lookups, history, and the rules for deleting or truncating a thread that has forks.
 import type { ChunkRow, ChunkRowDraft } from '../../schema/chunk-row.js';
 import type { ChunkStore } from '../../store/types.js';
-import { textDrafts } from './drafts.js';
+import { turnDrafts as turn } from './drafts.js';
 import type { Kit } from './kit.js';
-
-/** A turn of `n` rows: the user's message, then the assistant's. */
-function turn(turnId: string, n: number): ChunkRowDraft[] {
-  return textDrafts(turnId, n).map((d, i) => (i === 0 ? { ...d, role: 'user' } : d));
-}
 
 /** The rows as a thread other than their own reads them. */
 const as = (rows: readonly ChunkRow[], threadId: string) => rows.map((r) => ({ ...r, threadId }));
