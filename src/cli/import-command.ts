@@ -4,7 +4,12 @@ import { createReadStream, existsSync, fstatSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ChunklogError } from '../errors/chunklog-error.js';
 import { openWritableStore } from '../inspect/open-target.js';
-import { DEFAULT_MAX_LINE_LENGTH, importThreadNaming } from '../transfer/import-thread.js';
+import {
+  DEFAULT_MAX_LINE_LENGTH,
+  importThread,
+  type NamingImportThreadOptions,
+  OPTION_NAMING,
+} from '../transfer/import-thread.js';
 import type { OptionNames } from '../transfer/importer.js';
 import { UsageError } from './fail.js';
 import { STORE_FLAGS, storeEncryption } from './store-encryption.js';
@@ -68,16 +73,13 @@ export async function importCommand(args: string[]): Promise<void> {
   try {
     if (values.migrate) await opened.store.migrate();
     const input = file === '-' ? process.stdin : createReadStream(file);
-    const result = await importThreadNaming(
-      opened.store,
-      input,
-      {
-        threadId: values['thread-id'],
-        onExistingThread: values.append ? 'append' : 'error',
-        maxLineLength: maxLine,
-      },
-      FLAGS,
-    ).catch((error: unknown) => {
+    const options: NamingImportThreadOptions = {
+      threadId: values['thread-id'],
+      onExistingThread: values.append ? 'append' : 'error',
+      maxLineLength: maxLine,
+      [OPTION_NAMING]: FLAGS,
+    };
+    const result = await importThread(opened.store, input, options).catch((error: unknown) => {
       if (ChunklogError.hasCode(error, 'not-migrated')) {
         throw new Error(`${error.message} (pass --migrate to create or upgrade the tables)`, {
           cause: error,

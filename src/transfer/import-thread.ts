@@ -44,6 +44,20 @@ export interface ImportThreadResult {
   readonly sameSeqs: boolean;
 }
 
+/**
+ * The key of an internal option of {@link importThread}: how its messages name the options
+ * (`chunklog import` names its `--thread-id`, `--append` and `--max-line-length` flags). A
+ * symbol, so it is not one of {@link ImportThreadOptions} and the options check does not see it.
+ */
+export const OPTION_NAMING: unique symbol = Symbol('chunklog.importThread.optionNames');
+
+/** {@link ImportThreadOptions} with the internal option naming the options in the messages. */
+export interface NamingImportThreadOptions extends ImportThreadOptions {
+  readonly [OPTION_NAMING]?: OptionNames | undefined;
+}
+
+const WHERE = 'importThread';
+
 /** `importThread`'s default `maxLineLength`: 64 Mi characters. */
 export const DEFAULT_MAX_LINE_LENGTH: number = 64 * 1024 * 1024;
 
@@ -83,84 +97,25 @@ export const DEFAULT_MAX_LINE_LENGTH: number = 64 * 1024 * 1024;
  * console.log(`${result.turns} turns, ${result.rows} rows into ${result.threadId}`);
  * ```
  */
-export function importThread(
+export async function importThread(
   store: ImportThreadStore,
   input: ThreadExportInput,
   options?: ImportThreadOptions,
 ): Promise<ImportThreadResult> {
-  return importThreadNaming(store, input, options, OPTION_NAMES);
-}
-
-/**
- * {@link importThread}, its messages naming the options as `names` does (the command line's
- * flags).
- *
- * @param store - as importThread's
- * @param input - as importThread's
- * @param options - as importThread's
- * @param names - how the messages name the options
- * @returns as importThread's
- */
-export async function importThreadNaming(
-  store: ImportThreadStore,
-  input: ThreadExportInput,
-  options: ImportThreadOptions | undefined,
-  names: OptionNames,
-): Promise<ImportThreadResult> {
-  const where = 'importThread';
-  for (const method of [
-    'getThread',
-    'createThread',
-    'hasTurn',
-    'appendTurn',
-    'recordUsage',
-  ] as const) {
-    if (typeof (store as Partial<ImportThreadStore> | null)?.[method] !== 'function') {
-      invalidOption(where, 'store', `\`store\` must be a chunk store (no ${method})`, store);
-    }
-  }
+  checkStore(store);
   if (!isExportInput(input)) {
     invalidOption(
-      where,
+      WHERE,
       'input',
       '`input` must be a string, an iterable or async iterable of text chunks, or a ReadableStream',
       input,
     );
   }
-  const known = readOptions(options, where, ['threadId', 'onExistingThread', 'maxLineLength']);
-  const threadId = known.threadId;
-  if (threadId !== undefined && (typeof threadId !== 'string' || threadId === '')) {
-    invalidOption(where, 'threadId', '`threadId` must be a non-empty string', threadId);
-  }
-  const onExisting = known.onExistingThread ?? 'error';
-  if (onExisting !== 'error' && onExisting !== 'append') {
-    invalidOption(
-      where,
-      'onExistingThread',
-      "`onExistingThread` must be 'error' or 'append'",
-      onExisting,
-    );
-  }
-  const maxLineLength = known.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
-  if (!Number.isSafeInteger(maxLineLength) || (maxLineLength as number) < 1) {
-    invalidOption(
-      where,
-      'maxLineLength',
-      '`maxLineLength` must be a positive integer',
-      maxLineLength,
-    );
-  }
-  const importer = new Importer(
-    store,
-    {
-      threadId: threadId as string | undefined,
-      onExistingThread: onExisting as 'error' | 'append',
-    },
-    names,
-  );
+  const { threadId, onExistingThread, maxLineLength, names } = checkedOptions(options);
+  const importer = new Importer(store, { threadId, onExistingThread }, names);
   let last = 0;
   try {
-    for await (const { number, text } of readLines(input, maxLineLength as number)) {
+    for await (const { number, text } of readLines(input, maxLineLength)) {
       last = number;
       if (text.trim() !== '') await importer.line(number, text);
     }
@@ -169,4 +124,61 @@ export async function importThreadNaming(
     throw error;
   }
   return { ...importer.finish(last) };
+}
+
+/** Refuses a `store` that lacks one of the methods an import writes with. */
+function checkStore(store: ImportThreadStore): void {
+  for (const method of [
+    'getThread',
+    'createThread',
+    'hasTurn',
+    'appendTurn',
+    'recordUsage',
+  ] as const) {
+    if (typeof (store as Partial<ImportThreadStore> | null)?.[method] !== 'function') {
+      invalidOption(WHERE, 'store', `\`store\` must be a chunk store (no ${method})`, store);
+    }
+  }
+}
+
+/** What an import runs with: the checked options. */
+interface CheckedOptions {
+  readonly threadId: string | undefined;
+  readonly onExistingThread: 'error' | 'append';
+  readonly maxLineLength: number;
+  readonly names: OptionNames;
+}
+
+/** {@link importThread}'s options, checked, with their defaults. */
+function checkedOptions(options: ImportThreadOptions | undefined): CheckedOptions {
+  const known = readOptions(options, WHERE, ['threadId', 'onExistingThread', 'maxLineLength']);
+  const threadId = known.threadId;
+  if (threadId !== undefined && (typeof threadId !== 'string' || threadId === '')) {
+    invalidOption(WHERE, 'threadId', '`threadId` must be a non-empty string', threadId);
+  }
+  const onExisting = known.onExistingThread ?? 'error';
+  if (onExisting !== 'error' && onExisting !== 'append') {
+    invalidOption(
+      WHERE,
+      'onExistingThread',
+      "`onExistingThread` must be 'error' or 'append'",
+      onExisting,
+    );
+  }
+  const maxLineLength = known.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH;
+  if (!Number.isSafeInteger(maxLineLength) || (maxLineLength as number) < 1) {
+    invalidOption(
+      WHERE,
+      'maxLineLength',
+      '`maxLineLength` must be a positive integer',
+      maxLineLength,
+    );
+  }
+  return {
+    threadId: threadId as string | undefined,
+    onExistingThread: onExisting,
+    maxLineLength: maxLineLength as number,
+    // Not among the options `readOptions` checks: a symbol key (the command line's flags).
+    names: (options as NamingImportThreadOptions | undefined)?.[OPTION_NAMING] ?? OPTION_NAMES,
+  };
 }

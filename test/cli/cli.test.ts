@@ -210,6 +210,10 @@ describe('chunklog export and import', () => {
     expect(again.stderr).toMatch(
       /^chunklog import: importThread: thread "copy" exists already; nothing was imported/,
     );
+    // The message names the command's flags, not importThread's options.
+    expect(again.stderr).toContain(
+      'Import under another id (--thread-id), or pass --append to add the turns it does not hold',
+    );
     const append = await cli(['import', target, file, '--thread-id', 'copy', '--append']);
     expect(append.stdout).toContain(
       'imported 0 turn(s), 0 row(s) into thread "copy"; 5 turn(s) were there already',

@@ -3,6 +3,8 @@
 // file cut short or of another version is refused; options and inputs are checked.
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ChunkStore, createChunkStore } from '../../src/store/index.js';
+import { type NamingImportThreadOptions, OPTION_NAMING } from '../../src/transfer/import-thread.js';
+import * as transfer from '../../src/transfer/index.js';
 import { exportThread, importThread } from '../../src/transfer/index.js';
 import { rejected } from '../support/chunklog-error.js';
 import { collect, seedTransferThread } from './support.js';
@@ -281,5 +283,37 @@ describe('importThread', () => {
     expect(() => exportThread(store, 'x', { pageSize: 1001 })).toThrow(/pageSize/);
     const missing = await rejected(collect(exportThread(store, 'nope')));
     expect(missing.code).toBe('thread-not-found');
+  });
+
+  it("names its options in its messages, or the command line's flags given by the internal symbol-keyed option", async () => {
+    const text = (await exported()).join('\n');
+    const store = await memory();
+    await importThread(store, text);
+    const own = await rejected(importThread(store, text));
+    expect(own.code).toBe('thread-exists');
+    expect(own.message).toContain(
+      "Import under another id (threadId), or pass onExistingThread: 'append' to add the turns it does not hold",
+    );
+    // `chunklog import`'s wording: a symbol key, which the options check does not take for an
+    // unknown option (it reads the string keys only).
+    const flags: NamingImportThreadOptions = {
+      [OPTION_NAMING]: {
+        threadId: '--thread-id',
+        append: '--append',
+        maxLineLength: '--max-line-length',
+      },
+    };
+    const named = await rejected(importThread(store, text, flags));
+    expect(named.code).toBe('thread-exists');
+    expect(named.message).toContain(
+      'Import under another id (--thread-id), or pass --append to add the turns it does not hold',
+    );
+    // An unknown string key is refused still; the key is not public.
+    const unknown = await rejected(importThread(store, text, { names: {} } as never));
+    expect({ code: unknown.code, option: unknown.option }).toEqual({
+      code: 'invalid-option',
+      option: 'names',
+    });
+    expect(Object.values(transfer)).not.toContain(OPTION_NAMING);
   });
 });
