@@ -78,7 +78,7 @@ export class Importer {
       readonly threadId: string | undefined;
       readonly onExistingThread: 'error' | 'append';
     },
-    private readonly names: OptionNames = OPTION_NAMES,
+    private readonly names: OptionNames,
   ) {}
 
   /** Reads one non-blank line. */
