@@ -1,4 +1,4 @@
-import { ChunklogError } from '../errors/chunklog-error.js';
+import { invalidOption } from '../errors/invalid-option.js';
 import type { LoadPage } from './page.js';
 
 /**
@@ -46,11 +46,7 @@ export const DEFAULT_PAGE_SIZE = 50;
 
 function positiveInteger(option: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
-    throw new ChunklogError(
-      'invalid-option',
-      `ChunkWindow: \`${option}\` must be a positive integer`,
-      { option, value },
-    );
+    invalidOption('ChunkWindow', option, `\`${option}\` must be a positive integer`, value);
   }
   return value;
 }
@@ -64,17 +60,11 @@ function positiveInteger(option: string, value: unknown): number {
  */
 export function resolveWindowOptions(options: unknown): ResolvedWindowOptions {
   if (typeof options !== 'object' || options === null) {
-    throw new ChunklogError('invalid-option', 'ChunkWindow: options must be an object', {
-      option: 'options',
-      value: options,
-    });
+    invalidOption('ChunkWindow', 'options', 'options must be an object', options);
   }
   const { limit, pageSize, loadPage } = options as Record<string, unknown>;
   if (typeof loadPage !== 'function') {
-    throw new ChunklogError('invalid-option', 'ChunkWindow: `loadPage` must be a function', {
-      option: 'loadPage',
-      value: loadPage,
-    });
+    invalidOption('ChunkWindow', 'loadPage', '`loadPage` must be a function', loadPage);
   }
   return {
     limit: positiveInteger('limit', limit),
