@@ -1,12 +1,11 @@
 import { ChunklogError } from '../errors/chunklog-error.js';
 import { invalidOption, readOptions } from '../errors/invalid-option.js';
 import type { Chunk } from '../schema/chunk.js';
-import { safeParseWith } from '../schema/parse.js';
 import {
   indexTurnVersions,
+  safeParseThreadAlternatives,
   type ThreadAlternatives,
   type TurnVersions,
-  threadAlternativesMini,
 } from './alternatives.js';
 import type { ChunkWindow } from './chunk-window.js';
 import { Listeners } from './listeners.js';
@@ -56,7 +55,10 @@ export interface StartVersionOptions {
  * ```
  */
 export interface AlternativesSnapshot {
-  /** What the server last answered, or null before the first answer. */
+  /**
+   * What the server last answered, or null before the first answer: its `versions` lists every
+   * version of the conversation (for a picker of all of them).
+   */
   readonly alternatives: ThreadAlternatives | null;
   /** Whether a switch, or the start of a new version, is under way. */
   readonly switching: boolean;
@@ -88,7 +90,7 @@ async function fetchAlternatives(what: string, load: () => unknown): Promise<Thr
   } catch (cause) {
     throw failed(what, cause);
   }
-  const parsed = safeParseWith(threadAlternativesMini, raw, 'invalid-page', 'alternatives');
+  const parsed = safeParseThreadAlternatives(raw);
   if (!parsed.success) throw failed(what, parsed.error);
   return parsed.value;
 }
@@ -230,10 +232,12 @@ export class ChunkAlternatives {
   /**
    * Makes a version's path the conversation's active path and reloads the window on it.
    *
-   * @param threadId - the version's `threadId` (from {@link TurnVersions.versions})
+   * @param threadId - the version's `threadId` (from {@link TurnVersions.versions}, or from
+   *   {@link ThreadAlternatives.versions} for a version the active path does not reach)
    * @returns a promise that settles when the window holds the new path's newest page
-   * @throws {ChunklogError} `invalid-option` (thrown) for an empty id, or one that no loaded
-   *   branch lists; `load-failed` (rejection) when the switch or the page failed
+   * @throws {ChunklogError} `invalid-option` (thrown) for an empty id, or one that the loaded
+   *   alternatives list nowhere (neither a branch nor `versions`); `load-failed` (rejection) when
+   *   the switch or the page failed
    *
    * @example
    * ```ts
@@ -247,6 +251,7 @@ export class ChunkAlternatives {
     if (
       known !== null &&
       threadId !== known.conversationId &&
+      !known.versions.some((v) => v.threadId === threadId) &&
       !known.branches.some((b) => b.alternatives.some((v) => v.threadId === threadId))
     ) {
       invalidOption(

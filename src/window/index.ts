@@ -11,6 +11,7 @@ export { describeError, errorNextStep, errorTitle } from '../schema/error-next-s
 export {
   type AlternativeBranch,
   type AlternativeVersion,
+  type ConversationVersion,
   indexTurnVersions,
   parseThreadAlternatives,
   type ThreadAlternatives,

@@ -349,6 +349,57 @@ describe('ChunkAlternatives', () => {
     expect(alternatives.versionsOf('r1')).toMatchObject({ index: 1, count: 2 });
   });
 
+  it('switches to a version only `versions` lists (its branch point is off the active path)', async () => {
+    const chat = conversationOf(3, 1); // t0, t1, t2: 2 rows each
+    chat.fork('t1', 'chat-1~b');
+    chat.append(storedDrafts('b1', turnOf('b1', 1), 'q1'));
+    chat.append(storedDrafts('b2', turnOf('b2', 1), 'q2'));
+    chat.fork('b2', 'chat-1~c'); // an edit of B's turn 2
+    chat.append(storedDrafts('c2', turnOf('c2', 1), 'q2, edited'));
+    chat.switchTo('chat-1'); // branches at turn 1 only: C branches on B, which it does not go through
+    const { window, alternatives, switched } = setUp(chat);
+    await window.loadOlder();
+    await alternatives.refresh();
+    const known = alternatives.getSnapshot().alternatives;
+    expect(known?.branches.flatMap((b) => b.alternatives.map((v) => v.threadId))).toEqual([
+      'chat-1',
+      'chat-1~b',
+    ]);
+    expect(known?.versions).toEqual([
+      {
+        threadId: 'chat-1',
+        createdAt: '2026-01-01T00:00:00.000Z',
+        turnId: 't0',
+        total: 6,
+      },
+      {
+        threadId: 'chat-1~b',
+        createdAt: '2026-01-01T00:01:00.000Z',
+        forkOf: { threadId: 'chat-1', atSeq: 2 },
+        turnId: 'b1',
+        total: 6,
+      },
+      {
+        threadId: 'chat-1~c',
+        createdAt: '2026-01-01T00:02:00.000Z',
+        forkOf: { threadId: 'chat-1~b', atSeq: 4 },
+        turnId: 'c2',
+        total: 6,
+      },
+    ]);
+    await alternatives.switchAlternative('chat-1~c');
+    expect(switched).toEqual(['chat-1~c']);
+    expect(window.groups.map((m) => m.id)).toEqual([
+      't0:user',
+      't0:assistant',
+      'b1:user',
+      'b1:assistant',
+      'c2:user',
+      'c2:assistant',
+    ]);
+    expect(alternatives.getSnapshot().alternatives?.activePath).toBe('chat-1~c');
+  });
+
   it('validates its arguments and what the server answers', async () => {
     const chat = conversationOf(2, 2);
     chat.fork('t1', 'chat-1~b');
@@ -451,5 +502,104 @@ describe('ChunkAlternatives', () => {
     ).toMatchObject({
       code: 'invalid-page',
     });
+  });
+});
+
+describe('parseThreadAlternatives: versions', () => {
+  const own = { threadId: 'c', createdAt: '2026-01-01T00:00:00.000Z', turnId: 'a', total: 4 };
+  const other = {
+    threadId: 'c~2',
+    createdAt: '2026-01-02T00:00:00.000Z',
+    forkOf: { threadId: 'c', atSeq: 0 },
+    turnId: 'b',
+    total: 2,
+  };
+  const answer = {
+    conversationId: 'c',
+    activePath: 'c~2',
+    branches: [
+      {
+        atSeq: 0,
+        active: 1,
+        alternatives: [
+          { threadId: 'c', turnId: 'a', createdAt: own.createdAt },
+          { threadId: 'c~2', turnId: 'b', createdAt: other.createdAt },
+        ],
+      },
+    ],
+    versions: [own, other],
+  };
+
+  it('gives every version as the server listed it', () => {
+    const parsed = parseThreadAlternatives(answer);
+    expect(parsed.versions).toEqual([own, other]);
+    // A version without a fork or a turn of its own yet: absent or null, both taken.
+    const bare = { threadId: 'c~3', createdAt: '2026-01-03T00:00:00.000Z', total: 0 };
+    const nulls = { ...bare, threadId: 'c~4', forkOf: null, turnId: null };
+    expect(
+      parseThreadAlternatives({ ...answer, versions: [own, other, bare, nulls] }).versions,
+    ).toEqual([own, other, bare, nulls]);
+  });
+
+  it('takes an answer without `versions` (an older server) as listing none', () => {
+    const { versions: _, ...older } = answer;
+    const parsed = parseThreadAlternatives(older);
+    expect(parsed.versions).toEqual([]);
+    expect(parsed.branches).toEqual(answer.branches);
+    expect(parseThreadAlternatives({ ...answer, versions: [] }).versions).toEqual([]);
+  });
+
+  it('refuses a bad entry with invalid-page, naming the field', () => {
+    const cases: [unknown, (string | number)[], string][] = [
+      [{ ...other, total: -1 }, ['versions', 1, 'total'], 'versions[1].total'],
+      [{ ...other, total: 1.5 }, ['versions', 1, 'total'], 'versions[1].total'],
+      [{ ...other, threadId: '' }, ['versions', 1, 'threadId'], 'versions[1].threadId'],
+      [{ ...other, createdAt: 7 }, ['versions', 1, 'createdAt'], 'versions[1].createdAt'],
+      [{ ...other, turnId: '' }, ['versions', 1, 'turnId'], 'versions[1].turnId'],
+      [
+        { ...other, forkOf: { threadId: 'c', atSeq: -2 } },
+        ['versions', 1, 'forkOf', 'atSeq'],
+        'versions[1].forkOf.atSeq',
+      ],
+      [{ ...other, forkOf: 'c' }, ['versions', 1, 'forkOf'], 'versions[1].forkOf'],
+      ['c~2', ['versions', 1], 'versions[1]'],
+    ];
+    for (const [entry, path, shown] of cases) {
+      const error = errorOf(() => parseThreadAlternatives({ ...answer, versions: [own, entry] }));
+      expect(error).toMatchObject({ code: 'invalid-page', path });
+      expect(error.message).toContain(`Invalid alternatives at ${shown}:`);
+    }
+    expect(
+      errorOf(() => parseThreadAlternatives({ ...answer, versions: { c: own } })),
+    ).toMatchObject({ code: 'invalid-page', path: ['versions'] });
+  });
+
+  it("refuses a list that is not the conversation's versions", () => {
+    const cases: [unknown[], (string | number)[], string][] = [
+      [[other, own], ['versions', 0, 'threadId'], "start with the conversation's own thread"],
+      [[own, other, { ...other }], ['versions', 2, 'threadId'], 'each thread once'],
+      [[own], ['activePath'], 'the active path'],
+    ];
+    for (const [versions, path, wording] of cases) {
+      const error = errorOf(() => parseThreadAlternatives({ ...answer, versions }));
+      expect(error).toMatchObject({ code: 'invalid-page', path });
+      expect(error.message).toContain(wording);
+    }
+  });
+
+  it('fails ChunkAlternatives.refresh with load-failed, its cause naming the field', async () => {
+    const window = new ChunkWindow({
+      limit: 10,
+      loadPage: () => ({ chunks: [], total: 0, oldestSeq: null, hasMore: false }),
+    });
+    const alternatives = new ChunkAlternatives({
+      window,
+      loadAlternatives: async () => ({ ...answer, versions: [own, { ...other, total: 'many' }] }),
+      switchAlternative: () => undefined,
+    });
+    const failure = await rejectionOf(alternatives.refresh());
+    expect(failure.code).toBe('load-failed');
+    expect(failure.cause).toMatchObject({ code: 'invalid-page', path: ['versions', 1, 'total'] });
+    expect(alternatives.getSnapshot().alternatives).toBeNull();
   });
 });

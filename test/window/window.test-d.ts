@@ -11,6 +11,7 @@ import type {
   ChunkPage,
   ChunkWindow,
   ChunkWindowSnapshot,
+  ConversationVersion,
   LoadPage,
   LogEntry,
   ThreadAlternatives,
@@ -27,6 +28,7 @@ declare function useSyncExternalStore<T>(
 describe('window types', () => {
   it("takes the store's alternatives as the routes send them", () => {
     expectTypeOf<Alternatives>().toExtend<ThreadAlternatives>();
+    expectTypeOf<Alternatives['versions'][number]>().toExtend<ConversationVersion>();
     const alternatives = {} as ChunkAlternatives;
     expectTypeOf(
       useSyncExternalStore(alternatives.subscribe, alternatives.getSnapshot),

@@ -2,6 +2,7 @@ import type { ChunkRow, ChunkRowDraft } from '../../../src/schema/index.js';
 import type {
   AlternativeBranch,
   ChunkPage,
+  ConversationVersion,
   LoadPageRequest,
   ThreadAlternatives,
 } from '../../../src/window/index.js';
@@ -62,6 +63,26 @@ export class FakeConversation {
     return Object.keys(status).length === 0 ? page : { ...page, turnStatus: status };
   }
 
+  /**
+   * Every version: the conversation's own thread, then each fork in the order it was made (forks
+   * keep their insertion order in `forks`).
+   */
+  versions(): ConversationVersion[] {
+    const own = this.paths.get(this.id) as MemoryThread;
+    const versionOf = (threadId: string, index: number): ConversationVersion => {
+      const fork = this.forks.get(threadId);
+      const rows = (this.paths.get(threadId) as MemoryThread).rows;
+      return {
+        threadId,
+        createdAt: new Date(Date.UTC(2026, 0, 1, 0, index)).toISOString(),
+        ...(fork === undefined ? {} : { forkOf: { threadId: fork.from, atSeq: fork.atSeq } }),
+        turnId: fork === undefined ? own.rows[0]?.turnId : fork.turnId,
+        total: rows[rows.length - 1]?.seq ?? 0,
+      };
+    };
+    return [this.id, ...this.forks.keys()].map(versionOf);
+  }
+
   /** The branch points of the active path (every fork lists its versions at its seq). */
   alternatives(): ThreadAlternatives {
     const byAt = new Map<number, string[]>();
@@ -84,7 +105,12 @@ export class FakeConversation {
       if (active < 0) continue;
       branches.push({ atSeq, active, alternatives });
     }
-    return { conversationId: this.id, activePath: this.active, branches };
+    return {
+      conversationId: this.id,
+      activePath: this.active,
+      branches,
+      versions: this.versions(),
+    };
   }
 
   /** The version of the turn after `atSeq` that a thread's path holds: the oldest holder. */
