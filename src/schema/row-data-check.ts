@@ -38,9 +38,9 @@ function isMetadata(v: unknown): boolean {
 }
 
 // Every kind the schema knows (a system row with a `truncation` record is left to zod).
-const SYSTEM_KIND_SET: ReadonlySet<unknown> = new Set(SYSTEM_KINDS);
+const SYSTEM_KIND_SET: ReadonlySet<unknown> = /* @__PURE__ */ new Set(SYSTEM_KINDS);
 const isSystemKind = (v: unknown) => SYSTEM_KIND_SET.has(v);
-const ERROR_KIND_SET: ReadonlySet<unknown> = new Set(ERROR_KINDS);
+const ERROR_KIND_SET: ReadonlySet<unknown> = /* @__PURE__ */ new Set(ERROR_KINDS);
 const isErrorKind = (v: unknown) => ERROR_KIND_SET.has(v);
 
 function isApproval(v: unknown): boolean {
@@ -91,7 +91,10 @@ const CALL_TAIL: Record<string, Field> = {
   orphan: [isBoolean, false],
 };
 
-const SHAPES: Partial<Record<ChunkRowType, Record<string, Field>>> = {
+// The tables are built in calls marked pure, so that a bundle that imports this module's chunk but
+// never checks a row drops them (`chunklog/window` does): a spread, or a loop at the top level,
+// would keep them and every check they name.
+const SHAPES: Partial<Record<ChunkRowType, Record<string, Field>>> = /* @__PURE__ */ (() => ({
   text: { text: [isString, true], id: [isString, false], providerMetadata: [isMetadata, false] },
   thinking: {
     text: [isString, true],
@@ -121,20 +124,24 @@ const SHAPES: Partial<Record<ChunkRowType, Record<string, Field>>> = {
   custom: { kind: [isString, true], providerMetadata: [isMetadata, false] },
   steering: { id: [isString, true], text: [isString, true] },
   data: { name: [isString, true], id: [isString, false], data: [isJson, true] },
-};
+}))();
 
 /** How many required fields each shape has. */
-const REQUIRED = new Map<Readonly<Record<string, Field>>, number>(
-  [APPROVAL, ...Object.values(SHAPES)].map((shape) => [
-    shape as Record<string, Field>,
-    Object.values(shape as Record<string, Field>).filter((f) => f[1]).length,
-  ]),
-);
+const REQUIRED = /* @__PURE__ */ (() =>
+  new Map<Readonly<Record<string, Field>>, number>(
+    [APPROVAL, ...Object.values(SHAPES)].map((shape) => [
+      shape as Record<string, Field>,
+      Object.values(shape as Record<string, Field>).filter((f) => f[1]).length,
+    ]),
+  ))();
 
-const CHECKS: Partial<Record<ChunkRowType, Check>> = {};
-for (const [type, shape] of Object.entries(SHAPES)) {
-  CHECKS[type as ChunkRowType] = (data) => fields(shape as Record<string, Field>, data);
-}
+const CHECKS = /* @__PURE__ */ (() => {
+  const checks: Partial<Record<ChunkRowType, Check>> = {};
+  for (const [type, shape] of Object.entries(SHAPES)) {
+    checks[type as ChunkRowType] = (data) => fields(shape as Record<string, Field>, data);
+  }
+  return checks;
+})();
 
 /**
  * Whether a row's data is exactly what `RowDataSchemas[type]` accepts and returns, unchanged, as

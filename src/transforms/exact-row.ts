@@ -2,7 +2,12 @@ import type { ChunkRowDraft, ChunkRowType } from '../schema/chunk-row.js';
 import { rowDataIsExact } from '../schema/row-data-check.js';
 import type { GroupableRow } from './row-input.js';
 
-const ROLES: ReadonlySet<unknown> = new Set(['user', 'assistant', 'tool', 'system']);
+const ROLES: ReadonlySet<unknown> = /* @__PURE__ */ new Set([
+  'user',
+  'assistant',
+  'tool',
+  'system',
+]);
 
 /**
  * Whether a row is valid as `groupableRowMini` defines it, checked by hand (its data by

@@ -15,7 +15,5 @@ import { type ChunkRowDraft, chunkRowDraftMini } from '../schema/chunk-row.js';
 export type GroupableRow = ChunkRowDraft & { readonly seq?: number | null | undefined };
 
 /** The `zod/mini` schema of a {@link GroupableRow}: a valid draft, with an optional `seq` or null. */
-export const groupableRowMini: z.ZodMiniType<GroupableRow> = z.intersection(
-  chunkRowDraftMini,
-  z.object({ seq: z.optional(z.nullable(z.number())) }),
-);
+export const groupableRowMini: z.ZodMiniType<GroupableRow> = /* @__PURE__ */ (() =>
+  z.intersection(chunkRowDraftMini, z.object({ seq: z.optional(z.nullable(z.number())) })))();

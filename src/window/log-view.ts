@@ -1,6 +1,6 @@
 import { type ChatMessage, messageId } from '../schema/chat-message.js';
 import type { Chunk } from '../schema/chunk.js';
-import { groupEntries } from './group-entries.js';
+import { groupRows } from '../transforms/group-rows.js';
 import type { LiveEntry, LogEntry } from './log-entry.js';
 import type { PendingSegment } from './pending-segment.js';
 import type { SealedRows } from './sealed-rows.js';
@@ -12,11 +12,11 @@ type GroupedPart = SealedRows | PendingSegment;
 
 const partGroups = new WeakMap<GroupedPart, readonly ChatMessage[]>();
 
-/** `groupEntries` of a part's entries, built once per part (each part is immutable). */
+/** `groupRows` of a part's entries, built once per part (each part is immutable). */
 function cachedGroups(part: GroupedPart): readonly ChatMessage[] {
   let groups = partGroups.get(part);
   if (groups === undefined) {
-    groups = groupEntries(part.entries);
+    groups = groupRows(part.entries);
     partGroups.set(part, groups);
   }
   return groups;
@@ -119,17 +119,17 @@ export class LogView {
   private buildGroups(): readonly ChatMessage[] {
     const stored = cachedGroups(this.sealed);
     if (this.segments.every((segment) => segmentSize(segment) === 0)) return stored;
-    const fresh = liveGroups(this.segments) ?? groupEntries(this.liveEntries);
+    const fresh = liveGroups(this.segments) ?? groupRows(this.liveEntries);
     if (stored.length === 0) return fresh;
     // A turn on both sides of the boundary, or two system messages meeting there, would group
     // differently together: group the whole log then.
     const turnIds = this.sealed.turnIds;
     for (const segment of this.segments) {
       const turnId = segment.kind === 'turn' ? segment.turnId : (segment.turnId ?? segment.id);
-      if (turnIds.has(turnId)) return groupEntries(this.log);
+      if (turnIds.has(turnId)) return groupRows(this.log);
     }
     if (stored[stored.length - 1]?.role === 'system' && fresh[0]?.role === 'system') {
-      return groupEntries(this.log);
+      return groupRows(this.log);
     }
     return [...stored, ...fresh];
   }

@@ -2,7 +2,7 @@ import { messageId } from '../schema/chat-message.js';
 import type { Chunk } from '../schema/chunk.js';
 import type { ChunkRowDraft } from '../schema/chunk-row.js';
 import { explodeChunks } from '../transforms/explode-turn.js';
-import { groupEntries } from './group-entries.js';
+import { groupRows } from '../transforms/group-rows.js';
 import { type LiveEntry, liveEntry } from './log-entry.js';
 
 interface PlacedEntries {
@@ -92,7 +92,7 @@ export class TurnRows {
   groupedOf(chunk: Chunk): readonly Chunk[] | null {
     let grouped = this.grouped.get(chunk);
     if (grouped === undefined) {
-      const messages = groupEntries(this.rowsOf(chunk));
+      const messages = groupRows(this.rowsOf(chunk));
       const only = messages[0];
       grouped =
         messages.length === 0
