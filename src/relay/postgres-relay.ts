@@ -114,6 +114,12 @@ function epochOfRow(value: unknown): number | undefined {
   return value === null || value === undefined ? undefined : Number(value);
 }
 
+/** A turn whose first event (index 0) a batch writes, under the number it took. */
+interface Started {
+  readonly turnId: string;
+  readonly ord: number;
+}
+
 /** A thread's publisher: one batch in flight at a time, so rows commit in publish order. */
 interface ThreadPublisher {
   queue: Pending[];
@@ -353,6 +359,8 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
     const events: string[] = [];
     const epochs: Array<number | null> = [];
     let prune: number | undefined;
+    /** The turn whose first event the rows start with: the numbering it replaces goes. */
+    let started: Started | undefined;
     for (let k = 0; k < batch.length; k++) {
       const { event, meta } = batch[k] as Pending;
       if (meta.index === 0) {
@@ -361,7 +369,7 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
         await this.#listen().catch(() => {});
         if (ords.length > 0) {
           // A turn number is read after the rows before it landed.
-          await this.#insert(threadId, { ords, idxs, turns, ends, events, epochs }, prune);
+          await this.#insert(threadId, { ords, idxs, turns, ends, events, epochs }, prune, started);
           ords.length =
             idxs.length =
             turns.length =
@@ -378,6 +386,7 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
           [threadId],
         );
         publisher.turn = { turnId: meta.turnId, ord: Number(result.rows[0].ord) };
+        started = publisher.turn;
       }
       if (
         meta.index !== 0 &&
@@ -408,22 +417,54 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
       }
     }
     if (ords.length > 0)
-      await this.#insert(threadId, { ords, idxs, turns, ends, events, epochs }, prune);
+      await this.#insert(threadId, { ords, idxs, turns, ends, events, epochs }, prune, started);
     landed.count = batch.length;
     landed.turn = publisher.turn;
   }
 
-  async #insert(threadId: string, rows: RowColumns, prune: number | undefined): Promise<void> {
+  /**
+   * Writes rows in one statement: the rows, the wake-up (sent at commit), after a turn-end the
+   * pruning of the turns before it, and when the rows start with a turn's first event
+   * (`started`) the rows of that turn under an earlier number.
+   */
+  async #insert(
+    threadId: string,
+    rows: RowColumns,
+    prune: number | undefined,
+    started: Started | undefined,
+  ): Promise<void> {
     const { ords, idxs, turns, ends, events, epochs } = rows;
     const t = this.#table;
-    // One statement: the rows, the wake-up (sent at commit) and, after a turn-end, the pruning of
-    // the turns before it (only then: the pruning reads the thread's rows, a cost per write that
-    // would grow with the turn). On the relay's own connection, whose commits do not wait for
-    // the disk (the rows are transient: the store has the turn).
-    const pruning =
-      prune === undefined
-        ? ''
-        : `, pruned AS (DELETE FROM ${t} WHERE thread_id = $1 AND ord < $9 RETURNING 1)`;
+    // The pruning runs only after a turn-end: it reads the thread's rows, a cost per write that
+    // would grow with the turn. A turn whose first event comes again under a new number was
+    // continued anew while the table held its earlier numbering (the relay was away when the
+    // continuation asked for the last index, so it numbered from 0): it replaces that numbering,
+    // as the in-process relay's buffer does, so that the turn has one numbering here and its last
+    // event, a resume id and an end published for it are all read in the live one. For a turn
+    // that starts for the first time, that delete is a probe of the turn index that finds
+    // nothing. On the relay's own connection, whose commits do not wait for the disk (the rows
+    // are transient: the store has the turn).
+    const values: unknown[] = [
+      threadId,
+      ords,
+      idxs,
+      turns,
+      ends,
+      events,
+      this.#wakeChannel,
+      epochs,
+    ];
+    let deletes = '';
+    if (prune !== undefined) {
+      values.push(prune);
+      deletes += `, pruned AS (DELETE FROM ${t} WHERE thread_id = $1 AND ord < $${values.length} RETURNING 1)`;
+    }
+    if (started !== undefined) {
+      values.push(started.turnId, started.ord);
+      deletes += `, replaced AS (DELETE FROM ${t}
+         WHERE thread_id = $1 AND turn_id = $${values.length - 1} AND ord < $${values.length}
+         RETURNING 1)`;
+    }
     const client = await this.#listen();
     await client.query(
       `WITH rows AS (
@@ -432,11 +473,9 @@ class PostgresRelayImpl implements PostgresRelay, FollowBackend<number> {
            $2::bigint[], $3::int[], $4::text[], $5::boolean[], $6::text[], $8::bigint[]
          )
          RETURNING 1
-       )${pruning}
+       )${deletes}
        SELECT pg_notify($7, $1), (SELECT count(*) FROM rows)`,
-      prune === undefined
-        ? [threadId, ords, idxs, turns, ends, events, this.#wakeChannel, epochs]
-        : [threadId, ords, idxs, turns, ends, events, this.#wakeChannel, epochs, prune],
+      values,
     );
   }
 
@@ -680,7 +719,8 @@ function notWritten(count: number): ChunklogError {
  * row of the relay's own table (created by `migrate()`, apart from the store's migrations),
  * written in batches in publish order; `NOTIFY` wakes the readers, who read the rows after the
  * last they saw. Control messages travel by `NOTIFY` to the process that runs the turn, which
- * answers the same way. A turn's `turn-end` deletes the turns before it. `close()` first writes
+ * answers the same way. A turn's `turn-end` deletes the turns before it; a turn that starts again
+ * (continued anew after a crash) replaces its earlier rows. `close()` first writes
  * the events published before it (waiting at most 5 s; what it could not write goes to `onError`).
  *
  * @param options - the pool, the table, the control timeout

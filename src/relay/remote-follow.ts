@@ -157,7 +157,9 @@ export async function* followStored<P>(
     } catch (error) {
       throw unavailable(what, error);
     }
-    if (start.gap || (seen === undefined && id != null && id !== '')) yield { type: 'gap' };
+    /** The last read given was a gap: another one before an event would tell nothing more. */
+    let gapped = start.gap || (seen === undefined && id != null && id !== '');
+    if (gapped) yield { type: 'gap' };
     let position = start.position;
     let ord = start.ord;
     let index = start.index;
@@ -181,15 +183,22 @@ export async function* followStored<P>(
           continue;
         }
         // A turn numbered like the last one but of another id is a turn numbered anew (the thread
-        // was forgotten meanwhile): it does not follow, whatever its index. Left: a reader that
-        // read nothing while the thread was forgotten and its next turns ran until the first were
-        // pruned takes the first kept, numbered k, for the sequel of its last, k - 1 (entries name
-        // no numbering here: PostgreSQL keeps none).
+        // was forgotten meanwhile): it does not follow, whatever its index. Nor does the last
+        // turn's own id under the next number: that turn started again, numbered anew (continued
+        // after its relay could not say how far it got), even when where the reader stood did not
+        // tell whether it had ended. Left: a reader that read nothing while the thread was
+        // forgotten and its next turns ran until the first were pruned takes the first kept,
+        // numbered k, for the sequel of its last, k - 1 (entries name no numbering here:
+        // PostgreSQL keeps none).
         const follows =
           entry.ord === ord
             ? entry.index === index + 1 && entry.turnId === turnId
-            : entry.index === 0 && entry.ord === ord + 1 && ended !== false;
-        if (!follows) yield { type: 'gap' };
+            : entry.index === 0 &&
+              entry.ord === ord + 1 &&
+              ended !== false &&
+              entry.turnId !== turnId;
+        if (!follows && !gapped) yield { type: 'gap' };
+        gapped = false;
         const event = JSON.parse(entry.json) as ChunkEvent;
         position = entry.position;
         ord = entry.ord;
