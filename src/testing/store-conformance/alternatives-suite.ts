@@ -3,11 +3,8 @@
 // switchAlternative, truncate and delete, and the errors of the alternatives calls.
 import type { ChunkRow } from '../../schema/chunk-row.js';
 import type { Alternatives, ThreadFork } from '../../store/types.js';
-import { turnDrafts } from './drafts.js';
+import { as, turnDrafts } from './drafts.js';
 import type { Kit } from './kit.js';
-
-/** The rows as a thread other than their own reads them. */
-const as = (rows: readonly ChunkRow[], threadId: string) => rows.map((r) => ({ ...r, threadId }));
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

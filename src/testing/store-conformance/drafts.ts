@@ -120,3 +120,8 @@ export function draftsOf(rows: readonly ChunkRow[]): ChunkRowDraft[] {
       }) as ChunkRowDraft,
   );
 }
+
+/** The rows as a thread other than their own reads them. */
+export function as(rows: readonly ChunkRow[], threadId: string): ChunkRow[] {
+  return rows.map((r) => ({ ...r, threadId }));
+}

@@ -2,11 +2,8 @@
 // lookups, history, and the rules for deleting or truncating a thread that has forks.
 import type { ChunkRow, ChunkRowDraft } from '../../schema/chunk-row.js';
 import type { ChunkStore } from '../../store/types.js';
-import { turnDrafts as turn } from './drafts.js';
+import { as, turnDrafts as turn } from './drafts.js';
 import type { Kit } from './kit.js';
-
-/** The rows as a thread other than their own reads them. */
-const as = (rows: readonly ChunkRow[], threadId: string) => rows.map((r) => ({ ...r, threadId }));
 
 /**
  * A chain three forks deep over turns of 1 to 3 rows: P (turns p0–p3), F1 forked from P after p2
