@@ -187,7 +187,12 @@ export class ChunkAlternatives {
     listener,
   ) => {
     if (typeof listener !== 'function') {
-      invalidOption('ChunkAlternatives.subscribe', 'listener', 'must be a function', listener);
+      invalidOption(
+        'ChunkAlternatives.subscribe',
+        'listener',
+        '`listener` must be a function',
+        listener,
+      );
     }
     return this.listeners.add(listener);
   };

@@ -299,12 +299,7 @@ export class ChunkWindow {
    */
   readonly subscribe: (listener: ChunkWindowListener) => () => void = (listener) => {
     if (typeof listener !== 'function') {
-      invalidOption(
-        'ChunkWindow.subscribe',
-        'listener',
-        'the listener must be a function',
-        listener,
-      );
+      invalidOption('ChunkWindow.subscribe', 'listener', '`listener` must be a function', listener);
     }
     return this.listeners.add(listener);
   };
@@ -333,7 +328,14 @@ export class ChunkWindow {
    */
   apply(event: ChunkEvent, options?: ApplyOptions): boolean {
     const parsed = safeParseWith(chunkEventMini, event, 'invalid-event', 'chunk event');
-    if (!parsed.success) throw parsed.error;
+    if (!parsed.success) {
+      const { message, path, value, cause } = parsed.error;
+      throw new ChunklogError('invalid-event', `ChunkWindow.apply: ${message}`, {
+        path,
+        value,
+        cause,
+      });
+    }
     let continuation: Continuation | undefined;
     if (options !== undefined) {
       const { id } = readOptions(options, 'ChunkWindow.apply', ['id']);
@@ -389,10 +391,12 @@ export class ChunkWindow {
     const turnId =
       readOptions(options, 'ChunkWindow.addPendingUserMessage', ['turnId']).turnId ?? null;
     if (turnId !== null && (typeof turnId !== 'string' || turnId === '')) {
-      throw new ChunklogError('invalid-option', '`turnId` must be a non-empty string', {
-        option: 'turnId',
-        value: turnId,
-      });
+      invalidOption(
+        'ChunkWindow.addPendingUserMessage',
+        'turnId',
+        '`turnId` must be a non-empty string',
+        turnId,
+      );
     }
     const pending = createPending(++this.keys, this.keys, chunks, turnId);
     // A message of a turn already stored is shown by its stored rows.

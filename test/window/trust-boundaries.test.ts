@@ -2,7 +2,7 @@
 // mid-turn with rows already held.
 import { describe, expect, it } from 'vitest';
 import type { ChunkEvent } from '../../src/schema/index.js';
-import { ChunkWindow } from '../../src/window/index.js';
+import { ChunkAlternatives, ChunkWindow } from '../../src/window/index.js';
 import { rejected, thrown } from '../support/chunklog-error.js';
 import { MemoryThread } from './support/page-source.js';
 
@@ -68,5 +68,98 @@ describe('window trust boundaries', () => {
     expect(error.code).toBe('load-failed');
     expect((error.cause as { code?: string }).code).toBe('invalid-page');
     expect(broken.log).toEqual(held);
+  });
+
+  it('every refusal names the method and the argument, as `Class.method: …`', () => {
+    const { window } = windowWithData();
+    const alternatives = new ChunkAlternatives({
+      window,
+      loadAlternatives: () => undefined,
+      switchAlternative: () => undefined,
+    });
+    const refusals: [() => unknown, string, string | undefined, string][] = [
+      [
+        () => window.subscribe('render' as never),
+        'invalid-option',
+        'listener',
+        'ChunkWindow.subscribe: `listener` must be a function',
+      ],
+      [
+        () => window.addPendingUserMessage('hi', { turnId: '' }),
+        'invalid-option',
+        'turnId',
+        'ChunkWindow.addPendingUserMessage: `turnId` must be a non-empty string',
+      ],
+      [
+        () => window.addPendingUserMessage('hi', { turnId: 7 as never }),
+        'invalid-option',
+        'turnId',
+        'ChunkWindow.addPendingUserMessage: `turnId` must be a non-empty string',
+      ],
+      [
+        () => window.apply({ type: 'turn-start', turnId: 7 } as unknown as ChunkEvent),
+        'invalid-event',
+        undefined,
+        'ChunkWindow.apply: Invalid chunk event at turnId: Invalid input: expected string, received number (got 7)',
+      ],
+      [
+        () => window.apply({ type: 'text-delta', text: 'x' }, { id: 5 as never }),
+        'invalid-option',
+        'id',
+        'ChunkWindow.apply: `id` must be a string',
+      ],
+      [
+        () => window.setScrolledUp('yes' as never),
+        'invalid-option',
+        'scrolledUp',
+        'ChunkWindow.setScrolledUp: `scrolledUp` must be a boolean',
+      ],
+      [
+        () => window.evict({ force: 1 } as never),
+        'invalid-option',
+        'force',
+        'ChunkWindow.evict: `force` must be a boolean',
+      ],
+      [
+        () => window.reload({ keepTurnId: '' }),
+        'invalid-option',
+        'keepTurnId',
+        'ChunkWindow.reload: `keepTurnId` must be a non-empty string',
+      ],
+      [
+        () => alternatives.subscribe(5 as never),
+        'invalid-option',
+        'listener',
+        'ChunkAlternatives.subscribe: `listener` must be a function',
+      ],
+      [
+        () => alternatives.versionsOf(3 as never),
+        'invalid-option',
+        'turnId',
+        'ChunkAlternatives.versionsOf: `turnId` must be a non-empty string',
+      ],
+      [
+        () => alternatives.switchAlternative(''),
+        'invalid-option',
+        'threadId',
+        'ChunkAlternatives.switchAlternative: `threadId` must be a non-empty string',
+      ],
+      [
+        () => alternatives.startVersion('go' as never),
+        'invalid-option',
+        'start',
+        'ChunkAlternatives.startVersion: `start` must be a function',
+      ],
+    ];
+    const snapshot = window.getSnapshot();
+    for (const [run, code, option, message] of refusals) {
+      const error = thrown(run);
+      expect({ code: error.code, option: error.option, message: error.message }).toEqual({
+        code,
+        option,
+        message,
+      });
+    }
+    expect(window.getSnapshot()).toBe(snapshot);
   });
 });
