@@ -1,6 +1,8 @@
 import { ChunklogError } from '../errors/chunklog-error.js';
 import { invalidOption, readOptions } from '../errors/invalid-option.js';
+import { checkList } from '../schema/check-list.js';
 import type { Chunk } from '../schema/chunk.js';
+import { chunkMini } from '../schema/chunk-schemas.js';
 import {
   indexTurnVersions,
   safeParseThreadAlternatives,
@@ -286,8 +288,10 @@ export class ChunkAlternatives {
    * @param start - sends the request (`POST …/messages` `{ text, edit }` or `{ regenerate }`)
    * @param options - `content`: the new version's user message
    * @returns the new turn's id
-   * @throws {ChunklogError} `invalid-option` (thrown) for a `start` that is not a function;
-   *   rejects with `start`'s own error, or `load-failed` when the reload failed
+   * @throws {ChunklogError} `invalid-option` (thrown) for a `start` that is not a function or a
+   *   `content` that is neither a string nor an array, `invalid-chunk` (thrown) for an invalid
+   *   chunk of `content`, before `start` is called; rejects with `start`'s own error, or
+   *   `load-failed` when the reload failed
    *
    * @example
    * ```ts
@@ -304,7 +308,16 @@ export class ChunkAlternatives {
       invalidOption('ChunkAlternatives.startVersion', 'start', '`start` must be a function', start);
     }
     const { content } = readOptions(options, 'ChunkAlternatives.startVersion', ['content']);
-    if (content !== undefined && typeof content !== 'string' && !Array.isArray(content)) {
+    if (Array.isArray(content)) {
+      // Checked before the request, not by the window after it.
+      checkList(content, {
+        schema: chunkMini,
+        code: 'invalid-chunk',
+        where: 'ChunkAlternatives.startVersion',
+        argument: 'content',
+        what: 'chunk',
+      });
+    } else if (content !== undefined && typeof content !== 'string') {
       invalidOption(
         'ChunkAlternatives.startVersion',
         'content',

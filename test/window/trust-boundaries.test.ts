@@ -77,6 +77,11 @@ describe('window trust boundaries', () => {
       loadAlternatives: () => undefined,
       switchAlternative: () => undefined,
     });
+    let requests = 0;
+    const start = async () => {
+      requests++;
+      return { turnId: 'v2' };
+    };
     const refusals: [() => unknown, string, string | undefined, string][] = [
       [
         () => window.subscribe('render' as never),
@@ -150,6 +155,18 @@ describe('window trust boundaries', () => {
         'start',
         'ChunkAlternatives.startVersion: `start` must be a function',
       ],
+      [
+        () => alternatives.startVersion(start, { content: 4 as never }),
+        'invalid-option',
+        'content',
+        'ChunkAlternatives.startVersion: `content` must be a string or chunks',
+      ],
+      [
+        () => alternatives.startVersion(start, { content: [{ type: 'text', step: 0 } as never] }),
+        'invalid-chunk',
+        undefined,
+        'ChunkAlternatives.startVersion: invalid chunk at content[0].text: Invalid input: expected string, received undefined (got undefined)',
+      ],
     ];
     const snapshot = window.getSnapshot();
     for (const [run, code, option, message] of refusals) {
@@ -161,5 +178,6 @@ describe('window trust boundaries', () => {
       });
     }
     expect(window.getSnapshot()).toBe(snapshot);
+    expect(requests).toBe(0);
   });
 });
