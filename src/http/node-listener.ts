@@ -36,7 +36,7 @@ export function toNodeListener(
   handler: (request: Request) => Promise<Response>,
 ): (req: NodeRequestLike, res: NodeResponseLike) => void {
   if (typeof handler !== 'function') {
-    invalidOption('toNodeListener', 'handler', 'the handler must be a function', handler);
+    invalidOption('toNodeListener', 'handler', '`handler` must be a function', handler);
   }
   return (req, res) => {
     serve(handler, req, res).catch(() => {

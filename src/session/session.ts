@@ -934,10 +934,7 @@ class Session implements AgentSession {
 
   subscribe(listener: SessionListener): () => void {
     if (typeof listener !== 'function') {
-      throw new ChunklogError('invalid-option', 'subscribe: the listener must be a function', {
-        option: 'listener',
-        value: listener,
-      });
+      invalidOption('subscribe', 'listener', '`listener` must be a function', listener);
     }
     return this.#local.subscribe(this.threadId, listener);
   }

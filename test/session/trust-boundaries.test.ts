@@ -66,6 +66,17 @@ describe('session trust boundaries', () => {
       expect(error.code).toBe('invalid-option');
       expect(error.option).toBe(option);
     }
+    expect(thrown(() => toNodeListener('handler' as never)).message).toBe(
+      'toNodeListener: `handler` must be a function',
+    );
+  });
+
+  it('subscribe refuses a listener that is not a function, naming the argument', async () => {
+    const { session } = await openSession();
+    const error = thrown(() => session.subscribe('listener' as never));
+    expect(error.code).toBe('invalid-option');
+    expect(error.option).toBe('listener');
+    expect(error.message).toBe('subscribe: `listener` must be a function');
   });
 
   it('send refuses a malformed signal or option before a turn starts', async () => {
