@@ -370,17 +370,26 @@ export function describeAlternativesSuite(kit: Kit): void {
       await s.appendTurn(other, turnDrafts('o1', 2));
       await s.forkThread(a, { atSeq: 6, newThreadId: fork });
       const before = await s.getAlternatives(c);
+      // Each refusal names the argument that was wrong (`option`).
+      const refused = async (call: Promise<unknown>, option: string) => {
+        expect((await kit.expectCode(call, 'invalid-option')).option).toBe(option);
+      };
       // An alternative is no conversation: give its conversation.
-      await kit.expectCode(s.getAlternatives(a), 'invalid-option');
-      await kit.expectCode(s.addAlternative(a, { turnId: 't1' }), 'invalid-option');
-      await kit.expectCode(s.switchAlternative(a, a), 'invalid-option');
+      await refused(s.getAlternatives(a), 'conversationId');
+      await refused(s.addAlternative(a, { turnId: 't1' }), 'conversationId');
+      await refused(s.switchAlternative(a, a), 'conversationId');
       // A turn not on the active path (t3 is the conversation's, not A's), or none at all.
-      await kit.expectCode(s.addAlternative(c, { turnId: 't3' }), 'invalid-option');
-      await kit.expectCode(s.addAlternative(c, { turnId: 'nope' }), 'invalid-option');
+      await refused(s.addAlternative(c, { turnId: 't3' }), 'turnId');
+      await refused(s.addAlternative(c, { turnId: 'nope' }), 'turnId');
       await kit.expectCode(s.addAlternative(c, { turnId: 't1', newThreadId: a }), 'thread-exists');
       // Not part of the conversation: a plain thread, a fork made by forkThread from a version.
-      await kit.expectCode(s.switchAlternative(c, other), 'invalid-option');
-      await kit.expectCode(s.switchAlternative(c, fork), 'invalid-option');
+      await refused(s.switchAlternative(c, other), 'threadId');
+      await refused(s.switchAlternative(c, fork), 'threadId');
+      // A thread that does not exist is named as the one not found.
+      const nowhere = kit.thread('alt-nowhere');
+      expect(
+        (await kit.expectCode(s.switchAlternative(c, nowhere), 'thread-not-found')).threadId,
+      ).toBe(nowhere);
       expect(await s.getAlternatives(c)).toEqual(before);
       expect(await s.activePath(c)).toBe(a);
       expect(versionsOf(await s.getAlternatives(fork))).toEqual([
