@@ -1,10 +1,9 @@
 import type { StoreContext } from '../context.js';
 import { forgetStates } from '../history/write-state.js';
 import { wrapStoreErrors } from '../store-errors.js';
-import { selectThread } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import { checkThreadId } from '../validate.js';
-import { dropFromConversation } from './conversation-members.js';
+import { lockForRemoval } from './conversation-members.js';
 import { refuseIfForked } from './fork-guard.js';
 
 /**
@@ -24,14 +23,13 @@ export function eraseThread(ctx: StoreContext, threadId: string): Promise<boolea
     return await writeTransaction(
       ctx,
       async (trx) => {
-        const existed = (await selectThread(ctx, trx, threadId, true)) !== undefined;
         // A conversation is erased with its alternatives, each after those forked from it.
-        const alternatives = existed ? await dropFromConversation(trx, threadId) : [];
-        const erased = [...alternatives, threadId];
+        const locked = await lockForRemoval(ctx, trx, threadId);
+        const existed = locked !== undefined;
+        const erased = [...(locked ?? []), threadId];
         // Every thread is locked and checked before anything is deleted or any key destroyed: a
         // refusal must leave every key (a destroyed key is not rolled back with the transaction).
         for (const id of erased) {
-          if (id !== threadId) await selectThread(ctx, trx, id, true);
           if (existed) await refuseIfForked(trx, 'eraseThread', id, undefined, erased);
         }
         for (const id of erased) {

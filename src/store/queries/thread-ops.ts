@@ -9,7 +9,7 @@ import { checkMetadata, insertThreadIfAbsent, openThread, selectThread } from '.
 import { writeTransaction } from '../transaction.js';
 import type { CreateThreadOptions, Thread } from '../types.js';
 import { checkSeq, checkThreadId, MAX_SEQ, newThreadId } from '../validate.js';
-import { dropFromConversation } from './conversation-members.js';
+import { lockForRemoval } from './conversation-members.js';
 import { refuseIfForked } from './fork-guard.js';
 
 /** The `thread-exists` error for `threadId`. */
@@ -81,8 +81,9 @@ export function getThread(ctx: StoreContext, threadId: string): Promise<Thread> 
 }
 
 /**
- * `ChunkStore.deleteThread`: the thread's rows, then the thread, under the thread's lock; refused
- * while forks read its rows by reference (`thread-has-forks`).
+ * `ChunkStore.deleteThread`: the thread's rows, then the thread, under the thread's lock (and its
+ * conversation's, and its alternatives', taken by `lockForRemoval`); refused while forks read its
+ * rows by reference (`thread-has-forks`).
  */
 export function deleteThread(ctx: StoreContext, threadId: string): Promise<boolean> {
   checkThreadId(threadId);
@@ -90,13 +91,11 @@ export function deleteThread(ctx: StoreContext, threadId: string): Promise<boole
     writeTransaction(
       ctx,
       async (trx) => {
-        if ((await selectThread(ctx, trx, threadId, true)) === undefined) return false;
+        const alternatives = await lockForRemoval(ctx, trx, threadId);
+        if (alternatives === undefined) return false;
         // A conversation goes with its alternatives, each after those forked from it.
-        for (const id of [...(await dropFromConversation(trx, threadId)), threadId]) {
-          if (id !== threadId) {
-            await selectThread(ctx, trx, id, true);
-            forgetStates(ctx, id);
-          }
+        for (const id of [...alternatives, threadId]) {
+          if (id !== threadId) forgetStates(ctx, id);
           await refuseIfForked(trx, 'deleteThread', id, undefined);
           await trx.deleteFrom('chunks').where('thread_id', '=', id).execute();
           // Also by foreign key; explicit for a SQLite connection without foreign keys on.
