@@ -8,7 +8,8 @@ import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
 import { corruptRowPolicy } from '../store-options.js';
 import type { ForwardChunkPage, GetChunksAfterOptions, ThreadStart } from '../types.js';
 import { checkLimit, checkSeq, checkThreadId, MAX_SEQ } from '../validate.js';
-import { type PathPageRow, pathRowsAfter, readOrigin } from './path-rows.js';
+import { type PathPageRow, pathRowsAfter, readOrigin, type ThreadOriginRead } from './path-rows.js';
+import { pathStart } from './path-start.js';
 import { readPage } from './read-page.js';
 
 /**
@@ -40,9 +41,10 @@ export function getChunksAfter(
     let turnStatus = read.turnStatus;
     let total: number | undefined;
     const firstOwn = read.records[0];
-    const start = firstOwn === undefined ? undefined : threadStartOf(firstOwn);
+    let start = firstOwn === undefined ? undefined : threadStartOf(firstOwn);
+    let thread: ThreadOriginRead | undefined;
     if (firstOwn === undefined || Number(firstOwn.seq) !== afterSeq + 1) {
-      const thread = await readOrigin(ctx, ctx.db, threadId);
+      thread = await readOrigin(ctx, ctx.db, threadId);
       if (thread === undefined) throw threadNotFound(threadId);
       total = thread.nextSeq - 1;
       const { ancestors } = thread.origin;
@@ -50,6 +52,14 @@ export function getChunksAfter(
         const shared = await pathRowsAfter(ctx, ancestors, afterSeq, limit);
         records = [...shared, ...records].slice(0, limit);
         turnStatus = pageTurnStatus(records);
+      }
+    }
+    // A fork's, or an expired thread's, start is where its path starts (notes/0121).
+    if (records.length > 0 && (start === undefined || !plainStart(start))) {
+      thread ??= await readOrigin(ctx, ctx.db, threadId);
+      if (thread === undefined) throw threadNotFound(threadId);
+      if (start !== undefined || thread.origin.ancestors.length > 0) {
+        start = await pathStart(ctx.db, threadId, thread.origin);
       }
     }
     const last = records[records.length - 1];
@@ -68,6 +78,11 @@ export function getChunksAfter(
     };
     return turnStatus === undefined ? page : { ...page, turnStatus };
   });
+}
+
+/** Whether a thread that starts with this row starts at seq 1 with no sentinel: a plain start. */
+function plainStart(start: ThreadStart): boolean {
+  return start.seq === 1 && !start.turnId.startsWith('expired-');
 }
 
 /** The thread's oldest own row, as a forward page row carries it. */
