@@ -104,15 +104,19 @@ async function turnsOfRows(
   if (unique.length === 0) return turns;
   const rows = await db
     .selectFrom('chunks')
-    .select(['thread_id', 'seq', 'turn_id'])
+    .select(['thread_id', 'seq', 'turn_id', 'role'])
     .where((eb) =>
       eb.or(
         unique.map(([thread, seq]) => eb.and([eb('thread_id', '=', thread), eb('seq', '=', seq)])),
       ),
     )
     .execute();
-  for (const row of rows)
-    turns.set(rowKey(asString(row.thread_id), Number(row.seq)), asString(row.turn_id));
+  for (const row of rows) {
+    const turnId = asString(row.turn_id);
+    // A retention sentinel stands where the turn was: the turn is gone (notes/0121).
+    if (row.role === 'system' && turnId === `expired-${Number(row.seq)}`) continue;
+    turns.set(rowKey(asString(row.thread_id), Number(row.seq)), turnId);
+  }
   return turns;
 }
 
@@ -156,15 +160,25 @@ async function alternativesOf(
   return {
     conversationId,
     activePath: active.id,
-    branches: points.map((p) => ({
-      atSeq: p.atSeq,
-      active: p.active,
-      alternatives: p.versions.map((v) => ({
-        threadId: v.threadId,
-        turnId: v.holder === undefined ? undefined : turns.get(rowKey(v.holder, p.atSeq + 1)),
-        createdAt: v.createdAt,
-      })),
-    })),
+    branches: points.flatMap((p) => {
+      const listed = p.versions.flatMap((v, i) => {
+        const turnId =
+          v.holder === undefined ? undefined : turns.get(rowKey(v.holder, p.atSeq + 1));
+        // A version whose first turn retention removed is listed only while it is the active
+        // one (notes/0121): there is nothing left of it to switch to at this point.
+        const gone = v.holder !== undefined && turnId === undefined;
+        if (gone && i !== p.active) return [];
+        return [{ version: { threadId: v.threadId, turnId, createdAt: v.createdAt }, i }];
+      });
+      if (listed.length < 2) return [];
+      return [
+        {
+          atSeq: p.atSeq,
+          active: listed.findIndex((l) => l.i === p.active),
+          alternatives: listed.map((l) => l.version),
+        },
+      ];
+    }),
     versions: conversationVersions(members, conversationId, turns),
   };
 }
