@@ -1,7 +1,8 @@
 // Forks by reference meet the privacy features (issues 32 and 34): a fork of an encrypted thread
 // reads its parent's rows with the parent's key; `eraseThread` of a thread whose forks read its
 // rows is refused (`thread-has-forks`) before any key is destroyed, and goes through once the
-// forks are erased; retention leaves a chain of forks whole. On every dialect available.
+// forks are erased; retention cuts a chain of forks, each sentinel sealed with its owner's key
+// (notes/0121). On every dialect available.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ChunkRowDraft } from '../../src/schema/index.js';
 import { createMemoryKeyProvider, type ThreadKeyProvider } from '../../src/store/index.js';
@@ -124,31 +125,29 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)(
     );
 
     it.skipIf(!available.includes(name))(
-      'expire leaves a parent with forks, and the forks, whole, and names them',
+      'expire cuts a parent with forks and the forks, each with its own key, and leaves none whole',
       async () => {
         const { store, asked } = await open();
         await store.appendTurn('plain', qa('x0', 'old'), { createdAt: new Date(T0) });
         await store.appendTurn('plain', qa('x1', 'new'), { createdAt: new Date(T0 + 9 * DAY) });
         asked.length = 0;
         const result = await store.expire({ before: new Date(T0 + 5 * DAY) });
-        // A key is fetched (under the thread's lock) only for the thread that lost turns: never
-        // for one left whole, so that none is made for a thread erased meanwhile.
-        expect(new Set(asked)).toEqual(new Set(['plain']));
-        expect({ ...result, leftWhole: [...result.leftWhole].sort() }).toEqual({
-          threads: 1,
-          turns: 1,
-          rows: 2,
-          leftWhole: ['fork', 'parent'],
-        });
-        // One thread asked for: named too, and only when it holds rows that old.
-        expect(
-          (await store.expire({ before: new Date(T0 + 5 * DAY), threadId: 'fork' })).leftWhole,
-        ).toEqual(['fork']);
-        expect(
-          (await store.expire({ before: new Date(T0), threadId: 'parent' })).leftWhole,
-        ).toEqual([]);
-        expect(await store.getRows('parent')).toHaveLength(4);
-        expect(await store.getRows('fork')).toHaveLength(6);
+        // A key is fetched (under the thread's lock) only for a thread that lost turns.
+        expect(new Set(asked)).toEqual(new Set(['plain', 'parent', 'fork']));
+        expect(result).toEqual({ threads: 3, turns: 4, rows: 8, leftWhole: [] });
+        // The parent's last removed row is the fork's point: one sentinel for both; the fork's
+        // own turn has its own, sealed with its key.
+        const rows = await store.getRows('fork');
+        expect(rows.map((r) => [r.seq, r.turnId, r.threadId])).toEqual([
+          [4, 'expired-4', 'fork'],
+          [6, 'expired-6', 'fork'],
+        ]);
+        expect(rows.map((r) => (r.data as { kind?: string }).kind)).toEqual([
+          'context-truncated',
+          'context-truncated',
+        ]);
+        expect(JSON.stringify(await store.getMessages('fork'))).not.toContain('question');
+        expect((await store.getRows('parent')).map((r) => r.turnId)).toEqual(['expired-4']);
         await store.close();
       },
     );

@@ -18,7 +18,8 @@ export function stateDue(stateSeq: number, lastSeq: number, minRows: number): bo
  * Writes a new history state of the thread when one is due (see {@link stateDue}), or whenever
  * it has rows past its newest state with `force`: the thread is read through the one history
  * read, and the fold stored in a write transaction that holds the thread's lock, only while the
- * thread's last row is still the one the fold ended with; older states are removed with it. A
+ * thread's last row is still the one the fold ended with and its update time the one read
+ * before the fold (an expiry moves it, of a fork's parent too); older states are removed with it. A
  * read that skipped a corrupt row writes nothing.
  *
  * @param ctx - the store
@@ -33,6 +34,9 @@ export async function writeHistoryState(
 ): Promise<number | undefined> {
   const minRows = ctx.snapshotMinRows;
   if (minRows === false || !statesAvailable()) return undefined;
+  // The thread's update time before the read: a change made meanwhile that the rows written do
+  // not show (an expiry of rows a fork reads of another thread, notes/0121) moves it.
+  const stamp = await updateStamp(ctx, threadId);
   const history = await readHistory(ctx, threadId, 'skip');
   const { fold } = history;
   // A fork that read from a state of a thread it reads has none of its own yet.
@@ -59,6 +63,8 @@ export async function writeHistoryState(
       const nextSeq = Number(thread.rows[0]?.next_seq ?? 0);
       // The fold ends with the thread's last row, as stored now (not one of a truncated past).
       if (nextSeq !== last.seq + 1) return false;
+      // The thread (or the rows its path reads of others) changed since the read.
+      if (String(thread.rows[0]?.updated_at) !== stamp) return false;
       // A key rotation moved the thread past the key the state was sealed with: a state is
       // derived, so it is not written rather than sealed again (notes/0095).
       if (key !== undefined && rotatedPast(thread.rows[0]?.key_version, key.version)) {
@@ -84,6 +90,16 @@ export async function writeHistoryState(
     { what: 'writeHistoryState', threadId },
   );
   return written ? last.seq : undefined;
+}
+
+/** The thread's update time as stored (a string, to compare whatever the driver returns). */
+async function updateStamp(ctx: StoreContext, threadId: string): Promise<string> {
+  const row = await ctx.db
+    .selectFrom('threads')
+    .select('updated_at')
+    .where('id', '=', threadId)
+    .executeTakeFirst();
+  return String(row?.updated_at);
 }
 
 /** How many threads' newest state seq a store remembers (to skip asking on every write). */

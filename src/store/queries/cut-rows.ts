@@ -4,9 +4,12 @@ import type { StoreTables, ThreadRecord } from '../tables.js';
 /**
  * Which of a thread's rows a cut removes: those after seq `after` (`truncateAfter`), or those
  * before seq `before` (retention, which keeps the row at `before` as the sentinel of the whole
- * turns it removes: that row ends the last of them).
+ * turns it removes: that row ends the last of them), but for the seqs in `keep` (the sentinels
+ * at the rows where forks stop reading the thread, notes/0121).
  */
-export type Cut = { readonly after: number } | { readonly before: number };
+export type Cut =
+  | { readonly after: number }
+  | { readonly before: number; readonly keep?: readonly number[] | undefined };
 
 /** What a cut sets on the thread row: its update time, and whatever else the caller moves. */
 export type ThreadAfterCut = Pick<ThreadRecord, 'updated_at'> &
@@ -36,7 +39,9 @@ export async function cutRows(
   const rows = trx.deleteFrom('chunks').where('thread_id', '=', threadId);
   const deleted = await ('after' in cut
     ? rows.where('seq', '>', cut.after)
-    : rows.where('seq', '<', cut.before)
+    : rows
+        .where('seq', '<', cut.before)
+        .$if((cut.keep?.length ?? 0) > 0, (qb) => qb.where('seq', 'not in', cut.keep ?? []))
   ).executeTakeFirst();
   const states = trx.deleteFrom('historyStates').where('thread_id', '=', threadId);
   const snapshots = trx.deleteFrom('snapshots').where('thread_id', '=', threadId);
