@@ -54,12 +54,13 @@ export function getChunksAfter(
         turnStatus = pageTurnStatus(records);
       }
     }
-    // A fork's, or an expired thread's, start is where its path starts (notes/0121).
+    // Once retention cut a fork's or a thread's path, its start is the newest sentinel the path
+    // starts with (notes/0121); before, the thread's own first row.
     if (records.length > 0 && (start === undefined || !plainStart(start))) {
       thread ??= await readOrigin(ctx, ctx.db, threadId);
       if (thread === undefined) throw threadNotFound(threadId);
       if (start !== undefined || thread.origin.ancestors.length > 0) {
-        start = await pathStart(ctx.db, threadId, thread.origin);
+        start = (await pathStart(ctx.db, threadId, thread.origin)) ?? start;
       }
     }
     const last = records[records.length - 1];

@@ -20,13 +20,15 @@ function startOf(row: StartRow): ThreadStart {
 }
 
 /**
- * Where a thread's path starts, as `ForwardChunkPage.threadStart` reports it for a fork or an
- * expired thread (notes/0121): the newest retention sentinel of the sentinels the path starts
- * with (the one the latest expiry that cut the path wrote or rewrote), or the path's first row
- * when it starts with none. Any expiry that removes a row the path reads moves it: it writes a
- * sentinel past every row left before it, or rewrites the one at a fork's point. The path's first
- * row alone would not do: it can be an older sentinel, kept where another fork stops reading.
- * Two keyset reads per stretch of the path until its first row that is no sentinel.
+ * Where a thread's kept history starts once retention cut its path, as
+ * `ForwardChunkPage.threadStart` reports it (notes/0121): the newest retention sentinel of the
+ * sentinels the path starts with (the one the latest expiry that cut the path wrote or
+ * rewrote). Undefined when the path does not start with a sentinel: the thread's own first row
+ * is its start then, as before. Any expiry that removes a row the path reads moves it: it writes
+ * a sentinel past every row left before it, or rewrites the one at a fork's point. The path's
+ * first row alone would not do: it can be an older sentinel, kept because another fork stops
+ * reading there, while rows after it are cut. Two keyset reads per stretch of the path until its
+ * first row that is no sentinel.
  *
  * @param db - the connection
  * @param threadId - the thread
@@ -58,7 +60,7 @@ export async function pathStart(
     const below = first === undefined ? s.upTo : Number(first.seq) - 1;
     const sentinel = await rows(below).orderBy('seq', 'desc').limit(1).executeTakeFirst();
     if (sentinel !== undefined) newest = startOf(sentinel);
-    if (first !== undefined) return newest ?? startOf(first);
+    if (first !== undefined) return newest;
   }
   return newest;
 }
