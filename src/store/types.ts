@@ -181,10 +181,9 @@ export interface ExpireResult {
   /** How many rows were removed (the rows that became sentinels included). */
   readonly rows: number;
   /**
-   * The threads with rows created before `before` that expiry left whole because they are in a
-   * chain of forks by reference: a conversation edited or regenerated and its versions, a thread
-   * forked and its forks. Where retention must hold, erase or delete them (docs/store.md,
-   * Retention).
+   * The threads expiry left whole for being in a chain of forks by reference: always empty
+   * since expiry cuts through forks (notes/0121), kept for compatibility. Code that erased or
+   * deleted the threads named here has nothing left to do.
    */
   readonly leftWhole: readonly string[];
 }
@@ -371,10 +370,13 @@ export interface ForwardChunkPage {
   /**
    * The oldest row the thread holds of its own (its seq, turn id and creation time), read in the
    * same statement as the rows; absent when none of its own rows lies after `afterSeq` (the rows
-   * a fork reads from its parent are not its own, and do not count). It changes when retention
-   * (`expire`) removes the thread's first turns: the sentinel that stands for them is then the
-   * oldest row. A reader that keeps rows from an earlier read sees here that rows before its
-   * position are gone (a truncation it sees in the rows themselves).
+   * a fork reads from its parent are not its own, and do not count). Once retention (`expire`)
+   * removed turns the thread's path reads, it is instead the newest of the sentinels the path
+   * starts with (the one the latest expiry that cut the path wrote), whether or not the thread's
+   * own rows lie after `afterSeq`: read along the stretches a fork reads of other threads, so an
+   * expiry of a fork's parent moves it too (notes/0121). A reader that keeps rows from an
+   * earlier read sees here that rows before its position are gone (a truncation it sees in the
+   * rows themselves).
    */
   readonly threadStart?: ThreadStart | undefined;
 }
@@ -655,8 +657,11 @@ export interface ChunkStore extends ChunkStoreTurns {
    * kept (what was spent was spent): `getThreadUsage` totals do not change. The rows kept keep
    * their seqs, so a thread's seqs then start at the sentinel's, not at 1 (`total` still counts
    * every row ever stored). History states of the thread are dropped (a later write writes
-   * one). With `encryption` the sentinel is encrypted like any row. A thread that has forks by
-   * reference, and a fork, are left whole (their paths share rows).
+   * one). With `encryption` the sentinel is encrypted like any row. Forks by reference and the
+   * versions of a conversation expire too (notes/0121): each row by the thread that owns it,
+   * owners before their forks (a fork's own turns only behind every row it reads of others), and
+   * the row where a fork stops reading the removed rows becomes a sentinel as well; every thread
+   * whose path reads the rows removed loses its history states, and its `updatedAt` moves.
    *
    * @throws {ChunklogError} `invalid-option` for a `before` that is no time, or a bad thread id
    *
