@@ -90,6 +90,10 @@ export class KeptHistory {
     }
     if (start !== undefined) {
       if (this.#start !== undefined && !sameRow(start, this.#start)) return await this.#rebuild();
+      // A start now told where none was while the fold held rows: a fork read before it had rows
+      // of its own, or before retention cut its path (notes/0121). Which one it is, the start
+      // alone does not say: read again (once; an empty thread's first rows do not count).
+      if (this.#start === undefined && last !== null) return await this.#rebuild();
       this.#start = start;
     }
     if (last !== null) {

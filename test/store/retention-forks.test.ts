@@ -207,6 +207,34 @@ describe.each(cases)(
     );
 
     it.skipIf(!available.includes(name))(
+      'a warm session on a fork with no rows of its own yet reads again when an expiry of its parent stops before the fork point',
+      async () => {
+        const store = await open();
+        await store.appendTurn('parent', qa('p0', 'old question'), at(0));
+        await store.appendTurn('parent', qa('p1', 'fresh question'), at(9));
+        await store.forkThread('parent', { atSeq: 4, newThreadId: 'f' });
+        const model = createScriptedModel([{ parts: [{ type: 'text', text: 'ok' }] }]);
+        const input = { text: 'next', turnId: 'n' };
+        const warm = createAgentSession({ store, threadId: 'f', model });
+        expect(JSON.stringify(await warm.modelMessages(input))).toContain('old question');
+        expect(await store.expire({ before: new Date(T0 + 5 * DAY) })).toMatchObject({ turns: 1 });
+        // The row the session folded last (the fork point) is still there, unchanged.
+        expect((await store.getRows('f')).map(shown)).toEqual([
+          [2, 'expired-2', 1],
+          [3, 'p1', 'fresh question'],
+          [4, 'p1', 'answer to fresh question'],
+        ]);
+        const fresh = createAgentSession({ store, threadId: 'f', model });
+        const sent = JSON.stringify(await warm.modelMessages(input));
+        expect(sent).toBe(JSON.stringify(await fresh.modelMessages(input)));
+        expect(sent).not.toContain('old question');
+        await fresh.close();
+        await warm.close();
+        await store.close();
+      },
+    );
+
+    it.skipIf(!available.includes(name))(
       'getAlternatives hides a version whose first turn is gone unless it is the active one; versions lists it with no turn',
       async () => {
         const store = await open();
