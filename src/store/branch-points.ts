@@ -54,6 +54,51 @@ function versionAfter(member: ConversationMember, seq: number, root: string): st
     : undefined;
 }
 
+/** A stretch of a member's path held by one thread: seqs `from` to `to`, both included. */
+interface Run {
+  readonly from: number;
+  readonly to: number;
+  readonly holder: string;
+}
+
+/** A member's path as the stretches of the threads holding it, oldest first. */
+function runsOf(member: ConversationMember): Run[] {
+  const runs: Run[] = [];
+  const add = (from: number, to: number, holder: string) => {
+    const end = Math.min(to, member.last);
+    if (from <= end) runs.push({ from, to: end, holder });
+  };
+  const { ancestors, forkSeq } = member.origin;
+  for (let i = ancestors.length - 1; i >= 0; i--) {
+    const segment = ancestors[i] as (typeof ancestors)[number];
+    add(segment.after + 1, segment.upTo, segment.threadId);
+  }
+  add(forkSeq + 1, member.last, member.id);
+  return runs;
+}
+
+/**
+ * The seq after which two paths part: the last seq up to which the same threads hold their rows
+ * (so every row up to it is the same), where one goes on with another row or ends; undefined for
+ * the same path.
+ */
+function partingSeq(a: readonly Run[], b: readonly Run[]): number | undefined {
+  let i = 0;
+  let j = 0;
+  let seq = 0;
+  for (;;) {
+    const x = a[i];
+    const y = b[j];
+    if (x === undefined || y === undefined) {
+      return x === undefined && y === undefined ? undefined : seq;
+    }
+    if (x.holder !== y.holder) return seq;
+    seq = Math.min(x.to, y.to);
+    if (x.to === seq) i++;
+    if (y.to === seq) j++;
+  }
+}
+
 /**
  * The branch points of a conversation's active path: every seq where the members' paths share
  * everything up to it and go on with different versions of the next turn. Pure: the members'
@@ -72,8 +117,17 @@ export function branchPoints(
 ): BranchAt[] {
   const ids = new Set(members.map((m) => m.id));
   const created = new Map(members.map((m) => [m.id, m.createdAt]));
+  const rank = new Map(members.map((m, i) => [m.id, i]));
+  // A branch point is where a member's path parts from the active one: at its fork seq, or
+  // lower, where a truncation of the thread it was forked from took that thread's own turns away
+  // and the thread went on with new ones.
   const seqs = new Set<number>();
-  for (const m of members) if (m.id !== root) seqs.add(m.origin.forkSeq);
+  const activeRuns = runsOf(active);
+  for (const m of members) {
+    if (m.id !== root) seqs.add(m.origin.forkSeq);
+    const parting = m === active ? undefined : partingSeq(runsOf(m), activeRuns);
+    if (parting !== undefined) seqs.add(parting);
+  }
   const points: BranchAt[] = [];
   for (const seq of [...seqs].sort((a, b) => a - b)) {
     const key = pointKey(active, seq);
@@ -99,8 +153,12 @@ export function branchPoints(
       });
     }
     if (versions.size < 2) continue;
+    // Oldest first; of versions as old, the one whose member comes first (a version held
+    // outside the conversation counts as the conversation's), else as the members met them.
     const ordered = [...versions.entries()].sort(
-      (a, b) => order(a[1].createdAt, b[1].createdAt) || order(a[0], b[0]),
+      (a, b) =>
+        order(a[1].createdAt, b[1].createdAt) ||
+        rankOf(rank, a[0], root) - rankOf(rank, b[0], root),
     );
     points.push({
       atSeq: seq,
@@ -109,6 +167,11 @@ export function branchPoints(
     });
   }
   return points;
+}
+
+/** The place among the members of the member holding a version (the conversation's, outside). */
+function rankOf(rank: ReadonlyMap<string, number>, version: string, root: string): number {
+  return rank.get(version) ?? (rank.get(root) as number);
 }
 
 function order(a: string, b: string): number {

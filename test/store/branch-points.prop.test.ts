@@ -32,7 +32,8 @@ const ROOT = 'root';
  * The members a sequence of operations makes, oldest first. The root is a fork of a thread
  * outside the conversation at `outside` (a plain thread for 0). Forks and truncations go at any
  * seq (turn boundaries are the store's concern); a truncation that would cut rows a member's
- * fork reads is skipped, as the store refuses it.
+ * fork reads is skipped, as the store refuses it. One that cuts only rows the thread reads of
+ * others goes through, and the thread may go on with new turns below a fork of those rows.
  */
 function build(outside: number, ops: readonly Op[]): Built[] {
   const origin: ThreadOrigin =
@@ -66,7 +67,9 @@ function build(outside: number, ops: readonly Op[]): Built[] {
             createdAt: iso(built.length),
             last: seq,
             origin: {
-              parentId: member.id,
+              // A fork is the fork of the thread holding the row it ends with (notes/0110), so
+              // a thread whose own rows a fork does not read may be truncated under it.
+              parentId: seq === 0 ? member.id : (at.holders[seq - 1] as string),
               forkSeq: seq,
               ancestors: forkPathOf(member.id, member.origin, seq),
             },
@@ -125,6 +128,29 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 );
 
 describe('branchPoints', () => {
+  it('a conversation truncated below a version that reads rows of another thread, then sent a new turn, branches where the two part', () => {
+    // The conversation forks `outside` at 1; a version forks it there (reading `outside`'s row);
+    // the conversation is truncated to 0 and goes on with a row of its own.
+    const built = build(1, [
+      { op: 'fork', who: 0, at: 1 },
+      { op: 'truncate', who: 0, at: 0 },
+      { op: 'append', who: 0, rows: 1 },
+    ]);
+    const [root, version] = built.map((b) => b.member) as [ConversationMember, ConversationMember];
+    expect(version.origin.parentId).toBe('outside');
+    const points = branchPoints([root, version], ROOT, root);
+    expect(points).toEqual([
+      {
+        atSeq: 0,
+        active: 0,
+        versions: [
+          { threadId: ROOT, createdAt: root.createdAt, holder: ROOT },
+          { threadId: version.id, createdAt: root.createdAt, holder: 'outside' },
+        ],
+      },
+    ]);
+  });
+
   it('names the active version right, lists distinct versions oldest first under members that take them, at exactly the seqs where the active path branches', () => {
     fc.assert(
       fc.property(
