@@ -4,25 +4,15 @@
 // forks are erased; retention cuts a chain of forks, each sentinel sealed with its owner's key
 // (notes/0121). On every dialect available.
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ChunkRowDraft } from '../../src/schema/index.js';
 import { createMemoryKeyProvider, type ThreadKeyProvider } from '../../src/store/index.js';
 import { rejected } from '../support/chunklog-error.js';
 import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
+import { DAY, qa, T0 } from './support/retention-turns.js';
 
 const harnesses: DialectHarness[] = [];
 afterAll(async () => {
   for (const h of harnesses) await h.dispose();
 });
-
-const DAY = 86_400_000;
-const T0 = Date.UTC(2026, 0, 1);
-
-function qa(turnId: string, question: string): ChunkRowDraft[] {
-  return [
-    { turnId, step: 0, role: 'user', type: 'text', data: { text: question } },
-    { turnId, step: 0, role: 'assistant', type: 'text', data: { text: `answer to ${question}` } },
-  ];
-}
 
 const available = await availableDialects();
 

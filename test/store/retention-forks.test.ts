@@ -7,25 +7,16 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAgentSession } from '../../src/entries/session.js';
 import { toModelMessages } from '../../src/model-messages/index.js';
-import type { ChunkRow, ChunkRowDraft } from '../../src/schema/index.js';
+import type { ChunkRow } from '../../src/schema/index.js';
 import { type ChunkStore, createMemoryKeyProvider } from '../../src/store/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
 import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
+import { DAY, qa, T0 } from './support/retention-turns.js';
 
 const harnesses: DialectHarness[] = [];
 afterAll(async () => {
   for (const h of harnesses) await h.dispose();
 });
-
-const DAY = 86_400_000;
-const T0 = Date.UTC(2026, 0, 1);
-
-function qa(turnId: string, question: string): ChunkRowDraft[] {
-  return [
-    { turnId, step: 0, role: 'user', type: 'text', data: { text: question } },
-    { turnId, step: 0, role: 'assistant', type: 'text', data: { text: `answer to ${question}` } },
-  ];
-}
 
 /** A row as `[seq, turn id, what it says]`: a sentinel by the turns it stands for. */
 function shown(row: ChunkRow): [number, string, string | number] {

@@ -11,21 +11,12 @@ import type { ChunkRowDraft } from '../../src/schema/index.js';
 import { createMemoryKeyProvider } from '../../src/store/index.js';
 import { createScriptedModel } from '../../src/testing/index.js';
 import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
+import { DAY, qa, T0 } from './support/retention-turns.js';
 
 const harnesses: DialectHarness[] = [];
 afterAll(async () => {
   for (const h of harnesses) await h.dispose();
 });
-
-const DAY = 86_400_000;
-const T0 = Date.UTC(2026, 0, 1);
-
-function qa(turnId: string, question: string): ChunkRowDraft[] {
-  return [
-    { turnId, step: 0, role: 'user', type: 'text', data: { text: question } },
-    { turnId, step: 0, role: 'assistant', type: 'text', data: { text: `answer to ${question}` } },
-  ];
-}
 
 const available = await availableDialects();
 const cases = (['sqlite', 'postgres', 'mysql'] as const).flatMap((name) =>
