@@ -88,3 +88,11 @@ export function checkThreadId(threadId: unknown, option = 'threadId', where?: st
   }
   return threadId as string;
 }
+
+/**
+ * Orders two strings by their UTF-16 code units (`'a10' < 'a9'`), as `<` does: the one order of
+ * ids (and of ISO times) wherever chunklog sorts them in JavaScript, so that every sort agrees.
+ */
+export function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

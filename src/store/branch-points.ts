@@ -1,4 +1,5 @@
 import { segmentOf, type ThreadOrigin } from './fork-path.js';
+import { compareCodeUnits } from './validate.js';
 
 /** A thread of a conversation (the conversation itself or an alternative), as branch points see it. */
 export interface ConversationMember {
@@ -157,7 +158,7 @@ export function branchPoints(
     // outside the conversation counts as the conversation's), else as the members met them.
     const ordered = [...versions.entries()].sort(
       (a, b) =>
-        order(a[1].createdAt, b[1].createdAt) ||
+        compareCodeUnits(a[1].createdAt, b[1].createdAt) ||
         rankOf(rank, a[0], root) - rankOf(rank, b[0], root),
     );
     points.push({
@@ -172,8 +173,4 @@ export function branchPoints(
 /** The place among the members of the member holding a version (the conversation's, outside). */
 function rankOf(rank: ReadonlyMap<string, number>, version: string, root: string): number {
   return rank.get(version) ?? (rank.get(root) as number);
-}
-
-function order(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -2,7 +2,13 @@ import { ChunklogError } from '../errors/chunklog-error.js';
 import { checkThreadId, idProblem } from '../schema/id.js';
 import { previewValue } from '../schema/parse.js';
 
-export { checkThreadId, hasLoneSurrogate, idProblem, MAX_ID_BYTES } from '../schema/id.js';
+export {
+  checkThreadId,
+  compareCodeUnits,
+  hasLoneSurrogate,
+  idProblem,
+  MAX_ID_BYTES,
+} from '../schema/id.js';
 
 /**
  * The largest page `getChunks` and `listThreads` return.

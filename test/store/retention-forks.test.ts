@@ -300,5 +300,34 @@ describe.each(cases)(
         await store.close();
       },
     );
+
+    it.skipIf(!available.includes(name))(
+      "a client's system turn named like a sentinel is no sentinel: a fork starting with one starts at the sentinel before it",
+      async () => {
+        const store = await open();
+        for (let i = 0; i < 2; i++)
+          await store.appendTurn('parent', qa(`p${i}`, `old question ${i}`), at(0));
+        await store.forkThread('parent', { atSeq: 4, newThreadId: 'mine' });
+        const notice = { kind: 'notice', text: 'a note of my own' } as const;
+        await store.appendTurn(
+          'mine',
+          [{ turnId: 'expired-mine', step: 0, role: 'system', type: 'system', data: notice }],
+          at(9),
+        );
+        await store.appendTurn('mine', qa('m0', 'fresh'), at(9));
+        await store.expire({ before: new Date(T0 + 5 * DAY) });
+        expect((await store.getRows('mine')).map(shown)).toEqual([
+          [4, 'expired-4', 2],
+          [5, 'expired-mine', 'a note of my own'],
+          [6, 'm0', 'fresh'],
+          [7, 'm0', 'answer to fresh'],
+        ]);
+        for (const afterSeq of [0, 4, 5, 6]) {
+          const page = await store.getChunksAfter('mine', { afterSeq, limit: 1 });
+          expect(page.threadStart).toMatchObject({ seq: 4, turnId: 'expired-4' });
+        }
+        await store.close();
+      },
+    );
   },
 );

@@ -11,6 +11,7 @@ import { writeTransaction } from '../transaction.js';
 import type { AddAlternativeOptions, Alternatives, ConversationVersion, Thread } from '../types.js';
 import { checkThreadId, checkTurnId, newThreadId } from '../validate.js';
 import { insertFork } from './fork-thread.js';
+import { isSentinelRow } from './sentinel.js';
 import { threadExists } from './thread-ops.js';
 
 /** A conversation's row: what it is (an alternative or not) and its active path. */
@@ -114,7 +115,7 @@ async function turnsOfRows(
   for (const row of rows) {
     const turnId = asString(row.turn_id);
     // A retention sentinel stands where the turn was: the turn is gone (notes/0121).
-    if (row.role === 'system' && turnId === `expired-${Number(row.seq)}`) continue;
+    if (isSentinelRow({ seq: Number(row.seq), turnId, role: asString(row.role) })) continue;
     turns.set(rowKey(asString(row.thread_id), Number(row.seq)), turnId);
   }
   return turns;

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { asString } from '../codec.js';
 import { type PathSegment, type ThreadOrigin, threadOrigin } from '../fork-path.js';
 import type { StoreTables } from '../tables.js';
+import { compareCodeUnits } from '../validate.js';
 
 /** A thread as the lock order sees it: its conversation and its depth in a chain of forks. */
 export interface LockedThread {
@@ -87,12 +88,11 @@ export async function forkReaders(db: Kysely<StoreTables>, ownerId: string): Pro
  * takes the conversation's, then one alternative's: this order too).
  */
 export function lockOrder<T extends LockedThread>(threads: readonly T[]): T[] {
-  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return [...threads].sort(
     (a, b) =>
-      cmp(a.conversation, b.conversation) ||
+      compareCodeUnits(a.conversation, b.conversation) ||
       Number(b.id === b.conversation) - Number(a.id === a.conversation) ||
       b.depth - a.depth ||
-      cmp(a.id, b.id),
+      compareCodeUnits(a.id, b.id),
   );
 }

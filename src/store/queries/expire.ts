@@ -12,13 +12,11 @@ import type { StoreTables } from '../tables.js';
 import { selectThread } from '../threads.js';
 import { RollbackDecision, writeTransaction } from '../transaction.js';
 import type { ExpireOptions, ExpireResult } from '../types.js';
-import { checkThreadId, MAX_SEQ } from '../validate.js';
+import { checkThreadId, compareCodeUnits, MAX_SEQ } from '../validate.js';
 import { cutRows } from './cut-rows.js';
 import { type ForkReader, forkReaders, lockedThread, lockOrder } from './expire-readers.js';
 import { readOrigin } from './path-rows.js';
-
-/** The turn id of a retention sentinel: `expired-` and the seq it holds. */
-const SENTINEL = 'expired-';
+import { sentinelTurnId } from './sentinel.js';
 
 /** A turn's extent, as the rows tell it. */
 interface TurnSpan {
@@ -83,7 +81,7 @@ async function ownersFirst(ctx: StoreContext, threads: readonly string[]): Promi
     depth.set(id, (await readOrigin(ctx, ctx.db, id))?.origin.ancestors.length ?? 0);
   }
   return [...threads].sort(
-    (a, b) => (depth.get(a) ?? 0) - (depth.get(b) ?? 0) || (a < b ? -1 : a > b ? 1 : 0),
+    (a, b) => (depth.get(a) ?? 0) - (depth.get(b) ?? 0) || compareCodeUnits(a, b),
   );
 }
 
@@ -219,7 +217,7 @@ async function expireLocked(
     const alone = group.length === 1 ? group[0] : undefined;
     if (alone?.counted !== undefined && alone.last === point) continue; // unchanged
     const leftOut = group.reduce((n, s) => n + (s.counted ?? 1), 0);
-    const turnId = `${SENTINEL}${point}`;
+    const turnId = sentinelTurnId(point);
     const next = point === last ? kept : undefined;
     const data: SystemRowData = {
       kind: 'context-truncated',
@@ -305,7 +303,7 @@ async function countedBy(
   span: TurnSpan,
 ): Promise<number | undefined> {
   // A turn id is the client's to choose: only the row expire wrote is a sentinel.
-  if (span.turnId !== `${SENTINEL}${span.last}` || span.first !== span.last) return undefined;
+  if (span.turnId !== sentinelTurnId(span.last) || span.first !== span.last) return undefined;
   return await sentinelCount(ctx, trx, threadId, span.last);
 }
 

@@ -11,6 +11,7 @@ import { checkLimit, checkSeq, checkThreadId, MAX_SEQ } from '../validate.js';
 import { type PathPageRow, pathRowsAfter, readOrigin, type ThreadOriginRead } from './path-rows.js';
 import { pathStart } from './path-start.js';
 import { readPage } from './read-page.js';
+import { sentinelTurnId } from './sentinel.js';
 
 /**
  * `ChunkStore.getChunksAfter`: `getChunks` turned forwards — one keyset query
@@ -81,9 +82,13 @@ export function getChunksAfter(
   });
 }
 
-/** Whether a thread that starts with this row starts at seq 1 with no sentinel: a plain start. */
+/**
+ * Whether a thread that starts with this row starts at seq 1 with no sentinel: a plain start.
+ * The row's role is not read here: a client's system turn named like the sentinel is sent on to
+ * `pathStart`, which tells it apart.
+ */
 function plainStart(start: ThreadStart): boolean {
-  return start.seq === 1 && !start.turnId.startsWith('expired-');
+  return start.seq === 1 && start.turnId !== sentinelTurnId(1);
 }
 
 /** The thread's oldest own row, as a forward page row carries it. */

@@ -4,9 +4,7 @@ import type { ThreadOrigin } from '../fork-path.js';
 import type { StoreTables } from '../tables.js';
 import type { ThreadStart } from '../types.js';
 import { MAX_SEQ } from '../validate.js';
-
-/** The turn ids retention sentinels take: `expired-` and their seq. */
-const SENTINEL_IDS = 'expired-%';
+import { sentinelRowSql } from './sentinel.js';
 
 /** A row as a start is read from. */
 type StartRow = { readonly seq: unknown; readonly turn_id: unknown; readonly created_at: unknown };
@@ -53,7 +51,7 @@ export async function pathStart(
         .where('seq', '>', s.after)
         .where('seq', '<=', upTo);
     const first = await rows(s.upTo)
-      .where((eb) => eb.or([eb('turn_id', 'not like', SENTINEL_IDS), eb('role', '<>', 'system')]))
+      .where((eb) => eb.not(sentinelRowSql(eb)))
       .orderBy('seq')
       .limit(1)
       .executeTakeFirst();
