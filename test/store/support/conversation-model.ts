@@ -5,6 +5,7 @@
 // are found by comparing the members' copied paths row by row: nothing here comes from
 // src/store/branch-points.ts.
 import type { ChunkRow, ChunkRowDraft } from '../../../src/schema/chunk-row.js';
+import { compareCodeUnits } from '../../../src/schema/id.js';
 
 /** A row as the model holds it: a stored row without its time. */
 export type ModelRow = Omit<ChunkRow, 'createdAt'>;
@@ -79,11 +80,14 @@ export class ConversationModel {
     return [...this.threads.values()].filter((t) => t.conversation === undefined);
   }
 
-  /** A conversation and its alternatives, oldest first. */
+  /**
+   * A conversation and its alternatives, oldest first; threads made in the same millisecond by
+   * id, as the store orders them (`compareCodeUnits`: `a10` before `a9`).
+   */
   members(conversationId: string): ModelThread[] {
-    return [...this.threads.values()].filter(
-      (t) => t.id === conversationId || t.conversation === conversationId,
-    );
+    return [...this.threads.values()]
+      .filter((t) => t.id === conversationId || t.conversation === conversationId)
+      .sort((a, b) => compareCodeUnits(a.createdAt, b.createdAt) || compareCodeUnits(a.id, b.id));
   }
 
   /**
