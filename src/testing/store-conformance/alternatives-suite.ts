@@ -62,6 +62,25 @@ async function expectCreatedAt(kit: Kit, answer: Alternatives): Promise<void> {
 }
 
 /**
+ * Checks the `createdAt` of each version a branch point lists: the age of the thread that wrote
+ * it (`writers`, per branch point), whichever thread it is listed by.
+ */
+async function expectListedAges(
+  kit: Kit,
+  answer: Alternatives,
+  writers: readonly (readonly string[])[],
+): Promise<void> {
+  const age = async (threadId: string) => (await kit.store.getThread(threadId)).createdAt;
+  const expected = await Promise.all(writers.map((point) => Promise.all(point.map(age))));
+  kit.api
+    .expect(
+      answer.branches.map((b) => b.alternatives.map((v) => v.createdAt)),
+      "createdAt of each listed version: its writer's",
+    )
+    .toEqual(expected);
+}
+
+/**
  * A conversation with versions made inside a version: B edits t2 and goes on (t2b, t3b); C
  * regenerates B's t3 (t3c); D regenerates C's t3 and is not written yet. D is active. C and D
  * branch at seq 4, which B's own rows hold: both are B's forks.
@@ -72,11 +91,15 @@ async function nested(kit: Kit) {
   const c = id.conversation;
   const [b, cc, d] = ['b', 'c', 'd'].map(id.version) as [string, string, string];
   await threeTurns(kit, c);
+  // Made a few milliseconds apart, so that each version's age is its own.
+  await pause(3);
   await s.addAlternative(c, { turnId: 't2', newThreadId: b });
   await s.appendTurn(b, turnDrafts('t2b', 2));
   await s.appendTurn(b, turnDrafts('t3b', 2));
+  await pause(3);
   const madeC = await s.addAlternative(c, { turnId: 't3b', newThreadId: cc });
   await s.appendTurn(cc, turnDrafts('t3c', 2));
+  await pause(3);
   const madeD = await s.addAlternative(c, { turnId: 't3c', newThreadId: d });
   const versions = [
     version(c, undefined, 't1', 6),
@@ -239,6 +262,11 @@ export function describeAlternativesSuite(kit: Kit): void {
       ]);
       expect(versionsOf(onD)).toEqual(n.versions);
       await expectCreatedAt(kit, onD);
+      // D lists B's t2b at seq 2: it is as old as B, not D.
+      await expectListedAges(kit, onD, [
+        [n.c, n.b],
+        [n.b, n.cc, n.d],
+      ]);
       const onB = await s.switchAlternative(n.c, n.b);
       expect(branchesOf(onB)).toEqual([
         { atSeq: 2, active: 1, versions: [`${n.c}/t2`, `${n.b}/t2b`] },
@@ -251,6 +279,10 @@ export function describeAlternativesSuite(kit: Kit): void {
         { atSeq: 4, active: 1, versions: [`${n.b}/t3b`, `${n.cc}/t3c`, `${n.d}/-`] },
       ]);
       expect(versionsOf(onC)).toEqual(n.versions);
+      await expectListedAges(kit, onC, [
+        [n.c, n.b],
+        [n.b, n.cc, n.d],
+      ]);
     });
 
     it('a version off the active path is in versions alone, and is switched to like any other', async () => {
