@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { StoreTables } from '../tables.js';
 
 /**
@@ -27,7 +27,7 @@ export function isSentinelRow(row: {
  * `isSentinelRow` in SQL, over a `chunks` row. `concat` (with the prefix as a literal, so that
  * PostgreSQL knows its type) reads the same on SQLite, PostgreSQL and MySQL.
  */
-export function sentinelRowSql(eb: ExpressionBuilder<StoreTables, 'chunks'>) {
+export function sentinelRowSql(eb: ExpressionBuilder<StoreTables, 'chunks'>): Expression<SqlBool> {
   return eb.and([
     eb('role', '=', 'system'),
     eb('turn_id', '=', eb.fn<string>('concat', [sql.lit(SENTINEL_PREFIX), eb.ref('seq')])),
