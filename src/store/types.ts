@@ -403,6 +403,13 @@ export interface AppendTurnOptions {
    * `'interrupted'` make the turn read so in pages and messages. Default `'completed'`.
    */
   readonly status?: EndedTurnStatus | undefined;
+  /**
+   * The seq the turn's first row takes, for a turn imported with the seqs it had: at or above
+   * the thread's next seq (the seqs skipped stay empty, as an expiry leaves the seqs of the rows
+   * it removed). `invalid-option` (`firstSeq`) below it, unless the turn is stored already (a
+   * retry answers the rows as stored). Default: the thread's next seq.
+   */
+  readonly firstSeq?: number | undefined;
   /** Write only while this lease holds (fencing); otherwise `lease-lost` and nothing is written. */
   readonly fence?: LeaseFence | undefined;
   /**

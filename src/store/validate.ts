@@ -99,3 +99,19 @@ export function checkSeq(value: unknown, option: string, min: number): number {
 
 /** The largest seq a column holds (a 32-bit integer on PostgreSQL and MySQL). */
 export const MAX_SEQ = 2_147_483_647;
+
+/**
+ * A `firstSeq` option (`createThread`, `appendTurn`): an integer from 1 to `MAX_SEQ`.
+ *
+ * @throws {ChunklogError} `invalid-option` (`firstSeq`)
+ */
+export function checkFirstSeq(value: unknown): number {
+  const seq = checkSeq(value, 'firstSeq', 1);
+  if (seq > MAX_SEQ) {
+    throw new ChunklogError('invalid-option', `firstSeq must be at most ${MAX_SEQ} (got ${seq}).`, {
+      option: 'firstSeq',
+      value,
+    });
+  }
+  return seq;
+}

@@ -40,7 +40,10 @@ export interface ImportThreadResult {
   readonly rows: number;
   /** Turns of the export the thread held already (`onExistingThread: 'append'`), not written again. */
   readonly skippedTurns: number;
-  /** Whether every row written got the seq it had in the export (true into a new thread). */
+  /**
+   * Whether every row written got the seq it had in the export (true into a new thread; into an
+   * existing one, true while the export's seqs lie beyond the thread's rows).
+   */
   readonly sameSeqs: boolean;
 }
 
@@ -75,8 +78,10 @@ export const DEFAULT_MAX_LINE_LENGTH: number = 64 * 1024 * 1024;
  * lastImportedTurnId }`); nothing of the turn the bad line is in is written. A file of another version is refused on its first line. A turn that was running
  * when exported is stored as `interrupted`. The thread's own `createdAt` cannot be set: it is the
  * time of the import (its rows keep theirs). A new thread starts at the seq of the export's first
- * row (`createThread`'s `firstSeq`), so its rows keep their seqs: an expired thread's copy starts
- * at its retention sentinel, as the original does, and retention goes on with it.
+ * row (`createThread`'s `firstSeq`), and a turn the export numbers after a gap is placed at its
+ * seq (`appendTurn`'s `firstSeq`), so its rows keep their seqs: an expired thread's copy starts
+ * at its retention sentinel and keeps the sentinels at its fork points, as the original does, and
+ * retention goes on with it.
  *
  * @param store - the store to write to (migrated)
  * @param input - the export: a string, or chunks of text or UTF-8 bytes (a Node stream, a web

@@ -60,6 +60,8 @@ export class Importer {
   private pending: PendingTurn | undefined;
   private readonly seen = new Set<string>();
   private lastSeq = 0;
+  /** The target thread's next seq, as this import knows it. */
+  private nextSeq = 1;
   private fileTurns = 0;
   private fileRows = 0;
   private ended = false;
@@ -140,13 +142,15 @@ export class Importer {
     const target = this.options.threadId ?? this.header.thread.id;
     this.target = target;
     this.tally.threadId = target;
-    this.existed = await this.store.getThread(target).then(
-      () => true,
+    const existing = await this.store.getThread(target).then(
+      (thread) => thread,
       (error: unknown) => {
-        if (ChunklogError.hasCode(error, 'thread-not-found')) return false;
+        if (ChunklogError.hasCode(error, 'thread-not-found')) return undefined;
         throw error;
       },
     );
+    this.existed = existing !== undefined;
+    if (existing !== undefined) this.nextSeq = existing.total + 1;
     if (this.existed && this.options.onExistingThread === 'error') {
       throw new ChunklogError(
         'thread-exists',
@@ -248,10 +252,14 @@ export class Importer {
         // interrupted, as a session's recovery would close it.
         const status: EndedTurnStatus = turn.status === 'running' ? 'interrupted' : turn.status;
         const createdAt = rows[0]?.createdAt;
+        const firstSeq = this.gapBefore(rows);
         const stored = await this.store.appendTurn(target, drafts, {
           status,
           ...(createdAt !== undefined ? { createdAt } : {}),
+          ...(firstSeq !== undefined ? { firstSeq } : {}),
         });
+        const last = stored[stored.length - 1];
+        if (last !== undefined) this.nextSeq = last.seq + 1;
         this.tally.sameSeqs &&= stored.every((row, i) => row.seq === rows[i]?.seq);
         this.tally.turns++;
         this.tally.rows += stored.length;
@@ -271,6 +279,18 @@ export class Importer {
   }
 
   /**
+   * Where a turn whose rows the export numbers after a gap (the seqs of rows an expiry removed
+   * between two retention sentinels: notes/0121) is placed to keep them: its first seq, when the
+   * target has no row there yet and the turn's rows are consecutive; else undefined (the next
+   * seq, as for any turn without a gap).
+   */
+  private gapBefore(rows: readonly ThreadExportRow[]): number | undefined {
+    const first = rows[0]?.seq;
+    if (first === undefined || first <= this.nextSeq) return undefined;
+    return rows.every((row, i) => row.seq === first + i) ? first : undefined;
+  }
+
+  /**
    * Creates the thread the import writes to, unless it existed: starting at the seq of the
    * export's first row (`firstSeq`), so its rows keep their seqs — an expired thread's start at
    * its retention sentinel, whose turn id and `firstKeptSeq` name its seqs.
@@ -284,6 +304,7 @@ export class Importer {
       ...(metadata !== undefined ? { metadata } : {}),
       ...(firstSeq !== undefined && firstSeq > 1 ? { firstSeq } : {}),
     });
+    this.nextSeq = firstSeq ?? 1;
     this.created = true;
   }
 

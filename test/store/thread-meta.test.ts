@@ -195,5 +195,39 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
       expect((await store.createThread('first', { firstSeq: 1 })).total).toBe(0);
       await store.close();
     });
+
+    it('places a turn at appendTurn firstSeq after a gap; refuses one below the next seq and writes nothing; a retry answers the stored rows', async () => {
+      const store = harness().openStore();
+      await store.migrate();
+      await store.appendTurn('gap', textDrafts('t1', 2));
+      const placed = await store.appendTurn('gap', textDrafts('t2', 2), { firstSeq: 7 });
+      expect(placed.map((r) => r.seq)).toEqual([7, 8]);
+      // The next turn goes on after it; the seqs skipped stay empty.
+      const next = await store.appendTurn('gap', textDrafts('t3', 1));
+      expect(next.map((r) => r.seq)).toEqual([9]);
+      expect((await store.getRows('gap')).map((r) => r.seq)).toEqual([1, 2, 7, 8, 9]);
+      const forward = await store.getChunksAfter('gap', { afterSeq: 2, limit: 2 });
+      expect([forward.chunks.map((r) => r.seq), forward.hasMore]).toEqual([[7, 8], true]);
+      const back = await store.getChunks('gap', { limit: 3 });
+      expect([back.chunks.map((r) => r.seq), back.total, back.hasMore]).toEqual([
+        [7, 8, 9],
+        9,
+        true,
+      ]);
+      // A retry of a stored turn answers it as stored, whatever seq it names.
+      expect(await store.appendTurn('gap', textDrafts('t2', 2), { firstSeq: 3 })).toEqual(placed);
+      for (const firstSeq of [9, 0, 2.5, 2 ** 31, '12']) {
+        const error = await errorOf(
+          store.appendTurn('gap', textDrafts('t4', 1), { firstSeq } as never),
+        );
+        expect([error.code, error.option]).toEqual(['invalid-option', 'firstSeq']);
+      }
+      expect((await store.getRows('gap')).map((r) => r.seq)).toEqual([1, 2, 7, 8, 9]);
+      expect((await store.getThread('gap')).total).toBe(9);
+      // A new thread starts there, as createThread's firstSeq starts it.
+      const fresh = await store.appendTurn('new', textDrafts('t1', 1), { firstSeq: 5 });
+      expect(fresh.map((r) => r.seq)).toEqual([5]);
+      await store.close();
+    });
   });
 }

@@ -205,5 +205,52 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
       expect(rest).toMatchObject({ turns: 3, skippedTurns: 1, sameSeqs: true });
       expect(withoutThread(await store.getRows('resumed'))).toEqual(withoutThread(source));
     });
+
+    it('brings back an expired thread that has forks with the seqs of its sentinels, gaps and all, and retention counts them on the copy', async () => {
+      const store = await open(name);
+      const DAY = 86_400_000;
+      const ago = (days: number) => ({ createdAt: new Date(Date.now() - days * DAY) });
+      const qa = (turnId: string) => [
+        { turnId, step: 0, role: 'user' as const, type: 'text' as const, data: { text: 'q' } },
+        { turnId, step: 0, role: 'assistant' as const, type: 'text' as const, data: { text: 'a' } },
+      ];
+      for (let i = 0; i < 3; i++) await store.appendTurn('held', qa(`old-${i}`), ago(10));
+      await store.forkThread('held', { atSeq: 2, newThreadId: 'reader-2' });
+      await store.forkThread('held', { atSeq: 4, newThreadId: 'reader-4' });
+      await store.appendTurn('held', qa('mid'), ago(5));
+      await store.appendTurn('held', qa('new'), ago(0));
+      await store.expire({ before: new Date(Date.now() - 7 * DAY) });
+      // A sentinel where each fork stops reading the removed turns, and one at the end: gaps.
+      const source = await store.getRows('held');
+      expect(source.map((r) => [r.seq, r.turnId])).toEqual([
+        [2, 'expired-2'],
+        [4, 'expired-4'],
+        [6, 'expired-6'],
+        [7, 'mid'],
+        [8, 'mid'],
+        [9, 'new'],
+        [10, 'new'],
+      ]);
+      const text = await collect(exportThread(store, 'held'));
+      const result = await importThread(store, text, { threadId: 'copy' });
+      expect(result).toMatchObject({ turns: 5, rows: 7, sameSeqs: true });
+      expect(withoutThread(await store.getRows('copy'))).toEqual(withoutThread(source));
+      expect((await store.getThread('copy')).total).toBe(10);
+      // The copy's sentinels are sentinels: a later expiry counts the turns each stands for.
+      const result2 = await store.expire({
+        before: new Date(Date.now() - 2 * DAY),
+        threadId: 'copy',
+      });
+      expect(result2).toMatchObject({ turns: 1 });
+      const rows = await store.getRows('copy');
+      expect(rows.map((r) => [r.seq, r.turnId])).toEqual([
+        [8, 'expired-8'],
+        [9, 'new'],
+        [10, 'new'],
+      ]);
+      expect(rows[0]?.data).toMatchObject({
+        truncation: { firstKeptTurnId: 'new', firstKeptSeq: 9, leftOutTurns: 4 },
+      });
+    });
   });
 }

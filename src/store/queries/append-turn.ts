@@ -23,7 +23,7 @@ import { createAndLockThread, insertThreadIfAbsent, type SelectedThread } from '
 import { RollbackDecision, writeTransaction } from '../transaction.js';
 import type { EndedTurnStatus, LeaseFence } from '../turn-types.js';
 import type { AppendTurnOptions } from '../types.js';
-import { checkThreadId, idProblem } from '../validate.js';
+import { checkFirstSeq, checkThreadId, idProblem } from '../validate.js';
 import { checkFenceOption, requireFence } from './leases.js';
 import { advanceThreadCreating, insertRowsOfNewTurn, sharedTurn } from './new-turn-write.js';
 import { checkEndedStatus, recordSealedStatus } from './turn-status-row.js';
@@ -128,11 +128,18 @@ export function appendTurn(
   options?: AppendTurnOptions,
 ): Promise<ChunkRow[]> {
   checkThreadId(threadId);
-  const o = readOptions(options, 'appendTurn', ['createdAt', 'status', 'fence', 'usage']);
+  const o = readOptions(options, 'appendTurn', [
+    'createdAt',
+    'status',
+    'firstSeq',
+    'fence',
+    'usage',
+  ]);
   const fence = checkFenceOption(o.fence);
   const status = o.status === undefined ? undefined : checkEndedStatus(o.status, 'status');
   const stamp = checkCreatedAt(o.createdAt);
   const checked = checkDrafts(drafts, ctx.redactor);
+  const firstSeq = o.firstSeq === undefined ? undefined : checkFirstSeq(o.firstSeq);
   const turnId = checked[0]?.turnId;
   const steps = o.usage === undefined ? [] : checkSteps(o.usage, 'usage');
   // Serialize before the transaction: the lock is held for as short a time as possible.
@@ -141,7 +148,8 @@ export function appendTurn(
   const options_ = { what: 'appendTurn', threadId, idempotent: true };
   // Under a row lock (PostgreSQL, MySQL) the turn-id check is folded into the write; where the
   // lock comes first (SQLite's BEGIN IMMEDIATE) the thread's read already holds it.
-  const folded = turnId !== undefined && !ctx.adapter.checkTurnWithLock;
+  // A turn placed at a given seq is rare (an import): it takes the checking write.
+  const folded = turnId !== undefined && !ctx.adapter.checkTurnWithLock && firstSeq === undefined;
   return wrapStoreErrors('appendTurn', threadId, async () => {
     const seal = turnId === undefined ? undefined : await rowSealerFor(ctx.cipher, threadId);
     const write: AppendWrite = {
@@ -152,6 +160,7 @@ export function appendTurn(
       seal,
       stamp,
       status,
+      firstSeq,
       fence,
       usage,
     };
@@ -176,6 +185,8 @@ interface AppendWrite {
   readonly seal: RowSealer | undefined;
   readonly stamp: number | undefined;
   readonly status: EndedTurnStatus | undefined;
+  /** The seq the turn's first row takes (the `firstSeq` option), else the thread's next. */
+  readonly firstSeq: number | undefined;
   readonly fence: LeaseFence | undefined;
   /** The turn's step usage, stored with its rows. */
   readonly usage: readonly UsageRecord[];
@@ -276,7 +287,7 @@ async function writeCheckingFirst(
 
   // The rows get the given time (an import) or now; the thread's activity is now either way.
   const rowsAt = w.stamp ?? now;
-  const first = Number(thread.next_seq);
+  const first = placedAt(w.firstSeq, Number(thread.next_seq));
   const sealed = await sealedData(ctx.cipher, threadId, w.seal, keyVersion, first, data);
   await statements.insertRows(trx, threadId, turnId, first, checked, sealed, rowsAt);
   await statements.advanceThread.execute(trx, [first + checked.length, now, threadId]);
@@ -286,4 +297,22 @@ async function writeCheckingFirst(
   }
   await ctx.statements.insertUsage(trx, w.usage);
   return storedRows(threadId, turnId, first, checked, data, rowsAt);
+}
+
+/**
+ * The seq a turn's first row takes: the thread's next seq, or `firstSeq` when given and not
+ * below it.
+ *
+ * @throws {ChunklogError} `invalid-option` (`firstSeq`) below the thread's next seq
+ */
+function placedAt(firstSeq: number | undefined, next: number): number {
+  if (firstSeq === undefined) return next;
+  if (firstSeq < next) {
+    throw new ChunklogError(
+      'invalid-option',
+      `appendTurn: firstSeq ${firstSeq} is below the thread's next seq (${next}): a turn can only be placed after the rows stored.`,
+      { option: 'firstSeq', value: firstSeq },
+    );
+  }
+  return firstSeq;
 }

@@ -8,7 +8,7 @@ import { checkOwnerId, checkTitle } from '../thread-meta.js';
 import { checkMetadata, insertThreadIfAbsent, openThread, selectThread } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import type { CreateThreadOptions, Thread } from '../types.js';
-import { checkSeq, checkThreadId, MAX_SEQ, newThreadId } from '../validate.js';
+import { checkFirstSeq, checkThreadId, newThreadId } from '../validate.js';
 import { lockForRemoval } from './conversation-members.js';
 import { refuseIfForked } from './fork-guard.js';
 
@@ -30,7 +30,7 @@ export function createThread(
   const metadata: JSONObject | undefined = checkMetadata(o.metadata);
   const ownerId = o.ownerId === undefined ? undefined : checkOwnerId(o.ownerId);
   const title = o.title === undefined ? undefined : checkTitle(o.title);
-  const firstSeq = checkFirstSeq(o.firstSeq);
+  const firstSeq = o.firstSeq === undefined ? 1 : checkFirstSeq(o.firstSeq);
   return wrapStoreErrors('createThread', id, () =>
     writeTransaction(
       ctx,
@@ -51,23 +51,6 @@ export function createThread(
       { what: 'createThread', threadId: id },
     ),
   );
-}
-
-/**
- * The `firstSeq` option of `createThread`: 1 when not given.
- *
- * @throws {ChunklogError} `invalid-option` for anything but an integer from 1 to `MAX_SEQ`
- */
-function checkFirstSeq(value: unknown): number {
-  if (value === undefined) return 1;
-  const seq = checkSeq(value, 'firstSeq', 1);
-  if (seq > MAX_SEQ) {
-    throw new ChunklogError('invalid-option', `firstSeq must be at most ${MAX_SEQ} (got ${seq}).`, {
-      option: 'firstSeq',
-      value,
-    });
-  }
-  return seq;
 }
 
 /** `ChunkStore.getThread`: see there. */
