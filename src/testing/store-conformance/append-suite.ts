@@ -106,6 +106,28 @@ export function describeAppendSuite(kit: Kit): void {
       expect((await kit.store.getThread(t)).total).toBe(4);
     });
 
+    it('places an imported turn at firstSeq after a gap; refuses one below the next seq and writes nothing; a retry answers the stored rows', async () => {
+      const t = kit.thread('first-seq');
+      await kit.store.appendTurn(t, textDrafts('t1', 2));
+      const placed = await kit.store.appendTurn(t, textDrafts('t2', 2), { firstSeq: 7 });
+      expect(placed.map((r) => r.seq)).toEqual([7, 8]);
+      const next = await kit.store.appendTurn(t, textDrafts('t3', 1));
+      expect(next.map((r) => r.seq)).toEqual([9]);
+      expect((await kit.store.getRows(t)).map((r) => r.seq)).toEqual([1, 2, 7, 8, 9]);
+      expect(await kit.store.appendTurn(t, textDrafts('t2', 2), { firstSeq: 3 })).toStrictEqual(
+        placed,
+      );
+      for (const firstSeq of [9, 0, 2.5, '12']) {
+        const error = await kit.expectCode(
+          kit.store.appendTurn(t, textDrafts('bad', 1), { firstSeq } as never),
+          'invalid-option',
+        );
+        expect(error.option).toBe('firstSeq');
+      }
+      expect(await kit.store.hasTurn(t, 'bad')).toBe(false);
+      expect((await kit.store.getThread(t)).total).toBe(9);
+    });
+
     it('validates every draft before writing anything', async () => {
       const t = kit.thread('invalid');
       const bad = [
