@@ -3,12 +3,12 @@
 // `expire` or `eraseThread` and a new first write run; and two first writes that raced to make
 // the thread's key. Each case holds the rotation at the same point on every run: the writer
 // either finishes meanwhile (the code before the fix) or is seen waiting for the thread's lock.
-import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ChunkRowDraft } from '../../src/schema/index.js';
 import { type ChunkStore, createMemoryKeyProvider } from '../../src/store/index.js';
 import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
 import { heldKeys } from './support/held-keys.js';
+import { settledOrWaiting } from './support/lock-waits.js';
 
 const available = await availableDialects();
 const harnesses: DialectHarness[] = [];
@@ -21,41 +21,6 @@ function turn(turnId: string, text: string): ChunkRowDraft[] {
     { turnId, step: 0, role: 'user', type: 'text', data: { text } },
     { turnId, step: 0, role: 'assistant', type: 'text', data: { text: `answer to ${text}` } },
   ];
-}
-
-/**
- * Whether a statement on the harness's tables waits for a row lock now. On MariaDB a locking read
- * of one row waits in the optimizer (state "Statistics") and is not listed as a lock wait: a
- * `FOR UPDATE` of the harness's tables in progress for 100 ms or more counts (the held rotation
- * runs none; one that does not wait takes a millisecond). A slower one only makes the case
- * weaker, never wrong: the rows are checked either way.
- */
-async function waitsForLock(harness: DialectHarness): Promise<boolean> {
-  const like = `%${harness.prefix}%`;
-  const query =
-    harness.name === 'postgres'
-      ? sql<{ n: number | string }>`select count(*) as n from pg_stat_activity
-          where wait_event_type = 'Lock' and query like ${like}`
-      : sql<{ n: number | string }>`select count(*) as n from information_schema.processlist
-          where command = 'Query' and time_ms >= 100 and info like ${`${like}for update%`}`;
-  const { rows } = await query.execute(harness.raw);
-  return Number(rows[0]?.n) > 0;
-}
-
-/** Resolves once `writer` settled or waits for the thread's lock (polled; no time is asserted). */
-async function settledOrWaiting(harness: DialectHarness, writer: Promise<unknown>): Promise<void> {
-  let settled = false;
-  writer.then(
-    () => {
-      settled = true;
-    },
-    () => {
-      settled = true;
-    },
-  );
-  while (!settled && !(await waitsForLock(harness))) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 async function texts(store: ChunkStore, threadId: string): Promise<string[]> {
@@ -90,7 +55,7 @@ describe.each(rowLocking)('a key rotation on %s', (name) => {
       await store.truncateAfter('T', 2);
       await store.appendTurn('T', turn('t3', 'a new question'));
     })();
-    await settledOrWaiting(harness, writer);
+    await settledOrWaiting(harness, writer, { forUpdateOnly: true });
     batch.release();
     await rotation;
     await writer;
@@ -112,7 +77,7 @@ describe.each(rowLocking)('a key rotation on %s', (name) => {
     const rotation = store.rotateThreadKey('T');
     await batch.fetched;
     const writer = store.expire({ before: '2021-01-01T00:00:00Z', threadId: 'T' });
-    await settledOrWaiting(harness, writer);
+    await settledOrWaiting(harness, writer, { forUpdateOnly: true });
     batch.release();
     await rotation;
     expect((await writer).turns).toBe(1);
@@ -141,7 +106,7 @@ describe.each(rowLocking)('a key rotation on %s', (name) => {
       await store.eraseThread('T');
       await store.appendTurn('T', turn('n1', 'new'));
     })();
-    await settledOrWaiting(harness, writer);
+    await settledOrWaiting(harness, writer, { forUpdateOnly: true });
     batch.release();
     await writer;
     expect(await failed).toMatchObject({ code: 'thread-not-found' });

@@ -39,6 +39,7 @@ import {
   type DialectName,
 } from './support/dialects.js';
 import { heldKeys } from './support/held-keys.js';
+import { settledOrWaiting } from './support/lock-waits.js';
 import { DAY, qa, T0 } from './support/retention-turns.js';
 
 const available = await availableDialects();
@@ -251,35 +252,6 @@ async function checkGone(harness: DialectHarness, store: ChunkStore, threadId: s
       `${harness.prefix}${table}`,
     )} where ${sql.ref(column)} = ${threadId}`.execute(harness.raw);
     expect({ table, threadId, n: Number(rows[0]?.n) }).toEqual({ table, threadId, n: 0 });
-  }
-}
-
-/**
- * Whether a statement on the harness's tables waits for a row lock now. On MariaDB a statement
- * that waits for a row lock is not always listed as a lock wait: one of the harness's tables in
- * progress for 100 ms or more counts (nothing else runs on them while a case holds its gate).
- */
-async function waitsForLock(harness: DialectHarness): Promise<boolean> {
-  const like = `%${harness.prefix}%`;
-  const query =
-    harness.name === 'postgres'
-      ? sql<{ n: number | string }>`select count(*) as n from pg_stat_activity
-          where wait_event_type = 'Lock' and query like ${like}`
-      : sql<{ n: number | string }>`select count(*) as n from information_schema.processlist
-          where command = 'Query' and time_ms >= 100 and info like ${like}`;
-  const { rows } = await query.execute(harness.raw);
-  return Number(rows[0]?.n) > 0;
-}
-
-/** Resolves once `op` settled or waits for a row lock (polled; no time is asserted). */
-async function settledOrWaiting(harness: DialectHarness, op: Promise<unknown>): Promise<void> {
-  let settled = false;
-  const done = () => {
-    settled = true;
-  };
-  op.then(done, done);
-  while (!settled && !(await waitsForLock(harness))) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 

@@ -10,8 +10,12 @@ import {
   createHarness,
   type DialectHarness,
 } from '../store/support/dialects.js';
+import { DAY, qa } from '../store/support/retention-turns.js';
 import { rejected } from '../support/chunklog-error.js';
 import { collect, seedTransferThread } from './support.js';
+
+/** Rows stamped `days` before now. */
+const ago = (days: number) => ({ createdAt: new Date(Date.now() - days * DAY) });
 
 const available = await availableDialects();
 const harnesses: DialectHarness[] = [];
@@ -153,15 +157,9 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
 
     it('brings back an expired thread with its seqs and its sentinel, and retention goes on on the copy', async () => {
       const store = await open(name);
-      const DAY = 86_400_000;
-      const ago = (days: number) => ({ createdAt: new Date(Date.now() - days * DAY) });
-      const qa = (turnId: string) => [
-        { turnId, step: 0, role: 'user' as const, type: 'text' as const, data: { text: 'q' } },
-        { turnId, step: 0, role: 'assistant' as const, type: 'text' as const, data: { text: 'a' } },
-      ];
-      for (let i = 0; i < 3; i++) await store.appendTurn('old', qa(`old-${i}`), ago(10));
-      for (let i = 0; i < 2; i++) await store.appendTurn('old', qa(`mid-${i}`), ago(5));
-      await store.appendTurn('old', qa('new'), ago(0));
+      for (let i = 0; i < 3; i++) await store.appendTurn('old', qa(`old-${i}`, 'q'), ago(10));
+      for (let i = 0; i < 2; i++) await store.appendTurn('old', qa(`mid-${i}`, 'q'), ago(5));
+      await store.appendTurn('old', qa('new', 'q'), ago(0));
       await store.expire({ before: new Date(Date.now() - 7 * DAY), threadId: 'old' });
       const source = await store.getRows('old');
       expect(source.map((r) => [r.seq, r.turnId])[0]).toEqual([6, 'expired-6']);
@@ -208,17 +206,11 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
 
     it('brings back an expired thread that has forks with the seqs of its sentinels, gaps and all, and retention counts them on the copy', async () => {
       const store = await open(name);
-      const DAY = 86_400_000;
-      const ago = (days: number) => ({ createdAt: new Date(Date.now() - days * DAY) });
-      const qa = (turnId: string) => [
-        { turnId, step: 0, role: 'user' as const, type: 'text' as const, data: { text: 'q' } },
-        { turnId, step: 0, role: 'assistant' as const, type: 'text' as const, data: { text: 'a' } },
-      ];
-      for (let i = 0; i < 3; i++) await store.appendTurn('held', qa(`old-${i}`), ago(10));
+      for (let i = 0; i < 3; i++) await store.appendTurn('held', qa(`old-${i}`, 'q'), ago(10));
       await store.forkThread('held', { atSeq: 2, newThreadId: 'reader-2' });
       await store.forkThread('held', { atSeq: 4, newThreadId: 'reader-4' });
-      await store.appendTurn('held', qa('mid'), ago(5));
-      await store.appendTurn('held', qa('new'), ago(0));
+      await store.appendTurn('held', qa('mid', 'q'), ago(5));
+      await store.appendTurn('held', qa('new', 'q'), ago(0));
       await store.expire({ before: new Date(Date.now() - 7 * DAY) });
       // A sentinel where each fork stops reading the removed turns, and one at the end: gaps.
       const source = await store.getRows('held');
