@@ -3,6 +3,28 @@ import type { ChunkRowDraft } from '../../schema/chunk-row.js';
 import { draftsOf, sampleDrafts, textDrafts } from './drafts.js';
 import type { Kit } from './kit.js';
 
+/**
+ * Checks that `appendTurn` refuses each value of an option with `invalid-option` naming it, and
+ * that the turn it was given (`bad`) is not stored.
+ */
+async function expectRefused(
+  kit: Kit,
+  threadId: string,
+  option: string,
+  values: readonly unknown[],
+): Promise<void> {
+  for (const value of values) {
+    const error = await kit.expectCode(
+      kit.store.appendTurn(threadId, textDrafts('bad', 1), { [option]: value } as never),
+      'invalid-option',
+    );
+    kit.api.expect(error.option, `the option ${option} = ${String(value)} names`).toBe(option);
+  }
+  kit.api
+    .expect(await kit.store.hasTurn(threadId, 'bad'), 'the refused turn is stored')
+    .toBe(false);
+}
+
 /** Declares the kit's tests of migrate and appendTurn. */
 export function describeAppendSuite(kit: Kit): void {
   const { describe, it, expect } = kit.api;
@@ -83,26 +105,15 @@ export function describeAppendSuite(kit: Kit): void {
       });
       expect(again).toStrictEqual(imported);
 
-      for (const createdAt of [
+      await expectRefused(kit, t, 'createdAt', [
         '2020-01-02',
         '2020-01-02T03:04:05',
         'yesterday',
         '2020-13-40T00:00:00Z',
         new Date(Number.NaN),
         1_600_000_000_000,
-      ]) {
-        const error = await kit.expectCode(
-          kit.store.appendTurn(t, textDrafts('bad', 1), { createdAt } as never),
-          'invalid-option',
-        );
-        expect(error.option).toBe('createdAt');
-      }
-      const unknown = await kit.expectCode(
-        kit.store.appendTurn(t, textDrafts('bad', 1), { seq: 1 } as never),
-        'invalid-option',
-      );
-      expect(unknown.option).toBe('seq');
-      expect(await kit.store.hasTurn(t, 'bad')).toBe(false);
+      ]);
+      await expectRefused(kit, t, 'seq', [1]);
       expect((await kit.store.getThread(t)).total).toBe(4);
     });
 
@@ -117,14 +128,7 @@ export function describeAppendSuite(kit: Kit): void {
       expect(await kit.store.appendTurn(t, textDrafts('t2', 2), { firstSeq: 3 })).toStrictEqual(
         placed,
       );
-      for (const firstSeq of [9, 0, 2.5, '12']) {
-        const error = await kit.expectCode(
-          kit.store.appendTurn(t, textDrafts('bad', 1), { firstSeq } as never),
-          'invalid-option',
-        );
-        expect(error.option).toBe('firstSeq');
-      }
-      expect(await kit.store.hasTurn(t, 'bad')).toBe(false);
+      await expectRefused(kit, t, 'firstSeq', [9, 0, 2.5, '12']);
       expect((await kit.store.getThread(t)).total).toBe(9);
     });
 
