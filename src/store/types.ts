@@ -407,7 +407,8 @@ export interface AppendTurnOptions {
    * The seq the turn's first row takes, for a turn imported with the seqs it had: at or above
    * the thread's next seq (the seqs skipped stay empty, as an expiry leaves the seqs of the rows
    * it removed). `invalid-option` (`firstSeq`) below it, unless the turn is stored already (a
-   * retry answers the rows as stored). Default: the thread's next seq.
+   * retry answers the rows as stored), and also when the turn's rows would take the thread's
+   * next seq past 2^31 - 1 (the largest seq a column holds). Default: the thread's next seq.
    */
   readonly firstSeq?: number | undefined;
   /** Write only while this lease holds (fencing); otherwise `lease-lost` and nothing is written. */

@@ -229,5 +229,26 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
       expect(fresh.map((r) => r.seq)).toEqual([5]);
       await store.close();
     });
+
+    it('refuses a turn whose rows would pass the largest seq (2^31 - 1) on every dialect, writing nothing', async () => {
+      const store = harness().openStore();
+      await store.migrate();
+      const last = 2 ** 31 - 1;
+      // firstSeq with no room for the turn's rows: the option is named, nothing is written.
+      const option = await errorOf(
+        store.appendTurn('edge', textDrafts('t1', 2), { firstSeq: last - 1 }),
+      );
+      expect([option.code, option.option]).toEqual(['invalid-option', 'firstSeq']);
+      await expect(store.getThread('edge')).rejects.toMatchObject({ code: 'thread-not-found' });
+      // One row fits: the thread's next seq is then the largest.
+      const fits = await store.appendTurn('edge', textDrafts('t1', 1), { firstSeq: last - 1 });
+      expect(fits.map((r) => r.seq)).toEqual([last - 1]);
+      // A plain append past it fails as the database would (SQLite would store it out of reach).
+      const full = await errorOf(store.appendTurn('edge', textDrafts('t2', 1)));
+      expect([full.code, full.threadId]).toEqual(['store-failed', 'edge']);
+      expect((await store.getRows('edge')).map((r) => r.seq)).toEqual([last - 1]);
+      expect((await store.getThread('edge')).total).toBe(last - 1);
+      await store.close();
+    });
   });
 }

@@ -23,7 +23,7 @@ import { createAndLockThread, insertThreadIfAbsent, type SelectedThread } from '
 import { RollbackDecision, writeTransaction } from '../transaction.js';
 import type { EndedTurnStatus, LeaseFence } from '../turn-types.js';
 import type { AppendTurnOptions } from '../types.js';
-import { checkFirstSeq, checkThreadId, idProblem } from '../validate.js';
+import { checkFirstSeq, checkThreadId, idProblem, MAX_SEQ } from '../validate.js';
 import { checkFenceOption, requireFence } from './leases.js';
 import { advanceThreadCreating, insertRowsOfNewTurn, sharedTurn } from './new-turn-write.js';
 import { checkEndedStatus, recordSealedStatus } from './turn-status-row.js';
@@ -140,6 +140,13 @@ export function appendTurn(
   const stamp = checkCreatedAt(o.createdAt);
   const checked = checkDrafts(drafts, ctx.redactor);
   const firstSeq = o.firstSeq === undefined ? undefined : checkFirstSeq(o.firstSeq);
+  if (firstSeq !== undefined && firstSeq + checked.length > MAX_SEQ) {
+    throw new ChunklogError(
+      'invalid-option',
+      `appendTurn: firstSeq ${firstSeq} leaves no room for the turn's ${checked.length} rows (the thread's next seq must stay at most ${MAX_SEQ}).`,
+      { option: 'firstSeq', value: firstSeq },
+    );
+  }
   const turnId = checked[0]?.turnId;
   const steps = o.usage === undefined ? [] : checkSteps(o.usage, 'usage');
   // Serialize before the transaction: the lock is held for as short a time as possible.
@@ -230,6 +237,7 @@ async function writeNewTurn(
       keyVersion = NEW_THREAD;
     }
     first = Number(thread.next_seq);
+    checkRoom(threadId, first, count);
     if (await sharedTurn(ctx, trx, threadOrigin(thread), turnId)) throw new TurnStoredAlready();
     if (w.fence !== undefined) await requireFence(ctx, trx, threadId, w.fence, now);
     const sealed = await sealedData(ctx.cipher, threadId, w.seal, keyVersion, first, data);
@@ -288,6 +296,7 @@ async function writeCheckingFirst(
   // The rows get the given time (an import) or now; the thread's activity is now either way.
   const rowsAt = w.stamp ?? now;
   const first = placedAt(w.firstSeq, Number(thread.next_seq));
+  checkRoom(threadId, first, checked.length);
   const sealed = await sealedData(ctx.cipher, threadId, w.seal, keyVersion, first, data);
   await statements.insertRows(trx, threadId, turnId, first, checked, sealed, rowsAt);
   await statements.advanceThread.execute(trx, [first + checked.length, now, threadId]);
@@ -315,4 +324,20 @@ function placedAt(firstSeq: number | undefined, next: number): number {
     );
   }
   return firstSeq;
+}
+
+/**
+ * Checks that a turn of `count` rows placed at `first` leaves the thread's next seq within
+ * `MAX_SEQ`, the largest a seq column holds on PostgreSQL and MySQL (where the database refuses
+ * the write itself); SQLite would store the rows above it, where no page reaches them.
+ *
+ * @throws {ChunklogError} `store-failed` naming the thread and the limit (nothing is written)
+ */
+function checkRoom(threadId: string, first: number, count: number): void {
+  if (count === 0 || first + count <= MAX_SEQ) return;
+  throw new ChunklogError(
+    'store-failed',
+    `appendTurn on thread ${JSON.stringify(threadId)} failed: its ${count} rows from seq ${first} would pass seq ${MAX_SEQ}, the largest a thread holds.`,
+    { threadId, value: first },
+  );
 }

@@ -117,7 +117,7 @@ export function describeAppendSuite(kit: Kit): void {
       expect((await kit.store.getThread(t)).total).toBe(4);
     });
 
-    it('places an imported turn at firstSeq after a gap; refuses one below the next seq and writes nothing; a retry answers the stored rows', async () => {
+    it('places an imported turn at firstSeq after a gap; refuses one below the next seq or with no room below 2^31 and writes nothing; a retry answers the stored rows', async () => {
       const t = kit.thread('first-seq');
       await kit.store.appendTurn(t, textDrafts('t1', 2));
       const placed = await kit.store.appendTurn(t, textDrafts('t2', 2), { firstSeq: 7 });
@@ -128,7 +128,7 @@ export function describeAppendSuite(kit: Kit): void {
       expect(await kit.store.appendTurn(t, textDrafts('t2', 2), { firstSeq: 3 })).toStrictEqual(
         placed,
       );
-      await expectRefused(kit, t, 'firstSeq', [9, 0, 2.5, '12']);
+      await expectRefused(kit, t, 'firstSeq', [9, 0, 2.5, '12', 2 ** 31 - 1]);
       expect((await kit.store.getThread(t)).total).toBe(9);
     });
 
