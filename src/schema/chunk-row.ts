@@ -155,7 +155,10 @@ export type ChunkRowDraft =
 /** Where a stored row sits: its thread and its position in the thread's log. */
 export interface StoredRowFields {
   readonly threadId: string;
-  /** The row's position in its thread's log: dense, strictly increasing from 1. */
+  /**
+   * The row's position in its thread's log: strictly increasing from 1, with no gap but the seqs
+   * of rows that retention (`expire`) removed.
+   */
   readonly seq: number;
   /** When the row was stored (ISO 8601), when the store records it. */
   readonly createdAt?: string | undefined;

@@ -1,4 +1,5 @@
 import type { InsertQueryBuilder, Kysely, QueryCreator, QueryResult } from 'kysely';
+import { ChunklogError } from '../errors/chunklog-error.js';
 import type { ChunkRowDraft } from '../schema/chunk-row.js';
 import { TURN_STATUSES, type TurnStatus, TurnStatusSchema } from '../schema/turn-status.js';
 import { asString, ROW_COLUMNS, ROW_FORMAT_VERSION, type SelectedRow } from './codec.js';
@@ -6,6 +7,7 @@ import type { StoreDialectAdapter } from './dialects/adapter.js';
 import { PreparedQuery, preparedPerCount } from './prepared.js';
 import type { ChunkRecord, StoreTables, TurnRecord, UsageRecord } from './tables.js';
 import { type SelectedThread, THREAD_COLUMNS } from './threads.js';
+import { MAX_SEQ } from './validate.js';
 
 /** The statuses of a turn that is not `completed`. */
 const OPEN_STATUSES: readonly TurnStatus[] = TURN_STATUSES.filter((s) => s !== 'completed');
@@ -160,16 +162,8 @@ export interface StoreStatements {
    * rows of the turn are stored below `first` (a turn stored before: nothing is updated).
    */
   readonly advanceThreadIfNew: PreparedQuery<unknown>;
-  /** Inserts a turn's rows with seqs from `first`; `data` holds each draft's serialized data. */
-  insertRows(
-    db: Kysely<StoreTables>,
-    threadId: string,
-    turnId: string,
-    first: number,
-    drafts: readonly ChunkRowDraft[],
-    data: readonly string[],
-    now: number,
-  ): Promise<void>;
+  /** Inserts a turn's rows with seqs from `rows.first`. */
+  insertRows(db: Kysely<StoreTables>, rows: TurnRows): Promise<void>;
   /**
    * Inserts usage rows in one statement (prepared, for the few steps of a turn); a step already
    * recorded for the turn is kept as it is (a retry is safe).
@@ -187,12 +181,7 @@ export interface StoreStatements {
    */
   insertRowsThen(
     db: Kysely<StoreTables>,
-    threadId: string,
-    turnId: string,
-    first: number,
-    drafts: readonly ChunkRowDraft[],
-    data: readonly string[],
-    now: number,
+    rows: TurnRows,
     then:
       | { readonly advanceTurn: readonly unknown[] }
       | 'checkTurn'
@@ -205,6 +194,19 @@ export type AdvancedThread = { readonly next_seq: unknown } & Pick<
   SelectedThread,
   'id' | 'parent_id' | 'fork_seq' | 'fork_path' | 'key_version'
 >;
+
+/** A turn's rows as `insertRows` and `insertRowsThen` write them: checked drafts and their data. */
+export interface TurnRows {
+  readonly threadId: string;
+  readonly turnId: string;
+  /** The seq of the first row; the others follow it. */
+  readonly first: number;
+  readonly drafts: readonly ChunkRowDraft[];
+  /** Each draft's data, serialized (and sealed, when the store encrypts). */
+  readonly data: readonly string[];
+  /** The rows' `created_at` (ms). */
+  readonly at: number;
+}
 
 /** The row a check made with the insert returns (see `insertRowsThen`). */
 export interface InsertThenRow {
@@ -224,32 +226,30 @@ export const TURN_COLUMNS = [
   'holder',
 ] as const;
 
+/**
+ * Checks that the rows leave the thread's next seq within `MAX_SEQ`, the largest a seq column
+ * holds on PostgreSQL and MySQL (which refuse such a write themselves); SQLite would store rows
+ * above it, out of every page's reach.
+ *
+ * @throws {ChunklogError} `store-failed` naming the thread and the limit
+ */
+function checkRoom({ threadId, first, drafts }: TurnRows): void {
+  if (first + drafts.length <= MAX_SEQ) return;
+  throw new ChunklogError(
+    'store-failed',
+    `Thread ${JSON.stringify(threadId)} has no room for ${drafts.length} rows from seq ${first}: its next seq would pass ${MAX_SEQ}, the largest a thread holds.`,
+    { threadId, value: first },
+  );
+}
+
 /** A turn's rows as insert parameters, in {@link INSERT_COLUMNS} order, row after row. */
-function rowArgs(
-  threadId: string,
-  turnId: string,
-  first: number,
-  drafts: readonly ChunkRowDraft[],
-  data: readonly string[],
-  now: number,
-  start: number,
-  end: number,
-): unknown[] {
+function rowArgs(rows: TurnRows, start: number, end: number): unknown[] {
+  const { threadId, turnId, first, drafts, data, at } = rows;
   const args: unknown[] = [];
   for (let i = start; i < end; i++) {
     const d = drafts[i] as ChunkRowDraft;
     // INSERT_COLUMNS: thread_id, seq, turn_id, step, role, type, data, created_at, version.
-    args.push(
-      threadId,
-      first + i,
-      turnId,
-      d.step,
-      d.role,
-      d.type,
-      data[i],
-      now,
-      ROW_FORMAT_VERSION,
-    );
+    args.push(threadId, first + i, turnId, d.step, d.role, d.type, data[i], at, ROW_FORMAT_VERSION);
   }
   return args;
 }
@@ -501,11 +501,13 @@ export function createStatements(adapter: StoreDialectAdapter): StoreStatements 
     pageTail: page('none'),
     pageBefore: page('before'),
     pageAfter: page('after'),
-    async insertRows(db, threadId, turnId, first, drafts, data, now) {
+    async insertRows(db, rows) {
+      checkRoom(rows);
+      const { threadId, turnId, first, drafts, data, at } = rows;
       for (let start = 0; start < drafts.length; start += rowsPerInsert) {
         const end = Math.min(drafts.length, start + rowsPerInsert);
         if (end - start <= PREPARED_INSERT_ROWS) {
-          const args = rowArgs(threadId, turnId, first, drafts, data, now, start, end);
+          const args = rowArgs(rows, start, end);
           await insertOf(end - start).execute(db, args);
           continue;
         }
@@ -520,7 +522,7 @@ export function createStatements(adapter: StoreDialectAdapter): StoreStatements 
             role: d.role,
             type: d.type,
             data: data[i],
-            created_at: now,
+            created_at: at,
             version: ROW_FORMAT_VERSION,
           });
         }
@@ -539,11 +541,13 @@ export function createStatements(adapter: StoreDialectAdapter): StoreStatements 
       for (const record of records) for (const column of USAGE_COLUMNS) args.push(record[column]);
       return usageInsertOf(records.length).execute(db, args);
     },
-    insertRowsThen(db, threadId, turnId, first, drafts, data, now, then) {
+    insertRowsThen(db, rows, then) {
+      const { threadId, turnId, drafts } = rows;
       if (!adapter.writableCte || drafts.length === 0 || drafts.length > PREPARED_INSERT_ROWS) {
         return undefined;
       }
-      const args = rowArgs(threadId, turnId, first, drafts, data, now, 0, drafts.length);
+      checkRoom(rows);
+      const args = rowArgs(rows, 0, drafts.length);
       if (then === 'checkTurn') {
         args.push(threadId, turnId);
         return cteOf(drafts.length, 'checkTurn').execute(db, args);

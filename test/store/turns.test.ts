@@ -127,6 +127,29 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
       await store.close();
     });
 
+    it('refuses a begun turn or a step whose rows would pass the largest seq (2^31 - 1), keeping the turn running with its rows', async () => {
+      const store = harness().openStore();
+      await store.migrate();
+      const last = 2 ** 31 - 1;
+      await store.createThread('edge', { firstSeq: last - 1 });
+      const begun = await store.beginTurn('edge', user('run', 'hello'));
+      expect(begun.rows.map((r) => r.seq)).toEqual([last - 1]);
+      const step0 = await errorOf(store.appendSteps('edge', 'run', step('run', 0, 'one')));
+      expect([step0.code, step0.threadId]).toEqual(['store-failed', 'edge']);
+      const ended = await errorOf(
+        store.appendSteps('edge', 'run', step('run', 0, 'one'), { status: 'completed' }),
+      );
+      expect(ended.code).toBe('store-failed');
+      expect(await store.getTurnInfo('edge', 'run')).toMatchObject({
+        status: 'running',
+        nextSeq: last,
+      });
+      const other = await errorOf(store.beginTurn('edge', user('next', 'again')));
+      expect(other.code).toBe('store-failed');
+      expect((await store.getRows('edge')).map((r) => r.seq)).toEqual([last - 1]);
+      await store.close();
+    });
+
     it('keeps a running turn contiguous: a step after another turn was stored is refused', async () => {
       const h = harness();
       const store = h.openStore();

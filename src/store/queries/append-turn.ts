@@ -14,7 +14,6 @@ import {
   openRecords,
   type RowSealer,
   rowSealerFor,
-  sealedData,
 } from '../encryption/store-cipher.js';
 import { threadOrigin } from '../fork-path.js';
 import { wrapStoreErrors } from '../store-errors.js';
@@ -25,7 +24,12 @@ import type { EndedTurnStatus, LeaseFence } from '../turn-types.js';
 import type { AppendTurnOptions } from '../types.js';
 import { checkFirstSeq, checkThreadId, idProblem, MAX_SEQ } from '../validate.js';
 import { checkFenceOption, requireFence } from './leases.js';
-import { advanceThreadCreating, insertRowsOfNewTurn, sharedTurn } from './new-turn-write.js';
+import {
+  advanceThreadCreating,
+  insertRowsOfNewTurn,
+  placedRows,
+  sharedTurn,
+} from './new-turn-write.js';
 import { checkEndedStatus, recordSealedStatus } from './turn-status-row.js';
 import { checkSteps, usageRecords } from './usage.js';
 
@@ -215,6 +219,7 @@ async function writeNewTurn(
   const { statements, adapter } = ctx;
   const { threadId, checked, data } = w;
   const turnId = w.turnId as string;
+  const turn = { threadId, turnId, drafts: checked, data, seal: w.seal };
   const now = ctx.now();
   const count = checked.length;
   const rowsAt = w.stamp ?? now;
@@ -224,8 +229,7 @@ async function writeNewTurn(
     first = advanced.first;
     if (await sharedTurn(ctx, trx, advanced.origin, turnId)) throw new TurnStoredAlready();
     if (w.fence !== undefined) await requireFence(ctx, trx, threadId, w.fence, now);
-    const sealed = await sealedData(ctx.cipher, threadId, w.seal, advanced.keyVersion, first, data);
-    const rows = { threadId, turnId, first, drafts: checked, data: sealed, at: rowsAt };
+    const rows = await placedRows(ctx, turn, advanced.keyVersion, first, rowsAt);
     if (await insertRowsOfNewTurn(ctx, trx, rows)) throw new TurnStoredAlready();
   } else {
     let thread = (await statements.lockThread.execute(trx, [threadId])).rows[0];
@@ -237,11 +241,9 @@ async function writeNewTurn(
       keyVersion = NEW_THREAD;
     }
     first = Number(thread.next_seq);
-    checkRoom(threadId, first, count);
     if (await sharedTurn(ctx, trx, threadOrigin(thread), turnId)) throw new TurnStoredAlready();
     if (w.fence !== undefined) await requireFence(ctx, trx, threadId, w.fence, now);
-    const sealed = await sealedData(ctx.cipher, threadId, w.seal, keyVersion, first, data);
-    await statements.insertRows(trx, threadId, turnId, first, checked, sealed, rowsAt);
+    await statements.insertRows(trx, await placedRows(ctx, turn, keyVersion, first, rowsAt));
     const args = [first + count, now, threadId, threadId, turnId, first];
     const advanced = await statements.advanceThreadIfNew.execute(trx, args);
     if (Number(advanced.numAffectedRows ?? 0) === 0) throw new TurnStoredAlready();
@@ -296,9 +298,8 @@ async function writeCheckingFirst(
   // The rows get the given time (an import) or now; the thread's activity is now either way.
   const rowsAt = w.stamp ?? now;
   const first = placedAt(w.firstSeq, Number(thread.next_seq));
-  checkRoom(threadId, first, checked.length);
-  const sealed = await sealedData(ctx.cipher, threadId, w.seal, keyVersion, first, data);
-  await statements.insertRows(trx, threadId, turnId, first, checked, sealed, rowsAt);
+  const turn = { threadId, turnId, drafts: checked, data, seal: w.seal };
+  await statements.insertRows(trx, await placedRows(ctx, turn, keyVersion, first, rowsAt));
   await statements.advanceThread.execute(trx, [first + checked.length, now, threadId]);
   if (w.status !== undefined) {
     const next = first + checked.length;
@@ -324,20 +325,4 @@ function placedAt(firstSeq: number | undefined, next: number): number {
     );
   }
   return firstSeq;
-}
-
-/**
- * Checks that a turn of `count` rows placed at `first` leaves the thread's next seq within
- * `MAX_SEQ`, the largest a seq column holds on PostgreSQL and MySQL (where the database refuses
- * the write itself); SQLite would store the rows above it, where no page reaches them.
- *
- * @throws {ChunklogError} `store-failed` naming the thread and the limit (nothing is written)
- */
-function checkRoom(threadId: string, first: number, count: number): void {
-  if (count === 0 || first + count <= MAX_SEQ) return;
-  throw new ChunklogError(
-    'store-failed',
-    `appendTurn on thread ${JSON.stringify(threadId)} failed: its ${count} rows from seq ${first} would pass seq ${MAX_SEQ}, the largest a thread holds.`,
-    { threadId, value: first },
-  );
 }

@@ -16,8 +16,8 @@ import { sentinelTurnId } from './sentinel.js';
 /**
  * `ChunkStore.getChunksAfter`: `getChunks` turned forwards — one keyset query
  * (`seq > after ORDER BY seq LIMIT n` on the primary key) that reads the thread's next seq in
- * the same statement. Seqs are dense from 1 along a thread's path, so rows newer than the page
- * exist exactly when its newest seq is below the thread's total.
+ * the same statement. A thread's newest row sits at its total (the seq before its next), so rows
+ * newer than the page exist exactly when the page's newest seq is below it.
  *
  * When the thread's own rows do not start right after `afterSeq` (or none is found), the
  * thread's row is read: a fork's page starts in the stretches of other threads its path reads

@@ -2,8 +2,9 @@ import type { Kysely } from 'kysely';
 import type { ChunkRowDraft } from '../../schema/chunk-row.js';
 import type { SelectedRow } from '../codec.js';
 import type { StoreContext } from '../context.js';
-import { NEW_THREAD } from '../encryption/store-cipher.js';
+import { NEW_THREAD, type RowSealer, sealedData } from '../encryption/store-cipher.js';
 import { type ThreadOrigin, threadOrigin } from '../fork-path.js';
+import type { TurnRows } from '../statements.js';
 import type { StoreTables } from '../tables.js';
 import { insertThreadIfAbsent } from '../threads.js';
 import { pathTurnRows } from './path-rows.js';
@@ -38,15 +39,30 @@ export async function advanceThreadCreating(
   };
 }
 
-/** What {@link insertRowsOfNewTurn} inserts: a turn's checked drafts and their serialized data. */
-export interface NewTurnRows {
+/** A turn's checked drafts and their serialized data, before they take seqs. */
+export interface UnplacedTurn {
   readonly threadId: string;
   readonly turnId: string;
-  readonly first: number;
   readonly drafts: readonly ChunkRowDraft[];
   readonly data: readonly string[];
-  /** The rows' `created_at` (ms). */
-  readonly at: number;
+  /** Seals the data for storing, when the store encrypts. */
+  readonly seal: RowSealer | undefined;
+}
+
+/**
+ * The turn's rows at seqs from `first`, stamped `at`, their data sealed under the thread's key
+ * when the store encrypts (`keyVersion` as the thread row holds it: see `sealedData`).
+ */
+export async function placedRows(
+  ctx: StoreContext,
+  turn: UnplacedTurn,
+  keyVersion: unknown,
+  first: number,
+  at: number,
+): Promise<TurnRows> {
+  const { threadId, turnId, drafts, seal } = turn;
+  const data = await sealedData(ctx.cipher, threadId, seal, keyVersion, first, turn.data);
+  return { threadId, turnId, first, drafts, data, at };
 }
 
 /**
@@ -59,26 +75,17 @@ export interface NewTurnRows {
 export async function insertRowsOfNewTurn(
   ctx: StoreContext,
   trx: Kysely<StoreTables>,
-  rows: NewTurnRows,
+  rows: TurnRows,
 ): Promise<boolean> {
   const { statements } = ctx;
-  const { threadId, turnId, first, drafts, data, at } = rows;
-  const both = statements.insertRowsThen(
-    trx,
-    threadId,
-    turnId,
-    first,
-    drafts,
-    data,
-    at,
-    'checkTurn',
-  );
+  const { threadId, turnId } = rows;
+  const both = statements.insertRowsThen(trx, rows, 'checkTurn');
   if (both !== undefined) {
     const stored = (await both).rows[0]?.turn_first;
     return stored !== null && stored !== undefined;
   }
   if ((await statements.turnExists.execute(trx, [threadId, turnId])).rows.length > 0) return true;
-  await statements.insertRows(trx, threadId, turnId, first, drafts, data, at);
+  await statements.insertRows(trx, rows);
   return false;
 }
 

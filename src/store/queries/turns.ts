@@ -11,10 +11,9 @@ import {
   openRecords,
   type RowSealer,
   rowSealerFor,
-  sealedData,
 } from '../encryption/store-cipher.js';
 import { type PathSegment, threadOrigin } from '../fork-path.js';
-import { TURN_COLUMNS, turnStatuses } from '../statements.js';
+import { TURN_COLUMNS, type TurnRows, turnStatuses } from '../statements.js';
 import { wrapStoreErrors } from '../store-errors.js';
 import type { StoreTables, UsageRecord } from '../tables.js';
 import { createAndLockThread, type SelectedThread } from '../threads.js';
@@ -32,7 +31,12 @@ import type {
 import { checkThreadId, checkTurnId } from '../validate.js';
 import { checkDrafts } from './append-turn.js';
 import { checkFenceOption, requireFence } from './leases.js';
-import { advanceThreadCreating, insertRowsOfNewTurn, sharedTurn } from './new-turn-write.js';
+import {
+  advanceThreadCreating,
+  insertRowsOfNewTurn,
+  placedRows,
+  sharedTurn,
+} from './new-turn-write.js';
 import { readOrigin } from './path-rows.js';
 import { checkEndedStatus } from './turn-status-row.js';
 import { checkSteps, usageRecords } from './usage.js';
@@ -176,8 +180,8 @@ export function beginTurn(
         const first = Number(thread.next_seq);
         const next = first + checked.length;
         const keyVersion = locked === undefined ? NEW_THREAD : thread.key_version;
-        const sealed = await sealedData(ctx.cipher, threadId, seal, keyVersion, first, data);
-        await ctx.statements.insertRows(trx, threadId, turnId, first, checked, sealed, now);
+        const turn = { threadId, turnId, drafts: checked, data, seal };
+        await ctx.statements.insertRows(trx, await placedRows(ctx, turn, keyVersion, first, now));
         await trx
           .insertInto('turns')
           .values(runningTurnRow(threadId, turnId, first, next, now, fence))
@@ -241,9 +245,10 @@ async function beginNewTurn(
   const next = first + count;
   if (fence !== undefined) await requireFence(ctx, trx, threadId, fence, now);
   const turnRow = runningTurnRow(threadId, turnId, first, next, now, fence);
-  const sealed = await sealedData(ctx.cipher, threadId, seal, keyVersion, first, data);
+  const turn = { threadId, turnId, drafts: checked, data, seal };
+  const rows = await placedRows(ctx, turn, keyVersion, first, now);
   // One statement where it fits: the rows, the check for rows stored before, the turn's row.
-  const all = ctx.statements.insertRowsThen(trx, threadId, turnId, first, checked, sealed, now, {
+  const all = ctx.statements.insertRowsThen(trx, rows, {
     beginTurn: TURN_COLUMNS.map((column) => turnRow[column]),
   });
   if (all !== undefined) {
@@ -251,7 +256,6 @@ async function beginNewTurn(
     const storedBefore = row?.turn_first !== null && row?.turn_first !== undefined;
     if (storedBefore || Number(row?.begun) !== 1) throw new TurnBegunAlready();
   } else {
-    const rows = { threadId, turnId, first, drafts: checked, data: sealed, at: now };
     if (await insertRowsOfNewTurn(ctx, trx, rows)) throw new TurnBegunAlready();
     const inserted = await trx
       .insertInto('turns')
@@ -327,7 +331,7 @@ function writeSteps(
         const ended = status ?? 'running';
         let inserted = false;
         let matched: boolean;
-        let sealed: readonly string[] = data;
+        let rows: TurnRows | undefined;
         if (count === 0) {
           const result = await statements.endTurn.execute(trx, [
             next,
@@ -339,19 +343,9 @@ function writeSteps(
           matched = Number(result.numAffectedRows ?? 0) > 0;
         } else {
           const turnArgs = [next, ended, now, threadId, turnId, first];
-          sealed = await sealedData(ctx.cipher, threadId, seal, keyVersion, first, data);
-          const both = statements.insertRowsThen(
-            trx,
-            threadId,
-            turnId,
-            first,
-            checked,
-            sealed,
-            now,
-            {
-              advanceTurn: turnArgs,
-            },
-          );
+          const turn = { threadId, turnId, drafts: checked, data, seal };
+          rows = await placedRows(ctx, turn, keyVersion, first, now);
+          const both = statements.insertRowsThen(trx, rows, { advanceTurn: turnArgs });
           const result = await (both ?? statements.advanceTurn.execute(trx, turnArgs));
           inserted = both !== undefined;
           matched = Number(result.numAffectedRows ?? 0) > 0;
@@ -376,10 +370,9 @@ function writeSteps(
             throw new Error(`the turn ${JSON.stringify(turnId)} matched but was not updated`);
           }
         }
-        if (count > 0) {
-          if (!inserted) {
-            await statements.insertRows(trx, threadId, turnId, first, checked, sealed, now);
-          }
+        // The rows, when the step has any (not inserted with the turn's advance above).
+        if (rows !== undefined) {
+          if (!inserted) await statements.insertRows(trx, rows);
           if (!advanced) await statements.advanceThread.execute(trx, [next, now, threadId]);
         }
         await ctx.statements.insertUsage(trx, usage);
