@@ -24,6 +24,7 @@ import { createPool } from 'mysql2';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ChunkRow } from '../../src/schema/index.js';
+import { deferred } from '../../src/session/turn-handle.js';
 import {
   type ChunkStore,
   type ChunkStoreOptions,
@@ -91,16 +92,10 @@ class Gate implements KyselyPlugin {
     reached: Promise<void>;
     release: () => void;
   } {
-    let release = () => {};
-    let reached = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const wasReached = new Promise<void>((resolve) => {
-      reached = resolve;
-    });
-    this.#holds.push({ match, reached, released });
-    return { reached: wasReached, release };
+    const released = deferred<void>();
+    const reached = deferred<void>();
+    this.#holds.push({ match, reached: () => reached.resolve(), released: released.promise });
+    return { reached: reached.promise, release: () => released.resolve() };
   }
 }
 

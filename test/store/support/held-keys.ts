@@ -1,5 +1,6 @@
 // A key provider that holds a write's key fetch, for the tests of what runs between a write's
 // key fetch (before its transaction) and its commit: a key rotation, an erasure.
+import { deferred } from '../../../src/session/turn-handle.js';
 import type { ThreadKeyProvider } from '../../../src/store/index.js';
 
 /**
@@ -26,16 +27,10 @@ export function heldKeys(inner: ThreadKeyProvider, which: 'newest' | 'version' =
   };
   /** Holds the next write's key; resolves `fetched` once the write has fetched it. */
   const hold = () => {
-    let release = () => {};
-    let fetched = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const wasFetched = new Promise<void>((resolve) => {
-      fetched = resolve;
-    });
-    gate = { released, fetched };
-    return { release, fetched: wasFetched };
+    const released = deferred<void>();
+    const fetched = deferred<void>();
+    gate = { released: released.promise, fetched: () => fetched.resolve() };
+    return { release: () => released.resolve(), fetched: fetched.promise };
   };
   return { provider, hold };
 }
