@@ -80,6 +80,7 @@ mark { background: #ffe58a; padding: 0 1px; }
 .breakpoint { font-size: 11px; padding: 1px 7px; border-radius: 10px; background: #fff2c6; color: #8a6100; font-weight: 600; }
 .breakpoint::before { content: "⚑ "; }
 .lineage { margin: 4px 0; } .lineage.shown { color: #3d4658; }
+.fork-point { font-size: 12px; color: #8a6d00; }
 table.branches td.num { width: 4em; } ol.versions { margin: 0; padding: 0; list-style: none; }
 li.version.active > a { font-weight: 600; }
 .badge.active { background: #dcf2dd; color: #2e7d32; }

@@ -7,6 +7,7 @@
 import type { ChunkRow } from '../schema/chunk-row.js';
 import type { TurnStatus } from '../schema/turn-status.js';
 import { userTextOf } from '../schema/user-text.js';
+import { isSentinelRow } from '../store/queries/sentinel.js';
 import type { TurnInfo } from '../store/turn-types.js';
 import type { PriceFunction, TurnUsage } from '../store/usage-types.js';
 import { turnStatus } from './facts.js';
@@ -27,6 +28,8 @@ export interface TurnSummary {
   readonly lastSeq: number;
   /** The user's message (the turn's first row, when it is user text). */
   readonly firstText: string | undefined;
+  /** What a retention sentinel says (its notice's text), when the turn is one; else undefined. */
+  readonly sentinelText: string | undefined;
   /** Steps: the last row's step + 1. */
   readonly steps: number;
   readonly info: TurnInfo | undefined;
@@ -56,6 +59,10 @@ function firstTextOf(row: ChunkRow | undefined): string | undefined {
   return row === undefined ? undefined : userTextOf(row);
 }
 
+function sentinelTextOf(row: ChunkRow | undefined): string | undefined {
+  return row?.type === 'system' && isSentinelRow(row) ? row.data.text : undefined;
+}
+
 async function summary(
   store: InspectedStore,
   threadId: string,
@@ -75,6 +82,7 @@ async function summary(
     firstSeq: info?.firstSeq ?? first?.seq ?? last.seq,
     lastSeq: last.seq,
     firstText: firstTextOf(first),
+    sentinelText: sentinelTextOf(first),
     steps: last.step + 1,
     info,
     usage: await turnUsage(store, threadId, turnId, price),

@@ -13,7 +13,8 @@ import { html, type SafeHtml } from '../html.js';
 import { pathHref, threadHref, turnHref } from '../links.js';
 import type { ThreadPaths } from '../paths.js';
 
-const threadLink = (threadId: string) =>
+/** A thread's id (shortened when long) as a link to its page. */
+export const threadLink = (threadId: string): SafeHtml =>
   html`<a href="${threadHref(threadId)}">${idCode(threadId)}</a>`;
 
 /** Which path of a conversation is shown, and which is active. */

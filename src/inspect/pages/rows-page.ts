@@ -1,6 +1,7 @@
 // A page of a thread's rows (seq, turn, step, role, type, data), filtered or not.
 import type { ChunkRow } from '../../schema/chunk-row.js';
 import { errorTitle } from '../../schema/error-next-step.js';
+import { isSentinelRow } from '../../store/queries/sentinel.js';
 import type { Thread } from '../../store/types.js';
 import { describeFilter, filterQuery, isEmptyFilter, type RowFilter } from '../filters.js';
 import { formatCount, idCode, timeHtml } from '../format.js';
@@ -9,6 +10,7 @@ import { rowsHref, threadHref, turnHref } from '../links.js';
 import type { ThreadPaths } from '../paths.js';
 import type { RowsRead } from '../row-scan.js';
 import { lineage } from './branches.js';
+import { forkPointNote } from './fork-point-note.js';
 import { filterForm } from './parts.js';
 
 /** A one-line view of a row's data. */
@@ -32,12 +34,17 @@ export function rowSummary(row: ChunkRow): SafeHtml {
   }
 }
 
-/** A row as a table row: seq (an anchor), turn, step, role, type, data (expandable), time. */
-export function rowLine(thread: Thread, row: ChunkRow, read: RowsRead, now: Date): SafeHtml {
+/**
+ * A row as a table row: seq (an anchor), turn, step, role, type, data (expandable), time; a
+ * retention sentinel with the listed forks it stands for.
+ */
+export function rowLine(view: RowsView, row: ChunkRow): SafeHtml {
+  const { thread, read, now, paths } = view;
   const status = read.statusOf(row.turnId);
+  const forks = paths !== undefined && isSentinelRow(row) ? forkPointNote(paths, row.seq) : '';
   return html`<tr class="row type-${row.type}" id="seq-${row.seq}">
 <td class="num">${row.seq}</td><td><a href="${turnHref(thread.id, row.turnId)}">${idCode(row.turnId)}</a>${status !== 'completed' ? html` <span class="status status-${status}">${status}</span>` : ''}</td><td class="num">${row.step}</td>
-<td>${row.role}</td><td>${row.type}</td><td class="data"><details><summary>${rowSummary(row)}</summary><pre>${pretty(row.data)}</pre></details></td><td>${timeHtml(row.createdAt, now)}</td></tr>`;
+<td>${row.role}</td><td>${row.type}</td><td class="data"><details><summary>${rowSummary(row)}</summary><pre>${pretty(row.data)}</pre></details>${forks}</td><td>${timeHtml(row.createdAt, now)}</td></tr>`;
 }
 
 /** What the rows page shows. */
@@ -72,7 +79,7 @@ function heading(view: RowsView): string {
  * @returns the page's body
  */
 export function rowsPage(view: RowsView): SafeHtml {
-  const { thread, read, filter, before, now } = view;
+  const { thread, read, filter, before } = view;
   const keep = filterQuery(filter);
   const filtered = !isEmptyFilter(filter);
   const newer =
@@ -87,7 +94,7 @@ export function rowsPage(view: RowsView): SafeHtml {
     read.nextBefore !== undefined
       ? html`<a rel="next" href="${rowsHref(thread.id, { ...keep, before: read.nextBefore })}">older rows →</a>`
       : '';
-  const lines = read.rows.map((row) => rowLine(thread, row, read, now));
+  const lines = read.rows.map((row) => rowLine(view, row));
   // Back to the thread asked for: a conversation, when the rows are of its active path.
   const back = view.paths?.thread.id ?? thread.id;
   return html`<p class="crumbs"><a href="${threadHref(back)}">← thread ${back}</a></p>

@@ -9,6 +9,7 @@ import { rowsHref, threadHref, threadsHref, turnHref } from '../links.js';
 import type { ThreadPaths } from '../paths.js';
 import type { TurnListPage, TurnSummary } from '../turn-list.js';
 import { branchTable, forkTable, lineage } from './branches.js';
+import { forkPointNote } from './fork-point-note.js';
 import { modelsText, statusBadge, tokensText, turnDuration } from './parts.js';
 
 /** What the thread page shows. */
@@ -26,6 +27,14 @@ export interface ThreadView {
 
 const dash = (value: string | undefined) => value ?? '—';
 
+/** What the turns list says of a turn: the user's message, or a retention sentinel's notice. */
+function said(view: ThreadView, turn: TurnSummary): SafeHtml {
+  if (turn.sentinelText === undefined) {
+    return html`${turn.firstText !== undefined ? preview(turn.firstText) : ''}`;
+  }
+  return html`<span class="badge">retention</span> ${preview(turn.sentinelText)}${forkPointNote(view.paths, turn.firstSeq)}`;
+}
+
 function turnRow(view: ThreadView, turn: TurnSummary): SafeHtml {
   const { now, priced } = view;
   const path = view.paths.path;
@@ -35,7 +44,7 @@ function turnRow(view: ThreadView, turn: TurnSummary): SafeHtml {
 <td>${timeHtml(turn.info?.startedAt ?? turn.createdAt, now)}</td><td>${statusBadge(turn.status)}</td>
 <td class="num">${turn.steps}</td><td class="num">${dash(tokensText(turn.usage))}</td>${cost}
 <td class="num">${dash(turnDuration(turn.usage, turn.info, now))}</td><td>${dash(modelsText(turn.usage))}</td>
-<td class="num">${turn.firstSeq}–${turn.lastSeq}</td><td class="said">${turn.firstText !== undefined ? preview(turn.firstText) : ''}</td></tr>`;
+<td class="num">${turn.firstSeq}–${turn.lastSeq}</td><td class="said">${said(view, turn)}</td></tr>`;
 }
 
 /** The `path` query value links keep, so that a page of a conversation stays on its path. */
