@@ -2,6 +2,7 @@
 // path at the boundary before it (by reference), records the fork as the conversation's and makes
 // it active; nothing is deleted; versions are listed per branch point and switched. On every
 // dialect available.
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ChunkStore } from '../../src/store/index.js';
 import { rejected } from '../support/chunklog-error.js';
@@ -344,4 +345,40 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)('alternatives on %s', (n
       expect(await texts(store, 'v')).toEqual(['t1b:one again', 't1b:answer to one again']);
     },
   );
+});
+
+// A database's collation orders ids its own way (PostgreSQL's en-US puts `b` before `B`; the C
+// collation, SQLite and MySQL's binary ids order by code). Versions made in the same millisecond
+// are ordered by id: the store orders them itself, so every database lists them alike.
+describe.skipIf(!available.includes('postgres'))('alternatives on a collation of its own', () => {
+  it('lists versions made in the same millisecond in the same order on an en-US collated PostgreSQL as on SQLite', async () => {
+    const listed: unknown[] = [];
+    for (const name of ['sqlite', 'postgres'] as const) {
+      const harness = createHarness(name);
+      harnesses.push(harness);
+      const store = harness.openStore({ now: () => Date.UTC(2026, 0, 1) });
+      await store.migrate();
+      if (name === 'postgres') {
+        await sql`alter table ${sql.table(`${harness.prefix}threads`)} alter column id type text collate "en-US-x-icu"`.execute(
+          harness.raw,
+        );
+      }
+      await store.appendTurn('chat', qa('t1', 'one'));
+      await store.appendTurn('chat', qa('t2', 'two'));
+      for (const id of ['b-alt', 'B-alt', 'a-alt']) {
+        await store.addAlternative('chat', { turnId: 't2', newThreadId: id });
+        await store.appendTurn(id, qa(`t2-${id}`, 'two', id));
+        await store.switchAlternative('chat', 'chat');
+      }
+      const { branches, versions, activePath } = await store.getAlternatives('chat');
+      listed.push({ branches, versions, activePath });
+      await store.close();
+    }
+    const [onSqlite, onPostgres] = listed as [
+      Awaited<ReturnType<ChunkStore['getAlternatives']>>,
+      Awaited<ReturnType<ChunkStore['getAlternatives']>>,
+    ];
+    expect(onSqlite.versions.map((v) => v.threadId)).toEqual(['chat', 'B-alt', 'a-alt', 'b-alt']);
+    expect(onPostgres).toEqual(onSqlite);
+  });
 });

@@ -9,7 +9,7 @@ import type { StoreTables } from '../tables.js';
 import { selectThread, THREAD_COLUMNS } from '../threads.js';
 import { writeTransaction } from '../transaction.js';
 import type { AddAlternativeOptions, Alternatives, ConversationVersion, Thread } from '../types.js';
-import { checkThreadId, checkTurnId, newThreadId } from '../validate.js';
+import { checkThreadId, checkTurnId, compareCodeUnits, newThreadId } from '../validate.js';
 import { insertFork } from './fork-thread.js';
 import { isSentinelRow } from './sentinel.js';
 import { threadExists } from './thread-ops.js';
@@ -54,7 +54,11 @@ export function activePath(ctx: StoreContext, conversationId: string): Promise<s
   });
 }
 
-/** A conversation and its alternatives, oldest first. */
+/**
+ * A conversation and its alternatives, oldest first; those made in the same millisecond by id,
+ * in code-unit order (`compareCodeUnits`), sorted here: a database orders ids by its collation
+ * (PostgreSQL's `en-US` puts `b` before `B`), so every database lists them alike.
+ */
 async function readMembers(
   db: Kysely<StoreTables>,
   conversationId: string,
@@ -65,9 +69,12 @@ async function readMembers(
     .where((eb) =>
       eb.or([eb('id', '=', conversationId), eb('conversation_id', '=', conversationId)]),
     )
-    .orderBy('created_at')
-    .orderBy('id')
     .execute();
+  rows.sort(
+    (a, b) =>
+      Number(a.created_at) - Number(b.created_at) ||
+      compareCodeUnits(asString(a.id), asString(b.id)),
+  );
   return rows.map((row) => ({
     id: asString(row.id),
     createdAt: storedIso(row.created_at) ?? new Date(0).toISOString(),
