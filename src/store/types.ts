@@ -99,10 +99,10 @@ export interface CreateThreadOptions {
   /** A title: at most 1,000 characters, no NUL. */
   readonly title?: string | undefined;
   /**
-   * The seq of the thread's first row: 1 (the default) to 2,147,483,647. Above 1, the thread
-   * starts as an expired thread does, after seqs it never held (`total` counts them); for a copy
-   * that keeps another thread's seqs: `importThread` of an expired thread's export, which starts
-   * at its retention sentinel.
+   * The seq of the thread's first row: 1 (the default) to 2,147,483,646 (its next seq must stay
+   * within 2^31 - 1). Above 1, the thread starts as an expired thread does, after seqs it never
+   * held (`total` counts them); for a copy that keeps another thread's seqs: `importThread` of an
+   * expired thread's export, which starts at its retention sentinel.
    */
   readonly firstSeq?: number | undefined;
 }

@@ -101,17 +101,20 @@ export function checkSeq(value: unknown, option: string, min: number): number {
 export const MAX_SEQ = 2_147_483_647;
 
 /**
- * A `firstSeq` option (`createThread`, `appendTurn`): an integer from 1 to `MAX_SEQ`.
+ * A `firstSeq` option (`createThread`, `appendTurn`): an integer from 1 to `MAX_SEQ - 1`, the
+ * last seq a row can take (the thread's next seq, one past its last row, must stay within
+ * `MAX_SEQ`).
  *
  * @throws {ChunklogError} `invalid-option` (`firstSeq`)
  */
 export function checkFirstSeq(value: unknown): number {
   const seq = checkSeq(value, 'firstSeq', 1);
-  if (seq > MAX_SEQ) {
-    throw new ChunklogError('invalid-option', `firstSeq must be at most ${MAX_SEQ} (got ${seq}).`, {
-      option: 'firstSeq',
-      value,
-    });
+  if (seq >= MAX_SEQ) {
+    throw new ChunklogError(
+      'invalid-option',
+      `firstSeq must be at most ${MAX_SEQ - 1}, the last seq a row can take (got ${seq}).`,
+      { option: 'firstSeq', value },
+    );
   }
   return seq;
 }

@@ -167,6 +167,8 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
         [store.createThread('y', { firstSeq: 0 }), 'firstSeq'],
         [store.createThread('y', { firstSeq: 1.5 }), 'firstSeq'],
         [store.createThread('y', { firstSeq: 2 ** 31 }), 'firstSeq'],
+        // A thread there could hold no row: its next seq would pass 2^31 - 1.
+        [store.createThread('y', { firstSeq: 2 ** 31 - 1 }), 'firstSeq'],
       ] as const;
       for (const [work, option] of bad) {
         const error = await errorOf(work);
