@@ -159,7 +159,11 @@ export interface ThreadPage {
  * ```
  */
 export interface ExpireOptions {
-  /** Remove turns whose every row was created before this time (a `Date`, ISO 8601 or ms). */
+  /**
+   * Remove turns whose every row was created before this time: a `Date`, milliseconds since the
+   * epoch, or an ISO 8601 date-time with a time zone (`'2026-11-30T00:00:00Z'`; a time without
+   * one is refused rather than read in the server's local time).
+   */
   readonly before: Date | string | number;
   /** Only this thread (a thread's own retention). Default: every thread. */
   readonly threadId?: string | undefined;

@@ -1,5 +1,6 @@
 import { ChunklogError } from '../errors/chunklog-error.js';
 import { checkThreadId, idProblem } from '../schema/id.js';
+import { INSTANT_EXAMPLE, isoInstantMillis } from '../schema/instant.js';
 import { previewValue } from '../schema/parse.js';
 
 export {
@@ -117,4 +118,41 @@ export function checkFirstSeq(value: unknown): number {
     );
   }
   return seq;
+}
+
+/**
+ * Checks a point in time given as an option: a valid `Date`, an ISO 8601 date-time with a time
+ * zone (see `isoInstantMillis`), or, where `numbers` says so, milliseconds since the epoch.
+ *
+ * @param value - what was given
+ * @param option - the option's name, for the error (`createdAt`, `before`)
+ * @param what - what the option is of, at the start of the error message (`expire: \`before\``)
+ * @param numbers - whether milliseconds since the epoch are accepted too
+ * @returns the milliseconds since the epoch
+ * @throws {ChunklogError} `invalid-option` naming the option and what it accepts
+ */
+export function checkInstant(
+  value: unknown,
+  option: string,
+  what: string,
+  numbers: boolean,
+): number {
+  const millis =
+    value instanceof Date
+      ? value.getTime()
+      : typeof value === 'string'
+        ? isoInstantMillis(value)
+        : numbers && typeof value === 'number'
+          ? value
+          : undefined;
+  if (millis === undefined || !Number.isFinite(millis)) {
+    const accepted = numbers
+      ? 'a valid Date, an ISO 8601 date-time with a time zone or milliseconds since the epoch'
+      : 'a valid Date or an ISO 8601 date-time with a time zone';
+    throw new ChunklogError('invalid-option', `${what} must be ${accepted} (${INSTANT_EXAMPLE}).`, {
+      option,
+      value,
+    });
+  }
+  return millis;
 }

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { type ChunkRowDraft, ChunkRowDraftSchema } from '../schema/chunk-row.js';
 import { idProblem } from '../schema/id.js';
+import { INSTANT_EXAMPLE, isoInstantMillis } from '../schema/instant.js';
 import { JsonObjectSchema } from '../schema/json.js';
 import { TurnStatusSchema } from '../schema/turn-status.js';
 import { FinishReasonSchema, TokenUsageSchema } from '../schema/usage.js';
@@ -33,7 +34,16 @@ export class LineProblem {
   ) {}
 }
 
-const isoTime = z.iso.datetime({ offset: true });
+/** A time by the one rule `appendTurn`'s `createdAt` follows (`isoInstantMillis`). */
+const isoTime = z.string().check((ctx) => {
+  if (isoInstantMillis(ctx.value) === undefined) {
+    ctx.issues.push({
+      code: 'custom',
+      message: `not an ISO 8601 date-time with a time zone (${INSTANT_EXAMPLE})`,
+      input: ctx.value,
+    });
+  }
+});
 const count = z.number().int().nonnegative();
 
 /** An id by the one rule the store applies (`idProblem`), so a bad one stops at its line. */

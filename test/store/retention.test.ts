@@ -133,9 +133,16 @@ describe.each(cases)('expire on $name (encrypted: $encrypted)', ({ name, encrypt
       rows: 0,
       leftWhole: [],
     });
-    const error = await store.expire({ before: 'yesterday' }).catch((e: unknown) => e);
-    expect(ChunklogError.hasCode(error, 'invalid-option')).toBe(true);
-    expect((error as ChunklogError).option).toBe('before');
+    // A time without a zone would be read in the server's local time; a day that does not exist
+    // would roll into the next month: both are refused, as appendTurn's createdAt refuses them.
+    for (const before of ['yesterday', '2026-12-01T00:00:00', '2026-02-30T00:00:00Z']) {
+      const error = await store.expire({ before }).catch((e: unknown) => e);
+      expect(ChunklogError.hasCode(error, 'invalid-option')).toBe(true);
+      expect((error as ChunklogError).option).toBe('before');
+    }
+    const noneOlder = { threads: 0, turns: 0, rows: 0, leftWhole: [] };
+    expect(await store.expire({ before: new Date(T0).toISOString() })).toEqual(noneOlder);
+    expect(await store.expire({ before: T0 })).toEqual(noneOlder);
     await store.close();
   });
   it.skipIf(!available.includes(name))(

@@ -51,6 +51,11 @@ describe('store trust boundaries', () => {
       [store.getTurn('th', 't1', { onCorruptRow: 'drop' } as never), 'onCorruptRow'],
       [store.getTurn('th', '' as never), 'turnId'],
       [store.appendTurn('th', textDrafts('t3', 1), { createdAt: 'now' }), 'createdAt'],
+      [store.appendTurn('th', textDrafts('t3', 1), { createdAt: '2026-11-30T12:00' }), 'createdAt'],
+      [
+        store.appendTurn('th', textDrafts('t3', 1), { createdAt: '2026-02-30T12:00Z' }),
+        'createdAt',
+      ],
       [store.appendTurn('th', textDrafts('t3', 1), { when: 1 } as never), 'when'],
       [store.getMessages('th', { onCorruptRow: 'drop' } as never), 'onCorruptRow'],
       [store.listThreads({ limit: 5, after: 'x' } as never), 'after'],

@@ -22,7 +22,7 @@ import { createAndLockThread, insertThreadIfAbsent, type SelectedThread } from '
 import { RollbackDecision, writeTransaction } from '../transaction.js';
 import type { EndedTurnStatus, LeaseFence } from '../turn-types.js';
 import type { AppendTurnOptions } from '../types.js';
-import { checkFirstSeq, checkThreadId, idProblem, MAX_SEQ } from '../validate.js';
+import { checkFirstSeq, checkInstant, checkThreadId, idProblem, MAX_SEQ } from '../validate.js';
 import { checkFenceOption, requireFence } from './leases.js';
 import {
   advanceThreadCreating,
@@ -91,9 +91,6 @@ export function checkDrafts(
   return redactor === undefined ? checked : [...redactDrafts(checked, redactor)];
 }
 
-/** An ISO 8601 date-time with a time zone (`Z` or an offset), as `createdAt` must be given. */
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/;
-
 /**
  * The milliseconds of an `appendTurn` `createdAt` option, or undefined for none.
  *
@@ -101,21 +98,7 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[
  *   8601 date-time with a time zone
  */
 export function checkCreatedAt(value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  const millis =
-    value instanceof Date
-      ? value.getTime()
-      : typeof value === 'string' && ISO_DATE_TIME.test(value)
-        ? Date.parse(value)
-        : Number.NaN;
-  if (!Number.isFinite(millis)) {
-    throw new ChunklogError(
-      'invalid-option',
-      'createdAt must be a valid Date or an ISO 8601 date-time with a time zone (2026-11-30T12:00:00.000Z).',
-      { option: 'createdAt', value },
-    );
-  }
-  return millis;
+  return value === undefined ? undefined : checkInstant(value, 'createdAt', 'createdAt', false);
 }
 
 /**

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { ChunklogError } from '../../errors/chunklog-error.js';
 import { readOptions } from '../../errors/invalid-option.js';
 import type { SystemRowData } from '../../schema/chunk-row.js';
 import { asString, isoOf } from '../codec.js';
@@ -12,7 +11,7 @@ import type { StoreTables } from '../tables.js';
 import { selectThread } from '../threads.js';
 import { RollbackDecision, writeTransaction } from '../transaction.js';
 import type { ExpireOptions, ExpireResult } from '../types.js';
-import { checkThreadId, compareCodeUnits, MAX_SEQ } from '../validate.js';
+import { checkInstant, checkThreadId, compareCodeUnits, MAX_SEQ } from '../validate.js';
 import { cutRows } from './cut-rows.js';
 import { type ForkReader, forkReaders, lockedThread, lockOrder } from './expire-readers.js';
 import { readOrigin } from './path-rows.js';
@@ -40,7 +39,7 @@ interface TurnSpan {
  */
 export function expire(ctx: StoreContext, options: ExpireOptions): Promise<ExpireResult> {
   const o = readOptions(options, 'expire', ['before', 'threadId']);
-  const before = checkBefore(o.before);
+  const before = checkInstant(o.before, 'before', 'expire: `before`', true);
   const only = o.threadId === undefined ? undefined : checkThreadId(o.threadId);
   return wrapStoreErrors('expire', only, async () => {
     const threads =
@@ -83,26 +82,6 @@ async function ownersFirst(ctx: StoreContext, threads: readonly string[]): Promi
   return [...threads].sort(
     (a, b) => (depth.get(a) ?? 0) - (depth.get(b) ?? 0) || compareCodeUnits(a, b),
   );
-}
-
-/** The `before` option as milliseconds. */
-function checkBefore(value: unknown): number {
-  const millis =
-    value instanceof Date
-      ? value.getTime()
-      : typeof value === 'string'
-        ? Date.parse(value)
-        : typeof value === 'number'
-          ? value
-          : Number.NaN;
-  if (!Number.isFinite(millis)) {
-    throw new ChunklogError(
-      'invalid-option',
-      'expire: `before` must be a Date, an ISO 8601 date-time or milliseconds since the epoch.',
-      { option: 'before', value },
-    );
-  }
-  return millis;
 }
 
 /** A fork read the thread's rows that was not locked: the attempt starts over. */
