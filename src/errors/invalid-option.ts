@@ -18,6 +18,44 @@ export function invalidOption(
   throw new ChunklogError('invalid-option', `${where}: ${message}`, { option, value });
 }
 
+/**
+ * Checks an option that must be an object with methods (a store, a relay, a database client):
+ * every method named must be a function on it. The error names each one that is not.
+ *
+ * @example
+ * ```ts
+ * requireMethods('exportThread', 'store', store, ['getThread', 'getChunksAfter'], 'a chunk store');
+ * // invalid-option: "exportThread: `store` must be a chunk store; `getChunksAfter` is missing"
+ * ```
+ *
+ * @param where - the public function (`'exportThread'`)
+ * @param option - the option or argument (`'store'`)
+ * @param value - what was given
+ * @param methods - the methods the caller calls on it
+ * @param what - what it must be, for the message (`'a chunk store (createChunkStore)'`)
+ * @throws {ChunklogError} `invalid-option` naming `option` and the missing methods
+ */
+export function requireMethods(
+  where: string,
+  option: string,
+  value: unknown,
+  methods: readonly string[],
+  what: string,
+): void {
+  const missing =
+    typeof value === 'object' && value !== null
+      ? methods.filter((m) => typeof (value as Record<string, unknown>)[m] !== 'function')
+      : methods;
+  if (missing.length === 0) return;
+  const named = missing.map((m) => `\`${m}\``).join(', ');
+  invalidOption(
+    where,
+    option,
+    `\`${option}\` must be ${what}; ${named} ${missing.length === 1 ? 'is' : 'are'} missing`,
+    value,
+  );
+}
+
 /** The edit distance of two short strings (insertions, deletions, substitutions, case ignored). */
 function distance(a: string, b: string): number {
   const x = a.toLowerCase();

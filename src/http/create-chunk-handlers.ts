@@ -1,5 +1,5 @@
 import { ChunklogError } from '../errors/index.js';
-import { readOptions } from '../errors/invalid-option.js';
+import { readOptions, requireMethods } from '../errors/invalid-option.js';
 import { checkRelay } from '../live/check-relay.js';
 import type { AgentSession } from '../session/types.js';
 import { alternativesRoute } from './alternatives-route.js';
@@ -19,8 +19,10 @@ import { guardThreadRoute, type ThreadRoute } from './thread-route.js';
 import type { ChunkHandlers, ChunkHandlersOptions, UIMessageStreamRouteOptions } from './types.js';
 import { uiMessagesRoute } from './ui-messages-route.js';
 
+const WHERE = 'createChunkHandlers';
+
 function invalid(option: string, message: string, value: unknown): never {
-  throw new ChunklogError('invalid-option', `createChunkHandlers: ${message}`, { option, value });
+  throw new ChunklogError('invalid-option', `${WHERE}: ${message}`, { option, value });
 }
 
 function positiveInteger(option: string, value: unknown, fallback: number, min = 1): number {
@@ -132,14 +134,9 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
       authorize,
     );
   }
-  if (typeof store !== 'object' || store === null || typeof store.getChunks !== 'function') {
-    invalid('store', '`store` must have `getChunks` (a ChunkStore)', store);
-  }
-  if (
-    session !== undefined &&
-    (typeof session !== 'object' || typeof session.subscribe !== 'function')
-  ) {
-    invalid('session', '`session` must be an AgentSession', session);
+  requireMethods(WHERE, 'store', store, ['getChunks'], 'a ChunkStore');
+  if (session !== undefined) {
+    requireMethods(WHERE, 'session', session, ['subscribe'], 'an AgentSession');
   }
   if (sessions !== undefined && typeof sessions !== 'function') {
     invalid('sessions', '`sessions` must be a function of the thread id', sessions);

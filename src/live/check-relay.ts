@@ -1,4 +1,4 @@
-import { ChunklogError } from '../errors/index.js';
+import { requireMethods } from '../errors/invalid-option.js';
 import { listingEvery } from '../schema/listing-every.js';
 import type { Relay } from './relay.js';
 
@@ -32,16 +32,12 @@ export function checkRelay<K extends keyof Relay = keyof Relay>(
   methods: readonly K[] = METHODS as readonly (keyof Relay)[] as readonly K[],
 ): Pick<Relay, K> | undefined {
   if (relay === undefined) return undefined;
-  const missing =
-    typeof relay !== 'object' || relay === null
-      ? methods[0]
-      : methods.find((m) => typeof (relay as Record<string, unknown>)[m] !== 'function');
-  if (missing !== undefined) {
-    throw new ChunklogError(
-      'invalid-option',
-      `${where}: \`relay\` must be a Relay (createRedisRelay, createPostgresRelay, createInProcessRelay); \`${missing}\` is missing`,
-      { option: 'relay', value: relay },
-    );
-  }
+  requireMethods(
+    where,
+    'relay',
+    relay,
+    methods,
+    'a Relay (createRedisRelay, createPostgresRelay, createInProcessRelay)',
+  );
   return relay as Pick<Relay, K>;
 }

@@ -1,12 +1,13 @@
 import { type Backoff, backoffDelay, sleep } from '../errors/backoff.js';
 import { ChunklogError } from '../errors/index.js';
+import { requireMethods } from '../errors/invalid-option.js';
 import type { EventMeta } from '../live/event-meta.js';
 import type * as live from '../live/relay.js';
 import { type EventIdParts, formatEventId } from '../live/replay-buffer.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import { checkThreadId } from '../schema/id.js';
 import { ControlExchange, type ControlReply, type ControlRequest } from './control-exchange.js';
-import { checkClient, checkPositiveIntegers } from './relay-options.js';
+import { checkPositiveIntegers } from './relay-options.js';
 import {
   epochOf,
   type FollowBackend,
@@ -737,7 +738,8 @@ function notWritten(count: number): ChunklogError {
  */
 export function createPostgresRelay(options: PostgresRelayOptions): PostgresRelay {
   const where = 'createPostgresRelay';
-  checkClient(options, where, 'pool', ['query', 'connect'], 'a pg Pool');
+  // Read with `?.`: the options themselves are checked by being asked for the pool.
+  requireMethods(where, 'pool', options?.pool, ['query', 'connect'], 'a pg Pool');
   const table = options.table ?? 'chunklog_relay';
   if (typeof table !== 'string' || !/^[a-z_][a-z0-9_]{0,40}$/.test(table)) {
     throw new ChunklogError(

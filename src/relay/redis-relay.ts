@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { ChunklogError } from '../errors/index.js';
+import { requireMethods } from '../errors/invalid-option.js';
 import type { EventMeta } from '../live/event-meta.js';
 import type * as live from '../live/relay.js';
 import { type EventIdParts, formatEventId } from '../live/replay-buffer.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import { checkThreadId } from '../schema/id.js';
 import { ControlExchange, type ControlReply, type ControlRequest } from './control-exchange.js';
-import { checkClient, checkPositiveIntegers } from './relay-options.js';
+import { checkPositiveIntegers } from './relay-options.js';
 import {
   epochOf,
   type FollowBackend,
@@ -549,7 +550,7 @@ class RedisRelay implements live.Relay, FollowBackend<StreamPosition> {
  */
 export function createRedisRelay(options: RedisRelayOptions): live.Relay {
   const where = 'createRedisRelay';
-  checkClient(options, where, 'redis', ['call', 'duplicate'], 'an ioredis client');
+  requireMethods(where, 'redis', options?.redis, ['call', 'duplicate'], 'an ioredis client');
   const timeout = options.controlTimeoutMs ?? 5000;
   checkPositiveIntegers(where, [
     ['controlTimeoutMs', timeout],

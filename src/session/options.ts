@@ -1,7 +1,7 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { type LanguageModel, type StopCondition, stepCountIs, type ToolSet } from 'ai';
 import { ChunklogError } from '../errors/index.js';
-import { readOptions } from '../errors/invalid-option.js';
+import { readOptions, requireMethods } from '../errors/invalid-option.js';
 import { checkRelay } from '../live/check-relay.js';
 import type { Relay } from '../live/relay.js';
 import { type ContextBudget, planModelInput } from '../model-messages/context-budget.js';
@@ -199,18 +199,13 @@ export function validateOptions<TOOLS extends ToolSet>(
   }
   readOptions(options, 'createAgentSession', SESSION_OPTIONS as readonly string[]);
   const { store, threadId, model } = options;
-  const missing = isObject(store)
-    ? SESSION_STORE_METHODS.filter(
-        (m) => typeof (store as Record<string, unknown>)[m] !== 'function',
-      )
-    : SESSION_STORE_METHODS;
-  if (missing.length > 0) {
-    invalid(
-      'store',
-      `\`store\` must be a ChunkStore (createChunkStore): ${missing.map((m) => `\`${m}\``).join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing`,
-      store,
-    );
-  }
+  requireMethods(
+    'createAgentSession',
+    'store',
+    store,
+    SESSION_STORE_METHODS,
+    'a ChunkStore (createChunkStore)',
+  );
   const threadIdProblem = idProblem(threadId);
   if (threadIdProblem !== undefined) {
     invalid('threadId', `\`threadId\` ${threadIdProblem}`, threadId);

@@ -1,5 +1,5 @@
 import { ChunklogError } from '../errors/chunklog-error.js';
-import { invalidOption, readOptions } from '../errors/invalid-option.js';
+import { invalidOption, readOptions, requireMethods } from '../errors/invalid-option.js';
 import type { ChunkRow } from '../schema/chunk-row.js';
 import type { TurnStatus } from '../schema/turn-status.js';
 import type { ChunkStore, CorruptRowPolicy, Thread } from '../store/types.js';
@@ -267,25 +267,17 @@ export function exportThread(
   threadId: string,
   options?: ExportThreadOptions,
 ): AsyncIterable<string> {
-  checkStore(store);
+  requireMethods(
+    WHERE,
+    'store',
+    store,
+    ['getThread', 'getChunksAfter', 'getTurnUsage', 'getAlternatives'],
+    'a chunk store',
+  );
   if (typeof threadId !== 'string' || threadId === '') {
     invalidOption(WHERE, 'threadId', '`threadId` must be a non-empty string', threadId);
   }
   return lines(store, threadId, checkedOptions(options));
-}
-
-/** Refuses a `store` that lacks one of the methods an export reads with. */
-function checkStore(store: ExportThreadStore): void {
-  for (const method of [
-    'getThread',
-    'getChunksAfter',
-    'getTurnUsage',
-    'getAlternatives',
-  ] as const) {
-    if (typeof (store as Partial<ExportThreadStore> | null)?.[method] !== 'function') {
-      invalidOption(WHERE, 'store', `\`store\` must be a chunk store (no ${method})`, store);
-    }
-  }
 }
 
 /** {@link exportThread}'s options, checked, with their defaults. */

@@ -1,4 +1,4 @@
-import { invalidOption, readOptions } from '../errors/invalid-option.js';
+import { invalidOption, readOptions, requireMethods } from '../errors/invalid-option.js';
 import { Importer, type ImportThreadStore, OPTION_NAMES, type OptionNames } from './importer.js';
 import { InputProblem, isExportInput, readLines, type ThreadExportInput } from './read-lines.js';
 
@@ -107,7 +107,13 @@ export async function importThread(
   input: ThreadExportInput,
   options?: ImportThreadOptions,
 ): Promise<ImportThreadResult> {
-  checkStore(store);
+  requireMethods(
+    WHERE,
+    'store',
+    store,
+    ['getThread', 'createThread', 'hasTurn', 'appendTurn', 'recordUsage'],
+    'a chunk store',
+  );
   if (!isExportInput(input)) {
     invalidOption(
       WHERE,
@@ -129,21 +135,6 @@ export async function importThread(
     throw error;
   }
   return { ...importer.finish(last) };
-}
-
-/** Refuses a `store` that lacks one of the methods an import writes with. */
-function checkStore(store: ImportThreadStore): void {
-  for (const method of [
-    'getThread',
-    'createThread',
-    'hasTurn',
-    'appendTurn',
-    'recordUsage',
-  ] as const) {
-    if (typeof (store as Partial<ImportThreadStore> | null)?.[method] !== 'function') {
-      invalidOption(WHERE, 'store', `\`store\` must be a chunk store (no ${method})`, store);
-    }
-  }
 }
 
 /** What an import runs with: the checked options. */
