@@ -2,6 +2,7 @@
 // characters escaped), the usage after a mistake in the arguments, and its exit code (2 for the
 // arguments, 1 otherwise).
 import { ChunklogError } from '../errors/chunklog-error.js';
+import { OPENED_WITHOUT_ENCRYPTION } from '../store/codec.js';
 
 /** A mistake in the arguments: exit code 2, with the command's usage. */
 export class UsageError extends Error {
@@ -47,7 +48,24 @@ export function report(command: string, error: unknown, usage: string): void {
     error instanceof UsageError ||
     (ChunklogError.hasCode(error, 'invalid-option') && error.option === 'target');
   process.stderr.write(
-    `chunklog ${command}: ${oneLine(message)}\n${argument ? `\n${usage}\n` : ''}`,
+    `chunklog ${command}: ${oneLine(message)}${flagHint(command, error)}\n${argument ? `\n${usage}\n` : ''}`,
   );
   process.exitCode = argument ? 2 : 1;
+}
+
+/**
+ * The flag that answers a failure the library words for its API (`encryption`,
+ * `store.migrate()`), in the command line's terms; empty for any other failure.
+ */
+function flagHint(command: string, error: unknown): string {
+  if (
+    ChunklogError.hasCode(error, 'corrupt-row') &&
+    error.message.includes(OPENED_WITHOUT_ENCRYPTION)
+  ) {
+    return ' (the store is encrypted: pass --key-file or --key-module)';
+  }
+  if (ChunklogError.hasCode(error, 'not-migrated') && command !== 'import') {
+    return ' (is it the right database and --prefix? `chunklog import --migrate` creates or upgrades the tables)';
+  }
+  return '';
 }

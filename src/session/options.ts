@@ -130,6 +130,32 @@ function invalid(option: string, message: string, value: unknown): never {
   throw new ChunklogError('invalid-option', `createAgentSession: ${message}`, { option, value });
 }
 
+/**
+ * Checks `tools`: an object of AI SDK tools by name, each an object with an `inputSchema` (or a
+ * provider's tool, `type: 'provider'`) and, when it has one, an `execute` function. A tool the
+ * model calls that is no tool would be stored as a call without a result.
+ */
+function checkTools(tools: unknown): void {
+  if (!isObject(tools) || Array.isArray(tools)) {
+    invalid(
+      'tools',
+      '`tools` must be an object of tools by name (`{ weather: tool({ … }) }`)',
+      tools,
+    );
+  }
+  for (const [name, tool] of Object.entries(tools)) {
+    const problem =
+      !isObject(tool) || Array.isArray(tool)
+        ? 'is not a tool (`tool({ inputSchema, execute })` from `ai`)'
+        : tool.execute !== undefined && typeof tool.execute !== 'function'
+          ? 'has an `execute` that is not a function'
+          : tool.type !== 'provider' && tool.inputSchema === undefined
+            ? 'has no `inputSchema`'
+            : undefined;
+    if (problem !== undefined) invalid('tools', `the tool \`${name}\` ${problem}`, tool);
+  }
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
@@ -232,9 +258,7 @@ export function validateOptions<TOOLS extends ToolSet>(
       }
     });
   }
-  if (options.tools !== undefined && !isObject(options.tools)) {
-    invalid('tools', '`tools` must be an object of tools', options.tools);
-  }
+  if (options.tools !== undefined) checkTools(options.tools);
   const system = options.system;
   if (system !== undefined && typeof system !== 'string' && !isObject(system)) {
     invalid('system', '`system` must be a string or system messages', system);

@@ -104,8 +104,14 @@ export class UnreadableData {
   constructor(readonly problem: string) {}
 }
 
+/**
+ * The words of every error of an encrypted value read by a store without `encryption`: the
+ * command line finds them to say which flag gives the key.
+ */
+export const OPENED_WITHOUT_ENCRYPTION = 'the store was opened without `encryption`';
+
 /** The problem of an encrypted row read by a store without encryption. */
-const ENCRYPTED = 'its data is encrypted, and the store was opened without `encryption`';
+const ENCRYPTED = `its data is encrypted, and ${OPENED_WITHOUT_ENCRYPTION}`;
 
 /** Why a row is corrupt (made only for corrupt rows: a valid row is decoded without one). */
 class Problem {

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { ChunklogError } from '../errors/chunklog-error.js';
+import { readOptions } from '../errors/invalid-option.js';
 import type { ChunkRowDraft } from '../schema/chunk-row.js';
 import type { Redactor } from '../transforms/redactor.js';
 import type { StoreContext } from './context.js';
@@ -197,6 +198,10 @@ export function createChunkStore(
     userDb = target.db;
     dialect = dialectName(target.dialect);
   } else {
+    // A misspelt key is named, with the one meant (`sqlte` → `sqlite`).
+    if (typeof target === 'object' && target !== null) {
+      readOptions(target, 'createChunkStore', ['sqlite', 'postgres', 'db', 'dialect']);
+    }
     throw new ChunklogError(
       'invalid-option',
       'createChunkStore needs { sqlite }, { postgres } or { db }.',

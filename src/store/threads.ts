@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ChunklogError } from '../errors/chunklog-error.js';
 import { type JSONObject, JsonValueSchema } from '../schema/json.js';
 import { previewValue } from '../schema/parse.js';
-import { asJson, asString, storedIso } from './codec.js';
+import { asJson, asString, OPENED_WITHOUT_ENCRYPTION, storedIso } from './codec.js';
 import type { StoreContext } from './context.js';
 import { envelopeOf } from './encryption/store-cipher.js';
 import { threadOrigin } from './fork-path.js';
@@ -159,7 +159,7 @@ export async function openThread(ctx: StoreContext, record: SelectedThread): Pro
       if (envelopeOf(record[column]) !== undefined) {
         throw new ChunklogError(
           'corrupt-row',
-          `The row of thread ${JSON.stringify(asString(record.id))} is corrupt: its ${column} is encrypted, and the store was opened without \`encryption\`.`,
+          `The row of thread ${JSON.stringify(asString(record.id))} is corrupt: its ${column} is encrypted, and ${OPENED_WITHOUT_ENCRYPTION}.`,
           { threadId: asString(record.id) },
         );
       }

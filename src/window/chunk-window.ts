@@ -74,6 +74,13 @@ export interface ApplyOptions {
    * another shape is ignored.
    */
   readonly id?: string | undefined;
+  /**
+   * Read from `id`, which carries it: accepted so that the metadata a session gives its listeners
+   * (`session.subscribe((event, meta) => window.apply(event, meta))`) passes as it is.
+   */
+  readonly turnId?: string | undefined;
+  /** Read from `id`, which carries it (see `turnId`). */
+  readonly index?: number | undefined;
 }
 
 /**
@@ -309,7 +316,8 @@ export class ChunkWindow {
    * unless the user is scrolled up, rolling eviction keeps the log within `limit`.
    *
    * @param event - a wire event (validated: it may come straight from `JSON.parse`)
-   * @param options - `id`: the event's id on the wire, to follow a continued turn
+   * @param options - `id`: the event's id on the wire, to follow a continued turn (a session
+   *   listener's `meta` will do)
    * @returns whether the event changed what the window holds: false for one it ignored (an event
    *   of a turn it holds as stored rows, as a replay of the latest turn is) or that changed
    *   nothing; true for the `turn-end` of a turn it followed live, also when `reconcile()` found
@@ -338,9 +346,16 @@ export class ChunkWindow {
     }
     let continuation: Continuation | undefined;
     if (options !== undefined) {
-      const { id } = readOptions(options, 'ChunkWindow.apply', ['id']);
+      const o = readOptions(options, 'ChunkWindow.apply', ['id', 'turnId', 'index']);
+      const { id } = o;
       if (id !== undefined && typeof id !== 'string') {
         invalidOption('ChunkWindow.apply', 'id', '`id` must be a string', id);
+      }
+      if (o.turnId !== undefined && typeof o.turnId !== 'string') {
+        invalidOption('ChunkWindow.apply', 'turnId', '`turnId` must be a string', o.turnId);
+      }
+      if (o.index !== undefined && !(Number.isInteger(o.index) && (o.index as number) >= 0)) {
+        invalidOption('ChunkWindow.apply', 'index', '`index` must be an integer ≥ 0', o.index);
       }
       continuation = continuationOf(id);
     }

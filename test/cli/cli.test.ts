@@ -108,6 +108,11 @@ describe('chunklog export and import of an encrypted store (--key-file)', () => 
     expect(noFile.code).toBe(2);
     expect(noFile.stderr).toContain('no key file at');
 
+    // Without a key, the failure names the flags that give one (not the library's option).
+    const noKey = await cli(['export', encrypted, 'trip'], undefined, env);
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr).toContain('the store is encrypted: pass --key-file or --key-module');
+
     const clear = await cli(['export', source, 'trip']);
     const opened = await cli(['export', encrypted, 'trip', '--key-file', keyFile], undefined, env);
     expect(opened.code).toBe(0);
@@ -193,6 +198,13 @@ describe('chunklog export and import', () => {
     const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
     expect(JSON.parse(lines[0] as string)).toMatchObject({ format: 'chunklog-thread', version: 1 });
     expect(readdirSync(temp.dir).filter((name) => name.includes('.partial-'))).toEqual([]);
+
+    // A SQLite file without the store's tables: the failure says how to make them.
+    const bare = join(temp.dir, 'bare.db');
+    writeFileSync(bare, '');
+    const notStore = await cli(['export', bare, 'trip']);
+    expect(notStore.code).toBe(1);
+    expect(notStore.stderr).toContain('`chunklog import --migrate` creates or upgrades the tables');
 
     const target = join(temp.dir, 'target.db');
     const refused = await cli(['import', target, file]);

@@ -24,6 +24,8 @@ describe('store trust boundaries', () => {
       [memory, null, 'options'],
       [{ db: {} }, {}, 'db'],
       [{ db: { getExecutor: () => ({}) } }, {}, 'db'],
+      [{ sqlte: ':memory:' }, {}, 'sqlte'],
+      [{}, {}, 'target'],
     ] as const) {
       const error = thrown(() => createChunkStore(target as never, options as never));
       expect(error.code).toBe('invalid-option');

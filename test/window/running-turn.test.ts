@@ -58,7 +58,8 @@ describe('reconcile with a turn stored step by step', () => {
 
     const window = new ChunkWindow({ limit: 100, loadPage: (r) => store.getChunks('w', r) });
     await window.loadOlder();
-    session.subscribe((event) => window.apply(event));
+    // A session listener's metadata passes to apply as it is (its id tells a continued turn).
+    session.subscribe((event, meta) => window.apply(event, meta));
     window.addPendingUserMessage('second');
     const turn = session.send('second');
     await slow.started;

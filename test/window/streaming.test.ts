@@ -208,7 +208,7 @@ describe('streaming fidelity (the live flat view)', () => {
   it('apply refuses an unknown option or an id that is not a string, changing nothing', () => {
     const window = liveWindow();
     window.apply({ type: 'turn-start', turnId: 't' });
-    for (const options of [{ id: 7 }, { index: 3 }, 'x']) {
+    for (const options of [{ id: 7 }, { idx: 3 }, { index: -1 }, { turnId: 1 }, 'x']) {
       expect(() => window.apply({ type: 'text-delta', text: 'no' }, options as never)).toThrowError(
         expect.objectContaining({ code: 'invalid-option' }),
       );
