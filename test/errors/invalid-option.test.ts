@@ -1,21 +1,11 @@
 // The checks every public entry point shares for its options: an object with methods (a store, a
 // relay, a database client) names each missing method, at every entry point that takes one.
 import { describe, expect, it } from 'vitest';
-import { ChunklogError } from '../../src/errors/index.js';
 import { requireMethods } from '../../src/errors/invalid-option.js';
 import { createChunkHandlers } from '../../src/http/index.js';
 import { createAgentSession } from '../../src/session/index.js';
 import { exportThread, importThread } from '../../src/transfer/index.js';
-
-function thrown(run: () => unknown): ChunklogError {
-  try {
-    run();
-  } catch (error) {
-    if (ChunklogError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('nothing was thrown');
-}
+import { thrown } from '../support/chunklog-error.js';
 
 describe('requireMethods', () => {
   it('accepts an object with every method, on its prototype too', () => {
