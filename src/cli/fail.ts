@@ -58,12 +58,12 @@ export function report(command: string, error: unknown, usage: string): void {
  * `store.migrate()`), in the command line's terms; empty for any other failure.
  */
 function flagHint(command: string, error: unknown): string {
-  if (
-    ChunklogError.hasCode(error, 'corrupt-row') &&
-    error.message.includes(OPENED_WITHOUT_ENCRYPTION)
-  ) {
-    return ' (the store is encrypted: pass --key-file or --key-module)';
-  }
+  // The error itself, or the one a command's own message wraps (its `cause`).
+  const causes = [error, error instanceof Error ? error.cause : undefined];
+  const encrypted = causes.some(
+    (e) => ChunklogError.hasCode(e, 'corrupt-row') && e.message.includes(OPENED_WITHOUT_ENCRYPTION),
+  );
+  if (encrypted) return ' (the store is encrypted: pass --key-file or --key-module)';
   if (ChunklogError.hasCode(error, 'not-migrated') && command !== 'import') {
     return ' (is it the right database and --prefix? `chunklog import --migrate` creates or upgrades the tables)';
   }

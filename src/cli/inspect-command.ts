@@ -1,7 +1,9 @@
 // `chunklog inspect <target>`: a read-only web page over a store, on 127.0.0.1 by default.
+
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
+import { ChunklogError } from '../errors/chunklog-error.js';
 import { createInspector } from '../inspect/inspector.js';
 import { openReadOnlyStore } from '../inspect/open-target.js';
 import { inspectorHosts, serveInspector } from '../inspect/serve.js';
@@ -39,6 +41,9 @@ export async function inspectCommand(args: string[]): Promise<void> {
     await opened.store.listThreads({ limit: 1 });
   } catch (error) {
     await opened.close().catch(() => {});
+    // Tables missing under this prefix: the prefix is the likely mistake. Anything else (an
+    // encrypted store read without a key) is reported as it is, with the flag that answers it.
+    if (!ChunklogError.hasCode(error, 'not-migrated')) throw error;
     throw new Error(
       `${opened.source} has no chunklog store that can be read (${(error as Error).message}). ` +
         'Is the table prefix right (--prefix)?',

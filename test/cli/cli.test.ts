@@ -112,6 +112,13 @@ describe('chunklog export and import of an encrypted store (--key-file)', () => 
     const noKey = await cli(['export', encrypted, 'trip'], undefined, env);
     expect(noKey.code).toBe(1);
     expect(noKey.stderr).toContain('the store is encrypted: pass --key-file or --key-module');
+    // The inspector too: not a question about the table prefix.
+    const inspectNoKey = await cli(['inspect', encrypted, '--port', '0'], undefined, env);
+    expect(inspectNoKey.code).toBe(1);
+    expect(inspectNoKey.stderr).toContain(
+      'the store is encrypted: pass --key-file or --key-module',
+    );
+    expect(inspectNoKey.stderr).not.toContain('--prefix');
 
     const clear = await cli(['export', source, 'trip']);
     const opened = await cli(['export', encrypted, 'trip', '--key-file', keyFile], undefined, env);
