@@ -161,13 +161,27 @@ export function createThreadClient(options: ThreadClientOptions): ThreadClient {
   // JSON is what every route answers the client: with `uiMessageStream`, `POST …/messages`
   // would otherwise answer a send with the turn's UI message stream (`useChat`'s).
   const headers = { accept: 'application/json', ...(o.headers as Record<string, string>) };
-  const request = (path: string, init: RequestInit = {}): Promise<Response> =>
-    ((o.fetch as typeof fetch | undefined) ?? globalThis.fetch)(`${base}/${path}`, {
-      ...init,
-      headers: { ...headers, ...(init.headers as Record<string, string> | undefined) },
-    });
-  const post = (path: string, body: unknown): Promise<Response> =>
-    request(path, {
+  /** Sends a request; a network failure (no answer at all) is a `request-failed` naming `route`. */
+  const request = async (
+    route: string,
+    path: string,
+    init: RequestInit = {},
+  ): Promise<Response> => {
+    try {
+      return await ((o.fetch as typeof fetch | undefined) ?? globalThis.fetch)(`${base}/${path}`, {
+        ...init,
+        headers: { ...headers, ...(init.headers as Record<string, string> | undefined) },
+      });
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new ChunklogError('request-failed', `${route} got no answer: ${why}`, {
+        value: { status: null },
+        cause: error,
+      });
+    }
+  };
+  const post = (route: string, path: string, body: unknown): Promise<Response> =>
+    request(route, path, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -193,24 +207,24 @@ export function createThreadClient(options: ThreadClientOptions): ThreadClient {
     async loadPage({ limit, before }) {
       const query = new URLSearchParams({ limit: String(limit) });
       if (before !== undefined) query.set('before', String(before));
-      return ok<ChunkPage>('GET chunks', await request(`chunks?${query}`));
+      return ok<ChunkPage>('GET chunks', await request('GET chunks', `chunks?${query}`));
     },
     async send(text, sendOptions = {}) {
       const turnId = sendOptions.turnId;
       const body = { text, mode: 'send', ...(turnId !== undefined ? { turnId } : {}) };
-      return ok<SentMessage>('POST messages', await post('messages', body));
+      return ok<SentMessage>('POST messages', await post('POST messages', 'messages', body));
     },
     async steer(text) {
       return ok<{ steeringId: string }>(
         'POST messages',
-        await post('messages', { text, mode: 'steer' }),
+        await post('POST messages', 'messages', { text, mode: 'steer' }),
       );
     },
     async cancel(cancelOptions = {}) {
       const body: Record<string, string> = {};
       if (cancelOptions.reason !== undefined) body.reason = cancelOptions.reason;
       if (cancelOptions.turnId !== undefined) body.turnId = cancelOptions.turnId;
-      const response = await post('cancel', body);
+      const response = await post('POST cancel', 'cancel', body);
       if (response.status === 409) return false;
       await ok('POST cancel', response);
       return true;
@@ -218,20 +232,29 @@ export function createThreadClient(options: ThreadClientOptions): ThreadClient {
     async notify(text, kind = 'notice') {
       return ok<{ routed: string; turnId: string }>(
         'POST notices',
-        await post('notices', { text, kind }),
+        await post('POST notices', 'notices', { text, kind }),
       );
     },
     async edit(turnId, text) {
-      return ok<SentMessage>('POST messages', await post('messages', { text, edit: turnId }));
+      return ok<SentMessage>(
+        'POST messages',
+        await post('POST messages', 'messages', { text, edit: turnId }),
+      );
     },
     async regenerate(turnId) {
-      return ok<SentMessage>('POST messages', await post('messages', { regenerate: turnId }));
+      return ok<SentMessage>(
+        'POST messages',
+        await post('POST messages', 'messages', { regenerate: turnId }),
+      );
     },
     async alternatives() {
-      return ok<unknown>('GET alternatives', await request('alternatives'));
+      return ok<unknown>('GET alternatives', await request('GET alternatives', 'alternatives'));
     },
     async switchAlternative(threadId) {
-      return ok<unknown>('POST alternatives', await post('alternatives', { threadId }));
+      return ok<unknown>(
+        'POST alternatives',
+        await post('POST alternatives', 'alternatives', { threadId }),
+      );
     },
   };
 }

@@ -153,6 +153,24 @@ describe('createThreadClient', () => {
     expect((denied as ChunklogError).message).toBe('GET chunks answered 403: Forbidden');
   });
 
+  it('rejects a request that got no answer (the server is down) with request-failed naming the route', async () => {
+    const down = new TypeError('Failed to fetch');
+    const offline = createThreadClient({
+      threadId: 'th/1',
+      basePath: 'http://chat.test/api',
+      fetch: async () => {
+        throw down;
+      },
+    });
+    const error = await offline.send('hello').catch((e: unknown) => e);
+    expect(ChunklogError.hasCode(error, 'request-failed')).toBe(true);
+    expect((error as ChunklogError).message).toBe('POST messages got no answer: Failed to fetch');
+    expect((error as ChunklogError).value).toEqual({ status: null });
+    expect((error as ChunklogError).cause).toBe(down);
+    const page = await offline.loadPage({ limit: 5 }).catch((e: unknown) => e);
+    expect((page as ChunklogError).message).toBe('GET chunks got no answer: Failed to fetch');
+  });
+
   it('works against handlers created with uiMessageStream: a send, a regenerate and an edit answer 202 JSON without waiting for the turn', async () => {
     const streaming = createChunkHandlers({
       store,

@@ -332,7 +332,12 @@ function Chat({
                 disabled={running || switching}
                 onSwitch={(to) => void switchTo(to)}
                 onEdit={(text) => void sendMessage({ text, messageId: message.id })}
-                onRegenerate={() => void regenerate({ messageId: message.id })}
+                // A system notice reads as an assistant message (`<turnId>:system`): no answer to regenerate.
+                onRegenerate={
+                  message.id.endsWith(':system')
+                    ? undefined
+                    : () => void regenerate({ messageId: message.id })
+                }
               />
             </Fragment>
           );

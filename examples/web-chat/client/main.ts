@@ -39,7 +39,8 @@ const chunkWindow = new ChunkWindow({
 const source = new EventSource(`${api}/events`);
 source.onmessage = (message) => {
   const event = JSON.parse(message.data) as ChunkEvent;
-  chunkWindow.apply(event);
+  // The event's id tells a turn another instance continued after a crash (docs/window.md).
+  chunkWindow.apply(event, { id: message.lastEventId });
   if (event.type === 'turn-end') {
     showUsage(event.usage);
     void chunkWindow.reconcile();
