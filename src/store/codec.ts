@@ -31,9 +31,38 @@ export function asString(value: unknown): string {
   return String(value);
 }
 
-/** A JSON column, whatever the driver gave (parsed already, or text). */
+/**
+ * The key of a value stored as its JSON text: `{"chunklog:json": "<the value's JSON text>"}`.
+ * A native JSON column refuses some strings (PostgreSQL's `jsonb` `\u0000` and lone surrogates,
+ * MySQL's `JSON` lone surrogates); a value holding one is stored so, and read back exact.
+ */
+const AS_TEXT = 'chunklog:json';
+
+/**
+ * The JSON text a JSON column stores of a value: its own, or, where the column would refuse it
+ * (or where the value itself is an object with the key {@link AS_TEXT}), the object holding it
+ * as text. {@link asJson} reads either back.
+ *
+ * @param value - a JSON value (checked already)
+ * @param refused - the escapes the column refuses (`StoreContext.jsonRefuses`), if any
+ */
+export function storedJson(value: unknown, refused: RegExp | undefined): string {
+  const json = JSON.stringify(value);
+  const holdsKey = typeof value === 'object' && value !== null && Object.hasOwn(value, AS_TEXT);
+  if (!holdsKey && (refused === undefined || !json.includes('\\u') || !refused.test(json))) {
+    return json;
+  }
+  return `{${JSON.stringify(AS_TEXT)}:${JSON.stringify(json)}}`;
+}
+
+/** A JSON column, whatever the driver gave (parsed already, or text), as {@link storedJson} wrote it. */
 export function asJson(value: unknown): unknown {
-  return typeof value === 'string' ? JSON.parse(value) : value;
+  const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  if (typeof parsed === 'object' && parsed !== null) {
+    const text = (parsed as Record<string, unknown>)[AS_TEXT];
+    if (typeof text === 'string') return JSON.parse(text);
+  }
+  return parsed;
 }
 
 /** A millisecond timestamp as ISO 8601. */

@@ -17,6 +17,11 @@ export interface StoreContext {
   readonly names: StoreTableNames;
   /** Whether JSON columns hold exact text rather than the dialect's native JSON type. */
   readonly jsonAsText: boolean;
+  /**
+   * The escapes the JSON columns refuse (the dialect's native type's; none for `json: 'text'`):
+   * what `storedJson` stores as text.
+   */
+  readonly jsonRefuses: RegExp | undefined;
   readonly onCorruptRow: CorruptRowPolicy;
   /** The clock, in milliseconds since the epoch. */
   readonly now: () => number;

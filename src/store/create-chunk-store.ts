@@ -85,7 +85,8 @@ export interface ChunkStoreOptions extends StoreTableOptions, SqliteOpenOptions 
   /**
    * How JSON columns are declared by `migrate()`: `'native'` (default: `jsonb` on PostgreSQL,
    * `JSON` on MySQL, `TEXT` on SQLite) or `'text'` (the exact text on every dialect: key order
-   * kept, and strings may hold `\u0000`, which `jsonb` refuses).
+   * kept). Either keeps any string: a value holding one the native type refuses (`\u0000`, a
+   * lone surrogate) is stored as its JSON text.
    */
   readonly json?: 'native' | 'text' | undefined;
   /** The clock, in milliseconds since the epoch. Default `Date.now`. */
@@ -221,6 +222,7 @@ export function createChunkStore(
     adapter,
     names,
     jsonAsText: json === 'text',
+    jsonRefuses: json === 'text' ? undefined : adapter.jsonRefuses,
     onCorruptRow,
     now: checked.now,
     statements: createStatements(adapter),

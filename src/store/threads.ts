@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ChunklogError } from '../errors/chunklog-error.js';
 import { type JSONObject, JsonValueSchema } from '../schema/json.js';
 import { previewValue } from '../schema/parse.js';
-import { asJson, asString, OPENED_WITHOUT_ENCRYPTION, storedIso } from './codec.js';
+import { asJson, asString, OPENED_WITHOUT_ENCRYPTION, storedIso, storedJson } from './codec.js';
 import type { StoreContext } from './context.js';
 import { envelopeOf } from './encryption/store-cipher.js';
 import { threadOrigin } from './fork-path.js';
@@ -261,7 +261,7 @@ export async function insertThreadIfAbsent(
   const stored = await storedThreadColumns(
     ctx,
     values.id,
-    values.metadata === undefined ? null : JSON.stringify(values.metadata),
+    values.metadata === undefined ? null : storedJson(values.metadata, ctx.jsonRefuses),
     values.title,
   );
   const insert = db.insertInto('threads').values({

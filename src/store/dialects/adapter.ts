@@ -17,6 +17,12 @@ export interface StoreDialectAdapter {
   readonly jsonType: RawBuilder<unknown>;
   /** Column type of a JSON value stored as exact text. */
   readonly textType: RawBuilder<unknown>;
+  /**
+   * The escapes of `JSON.stringify`'s output that {@link jsonType} refuses, if any (PostgreSQL's
+   * `jsonb`: `\u0000` and lone surrogates; MySQL's `JSON`: lone surrogates): a value holding one
+   * is stored as its JSON text (see `storedJson`).
+   */
+  readonly jsonRefuses: RegExp | undefined;
   /** Column type of a millisecond timestamp. */
   readonly millisType: 'bigint' | 'integer';
   /** Whether a write transaction must be begun with `BEGIN IMMEDIATE` on a reserved connection. */

@@ -11,6 +11,7 @@ export const mysqlAdapter: StoreDialectAdapter = {
   idType: sql`varbinary(255)`,
   idCast: sql`binary`,
   jsonType: sql`json`,
+  jsonRefuses: /\\ud[89a-f]/,
   textType: sql`longtext character set utf8mb4 collate utf8mb4_bin`,
   millisType: 'bigint',
   beginImmediate: false,

@@ -11,6 +11,7 @@ export const postgresAdapter: StoreDialectAdapter = {
   idType: sql`text`,
   idCast: sql`text`,
   jsonType: sql`jsonb`,
+  jsonRefuses: /\\u(?:0000|d[89a-f])/,
   textType: sql`text`,
   millisType: 'bigint',
   beginImmediate: false,

@@ -11,6 +11,7 @@ export const sqliteAdapter: StoreDialectAdapter = {
   idType: sql`text`,
   idCast: sql`text`,
   jsonType: sql`text`,
+  jsonRefuses: undefined,
   textType: sql`text`,
   millisType: 'integer',
   beginImmediate: true,

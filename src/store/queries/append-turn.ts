@@ -7,7 +7,7 @@ import { firstNonSystem } from '../../schema/system-message.js';
 import { exactDraft } from '../../transforms/exact-row.js';
 import { redactDrafts } from '../../transforms/redact-fields.js';
 import type { Redactor } from '../../transforms/redactor.js';
-import { decodeRows, storedRows } from '../codec.js';
+import { decodeRows, storedJson, storedRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import {
   NEW_THREAD,
@@ -137,7 +137,7 @@ export function appendTurn(
   const turnId = checked[0]?.turnId;
   const steps = o.usage === undefined ? [] : checkSteps(o.usage, 'usage');
   // Serialize before the transaction: the lock is held for as short a time as possible.
-  const data = checked.map((d) => JSON.stringify(d.data));
+  const data = checked.map((d) => storedJson(d.data, ctx.jsonRefuses));
   const usage = turnId === undefined ? [] : usageRecords(threadId, turnId, steps, ctx.now());
   const options_ = { what: 'appendTurn', threadId, idempotent: true };
   // Under a row lock (PostgreSQL, MySQL) the turn-id check is folded into the write; where the

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { readOptions } from '../../errors/invalid-option.js';
 import type { SystemRowData } from '../../schema/chunk-row.js';
-import { asString, isoOf } from '../codec.js';
+import { asJson, asString, isoOf, storedJson } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { currentSealer, openRecords, rowSealerFor } from '../encryption/store-cipher.js';
 import { threadOrigin } from '../fork-path.js';
@@ -210,7 +210,7 @@ async function expireLocked(
         keptTokens: 0,
       },
     };
-    const json = JSON.stringify(data);
+    const json = storedJson(data, ctx.jsonRefuses);
     const updated = await trx
       .updateTable('chunks')
       .set({
@@ -342,7 +342,7 @@ async function sentinelCount(
   const data: unknown = record.data;
   let parsed: SystemRowData;
   try {
-    parsed = (typeof data === 'string' ? JSON.parse(data) : data) as SystemRowData;
+    parsed = asJson(data) as SystemRowData;
   } catch {
     return 0;
   }

@@ -4,7 +4,7 @@ import { readOptions } from '../../errors/invalid-option.js';
 import type { ChunkRow, ChunkRowDraft } from '../../schema/chunk-row.js';
 import { previewValue } from '../../schema/parse.js';
 import { type TurnStatus, TurnStatusSchema } from '../../schema/turn-status.js';
-import { asString, decodeRows, storedIso, storedRows } from '../codec.js';
+import { asString, decodeRows, storedIso, storedJson, storedRows } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import {
   NEW_THREAD,
@@ -132,7 +132,7 @@ export function beginTurn(
       { value: drafts },
     );
   }
-  const data = checked.map((d) => JSON.stringify(d.data));
+  const data = checked.map((d) => storedJson(d.data, ctx.jsonRefuses));
   return wrapStoreErrors('beginTurn', threadId, async () => {
     const seal = await rowSealerFor(ctx.cipher, threadId);
     // PostgreSQL: a new turn in 4 round trips (BEGIN, the thread's advance, one statement for
@@ -301,7 +301,7 @@ function writeSteps(
   needInfo: boolean,
   usage: readonly UsageRecord[] = [],
 ): Promise<{ rows: ChunkRow[]; info: TurnInfo | undefined }> {
-  const data = checked.map((d) => JSON.stringify(d.data));
+  const data = checked.map((d) => storedJson(d.data, ctx.jsonRefuses));
   const count = checked.length;
   return wrapStoreErrors(what, threadId, async () => {
     const seal = count > 0 ? await rowSealerFor(ctx.cipher, threadId) : undefined;

@@ -1,4 +1,5 @@
 import { readOptions } from '../../errors/invalid-option.js';
+import { storedJson } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { checkNotBehind } from '../encryption/store-cipher.js';
 import { threadNotFound, wrapStoreErrors } from '../store-errors.js';
@@ -20,7 +21,10 @@ export function updateThread(
   const ownerId = checkClearable(o.ownerId, checkOwnerId);
   const title = checkClearable(o.title, checkTitle);
   return wrapStoreErrors('updateThread', threadId, async () => {
-    const json = metadata === undefined || metadata === null ? metadata : JSON.stringify(metadata);
+    const json =
+      metadata === undefined || metadata === null
+        ? metadata
+        : storedJson(metadata, ctx.jsonRefuses);
     return await writeTransaction(
       ctx,
       async (trx) => {
