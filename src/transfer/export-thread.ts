@@ -1,6 +1,7 @@
 import { ChunklogError } from '../errors/chunklog-error.js';
 import { invalidOption, readOptions, requireMethods } from '../errors/invalid-option.js';
 import type { ChunkRow } from '../schema/chunk-row.js';
+import { listingEvery } from '../schema/listing-every.js';
 import type { TurnStatus } from '../schema/turn-status.js';
 import type { ChunkStore, CorruptRowPolicy, Thread } from '../store/types.js';
 import type { StepUsage } from '../store/usage-types.js';
@@ -26,6 +27,14 @@ export type ExportThreadStore = Pick<
   ChunkStore,
   'getThread' | 'getChunksAfter' | 'getTurnUsage' | 'getAlternatives'
 >;
+
+/** Every method of {@link ExportThreadStore}: what `exportThread` checks its store for. */
+const STORE_METHODS = listingEvery<keyof ExportThreadStore>()([
+  'getThread',
+  'getChunksAfter',
+  'getTurnUsage',
+  'getAlternatives',
+]);
 
 /**
  * Options of {@link exportThread}.
@@ -267,13 +276,7 @@ export function exportThread(
   threadId: string,
   options?: ExportThreadOptions,
 ): AsyncIterable<string> {
-  requireMethods(
-    WHERE,
-    'store',
-    store,
-    ['getThread', 'getChunksAfter', 'getTurnUsage', 'getAlternatives'],
-    'a chunk store',
-  );
+  requireMethods(WHERE, 'store', store, STORE_METHODS, 'a chunk store');
   if (typeof threadId !== 'string' || threadId === '') {
     invalidOption(WHERE, 'threadId', '`threadId` must be a non-empty string', threadId);
   }

@@ -1,5 +1,11 @@
 import { invalidOption, readOptions, requireMethods } from '../errors/invalid-option.js';
-import { Importer, type ImportThreadStore, OPTION_NAMES, type OptionNames } from './importer.js';
+import {
+  IMPORT_STORE_METHODS,
+  Importer,
+  type ImportThreadStore,
+  OPTION_NAMES,
+  type OptionNames,
+} from './importer.js';
 import { InputProblem, isExportInput, readLines, type ThreadExportInput } from './read-lines.js';
 
 /**
@@ -107,13 +113,7 @@ export async function importThread(
   input: ThreadExportInput,
   options?: ImportThreadOptions,
 ): Promise<ImportThreadResult> {
-  requireMethods(
-    WHERE,
-    'store',
-    store,
-    ['getThread', 'createThread', 'hasTurn', 'appendTurn', 'recordUsage'],
-    'a chunk store',
-  );
+  requireMethods(WHERE, 'store', store, IMPORT_STORE_METHODS, 'a chunk store');
   if (!isExportInput(input)) {
     invalidOption(
       WHERE,

@@ -4,6 +4,7 @@
 // import with every earlier turn stored and nothing of the turn it belongs to.
 import { ChunklogError, type ChunklogErrorCode } from '../errors/chunklog-error.js';
 import type { ChunkRowDraft } from '../schema/chunk-row.js';
+import { listingEvery } from '../schema/listing-every.js';
 import type { EndedTurnStatus } from '../store/turn-types.js';
 import type { ChunkStore } from '../store/types.js';
 import type { ThreadExportHeader, ThreadExportRow, ThreadExportTurn } from './format.js';
@@ -21,6 +22,15 @@ export type ImportThreadStore = Pick<
   ChunkStore,
   'getThread' | 'createThread' | 'hasTurn' | 'appendTurn' | 'recordUsage'
 >;
+
+/** Every method of {@link ImportThreadStore}: what `importThread` checks its store for. */
+export const IMPORT_STORE_METHODS = listingEvery<keyof ImportThreadStore>()([
+  'getThread',
+  'createThread',
+  'hasTurn',
+  'appendTurn',
+  'recordUsage',
+]);
 
 /** How the messages name the options: `importThread`'s, or the command line's flags. */
 export interface OptionNames {
