@@ -17,7 +17,7 @@ import type { PageStore } from './types.js';
  * @param url - the request's URL
  * @param threadId - the thread (authorized)
  * @param limits - the default and largest page sizes
- * @returns the page as JSON, or a 400 naming `limit` (not a positive integer) or `before`
+ * @returns the page as JSON, or a 400 naming `limit` (not a positive integer) or `before` (not an integer from 0)
  */
 export async function chunksRoute(
   store: PageStore,
@@ -27,7 +27,8 @@ export async function chunksRoute(
 ): Promise<Response> {
   const limit = integerParam(url.searchParams, 'limit', 1, Number.MAX_SAFE_INTEGER);
   if (!limit.ok) return limit.response;
-  const before = integerParam(url.searchParams, 'before', 1, Number.MAX_SAFE_INTEGER);
+  // From 0, as the store takes it (`before=0`: the empty page below every row).
+  const before = integerParam(url.searchParams, 'before', 0, Number.MAX_SAFE_INTEGER);
   if (!before.ok) return before.response;
   try {
     const path = await activePathOf(store, threadId);
