@@ -20,6 +20,7 @@ import { readPaths } from './paths.js';
 import { intParam, textParam } from './query.js';
 import {
   type InspectedStore,
+  orUndefined,
   rowAfter,
   rowBefore,
   threadUsage,
@@ -244,9 +245,18 @@ export async function searchRoute(ctx: PageContext): Promise<PageResult> {
   const index = intParam(ctx.params, 'ti', 0);
   const before = intParam(ctx.params, 'ts');
   const threadsBefore = textParam(ctx.params, 'tp', 1000);
+  const version = textParam(ctx.params, 'tv', 1000);
   const cursor =
-    index !== undefined || before !== undefined || threadsBefore !== undefined
-      ? { threadsBefore, index: index ?? 0, before }
+    index !== undefined ||
+    before !== undefined ||
+    threadsBefore !== undefined ||
+    version !== undefined
+      ? { threadsBefore, index: index ?? 0, version, before }
+      : undefined;
+  // A query that is a thread's id (an alternative's, which no list shows): one read, first page.
+  const idMatch =
+    query !== undefined && cursor === undefined && thread === undefined
+      ? await orUndefined(ctx.store.getThread(query))
       : undefined;
   const result =
     query === undefined
@@ -267,6 +277,7 @@ export async function searchRoute(ctx: PageContext): Promise<PageResult> {
       filter,
       result,
       rowBudget: ctx.limits.searchRows,
+      idMatch,
       now: ctx.now,
     }),
     query,

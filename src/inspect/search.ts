@@ -1,12 +1,14 @@
 // Text search across threads: a bounded scan through the store's public reads, with no index.
 // Threads are read most recently active first (`listThreads`, 50 a page), each thread's rows
-// newest first (`getChunks`, up to 500 a page); a search stops after `rowBudget` rows or
-// `maxHits` hits and returns where it stopped, for a "continue" link.
+// newest first (`getChunks`, up to 500 a page), then the own rows of each of its alternatives
+// (`searchedPaths`); a search stops after `rowBudget` rows or `maxHits` hits and returns where it
+// stopped, for a "continue" link.
 import type { ChunkRow } from '../schema/chunk-row.js';
 import type { TurnStatus } from '../schema/turn-status.js';
 import type { Thread } from '../store/types.js';
 import { matchesFilter, type RowFilter } from './filters.js';
 import type { InspectedStore } from './reads.js';
+import { type SearchedPath, searchedPaths } from './searched-paths.js';
 
 /** Where a search goes on: the threads page, the thread's place in it, and the seq to read below. */
 export interface SearchCursor {
@@ -14,13 +16,18 @@ export interface SearchCursor {
   readonly threadsBefore?: string | undefined;
   /** The thread's index in that page. */
   readonly index: number;
+  /** The alternative of the thread being read (undefined: the thread's own path). */
+  readonly version?: string | undefined;
   /** Read the thread's rows below this seq (undefined: from its newest row). */
   readonly before?: number | undefined;
 }
 
 /** One row that matched. */
 export interface SearchHit {
+  /** The thread the search reached: a conversation, for a row of one of its alternatives. */
   readonly thread: Thread;
+  /** The alternative of `thread` whose own rows hold the row; undefined for `thread`'s path. */
+  readonly version: string | undefined;
   readonly row: ChunkRow;
   readonly text: string;
   /** Where the match starts in `text`. */
@@ -32,6 +39,8 @@ export interface SearchResult {
   readonly hits: readonly SearchHit[];
   readonly scannedRows: number;
   readonly scannedThreads: number;
+  /** How many alternatives of those threads were read. */
+  readonly scannedVersions: number;
   /** Where to go on, when the search stopped before the end. */
   readonly next: SearchCursor | undefined;
 }
@@ -100,9 +109,18 @@ export async function searchRows(
   const hits: SearchHit[] = [];
   let scannedRows = 0;
   let scannedThreads = 0;
+  let scannedVersions = 0;
   let threadsBefore = options.cursor?.threadsBefore;
   let index = options.cursor?.index ?? 0;
+  let version = options.cursor?.version;
   let rowsBefore = options.cursor?.before;
+  const result = (next: SearchCursor | undefined): SearchResult => ({
+    hits,
+    scannedRows,
+    scannedThreads,
+    scannedVersions,
+    next,
+  });
   for (;;) {
     const page = options.thread
       ? { threads: [options.thread], nextBefore: null }
@@ -113,42 +131,64 @@ export async function searchRows(
     for (; index < page.threads.length; index++) {
       const thread = page.threads[index] as Thread;
       scannedThreads++;
-      for (;;) {
-        const budget = options.rowBudget - scannedRows;
-        if (budget <= 0) return { hits, scannedRows, scannedThreads, next: here(rowsBefore) };
-        const rows = await store.getChunks(thread.id, {
-          limit: Math.min(ROW_PAGE, budget),
-          onCorruptRow: 'skip',
-          ...(rowsBefore !== undefined ? { before: rowsBefore } : {}),
-        });
-        scannedRows += rows.chunks.length;
-        const statusOf = (turnId: string): TurnStatus => rows.turnStatus?.[turnId] ?? 'completed';
-        for (let i = rows.chunks.length - 1; i >= 0; i--) {
-          const row = rows.chunks[i] as ChunkRow;
-          if (!matchesFilter(row, options.filter, statusOf)) continue;
-          const text = searchableText(row);
-          const at = needle === '' ? 0 : text.toLowerCase().indexOf(needle);
-          if (at === -1) continue;
-          hits.push({ thread, row, text, at });
-          if (hits.length >= options.maxHits) {
-            const more = i > 0 || rows.hasMore;
-            return { hits, scannedRows, scannedThreads, next: more ? here(row.seq) : nextThread() };
+      const paths = await searchedPaths(store, thread);
+      // A version the cursor names that is gone since: the thread is done.
+      let p = version === undefined ? 0 : paths.findIndex((path) => path.threadId === version);
+      if (p === -1) p = paths.length;
+      for (; p < paths.length; p++) {
+        const path = paths[p] as SearchedPath;
+        version = path.alternative ? path.threadId : undefined;
+        if (path.alternative) scannedVersions++;
+        for (;;) {
+          const budget = options.rowBudget - scannedRows;
+          if (budget <= 0) return result(here(rowsBefore));
+          // An alternative's own rows lie above its fork seq: read no further down.
+          const span =
+            (rowsBefore ?? (path.total ?? Number.POSITIVE_INFINITY) + 1) - path.above - 1;
+          if (span <= 0) break;
+          const rows = await store.getChunks(path.threadId, {
+            limit: Math.min(ROW_PAGE, budget, span),
+            onCorruptRow: 'skip',
+            ...(rowsBefore !== undefined ? { before: rowsBefore } : {}),
+          });
+          scannedRows += rows.chunks.length;
+          const statusOf = (turnId: string): TurnStatus => rows.turnStatus?.[turnId] ?? 'completed';
+          let below = false;
+          for (let i = rows.chunks.length - 1; i >= 0; i--) {
+            const row = rows.chunks[i] as ChunkRow;
+            if (row.seq <= path.above) {
+              below = true;
+              break;
+            }
+            if (!matchesFilter(row, options.filter, statusOf)) continue;
+            const text = searchableText(row);
+            const at = needle === '' ? 0 : text.toLowerCase().indexOf(needle);
+            if (at === -1) continue;
+            hits.push({ thread, version, row, text, at });
+            if (hits.length >= options.maxHits) {
+              const more = i > 0 || rows.hasMore;
+              return result(more ? here(row.seq) : after(paths, p));
+            }
           }
+          if (below || !rows.hasMore || rows.oldestSeq === null) break;
+          rowsBefore = rows.oldestSeq;
         }
-        if (!rows.hasMore || rows.oldestSeq === null) break;
-        rowsBefore = rows.oldestSeq;
+        rowsBefore = undefined;
       }
-      rowsBefore = undefined;
+      version = undefined;
     }
-    if (page.nextBefore === null) return { hits, scannedRows, scannedThreads, next: undefined };
+    if (page.nextBefore === null) return result(undefined);
     threadsBefore = page.nextBefore;
     index = 0;
   }
 
   function here(before: number | undefined): SearchCursor {
-    return { threadsBefore, index, before };
+    return { threadsBefore, index, version, before };
   }
-  function nextThread(): SearchCursor | undefined {
+  /** Where to go on after path `p` of the thread: its next path, else the next thread. */
+  function after(paths: readonly SearchedPath[], p: number): SearchCursor | undefined {
+    const next = paths[p + 1];
+    if (next !== undefined) return { threadsBefore, index, version: next.threadId };
     return options.thread ? undefined : { threadsBefore, index: index + 1 };
   }
 }

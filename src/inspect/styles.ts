@@ -65,6 +65,7 @@ code.id, time, td.num { white-space: nowrap; }
 form.filters, form.search-thread { display: flex; gap: 10px; align-items: center; flex-wrap: wrap; margin: 10px 0; padding: 8px 12px; background: #fff; border: 1px solid #dde1e8; border-radius: 8px; }
 form.filters select, form.search-thread input { font: inherit; }
 td.snippet { max-width: 640px; overflow-wrap: anywhere; }
+tr.hit .version, .usage-scope { font-size: 12px; color: #6b7385; }
 mark { background: #ffe58a; padding: 0 1px; }
 .tabs { display: flex; gap: 6px; margin: 8px 0; flex-wrap: wrap; }
 .tabs .tab { padding: 3px 10px; border-radius: 14px; border: 1px solid #cdd3dd; text-decoration: none; background: #fff; }

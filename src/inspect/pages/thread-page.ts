@@ -8,7 +8,7 @@ import { html, type SafeHtml } from '../html.js';
 import { rowsHref, threadHref, threadsHref, turnHref } from '../links.js';
 import type { ThreadPaths } from '../paths.js';
 import type { TurnListPage, TurnSummary } from '../turn-list.js';
-import { branchTable, forkTable, lineage } from './branches.js';
+import { branchTable, forkTable, lineage, threadLink } from './branches.js';
 import { forkPointNote } from './fork-point-note.js';
 import { modelsText, statusBadge, tokensText, turnDuration } from './parts.js';
 
@@ -26,6 +26,43 @@ export interface ThreadView {
 }
 
 const dash = (value: string | undefined) => value ?? '—';
+
+/**
+ * The thread's usage (`getThreadUsage`: the steps recorded on its own rows, so that summing over
+ * threads counts each step once), and what it leaves out: a fork's or an alternative's turns up
+ * to its fork seq are read from its parent and counted there; a conversation shown on an
+ * alternative's path counts its own path's turns, not the path shown's. The turns list shows each
+ * turn's usage wherever its rows are.
+ */
+function usageFact(view: ThreadView): SafeHtml {
+  const { usage } = view;
+  const { thread, path } = view.paths;
+  const fork = thread.forkOf !== undefined && thread.forkOf.atSeq > 0 ? thread.forkOf : undefined;
+  const total = usage === undefined ? undefined : usageText(usage.total);
+  const cost = formatCost(usage?.cost);
+  const spent =
+    usage === undefined
+      ? '—'
+      : usage.steps === 0
+        ? fork
+          ? 'none'
+          : '—'
+        : `${dash(total)} over ${usage.turns} turn(s), ${usage.steps} step(s)${cost ? ` · ${cost}` : ''}`;
+  const notes: SafeHtml[] = [];
+  if (fork) {
+    const own = thread.alternativeOf !== undefined ? 'this version' : 'this fork';
+    notes.push(
+      html`on the turns ${own} holds, after seq <span class="seq">${fork.atSeq}</span>: those up to it are read from ${threadLink(fork.threadId)} and counted there`,
+    );
+  }
+  if (path.id !== thread.id) {
+    notes.push(
+      html`on the conversation's own path, not the path shown: alternative ${threadLink(path.id)} counts its own turns on its page`,
+    );
+  }
+  if (notes.length === 0) return html`${spent}`;
+  return html`${spent} <span class="note usage-scope">(${notes.map((note, i) => html`${i > 0 ? '; ' : ''}${note}`)}; each turn below shows its own)</span>`;
+}
 
 /** What the turns list says of a turn: the user's message, or a retention sentinel's notice. */
 function said(view: ThreadView, turn: TurnSummary): SafeHtml {
@@ -68,14 +105,8 @@ function statusLinks(view: ThreadView): SafeHtml {
  * @returns the page's body
  */
 export function threadPage(view: ThreadView): SafeHtml {
-  const { usage, turns, now } = view;
+  const { turns, now } = view;
   const { thread, path } = view.paths;
-  const total = usage === undefined ? undefined : usageText(usage.total);
-  const cost = formatCost(usage?.cost);
-  const spent =
-    usage === undefined || usage.steps === 0
-      ? '—'
-      : `${dash(total)} over ${usage.turns} turn(s), ${usage.steps} step(s)${cost ? ` · ${cost}` : ''}`;
   const rows = turns.turns.map((turn) => turnRow(view, turn));
   const older =
     turns.nextBefore !== undefined
@@ -93,7 +124,7 @@ export function threadPage(view: ThreadView): SafeHtml {
 ${lineage(view.paths)}
 <dl class="facts"><dt>title</dt><dd>${dash(threadTitle(thread))}</dd><dt>owner</dt><dd>${dash(threadOwner(thread))}</dd>
 <dt>rows</dt><dd><a href="${rowsHref(path.id)}">${path.total} rows</a>${path.id === thread.id ? '' : ' on the path shown'}</dd><dt>created</dt><dd>${timeHtml(thread.createdAt, now)}</dd>
-<dt>last active</dt><dd>${timeHtml(thread.updatedAt, now)}</dd><dt>usage</dt><dd class="usage">${spent}</dd>
+<dt>last active</dt><dd>${timeHtml(thread.updatedAt, now)}</dd><dt>usage</dt><dd class="usage">${usageFact(view)}</dd>
 <dt>metadata</dt><dd>${thread.metadata ? html`<code>${JSON.stringify(thread.metadata)}</code>` : '—'}</dd></dl>
 <form class="search-thread" action="/search" method="get"><input type="hidden" name="thread" value="${path.id}"><input type="search" name="q" placeholder="Search this thread" aria-label="Search this thread"> <button type="submit">Search</button></form>
 ${branchTable(view.paths)}
