@@ -24,13 +24,9 @@ export type ImportThreadStore = Pick<
 >;
 
 /** Every method of {@link ImportThreadStore}: what `importThread` checks its store for. */
-export const IMPORT_STORE_METHODS = listingEvery<keyof ImportThreadStore>()([
-  'getThread',
-  'createThread',
-  'hasTurn',
-  'appendTurn',
-  'recordUsage',
-]);
+export const IMPORT_STORE_METHODS: readonly (keyof ImportThreadStore)[] = listingEvery<
+  keyof ImportThreadStore
+>()(['getThread', 'createThread', 'hasTurn', 'appendTurn', 'recordUsage']);
 
 /** How the messages name the options: `importThread`'s, or the command line's flags. */
 export interface OptionNames {
