@@ -94,6 +94,37 @@ describe("durability: 'step'", () => {
     await sealed.close();
   });
 
+  it("is the default where the session holds the lease, and 'turn' where it does not or is told", async () => {
+    // Each case: its options, and whether the user's message is stored while the turn runs.
+    const cases = [
+      [{ lease: true }, true],
+      [{ lease: true, durability: 'turn' }, false],
+      [{}, false],
+      [{ lease: false }, false],
+    ] as const;
+    const seen: Array<[string, boolean]> = [];
+    for (const [options, _] of cases) {
+      const opened = await openSqliteStore();
+      disposers.push(opened.dispose);
+      const slow = slowTool();
+      const session = createAgentSession({
+        store: opened.store,
+        threadId: 'default',
+        model: script(),
+        tools: { read_file: readFile, list_files: listFiles, slow: slow.tool },
+        idGenerator: sequentialIds(),
+        ...options,
+      });
+      const turn = session.send('What do a.ts and b.ts export?');
+      await slow.started;
+      seen.push([JSON.stringify(options), await opened.store.hasTurn('default', 't1')]);
+      slow.release('done');
+      expect((await turn.result).outcome).toBe('completed');
+      await session.close();
+    }
+    expect(seen).toEqual(cases.map(([options, stored]) => [JSON.stringify(options), stored]));
+  });
+
   it('stores a cancelled turn, its rows so far and its cancelled chunk, with its status', async () => {
     const opened = await openSqliteStore();
     disposers.push(opened.dispose);
