@@ -314,7 +314,7 @@ export function storedRows(
         step: d.step,
         role: d.role,
         type: d.type,
-        data: JSON.parse(data[i] as string),
+        data: asJson(data[i]),
         createdAt,
       }) as ChunkRow,
   );

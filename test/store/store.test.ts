@@ -189,7 +189,8 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
       ];
       const metadata = { note: odd, 'chunklog:json': 'a key of ours, given by the user' };
       await store.createThread('nul', { metadata });
-      await store.appendTurn('nul', drafts);
+      const written = await store.appendTurn('nul', drafts);
+      expect(written.map((r) => r.data)).toStrictEqual(drafts.map((d) => d.data));
       const back = await store.getRows('nul');
       expect(back.map((r) => r.data)).toStrictEqual(drafts.map((d) => d.data));
       expect((await store.getThread('nul')).metadata).toStrictEqual(metadata);
