@@ -77,7 +77,15 @@ export interface ChunkThread {
   readonly lastTurn: EndedTurn | undefined;
   /** The event stream's connection. */
   readonly connection: ConnectionStatus;
-  /** The last failure (a `request-failed` or `load-failed` ChunklogError), cleared by the next success. */
+  /**
+   * The last failure (a `request-failed`, `load-failed` or `invalid-event` ChunklogError), or
+   * undefined. Cleared when the first page loads, when a `send`, `edit`, `regenerate` or
+   * `switchAlternative` succeeds, and when the event stream opens: `connection` turns `'open'`
+   * (at the start, and again after a drop) and `error` is undefined in the same render. A first
+   * page that had failed is loaded again at that open instead, and its answer sets or clears
+   * `error`. A failure after the open (the reconnected stream's `gap` failing to reconcile) sets
+   * it again.
+   */
   readonly error: unknown;
   /** The versions of the conversation's turns, beside the window (`refresh`, `getSnapshot`, …). */
   readonly alternatives: ChunkAlternatives;
@@ -128,7 +136,11 @@ interface Held {
   readonly window: ChunkWindow;
   readonly client: ThreadClient;
   readonly alternatives: ChunkAlternatives;
-  loaded: boolean;
+  /**
+   * The window's first page: not asked for yet, on its way, loaded, or failed (then asked for
+   * again when the event stream opens).
+   */
+  page: 'none' | 'loading' | 'loaded' | 'failed';
 }
 
 function nonEmpty(where: string, name: string, value: unknown): void {
@@ -195,7 +207,7 @@ export function useChunkThread(options: UseChunkThreadOptions): ChunkThread {
       loadAlternatives: client.alternatives,
       switchAlternative: client.switchAlternative,
     });
-    held.current = { key, window, client, alternatives, loaded: false };
+    held.current = { key, window, client, alternatives, page: 'none' };
   }
   const { window, client, alternatives } = held.current;
   const snapshot = useChunkWindow(window);
@@ -224,6 +236,28 @@ export function useChunkThread(options: UseChunkThreadOptions): ChunkThread {
     const refresh = () => {
       if (latest.current.alternatives !== false) alternatives.refresh().catch(setError);
     };
+    const loadFirstPage = () => {
+      current.page = 'loading';
+      window.loadOlder().then(
+        () => {
+          current.page = 'loaded';
+          setError(undefined);
+          // An empty thread may not exist yet: it has no alternatives to ask for.
+          if (window.getSnapshot().total > 0) refresh();
+        },
+        (failure: unknown) => {
+          current.page = 'failed';
+          setError(failure);
+        },
+      );
+    };
+    // The stream is open (again, after a drop): what failed before is stale. The window catches
+    // up by itself (the server replays what it missed, or sends a gap and it reconciles); a first
+    // page that failed to load is asked for again, and its answer decides the error.
+    const opened = () => {
+      if (current.page === 'failed') loadFirstPage();
+      else setError(undefined);
+    };
     // The turn whose `turn-start` this connection applied last: its `turn-end` ends it, also when
     // a reconcile found it stored first (the window then follows no live turn).
     let followed: string | null = null;
@@ -231,7 +265,10 @@ export function useChunkThread(options: UseChunkThreadOptions): ChunkThread {
       ? connectThreadEvents(window, client.eventsUrl, {
           createEventSource: latest.current.createEventSource,
           withCredentials: latest.current.withCredentials,
-          onStatus: setConnection,
+          onStatus: (status) => {
+            setConnection(status);
+            if (status === 'open') opened();
+          },
           onError: setError,
           // Events the window applied: a replay of a stored turn ends no turn followed here.
           onEvent: (event) => {
@@ -252,14 +289,7 @@ export function useChunkThread(options: UseChunkThreadOptions): ChunkThread {
         })
       : undefined;
     // Once per window (a strict-mode remount must not load a second, older page).
-    if (!current.loaded) {
-      current.loaded = true;
-      window.loadOlder().then(() => {
-        setError(undefined);
-        // An empty thread may not exist yet: it has no alternatives to ask for.
-        if (window.getSnapshot().total > 0) refresh();
-      }, setError);
-    }
+    if (current.page === 'none') loadFirstPage();
     return disconnect;
   }, [window, client, alternatives, live, setError]);
 
@@ -343,6 +373,9 @@ export function useChunkThread(options: UseChunkThreadOptions): ChunkThread {
         if (!window.getSnapshot().hasOlder) return;
         try {
           await window.loadOlder();
+          // A first page whose own load had failed is in now: the stream's next open need not
+          // ask for it again.
+          if (held.current?.window === window) held.current.page = 'loaded';
         } catch (failure) {
           failed(failure);
         }

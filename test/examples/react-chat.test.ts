@@ -3,7 +3,8 @@
 // steer, queue, stop, every chunk kind, usage, retry on an error card, a reload while a turn runs,
 // older pages on scroll, Markdown and HTML kept inert; the thread switcher (list, switch, new
 // thread, back). The useChat view (@ai-sdk/react on chunklog's UI message handlers): send,
-// stream, tool progress inside its tool, steer, stop, retry, a reload while a turn runs (resume).
+// stream, tool progress inside its tool, steer, stop, notices (live, in a turn and between turns),
+// retry, a reload while a turn runs (resume).
 // Both views: editable history (regenerate, edit, "‹ n / m ›" switches between versions).
 // Screenshots in .tmp/ (react-chat-chunks.png, react-chat-usechat.png, react-chat-threads.png).
 // The server builds the page with Vite at start-up, offline.
@@ -330,7 +331,7 @@ describe.skipIf(!hasChromium)('examples/react-chat in Chromium', () => {
     await page.close();
   }, 60_000);
 
-  it('useChat view: send, stream, steer, stop, a reload while a turn runs, inert HTML', async () => {
+  it('useChat view: send, stream, steer, notices, stop, a reload while a turn runs, inert HTML', async () => {
     const { page, problems, dialogs } = await openPage(
       browser as Browser,
       `${baseUrl}?view=usechat&thread=chat`,
@@ -359,8 +360,14 @@ describe.skipIf(!hasChromium)('examples/react-chat in Chromium', () => {
     );
     await page.fill('#input', 'please hurry');
     await page.click('#steer');
+    // A notice while the turn runs joins it (chunklog's notices route, not a steering message):
+    // it shows in the turn's stream, as it does in the chunk view.
+    await say(page, '/notice Deploying version 3.');
+    const notice = (text: string) => page.locator('.chunk.system.kind-notice', { hasText: text });
+    await expect.poll(() => notice('Deploying version 3.').count()).toBe(1);
     await ready();
     expect(await page.textContent('.chunk.steering')).toContain('please hurry');
+    expect(await notice('Deploying version 3.').count()).toBe(1);
     expect(await page.textContent('#log')).toContain(
       'while I was working you said: “please hurry”',
     );
@@ -377,6 +384,14 @@ describe.skipIf(!hasChromium)('examples/react-chat in Chromium', () => {
     expect(await stopped.textContent()).toContain('Starting a slow job');
     expect(await stopped.locator('.call .tool-name').textContent()).toBe('slow_job');
     await expect.poll(() => stopped.locator('.call.running').count()).toBe(0); // cut short
+
+    // A notice between turns is a system turn of its own, stored by the time the notices route
+    // answers: the view shows it then, as the chunk view does from its event, not after a reload.
+    await say(page, '/notice Deployed version 3.');
+    await expect.poll(() => notice('Deployed version 3.').count()).toBe(1);
+    expect(
+      await page.locator('article.message', { has: notice('Deployed version 3.') }).count(),
+    ).toBe(1);
 
     // A reload while a turn runs: useChat's resume picks the turn up from its start.
     // The job takes 8 s, so that a reload slowed down by a loaded machine still finds it running.

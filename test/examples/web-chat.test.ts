@@ -1,7 +1,7 @@
 // examples/web-chat end to end in headless Chromium: eviction while a long turn streams, older
 // pages on scroll, the status bar's counts in words, model output kept inert, every chunk kind,
-// a message's state (sending, queued, sent), steering and queueing, and a screenshot
-// (.tmp/web-chat.png).
+// a message's state (sending, queued, sent), steering and queueing, a steering message its
+// cancelled turn never read (said, and given back), and a screenshot (.tmp/web-chat.png).
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -204,6 +204,38 @@ describe.skipIf(!hasChromium)('examples/web-chat in Chromium', () => {
     expect(await page.locator('#log img, #log script, #log b').count()).toBe(0);
     await page.waitForTimeout(300); // give an onerror handler time to fire, if one existed
     expect(dialogs).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('says so when a steering message is not sent because its turn was cancelled, and gives it back', async () => {
+    const { page, problems } = await open('dropped-steer');
+    const before = await storedRows(page);
+    await say(page, 'slow 8');
+    await page.waitForSelector('.call.running .progress');
+    // The server answers at once that the turn has the message (the head of its answer), then
+    // what became of it: stopped before its next step, the turn never reads it.
+    const taken = page.waitForResponse((response) =>
+      (response.request().postData() ?? '').includes('please also mention the time'),
+    );
+    await page.fill('#input', 'please also mention the time');
+    await page.click('#steer');
+    await taken;
+    await page.click('#stop');
+    await settled(page, before);
+    const note = page.locator('#note');
+    await expect
+      .poll(() => note.textContent())
+      .toBe('Not sent: the turn was cancelled. Your message is back in the box.');
+    expect(await note.isVisible()).toBe(true);
+    expect(await note.getAttribute('role')).toBe('status');
+    expect(await page.inputValue('#input')).toBe('please also mention the time');
+    expect(await page.locator('.chunk.steering').count()).toBe(0);
+    expect(await page.textContent('#log')).not.toContain('please also mention the time');
+    // Sent again, as a turn of its own: the line goes.
+    await turn(page, await page.inputValue('#input'));
+    expect(await note.isVisible()).toBe(false);
+    expect(await page.textContent('#log')).toContain('You said: “please also mention the time”');
     expect(problems).toEqual([]);
     await page.close();
   });

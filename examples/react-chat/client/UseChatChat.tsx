@@ -253,20 +253,44 @@ function Chat({
       },
     });
   const [switching, setSwitching] = useState(false);
-  const [switchError, setSwitchError] = useState<string | undefined>(undefined);
+  // What failed outside useChat (a switch of version, a notice), shown under the messages.
+  const [ownError, setOwnError] = useState<string | undefined>(undefined);
+  const failed = (failure: unknown) =>
+    setOwnError(failure instanceof Error ? failure.message : String(failure));
   const switchTo = async (to: string) => {
     setSwitching(true);
     try {
       await versions.switchTo(to);
       setMessages(await storedMessages(threadId)); // the new active path
-      setSwitchError(undefined);
+      setOwnError(undefined);
     } catch (failure) {
-      setSwitchError(failure instanceof Error ? failure.message : String(failure));
+      failed(failure);
     } finally {
       setSwitching(false);
     }
   };
   const running = status === 'submitted' || status === 'streaming';
+  const runningNow = useRef(running);
+  runningNow.current = running;
+  // A notice (`/notice …`) is no useChat message: chunklog's notices route records it. Into the
+  // running turn, whose stream useChat reads, so it shows as it streams; or, when no turn runs,
+  // as a system turn of its own, stored by the time the route answers: the view reads the
+  // stored thread back then, as the chunk view shows it from its live event. (A turn started
+  // meanwhile reads the stored thread at its end, notice included.)
+  const notice = async (text: string) => {
+    try {
+      const response = await post(`${api(threadId)}/notices`, { text });
+      if (!response.ok) throw new Error(`The notice was not recorded (HTTP ${response.status}).`);
+      const { routed } = (await response.json()) as { routed: 'turn' | 'system-turn' };
+      setOwnError(undefined);
+      if (routed !== 'system-turn') return;
+      const stored = await storedMessages(threadId);
+      if (!runningNow.current) setMessages(stored);
+    } catch (failure) {
+      failed(failure);
+    }
+  };
+  const noticeText = (text: string) => text.slice(7).trim() || 'A notice.';
   useTurnEnd(running, onTurnEnd);
   // Retry, on the error cards of the newest message once the turn ended: the user's last text,
   // sent again (chunklog's log is append-only: a new turn, not a regenerated one).
@@ -342,20 +366,22 @@ function Chat({
             </Fragment>
           );
         })}
-        {(error ?? switchError) && (
+        {(error ?? ownError) && (
           <div className="chunk error client-error" role="alert">
-            {error?.message ?? switchError}
+            {error?.message ?? ownError}
           </div>
         )}
       </main>
       <Composer
         running={running}
         onSend={(text) => {
-          if (text.startsWith('/notice')) {
-            void post(`${api(threadId)}/notices`, { text: text.slice(7).trim() || 'A notice.' });
-          } else void sendMessage({ text });
+          if (text.startsWith('/notice')) void notice(noticeText(text));
+          else void sendMessage({ text });
         }}
-        onSteer={(text) => void post(`${api(threadId)}/messages`, { text, mode: 'steer' })}
+        onSteer={(text) => {
+          if (text.startsWith('/notice')) void notice(noticeText(text));
+          else void post(`${api(threadId)}/messages`, { text, mode: 'steer' });
+        }}
         onStop={async () => {
           // useChat's stop() only stops reading; the turn is cancelled on the server, and the
           // stored thread (with the cancel notice) is read back.

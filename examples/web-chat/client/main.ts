@@ -14,6 +14,7 @@ const api = `/api/threads/${encodeURIComponent(threadId)}`;
 const logEl = document.getElementById('log') as HTMLElement;
 const olderButton = document.getElementById('older') as HTMLButtonElement;
 const input = document.getElementById('input') as HTMLTextAreaElement;
+const note = document.getElementById('note') as HTMLElement;
 const buttons = {
   send: document.getElementById('send') as HTMLButtonElement,
   steer: document.getElementById('steer') as HTMLButtonElement,
@@ -231,15 +232,46 @@ async function send(text: string): Promise<void> {
   render(chunkWindow.getSnapshot()); // the window did not change: its message's status did
 }
 
+/**
+ * Adds a message to the running turn (the server's steer route, which answers with what became
+ * of it). A message the turn never read, because it was cancelled first, is not sent at all:
+ * the page says so above the box and puts the text back in it, unless the user is typing
+ * something else by then.
+ */
+async function steer(text: string): Promise<void> {
+  let outcome: string | undefined;
+  try {
+    const response = await post('steer', { text });
+    if (response.ok) ({ outcome } = (await response.json()) as { outcome: string });
+  } catch {
+    return; // no answer: the page knows nothing to say
+  }
+  if (outcome !== 'dropped') return;
+  const back = input.value.trim() === '';
+  if (back) input.value = text;
+  showNote(
+    back
+      ? 'Not sent: the turn was cancelled. Your message is back in the box.'
+      : `Not sent, the turn was cancelled: “${text}”`,
+  );
+}
+
+/** A line above the message box (role status: read out), until the next message. */
+function showNote(text: string): void {
+  note.textContent = text;
+  note.hidden = text === '';
+}
+
 async function submit(mode: 'send' | 'steer'): Promise<void> {
   const text = input.value.trim();
   if (text === '') return;
   input.value = '';
+  showNote('');
   chunkWindow.setScrolledUp(false); // back to the bottom, where the answer appears
   if (text.startsWith('/notice')) {
     await post('notices', { kind: 'notice', text: text.slice(7).trim() || 'A notice.' });
   } else if (mode === 'steer') {
-    await post('messages', { text, mode: 'steer' });
+    await steer(text);
   } else {
     await send(text);
   }
