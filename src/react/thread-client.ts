@@ -161,17 +161,28 @@ export function createThreadClient(options: ThreadClientOptions): ThreadClient {
   // JSON is what every route answers the client: with `uiMessageStream`, `POST …/messages`
   // would otherwise answer a send with the turn's UI message stream (`useChat`'s).
   const headers = { accept: 'application/json', ...(o.headers as Record<string, string>) };
-  /** Sends a request; a network failure (no answer at all) is a `request-failed` naming `route`. */
-  const request = async (
-    route: string,
+  /**
+   * Sends a request to one of the thread's routes: a `GET`, or a `POST` of `body` as JSON. Its
+   * route (`POST messages`) names it in every error; a network failure (no answer at all) is a
+   * `request-failed` too.
+   */
+  const call = async (
     path: string,
-    init: RequestInit = {},
-  ): Promise<Response> => {
+    body?: unknown,
+  ): Promise<{ route: string; response: Response }> => {
+    const method = body === undefined ? 'GET' : 'POST';
+    const route = `${method} ${path.split('?')[0]}`;
+    const init: RequestInit =
+      body === undefined
+        ? { headers }
+        : {
+            method,
+            headers: { ...headers, 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          };
     try {
-      return await ((o.fetch as typeof fetch | undefined) ?? globalThis.fetch)(`${base}/${path}`, {
-        ...init,
-        headers: { ...headers, ...(init.headers as Record<string, string> | undefined) },
-      });
+      const send = (o.fetch as typeof fetch | undefined) ?? globalThis.fetch;
+      return { route, response: await send(`${base}/${path}`, init) };
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       throw new ChunklogError('request-failed', `${route} got no answer: ${why}`, {
@@ -180,12 +191,7 @@ export function createThreadClient(options: ThreadClientOptions): ThreadClient {
       });
     }
   };
-  const post = (route: string, path: string, body: unknown): Promise<Response> =>
-    request(route, path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+  /** The JSON answer of a successful response; `request-failed` for any other. */
   const ok = async <T>(route: string, response: Response): Promise<T> => {
     if (!response.ok) throw await failure(route, response);
     const type = response.headers.get('content-type');
@@ -200,6 +206,11 @@ export function createThreadClient(options: ThreadClientOptions): ThreadClient {
     }
     return (await response.json()) as T;
   };
+  /** {@link call}, then its JSON answer. */
+  const json = async <T>(path: string, body?: unknown): Promise<T> => {
+    const { route, response } = await call(path, body);
+    return await ok<T>(route, response);
+  };
 
   return {
     threadId,
@@ -207,54 +218,39 @@ export function createThreadClient(options: ThreadClientOptions): ThreadClient {
     async loadPage({ limit, before }) {
       const query = new URLSearchParams({ limit: String(limit) });
       if (before !== undefined) query.set('before', String(before));
-      return ok<ChunkPage>('GET chunks', await request('GET chunks', `chunks?${query}`));
+      return await json<ChunkPage>(`chunks?${query}`);
     },
     async send(text, sendOptions = {}) {
       const turnId = sendOptions.turnId;
       const body = { text, mode: 'send', ...(turnId !== undefined ? { turnId } : {}) };
-      return ok<SentMessage>('POST messages', await post('POST messages', 'messages', body));
+      return await json<SentMessage>('messages', body);
     },
     async steer(text) {
-      return ok<{ steeringId: string }>(
-        'POST messages',
-        await post('POST messages', 'messages', { text, mode: 'steer' }),
-      );
+      return await json<{ steeringId: string }>('messages', { text, mode: 'steer' });
     },
     async cancel(cancelOptions = {}) {
       const body: Record<string, string> = {};
       if (cancelOptions.reason !== undefined) body.reason = cancelOptions.reason;
       if (cancelOptions.turnId !== undefined) body.turnId = cancelOptions.turnId;
-      const response = await post('POST cancel', 'cancel', body);
+      const { route, response } = await call('cancel', body);
       if (response.status === 409) return false;
-      await ok('POST cancel', response);
+      await ok(route, response);
       return true;
     },
     async notify(text, kind = 'notice') {
-      return ok<{ routed: string; turnId: string }>(
-        'POST notices',
-        await post('POST notices', 'notices', { text, kind }),
-      );
+      return await json<{ routed: string; turnId: string }>('notices', { text, kind });
     },
     async edit(turnId, text) {
-      return ok<SentMessage>(
-        'POST messages',
-        await post('POST messages', 'messages', { text, edit: turnId }),
-      );
+      return await json<SentMessage>('messages', { text, edit: turnId });
     },
     async regenerate(turnId) {
-      return ok<SentMessage>(
-        'POST messages',
-        await post('POST messages', 'messages', { regenerate: turnId }),
-      );
+      return await json<SentMessage>('messages', { regenerate: turnId });
     },
     async alternatives() {
-      return ok<unknown>('GET alternatives', await request('GET alternatives', 'alternatives'));
+      return await json<unknown>('alternatives');
     },
     async switchAlternative(threadId) {
-      return ok<unknown>(
-        'POST alternatives',
-        await post('POST alternatives', 'alternatives', { threadId }),
-      );
+      return await json<unknown>('alternatives', { threadId });
     },
   };
 }
