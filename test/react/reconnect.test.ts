@@ -4,14 +4,14 @@
 // (`connection` 'open', `error` undefined in the same render), whether the browser reconnected by
 // itself or gave up and the hook opened a new stream; a failure after that open is shown again.
 // A first page that failed while the server was away is loaded when the stream opens.
-import { act, createElement, type ReactElement } from 'react';
-import { createRoot } from 'react-dom/client';
+import { act } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChunklogError } from '../../src/index.js';
-import { type ChunkThread, type EventSourceLike, useChunkThread } from '../../src/react/index.js';
+import type { ChunkThread } from '../../src/react/index.js';
 import { FakeConversation } from '../window/support/conversation.js';
 import { turnOf } from '../window/support/events.js';
 import { storedDrafts } from '../window/support/page-source.js';
+import { mountLive, type ScriptedSource } from './support/live-thread.js';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -20,58 +20,10 @@ afterEach(() => {
   for (const unmount of unmounts.splice(0)) act(unmount);
 });
 
-/** An event stream the test drives: it opens, drops, and the browser retries or gives up. */
-class ScriptedSource implements EventSourceLike {
-  onmessage: ((message: MessageEvent) => unknown) | null = null;
-  onopen: ((event: Event) => unknown) | null = null;
-  onerror: ((event: Event) => unknown) | null = null;
-  readyState = 0;
-  readonly #gaps: Array<(message: MessageEvent) => unknown> = [];
-  addEventListener(type: string, listener: (message: MessageEvent) => unknown): void {
-    if (type === 'gap') this.#gaps.push(listener);
-  }
-  close(): void {
-    this.readyState = 2;
-  }
-  open(): void {
-    this.readyState = 1;
-    this.onopen?.(new Event('open'));
-  }
-  /** The connection dropped: the browser retries by itself (`gaveUp` false) or gives up. */
-  drop(gaveUp = false): void {
-    this.readyState = gaveUp ? 2 : 0;
-    this.onerror?.(new Event('error'));
-  }
-  /** The server no longer has the events after the last id: the window reconciles. */
-  gap(): void {
-    for (const listener of this.#gaps) listener(new MessageEvent('gap', { data: '{}' }));
-  }
-}
-
 /** What each render showed: the connection and the error, together. */
 interface Seen {
   readonly connection: ChunkThread['connection'];
   readonly error: unknown;
-}
-
-function Live({
-  fetch,
-  createEventSource,
-  take,
-}: {
-  fetch: typeof globalThis.fetch;
-  createEventSource: (url: string) => EventSourceLike;
-  take: (thread: ChunkThread) => void;
-}): ReactElement {
-  const thread = useChunkThread({
-    threadId: 'a',
-    basePath: '/api',
-    fetch,
-    alternatives: false,
-    createEventSource,
-  });
-  take(thread);
-  return createElement('p', null, thread.snapshot.groups.length);
 }
 
 /** Thread `a` (one stored turn) behind a server the test takes down and brings back. */
@@ -84,21 +36,15 @@ async function mount(options: { down?: boolean } = {}) {
     const url = new URL(String(input), 'http://app.example');
     return Response.json(chat.page({ limit: Number(url.searchParams.get('limit')) }));
   };
-  const sources: ScriptedSource[] = [];
-  const createEventSource = () => {
-    const source = new ScriptedSource();
-    sources.push(source);
-    return source;
-  };
   let thread: ChunkThread | undefined;
   const seen: Seen[] = [];
   const take = (value: ChunkThread) => {
     thread = value;
     seen.push({ connection: value.connection, error: value.error });
   };
-  const root = createRoot(document.createElement('div'));
-  unmounts.push(() => root.unmount());
-  await act(async () => root.render(createElement(Live, { fetch, createEventSource, take })));
+  // Each stream starts connecting: the test opens it.
+  const { sources, unmount } = await mountLive(fetch, take, 0);
+  unmounts.push(unmount);
   return {
     server,
     seen,

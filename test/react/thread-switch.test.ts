@@ -6,11 +6,11 @@
 import { act, createElement, type ReactElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChunkEvent } from '../../src/index.js';
-import { type ChunkThread, type EventSourceLike, useChunkThread } from '../../src/react/index.js';
+import { type ChunkThread, useChunkThread } from '../../src/react/index.js';
 import { FakeConversation } from '../window/support/conversation.js';
 import { turnOf } from '../window/support/events.js';
 import { storedDrafts } from '../window/support/page-source.js';
+import { mountLive, type ScriptedSource } from './support/live-thread.js';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -91,49 +91,6 @@ describe('useChunkThread after a switch of thread', () => {
   });
 });
 
-/** An event stream the test feeds. */
-class ScriptedSource implements EventSourceLike {
-  onmessage: ((message: MessageEvent) => unknown) | null = null;
-  onopen: ((event: Event) => unknown) | null = null;
-  onerror: ((event: Event) => unknown) | null = null;
-  readyState = 1;
-  readonly #gaps: Array<(message: MessageEvent) => unknown> = [];
-  addEventListener(type: string, listener: (message: MessageEvent) => unknown): void {
-    if (type === 'gap') this.#gaps.push(listener);
-  }
-  close(): void {
-    this.readyState = 2;
-  }
-  send(event: ChunkEvent, lastEventId: string): void {
-    this.onmessage?.(new MessageEvent('message', { data: JSON.stringify(event), lastEventId }));
-  }
-  /** A `gap` event: the window reconciles with the store. */
-  gap(): void {
-    for (const listener of this.#gaps) listener(new MessageEvent('gap', { data: '{}' }));
-  }
-}
-
-/** useChunkThread following the thread's live events. */
-function Live({
-  fetch,
-  createEventSource,
-  take,
-}: {
-  fetch: typeof globalThis.fetch;
-  createEventSource: (url: string) => EventSourceLike;
-  take: (thread: ChunkThread) => void;
-}): ReactElement {
-  const thread = useChunkThread({
-    threadId: 'a',
-    basePath: '/api',
-    fetch,
-    alternatives: false,
-    createEventSource,
-  });
-  take(thread);
-  return createElement('p', null, thread.snapshot.groups.length);
-}
-
 /**
  * useChunkThread following thread `a` (one stored turn, `t0`), its page read from a fake
  * conversation and its events from a scripted source.
@@ -145,19 +102,12 @@ async function followedThread() {
     const url = new URL(String(input), 'http://app.example');
     return Response.json(chat.page({ limit: Number(url.searchParams.get('limit')) }));
   };
-  const sources: ScriptedSource[] = [];
-  const createEventSource = () => {
-    const source = new ScriptedSource();
-    sources.push(source);
-    return source;
-  };
   let thread: ChunkThread | undefined;
   const take = (value: ChunkThread) => {
     thread = value;
   };
-  const root = createRoot(document.createElement('div'));
-  unmounts.push(() => root.unmount());
-  await act(async () => root.render(createElement(Live, { fetch, createEventSource, take })));
+  const { sources, unmount } = await mountLive(fetch, take);
+  unmounts.push(unmount);
   await expect.poll(() => thread?.snapshot.groups.length).toBe(2);
   return { chat, source: sources.at(-1) as ScriptedSource, thread: () => thread };
 }
