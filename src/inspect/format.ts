@@ -21,6 +21,11 @@ export function idCode(id: string): SafeHtml {
     : html`<code class="id" title="${id}">${short}</code>`;
 }
 
+/** A value, or a dash where there is none. */
+export function dash(value: string | undefined): string {
+  return value ?? '—';
+}
+
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** The machine's time zone, as the pages say once. */

@@ -3,7 +3,7 @@
 import { TURN_STATUSES, type TurnStatus } from '../../schema/turn-status.js';
 import type { ThreadUsage } from '../../store/usage-types.js';
 import { threadOwner, threadTitle, usageText } from '../facts.js';
-import { formatCost, idCode, preview, timeHtml } from '../format.js';
+import { dash, formatCost, idCode, preview, timeHtml } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { rowsHref, threadHref, threadsHref, turnHref } from '../links.js';
 import type { ThreadPaths } from '../paths.js';
@@ -24,8 +24,6 @@ export interface ThreadView {
   readonly priced: boolean;
   readonly now: Date;
 }
-
-const dash = (value: string | undefined) => value ?? '—';
 
 /**
  * The thread's usage (`getThreadUsage`: the steps recorded on its own rows, so that summing over

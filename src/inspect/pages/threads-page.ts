@@ -1,11 +1,9 @@
 // The store's threads, most recently active first, by keyset.
 import type { Thread, ThreadPage } from '../../store/types.js';
 import { threadOwner, threadTitle } from '../facts.js';
-import { idCode, timeHtml } from '../format.js';
+import { dash, idCode, timeHtml } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { threadHref, threadsHref } from '../links.js';
-
-const dash = (value: string | undefined) => value ?? '—';
 
 /**
  * The threads page.

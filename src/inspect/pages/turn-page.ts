@@ -7,7 +7,7 @@ import type { Thread } from '../../store/types.js';
 import type { TurnUsage } from '../../store/usage-types.js';
 import { groupRowsToMessages } from '../../transforms/group-rows.js';
 import { stepUsage, turnStatus, turnTimes, usageText } from '../facts.js';
-import { formatCost, idCode, shortId, timeHtml } from '../format.js';
+import { dash, formatCost, idCode, shortId, timeHtml } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { inputHref, rowsHref, threadHref, turnHref } from '../links.js';
 import { renderChunk } from '../render-chunk.js';
@@ -26,8 +26,6 @@ export interface TurnView {
   readonly refreshSeconds: number;
   readonly now: Date;
 }
-
-const dash = (value: string | undefined) => value ?? '—';
 
 function neighbours(view: TurnView): SafeHtml {
   const { thread, previous, next } = view;
