@@ -297,14 +297,12 @@ export function validateOptions<TOOLS extends ToolSet>(
   if (onCorruptRow !== undefined && onCorruptRow !== 'throw' && onCorruptRow !== 'skip') {
     invalid('onCorruptRow', "`onCorruptRow` must be 'throw' or 'skip'", onCorruptRow);
   }
-  const relay = checkRelay(options.relay);
-  const lease = checkLeaseOption(options.lease ?? leaseByDefault(store as SessionStore, relay));
-  // Where a lease is held, another process may die mid-turn and the next one recovers its turn:
-  // its user's message and finished steps are then in the store to close (notes/0127).
-  const durability = options.durability ?? (lease === undefined ? 'turn' : 'step');
+  const durability = options.durability ?? 'turn';
   if (durability !== 'turn' && durability !== 'step') {
     invalid('durability', "`durability` must be 'turn' or 'step'", durability);
   }
+  const relay = checkRelay(options.relay);
+  const lease = checkLeaseOption(options.lease ?? leaseByDefault(store as SessionStore, relay));
   const onExistingTurn = options.onExistingTurn ?? 'return';
   if (onExistingTurn !== 'return' && onExistingTurn !== 'error') {
     invalid('onExistingTurn', "`onExistingTurn` must be 'return' or 'error'", onExistingTurn);

@@ -96,12 +96,10 @@ export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
    */
   readonly onCorruptRow?: 'throw' | 'skip' | undefined;
   /**
-   * When a turn's rows are stored. `'turn'`: in one transaction when the turn ends — the fewest
-   * writes; a crash mid-turn loses the turn, the user's message included. `'step'`: the user's
-   * message when the turn starts (status `running`) and each step's rows when the step ends, one
-   * transaction each, so a crash loses at most the step in progress. Default: `'step'` where the
-   * session holds the thread's lease (see {@link AgentSessionOptions.lease}: by default with a
-   * store on a database server or a relay that reaches other processes), `'turn'` otherwise.
+   * When a turn's rows are stored. `'turn'` (default): in one transaction when the turn ends —
+   * the fewest writes. `'step'`: the user's message when the turn starts (status `running`) and
+   * each step's rows when the step ends, one transaction each, so a crash loses at most the step
+   * in progress.
    */
   readonly durability?: SessionDurability | undefined;
   /**

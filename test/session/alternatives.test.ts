@@ -237,15 +237,9 @@ describe.each(['sqlite', 'postgres'] as const)('a session with alternatives on %
       const { store, session, model, calls } = await open({ count: true });
       await session.send('one').rows;
       await session.send('two').rows;
-      // The first turn's forward read found no thread (nothing to read whole) — or, where the
-      // session holds the lease and so stores step by step, the user's message stored as the
-      // turn began (read whole once); the second read only what followed.
-      const stepByStep = name !== 'sqlite';
-      expect(calls).toEqual([
-        'activePath chat',
-        ...(stepByStep ? ['getHistory chat'] : []),
-        'activePath chat',
-      ]);
+      // The first turn's forward read found no thread (nothing to read whole); the second read
+      // only what followed.
+      expect(calls).toEqual(['activePath chat', 'activePath chat']);
       expect(await store.activePath('chat')).toBe('chat');
       expect((await store.getAlternatives('chat')).branches).toEqual([]);
       expect(lines(model.prompts[1])).toEqual(['user: one', 'assistant: A0: one', 'user: two']);

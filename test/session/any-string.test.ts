@@ -1,5 +1,5 @@
 // A turn holding strings a native JSON column refuses (NUL: a tool that reads a binary file;
-// lone surrogates) is stored whole on every dialect, step by step where the lease is on, and a
+// lone surrogates) is stored whole on every dialect, and a
 // fresh session sends the same next model input (notes/0126).
 import { tool } from 'ai';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';

@@ -94,13 +94,15 @@ describe("durability: 'step'", () => {
     await sealed.close();
   });
 
-  it("is the default where the session holds the lease, and 'turn' where it does not or is told", async () => {
-    // Each case: its options, and whether the user's message is stored while the turn runs.
+  it("is not the default, also where the session holds the lease; 'step' when told", async () => {
+    // Each case: its options, and whether the user's message is stored while the turn runs. A
+    // job queue that retries a dead attempt's turn id runs it again only if the dead attempt
+    // stored nothing (notes/0127).
     const cases = [
-      [{ lease: true }, true],
-      [{ lease: true, durability: 'turn' }, false],
+      [{ lease: true }, false],
+      [{ lease: true, durability: 'step' }, true],
       [{}, false],
-      [{ lease: false }, false],
+      [{ durability: 'step' }, true],
     ] as const;
     const seen: Array<[string, boolean]> = [];
     for (const [options, _] of cases) {
