@@ -128,6 +128,7 @@ export function createLiveRenderer(options: LiveRendererOptions): (event: ChunkE
         break;
       case 'system':
         line(p.yellow(separator(event.kind, event.text)));
+        for (const dropped of event.dropped ?? []) line(p.dim(`  not sent: ${dropped.text}`));
         break;
       case 'error':
         // `Error from anthropic claude-x (HTTP 401): invalid x-api-key — check the API key, …`

@@ -72,8 +72,11 @@ export function describeRow(row: ChunkRow | ChunkRowDraft): string {
     }
     case 'error':
       return describeError(row.data);
-    case 'system':
-      return `[${row.data.kind}] ${row.data.text}`;
+    case 'system': {
+      const dropped = (row.data.dropped ?? []).map((d) => JSON.stringify(clip(d.text, 40)));
+      const notSent = dropped.length === 0 ? '' : ` (not sent: ${dropped.join(', ')})`;
+      return `[${row.data.kind}] ${row.data.text}${notSent}`;
+    }
     case 'steering':
       return JSON.stringify(clip(row.data.text, 60));
     case 'source':

@@ -1,8 +1,7 @@
 // The web chat's server: Node's `http`, one agent session per thread over an SQLite file, and
-// chunklog's handlers for pages, live events, messages, cancel and notices; steering has a route
-// of the example's own, which tells the page what became of the message. Everything is one
-// fetch-style handler mounted with `toNodeListener`; the page's script is bundled with esbuild at
-// start-up.
+// chunklog's handlers for pages, live events, messages (sends and steering), cancel and notices.
+// Everything is one fetch-style handler mounted with `toNodeListener`; the page's script is
+// bundled with esbuild at start-up.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -39,7 +38,6 @@ export interface WebChat {
 }
 
 const THREAD_ID = /^[\w.~-]{1,64}$/;
-const STEER_ROUTE = /^\/api\/threads\/([^/]+)\/steer$/;
 
 /** Bundles the page's script: plain TypeScript, `chunklog/window` resolved from the package. */
 async function bundleClient(): Promise<string> {
@@ -91,47 +89,6 @@ export async function startWebChat(options: WebChatOptions): Promise<WebChat> {
     authorize: (_request, threadId) => THREAD_ID.test(threadId),
   });
 
-  /**
-   * `POST /api/threads/:id/steer` `{ text }`: adds the text to the running turn, as chunklog's
-   * `POST …/messages` `{ mode: 'steer' }` does, and says what became of it. chunklog's route
-   * answers 202 `{ steeringId }` at once; this one keeps the request open until the session
-   * knows the outcome (`session.steer(text).outcome`: at the turn's next step, or its end) and
-   * answers `{ steeringId, outcome }`, `outcome` one of
-   * - `delivered`: the turn took it (its `steering-message` event shows it);
-   * - `sent`: it came too late, or no turn ran: it was sent as a turn of its own;
-   * - `dropped`: the turn was cancelled before the model read it. Nothing was sent, and nothing
-   *   in the thread says so: the page tells the user and gives the text back.
-   * The head and a space (JSON allows one before the value) go out at once, so the page knows
-   * the turn has the message; the outcome follows. The thread's session is in this process: a
-   * server of several instances steers through chunklog's route (the relay finds the turn).
-   */
-  async function steer(request: Request, threadId: string): Promise<Response> {
-    if (request.method !== 'POST') {
-      return new Response('Method not allowed', { status: 405, headers: { allow: 'POST' } });
-    }
-    const session = sessionOf(threadId); // authorized as the handlers' `authorize` below does
-    if (session === undefined) return Response.json({ error: 'No such thread.' }, { status: 404 });
-    const body = (await request.json().catch(() => undefined)) as { text?: unknown } | undefined;
-    const text = body?.text;
-    if (typeof text !== 'string' || text.trim() === '') {
-      return Response.json({ error: '`text` must be a non-empty string.' }, { status: 400 });
-    }
-    const steering = session.steer(text);
-    const encoder = new TextEncoder();
-    const answer = new ReadableStream<Uint8Array>({
-      async start(controller) {
-        controller.enqueue(encoder.encode(' '));
-        const outcome = await steering.outcome.then(
-          ({ type }) => type,
-          () => 'unknown', // the session failed to say (it was closing)
-        );
-        controller.enqueue(encoder.encode(JSON.stringify({ steeringId: steering.id, outcome })));
-        controller.close();
-      },
-    });
-    return new Response(answer, { headers: { 'content-type': 'application/json' } });
-  }
-
   const script = await bundleClient();
   const page = readFileSync(join(import.meta.dirname, 'client', 'index.html'), 'utf8').replace(
     '__LIMIT__',
@@ -155,8 +112,6 @@ export async function startWebChat(options: WebChatOptions): Promise<WebChat> {
       return file(script, 'text/javascript; charset=utf-8');
     if (request.method === 'GET' && url.pathname === '/styles.css')
       return file(styles, 'text/css; charset=utf-8');
-    const steering = STEER_ROUTE.exec(url.pathname);
-    if (steering) return steer(request, decodeURIComponent(steering[1] as string));
     // chunklog's routes: pages, live events, messages, cancel and notices.
     if (url.pathname.startsWith('/api/')) return handlers.fetch(request);
     return new Response('Not found', { status: 404 });

@@ -21,7 +21,9 @@ export interface MessageTarget {
  * default) starts a turn on this process's session, or queues it behind the running one, and
  * answers 202 `{ turnId, queued }` (`queued` when a turn runs on the thread, here or, under the
  * thread's lease, on another process); `mode: 'steer'` adds the text to the running turn (through
- * the relay, wherever it runs) and answers 202 `{ steeringId }`. `{ text, edit: turnId }` and
+ * the relay, wherever it runs) and answers 202 `{ steeringId }` (should a cancel end the turn
+ * before the model reads it, the turn's `cancelled` notice lists it in `dropped`, by that id).
+ * `{ text, edit: turnId }` and
  * `{ regenerate: turnId }` start a new version of a stored turn of the active path
  * (`session.edit`, `session.regenerate`; the old version stays) and answer as a send. Follow the
  * turn on the events stream.

@@ -59,7 +59,7 @@ export function renderChunk(chunk: Chunk): SafeHtml {
       return html`<div class="chunk error"><div class="error-title">${errorTitle(chunk)}</div><div class="body">${chunk.message}</div>${next === undefined ? '' : html`<div class="next-step">${next}</div>`}</div>`;
     }
     case 'system':
-      return html`<div class="chunk system kind-${chunk.kind}"><span class="kind">${chunk.kind}</span> <span class="body">${chunk.text}</span></div>`;
+      return html`<div class="chunk system kind-${chunk.kind}"><span class="kind">${chunk.kind}</span> <span class="body">${chunk.text}</span>${(chunk.dropped ?? []).map((d) => html`<div class="dropped">steering not sent: ${d.text}</div>`)}</div>`;
     case 'steering':
       return html`<div class="chunk steering"><span class="who">user, while the turn ran</span><div class="body">${chunk.text}</div></div>`;
     case 'source': {

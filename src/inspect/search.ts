@@ -77,7 +77,9 @@ export function searchableText(row: ChunkRow): string {
     case 'error':
       return row.data.message;
     case 'system':
-      return `${row.data.kind} ${row.data.text}`;
+      return [row.data.kind, row.data.text, ...(row.data.dropped ?? []).map((d) => d.text)].join(
+        ' ',
+      );
     case 'source': {
       const source = row.data.source;
       return `${source.title ?? ''} ${source.sourceType === 'url' ? source.url : ''}`;

@@ -53,7 +53,11 @@ export interface ThreadClient {
   loadPage(request: LoadPageRequest): Promise<ChunkPage>;
   /** `POST …/messages` `{ text, mode: 'send', turnId? }`: starts a turn, or queues it behind the running one. */
   send(text: string, options?: { readonly turnId?: string | undefined }): Promise<SentMessage>;
-  /** `POST …/messages` `{ text, mode: 'steer' }`: adds the text to the running turn at its next step. */
+  /**
+   * `POST …/messages` `{ text, mode: 'steer' }`: adds the text to the running turn at its next
+   * step. A cancel that ends the turn first lists it (by `steeringId`) in the `dropped` of the
+   * turn's `cancelled` system chunk.
+   */
   steer(text: string): Promise<{ readonly steeringId: string }>;
   /**
    * `POST …/cancel` `{ reason?, turnId? }`: cancels the running turn (only that turn, when

@@ -98,7 +98,10 @@ export interface ChunkThread {
   readonly switching: boolean;
   /** Sends a message (queued behind a running turn), shown at once as a pending message. Resolves to undefined on failure (see `error`). */
   send(text: string): Promise<SentMessage | undefined>;
-  /** Adds a message to the running turn. Resolves to false on failure. */
+  /**
+   * Adds a message to the running turn. Resolves to false on failure. Should a cancel end the
+   * turn before the model reads it, the turn's `cancelled` system chunk lists it in `dropped`.
+   */
   steer(text: string): Promise<boolean>;
   /** Cancels the live turn (only that one). Resolves to whether a turn was cancelled. */
   cancel(reason?: string): Promise<boolean>;

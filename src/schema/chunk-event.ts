@@ -1,9 +1,9 @@
 import type { ZodType } from 'zod';
 import * as z from 'zod/mini';
-import type { SystemKind } from './chunk.js';
-import { errorFields, fileFields, oneFileSource, systemKindMini } from './chunk-schemas.js';
+import type { DroppedSteering, SystemKind } from './chunk.js';
+import { errorFields, fileFields, noticeFieldsMini, oneFileSource } from './chunk-schemas.js';
 import { classicView } from './classic-view.js';
-import { type ContextTruncation, contextTruncationMini } from './context-truncation.js';
+import type { ContextTruncation } from './context-truncation.js';
 import type { ErrorInfo } from './error-info.js';
 import {
   type JSONValue,
@@ -12,7 +12,7 @@ import {
   providerMetadataMini,
 } from './json.js';
 import { listingEvery } from './listing-every.js';
-import { type Redaction, redactionMini } from './redaction.js';
+import type { Redaction } from './redaction.js';
 import { type Citation, citationMini, type Source, sourceMini } from './source.js';
 import { type FinishReason, finishReasonMini, type TokenUsage, tokenUsageMini } from './usage.js';
 
@@ -240,6 +240,8 @@ export interface SystemEvent {
   readonly truncation?: ContextTruncation | undefined;
   /** On a `redacted` event: what was redacted, by kind. */
   readonly redaction?: Redaction | undefined;
+  /** On a `cancelled` event: the steering messages the cancel dropped before the model saw them. */
+  readonly dropped?: readonly DroppedSteering[] | undefined;
 }
 
 /** The JSON wire vocabulary: everything that can happen during a turn. */
@@ -428,13 +430,7 @@ const steeringMessage = z.object({
   step: stepNumber,
 });
 const error = z.object({ type: z.literal('error'), ...errorFields });
-const system = z.object({
-  type: z.literal('system'),
-  kind: systemKindMini,
-  text: z.string(),
-  truncation: z.optional(contextTruncationMini),
-  redaction: z.optional(redactionMini),
-});
+const system = z.object({ type: z.literal('system'), ...noticeFieldsMini });
 
 /**
  * The `zod/mini` schema of a {@link ChunkEvent}: any event of the wire vocabulary, told apart by

@@ -10,6 +10,7 @@ import type {
   Chunk,
   CustomChunk,
   DataChunk,
+  DroppedSteering,
   ErrorChunk,
   FileChunk,
   SourceChunk,
@@ -24,11 +25,11 @@ import type {
 } from './chunk.js';
 import type { ChunkRowDraft, ChunkRowType } from './chunk-row.js';
 import { classicView, classicViews } from './classic-view.js';
-import { contextTruncationMini } from './context-truncation.js';
+import { type ContextTruncation, contextTruncationMini } from './context-truncation.js';
 import { ERROR_KINDS, type ErrorKind } from './error-info.js';
 import { jsonValueMini, type ProviderMetadata, providerMetadataMini } from './json.js';
 import { listingEvery } from './listing-every.js';
-import { redactionMini } from './redaction.js';
+import { type Redaction, redactionMini } from './redaction.js';
 import { citationMini, sourceMini } from './source.js';
 
 type OptionalOf<T extends z.ZodMiniType> = z.ZodMiniOptional<T>;
@@ -126,13 +127,23 @@ export const errorFields: {
   modelId: optionalString,
 };
 const error = errorFields;
-const system = {
+const steering = { id: z.string(), text: z.string() };
+
+/** The fields of a system notice, in a chunk, row data and a `system` event alike. Internal. */
+export const noticeFieldsMini: {
+  readonly kind: z.ZodMiniType<SystemKind>;
+  readonly text: z.ZodMiniString;
+  readonly truncation: OptionalOf<z.ZodMiniType<ContextTruncation>>;
+  readonly redaction: OptionalOf<z.ZodMiniType<Redaction>>;
+  readonly dropped: OptionalOf<z.ZodMiniType<readonly DroppedSteering[]>>;
+} = {
   kind: systemKindMini,
   text: z.string(),
   truncation: z.optional(contextTruncationMini),
   redaction: z.optional(redactionMini),
+  dropped: z.optional(z.array(z.object(steering))),
 };
-const steering = { id: z.string(), text: z.string() };
+const system = noticeFieldsMini;
 const source = { source: sourceMini };
 
 /** The fields of a file, in a chunk, row data and a `file` event alike. Internal. */

@@ -140,6 +140,20 @@ export interface SystemChunk extends ChunkBase {
   readonly truncation?: ContextTruncation | undefined;
   /** On a `redacted` chunk: what was redacted, by kind (see `docs/session.md`, _Redaction_). */
   readonly redaction?: Redaction | undefined;
+  /**
+   * On a `cancelled` chunk: the steering messages the cancel dropped before the model saw them,
+   * in the order they were sent (see `docs/session.md`, _Steering_). Never sent to the model.
+   */
+  readonly dropped?: readonly DroppedSteering[] | undefined;
+}
+
+/**
+ * A steering message a cancel dropped before it reached the model: its id (the one `steer`
+ * answered with) and its text, as the session would have sent it (redacted, when it redacts).
+ */
+export interface DroppedSteering {
+  readonly id: string;
+  readonly text: string;
 }
 
 /** A user message that joined the running turn at a step boundary. Stored with role `user`. */

@@ -15,6 +15,7 @@ export {
   CustomChunkSchema,
   type DataChunk,
   DataChunkSchema,
+  type DroppedSteering,
   type ErrorChunk,
   ErrorChunkSchema,
   ErrorKindSchema,

@@ -47,6 +47,11 @@ function isApproval(v: unknown): boolean {
   return isPlainObject(v) && fields(APPROVAL, v);
 }
 
+/** A `cancelled` notice's dropped steering: an array of `{ id, text }`. */
+function isDroppedList(v: unknown): boolean {
+  return Array.isArray(v) && v.every((d) => isPlainObject(d) && fields(STEERING, d));
+}
+
 type Field = readonly [check: (v: unknown) => boolean, required: boolean];
 
 /**
@@ -72,6 +77,7 @@ const APPROVAL: Record<string, Field> = {
   isAutomatic: [isBoolean, false],
   signature: [isString, false],
 };
+const STEERING: Record<string, Field> = { id: [isString, true], text: [isString, true] };
 const OUTCOME: Record<string, Field> = {
   result: [isJson, false],
   isError: [isBoolean, false],
@@ -120,16 +126,16 @@ const SHAPES: Partial<Record<ChunkRowType, Record<string, Field>>> = /* @__PURE_
     provider: [isString, false],
     modelId: [isString, false],
   },
-  system: { kind: [isSystemKind, true], text: [isString, true] },
+  system: { kind: [isSystemKind, true], text: [isString, true], dropped: [isDroppedList, false] },
   custom: { kind: [isString, true], providerMetadata: [isMetadata, false] },
-  steering: { id: [isString, true], text: [isString, true] },
+  steering: STEERING,
   data: { name: [isString, true], id: [isString, false], data: [isJson, true] },
 }))();
 
 /** How many required fields each shape has. */
 const REQUIRED = /* @__PURE__ */ (() =>
   new Map<Readonly<Record<string, Field>>, number>(
-    [APPROVAL, ...Object.values(SHAPES)].map((shape) => [
+    [APPROVAL, STEERING, ...Object.values(SHAPES)].map((shape) => [
       shape as Record<string, Field>,
       Object.values(shape as Record<string, Field>).filter((f) => f[1]).length,
     ]),

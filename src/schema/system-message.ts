@@ -1,4 +1,4 @@
-import type { SystemKind } from './chunk.js';
+import type { DroppedSteering, SystemKind } from './chunk.js';
 import type { ContextTruncation } from './context-truncation.js';
 import type { Redaction } from './redaction.js';
 
@@ -30,6 +30,7 @@ export interface NoticeFields {
   readonly text: string;
   readonly truncation?: ContextTruncation | undefined;
   readonly redaction?: Redaction | undefined;
+  readonly dropped?: readonly DroppedSteering[] | undefined;
 }
 
 /**
@@ -37,7 +38,7 @@ export interface NoticeFields {
  * rest of it and without its absent optional fields: the one copy every layer makes of a notice.
  *
  * @param source - anything with a notice's fields
- * @returns `kind`, `text`, and `truncation` / `redaction` when they are set
+ * @returns `kind`, `text`, and `truncation` / `redaction` / `dropped` when they are set
  *
  * @example
  * ```ts
@@ -50,5 +51,6 @@ export function noticeFields(source: NoticeFields): NoticeFields {
     text: source.text,
     ...(source.truncation === undefined ? {} : { truncation: source.truncation }),
     ...(source.redaction === undefined ? {} : { redaction: source.redaction }),
+    ...(source.dropped === undefined ? {} : { dropped: source.dropped }),
   };
 }

@@ -6,6 +6,7 @@ import {
 import { ChunklogError } from '../errors/index.js';
 import type { EventMeta } from '../live/event-meta.js';
 import { formatEventId } from '../live/replay-buffer.js';
+import type { DroppedSteering } from '../schema/chunk.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import {
   createTurnState,
@@ -41,6 +42,8 @@ export class LiveTurn {
   /** Steering messages sent before `streamText` started, waiting to be handed to it. */
   #early: Array<{ text: string; id: string; resolve: (outcome: SteeringOutcome) => void }> = [];
   #steering: Steering | undefined;
+  /** Steering messages sent into the turn and not (yet) seen joining it, by id. */
+  readonly #undelivered = new Map<string, string>();
   state: TurnState;
   /** Why the turn was cancelled, once it was. */
   cancelReason: string | undefined;
@@ -149,6 +152,7 @@ export class LiveTurn {
     this.#sink(event, meta);
     if (event.type === 'tool-call') this.#calledNow(event.toolCallId);
     else if (event.type === 'tool-result') this.#running.delete(event.toolCallId);
+    else if (event.type === 'steering-message') this.#undelivered.delete(event.id);
   }
 
   /**
@@ -233,6 +237,7 @@ export class LiveTurn {
     // Redacted before the model sees it, as the user's message is (its counts go into the
     // turn's next `redacted` notice; the `steering-message` event then finds nothing left).
     const sent = this.userText(text);
+    this.#undelivered.set(id, sent);
     if (this.#steering !== undefined) return this.#steering.steer(sent, { id });
     return new Promise((resolve) => this.#early.push({ text: sent, id, resolve }));
   }
@@ -245,6 +250,14 @@ export class LiveTurn {
       void steering.steer(early.text, { id: early.id }).then(early.resolve);
     }
     return steering;
+  }
+
+  /**
+   * The steering messages sent into the turn that did not join it (no `steering-message` event
+   * went out for them), in the order they were sent, as the model would have received them.
+   */
+  get undeliveredSteering(): DroppedSteering[] {
+    return [...this.#undelivered].map(([id, text]) => ({ id, text }));
   }
 
   /** Settles the steering messages that never reached a running `streamText`. */

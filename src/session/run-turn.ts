@@ -200,9 +200,17 @@ export async function runTurn(
   live.endSteering();
   // A cancel accepted before the turn ended ends it cancelled, whatever the model did since: the
   // caller was told so (a 202 to a cancel request), and the status says the same.
+  // The steering the cancel dropped is recorded with it, so that the user's text is not lost.
   const cancelled = live.cancelReason !== undefined;
-  if (cancelled)
-    live.emit({ type: 'system', kind: 'cancelled', text: live.cancelReason as string });
+  if (cancelled) {
+    const dropped = live.undeliveredSteering;
+    live.emit({
+      type: 'system',
+      kind: 'cancelled',
+      text: live.cancelReason as string,
+      ...(dropped.length === 0 ? {} : { dropped }),
+    });
+  }
   const finishReason = cancelled
     ? undefined
     : (events.finishReason ?? (events.failed ? 'error' : undefined));

@@ -142,8 +142,13 @@ export class LiveRedaction {
         return [{ ...event, text: r.text(event.text) }];
       case 'error':
         return [{ ...event, message: r.text(event.message) }];
-      case 'system':
-        return [event.kind === 'redacted' ? event : { ...event, text: r.text(event.text) }];
+      case 'system': {
+        if (event.kind === 'redacted') return [event];
+        const dropped = event.dropped?.map((d) => ({ ...d, text: r.text(d.text) }));
+        return [
+          { ...event, text: r.text(event.text), ...(dropped === undefined ? {} : { dropped }) },
+        ];
+      }
       case 'step-finish':
       case 'turn-end':
         return [...this.#releaseAll(), ...this.#notice(), event];

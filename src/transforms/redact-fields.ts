@@ -149,7 +149,10 @@ function redactFields<T extends { readonly type: string; readonly data: unknown 
       // A `redacted` notice says only counts; redacting it again would count nothing.
       return draft.data.kind === 'redacted'
         ? draft.data
-        : with_(draft.data, { text: r.text(draft.data.text) });
+        : with_(draft.data, {
+            text: r.text(draft.data.text),
+            dropped: draft.data.dropped?.map((d) => ({ ...d, text: r.text(d.text) })),
+          });
     case 'steering':
       return with_(draft.data, { text: r.text(draft.data.text) });
     case 'source':

@@ -1,4 +1,10 @@
-import type { ContextTruncation, ErrorInfo, Redaction, SystemKind } from '../schema/index.js';
+import type {
+  ContextTruncation,
+  DroppedSteering,
+  ErrorInfo,
+  Redaction,
+  SystemKind,
+} from '../schema/index.js';
 
 /**
  * The names of the data parts chunklog adds to a `UIMessage` for what the AI SDK has no part for.
@@ -54,6 +60,8 @@ export interface ChunklogSystemData {
   readonly truncation?: ContextTruncation | undefined;
   /** On a `redacted` notice: what was redacted, by kind. */
   readonly redaction?: Redaction | undefined;
+  /** On a `cancelled` notice: the steering messages the cancel dropped (never sent to the model). */
+  readonly dropped?: readonly DroppedSteering[] | undefined;
 }
 
 /**

@@ -194,6 +194,17 @@ for (const kind of kinds) {
             let running: string | undefined;
             let handle: ReturnType<typeof inst.session.send> | undefined;
             let turns = 0;
+            /** The steering ids the instances answered for the running turn. */
+            let steered: string[] = [];
+            /** The ids of the running turn's steering the store holds, as its `kind` says. */
+            const storedSteering = async (turnId: string, kind: 'dropped' | 'delivered') => {
+              const rows = (await store.getRows(threadId)).filter((r) => r.turnId === turnId);
+              if (kind === 'delivered') {
+                return rows.flatMap((r) => (r.type === 'steering' ? [r.data.id] : []));
+              }
+              const notice = rows.find((r) => r.type === 'system' && r.data.kind === 'cancelled');
+              return notice?.type === 'system' ? (notice.data.dropped ?? []).map((d) => d.id) : [];
+            };
             try {
               for (const [o, onB] of ops) {
                 const via = onB ? inst.b : inst.a;
@@ -203,6 +214,7 @@ for (const kind of kinds) {
                   handle = inst.session.send({ text: 'wait', turnId: `t${turns}` });
                   await inst.started(turns);
                   running = `t${turns}`;
+                  steered = [];
                   await expect.poll(() => relays[1].runningTurn(threadId)).toBe(running);
                 } else if (o.kind === 'cancel') {
                   const turnId =
@@ -217,6 +229,10 @@ for (const kind of kinds) {
                     if (handle !== undefined) {
                       expect((await handle.result).outcome).toBe('cancelled');
                     }
+                    // Steering the turn never read is on its cancel's notice, whichever
+                    // instance took it; none of it is stored as steering.
+                    expect(await storedSteering(running, 'dropped')).toEqual(steered);
+                    expect(await storedSteering(running, 'delivered')).toEqual([]);
                     running = undefined;
                   } else {
                     expect(answer.status).toBe(409);
@@ -228,7 +244,9 @@ for (const kind of kinds) {
                   );
                   if (running !== undefined) {
                     expect(answer.status).toBe(202);
-                    expect(Object.keys(await answer.json())).toEqual(['steeringId']);
+                    const body = (await answer.json()) as { steeringId: string };
+                    expect(Object.keys(body)).toEqual(['steeringId']);
+                    steered.push(body.steeringId);
                   } else if (onB) {
                     // No turn runs and no session is on B: nothing can take it.
                     expect(answer.status).toBe(404);
@@ -239,6 +257,7 @@ for (const kind of kinds) {
                     await inst.started(turns);
                     running = inst.session.runningTurnId;
                     handle = undefined;
+                    steered = [];
                     await expect.poll(() => relays[1].runningTurn(threadId)).toBe(running);
                   }
                 } else if (o.kind === 'notice') {
@@ -257,6 +276,8 @@ for (const kind of kinds) {
                 } else if (o.kind === 'finish' && running !== undefined) {
                   inst.release();
                   await inst.session.idle();
+                  expect(await storedSteering(running, 'delivered')).toEqual(steered);
+                  expect(await storedSteering(running, 'dropped')).toEqual([]);
                   running = undefined;
                 }
               }

@@ -23,6 +23,15 @@ const fieldValueArb = fc.oneof(
   jsonValueArb,
   metadataArb,
   fc.record({ id: fc.string({ maxLength: 3 }), approved: fc.boolean() }, { requiredKeys: ['id'] }),
+  fc.array(
+    fc.record(
+      { id: fc.string({ maxLength: 3 }), text: fc.string({ maxLength: 3 }) },
+      {
+        requiredKeys: ['id'],
+      },
+    ),
+    { maxLength: 2 },
+  ),
   fc.constant(new Date(0)),
   fc.constant({ anthropic: { at: new Date(0) } }),
 );
@@ -56,6 +65,7 @@ const KEYS = [
   'attempts',
   'provider',
   'data',
+  'dropped',
   'mediaType',
   'url',
   'citations',

@@ -421,4 +421,66 @@ describe('steer', () => {
     await session.idle();
     expect(model.calls).toHaveLength(1);
   });
+
+  it('dropped by a cancel is recorded on the cancelled notice (event, stored row), never in the model input', async () => {
+    const { store, dispose } = await openSqliteStore();
+    disposers.push(dispose);
+    const slow = slowTool();
+    const model = createScriptedModel(
+      parseScript('tool run {"ms":1}\n---\ntext never\n---\ntext Next.'),
+    );
+    const session = createAgentSession({
+      store,
+      threadId: 's-drop',
+      model,
+      tools: { run: slow.tool },
+      idGenerator: sequentialIds(),
+    });
+    const recorded = recordEvents(session);
+    const turn = session.send('go');
+    await slow.started;
+    const first = session.steer('use Paris, Texas');
+    const second = session.steer('and be brief');
+    session.cancel('Stopped by the user');
+    await turn.rows;
+    expect((await first.outcome).type).toBe('dropped');
+    const dropped = [
+      { id: first.id, text: 'use Paris, Texas' },
+      { id: second.id, text: 'and be brief' },
+    ];
+    const cancelled = { type: 'system', kind: 'cancelled', text: 'Stopped by the user', dropped };
+    expect(recorded.events.map((e) => e.event)).toContainEqual(cancelled);
+    const rows = await store.getRows('s-drop');
+    expect(rows.filter((r) => r.type === 'system').map((r) => r.data)).toEqual([
+      { kind: 'cancelled', text: 'Stopped by the user', dropped },
+    ]);
+    expect(rows.some((r) => r.type === 'steering')).toBe(false);
+    // The next turn's model input holds neither dropped text.
+    await session.send('again').rows;
+    expect(JSON.stringify(model.prompts[1])).not.toMatch(/Paris|brief/);
+  });
+
+  it('sent before the model is first called and dropped by a cancel is recorded, redacted', async () => {
+    const { store, dispose } = await openSqliteStore();
+    disposers.push(dispose);
+    const model = createScriptedModel(parseScript('text never'));
+    const session = createAgentSession({
+      store,
+      threadId: 's-drop-early',
+      model,
+      idGenerator: sequentialIds(),
+      redact: redactSecrets,
+    });
+    const turn = session.send('go');
+    const steer = session.steer('mail ada@example.com');
+    session.cancel();
+    await turn.rows;
+    expect(await steer.outcome).toMatchObject({ type: 'dropped' });
+    const rows = await store.getRows('s-drop-early');
+    const notice = rows.find((r) => r.type === 'system' && r.data.kind === 'cancelled');
+    expect(notice?.data).toMatchObject({
+      dropped: [{ id: steer.id, text: 'mail [redacted:email]' }],
+    });
+    expect(JSON.stringify(rows)).not.toContain('ada@example.com');
+  });
 });

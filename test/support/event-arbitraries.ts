@@ -184,8 +184,12 @@ const byType: { [K in ChunkEventType]: fc.Arbitrary<ChunkEvent> } = {
     })
     .map((b) => clean({ type: 'error' as const, ...b })),
   system: fc
-    .record({ kind: fc.constantFrom(...SYSTEM_KINDS), text })
-    .map((b) => ({ type: 'system' as const, ...b })),
+    .record({
+      kind: fc.constantFrom(...SYSTEM_KINDS),
+      text,
+      dropped: maybe(fc.array(fc.record({ id: text, text }), { minLength: 1, maxLength: 2 })),
+    })
+    .map((b) => clean({ type: 'system' as const, ...b })),
 };
 
 /** Any schema-valid event, of any of the given types (default: all). */

@@ -145,6 +145,18 @@ function chunkBodyArb(nextCallId: () => string): fc.Arbitrary<ChunkShape> {
       weight: 1,
       arbitrary: fc.record({
         type: fc.constant('system' as const),
+        kind: fc.constant('cancelled' as const),
+        text: word,
+        dropped: fc.array(
+          fc.record({ id: word, text: word }).map((d) => ({ ...d })),
+          { minLength: 1, maxLength: 2 },
+        ),
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        type: fc.constant('system' as const),
         kind: fc.constant('redacted' as const),
         text: word,
         redaction: fc.record({

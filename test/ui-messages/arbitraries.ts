@@ -227,6 +227,15 @@ const assistantContent: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   fc
     .record({ kind: fc.constantFrom(...SYSTEM_KINDS), text })
     .map((g) => ({ type: 'system', ...g })),
+  fc
+    .record({
+      text,
+      dropped: fc.array(
+        fc.record({ id: text, text }).map((d) => ({ ...d })),
+        { minLength: 1, maxLength: 2 },
+      ),
+    })
+    .map((g) => ({ type: 'system', kind: 'cancelled', ...g })),
   source.map((s) => ({ type: 'source', source: s })),
   file(false),
   file(true),

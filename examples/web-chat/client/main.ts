@@ -42,6 +42,8 @@ source.onmessage = (message) => {
   const event = JSON.parse(message.data) as ChunkEvent;
   // The event's id tells a turn another instance continued after a crash (docs/window.md).
   chunkWindow.apply(event, { id: message.lastEventId });
+  if (event.type === 'steering-message') steered.delete(event.id);
+  if (event.type === 'system') for (const { id } of event.dropped ?? []) steeringDropped(id);
   if (event.type === 'turn-end') {
     showUsage(event.usage);
     void chunkWindow.reconcile();
@@ -232,21 +234,41 @@ async function send(text: string): Promise<void> {
   render(chunkWindow.getSnapshot()); // the window did not change: its message's status did
 }
 
+/** This page's steering messages the server took (its 202), by id, until their turn ended. */
+const steered = new Map<string, string>();
+/** Ids of steering messages a cancel dropped (its `cancelled` notice lists them). */
+const dropped = new Set<string>();
+
 /**
- * Adds a message to the running turn (the server's steer route, which answers with what became
- * of it). A message the turn never read, because it was cancelled first, is not sent at all:
- * the page says so above the box and puts the text back in it, unless the user is typing
- * something else by then.
+ * Adds a message to the running turn (`POST …/messages` `{ mode: 'steer' }`, 202
+ * `{ steeringId }`). A message the turn never read, because it was cancelled first, is listed
+ * on the turn's `cancelled` notice (its `dropped`): the page says so above the box and puts the
+ * text back in it, unless the user is typing something else by then.
  */
 async function steer(text: string): Promise<void> {
-  let outcome: string | undefined;
   try {
-    const response = await post('steer', { text });
-    if (response.ok) ({ outcome } = (await response.json()) as { outcome: string });
+    const response = await post('messages', { text, mode: 'steer' });
+    if (!response.ok) return;
+    const { steeringId } = (await response.json()) as { steeringId: string };
+    steered.set(steeringId, text);
+    giveBack(steeringId); // the cancel's notice may have come before this answer
   } catch {
-    return; // no answer: the page knows nothing to say
+    // No answer: the page knows nothing to say.
   }
-  if (outcome !== 'dropped') return;
+}
+
+/** A `cancelled` notice lists steering `id` as dropped. */
+function steeringDropped(id: string): void {
+  dropped.add(id);
+  giveBack(id);
+}
+
+/** Gives a dropped steering message of this page back to the user, once. */
+function giveBack(id: string): void {
+  const text = steered.get(id);
+  if (text === undefined || !dropped.has(id)) return;
+  steered.delete(id);
+  dropped.delete(id);
   const back = input.value.trim() === '';
   if (back) input.value = text;
   showNote(

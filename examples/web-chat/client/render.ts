@@ -100,6 +100,8 @@ export function renderChunk(chunk: Chunk, key: string, live: boolean): HTMLEleme
     case 'system': {
       const line = el('div', `chunk system kind-${chunk.kind}`);
       line.append(el('span', 'kind', chunk.kind), el('span', 'body', chunk.text));
+      // Steering the cancel dropped: the model never read it.
+      for (const d of chunk.dropped ?? []) line.append(el('div', 'dropped', `Not sent: ${d.text}`));
       return line;
     }
     case 'steering': {

@@ -27,8 +27,10 @@ export function rowSummary(row: ChunkRow): SafeHtml {
       return html`<b>${String(data.name)}</b> ${data.isError ? html`<span class="badge error">error</span>` : ''} <code>${JSON.stringify(data.result ?? null)?.slice(0, 300)}</code>`;
     case 'error':
       return html`<span class="badge error">${errorTitle(row.data)}</span> ${row.data.message}`;
-    case 'system':
-      return html`<span class="badge">${String(data.kind)}</span> ${String(data.text ?? '')}`;
+    case 'system': {
+      const dropped = row.data.dropped ?? [];
+      return html`<span class="badge">${String(data.kind)}</span> ${String(data.text ?? '')}${dropped.length === 0 ? '' : ` (steering not sent: ${dropped.map((d) => JSON.stringify(d.text)).join(', ')})`}`;
+    }
     default:
       return html`<code>${JSON.stringify(data).slice(0, 300)}</code>`;
   }
