@@ -296,7 +296,7 @@ class Session implements AgentSession {
    * alternative of the conversation made now (after the turns queued before it were written),
    * which becomes the active path. A regenerate's text is read from the stored turn first.
    *
-   * @throws {ChunklogError} the store's `invalid-option` when the turn is not on the active path
+   * @throws {ChunklogError} `invalid-option` when the turn is not on the active path
    */
   async #pathOf(record: JobRecord, signal: AbortSignal): Promise<string> {
     const wanted = record.alternative;
@@ -310,20 +310,23 @@ class Session implements AgentSession {
         store,
       );
     }
-    let text = wanted.text;
-    if (text === undefined) {
-      const rows = await store.getTurn(await this.#activePath(), wanted.turnId);
-      // Not on the active path: `addAlternative` below refuses it with the store's error.
-      if (rows !== null) text = this.#regeneratedText(rows, wanted.turnId);
+    const rows = await store.getTurn(await this.#activePath(), wanted.turnId).catch((error) => {
+      if (ChunklogError.hasCode(error, 'thread-not-found')) return null; // no rows yet
+      throw error;
+    });
+    if (rows === null) {
+      invalidOption(
+        wanted.text === undefined ? 'regenerate' : 'edit',
+        'turnId',
+        `turn ${JSON.stringify(wanted.turnId)} is not on the active path of thread ${JSON.stringify(this.threadId)}`,
+        wanted.turnId,
+      );
     }
+    const text = wanted.text ?? this.#regeneratedText(rows, wanted.turnId);
     if (signal.aborted) throw new ChunklogError('aborted', 'The turn was cancelled.');
     const made = await store.addAlternative(this.threadId, { turnId: wanted.turnId });
     record.path = made.id;
     record.previous = made.forkOf?.threadId;
-    if (text === undefined) {
-      const rows = await store.getTurn(made.forkOf?.threadId ?? this.threadId, wanted.turnId);
-      text = this.#regeneratedText(rows ?? [], wanted.turnId);
-    }
     record.text = text;
     return made.id;
   }
@@ -782,6 +785,14 @@ class Session implements AgentSession {
   send(input: SendInput, options?: SendOptions): TurnHandle {
     this.#checkOpen('send');
     const { text, turnId } = readInput(input, 'send');
+    if (typeof options === 'object' && options !== null && 'turnId' in options) {
+      invalidOption(
+        'send',
+        'turnId',
+        'a turn id goes with the text: `send({ text, turnId })` (the options take only `signal`)',
+        (options as { turnId?: unknown }).turnId,
+      );
+    }
     const signal = readSignal(options, 'send');
     if (turnId !== undefined) {
       // The same turn id sent again while it runs or waits here: join it.

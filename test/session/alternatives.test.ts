@@ -274,9 +274,16 @@ describe.each(['sqlite', 'postgres'] as const)('a session with alternatives on %
   );
 
   it.skipIf(!available.includes(name))(
-    'refuses bad arguments at the call, and a turn not on the active path with the store error',
+    'refuses bad arguments at the call, and a turn not on the active path (also of a thread with no rows yet)',
     async () => {
       const { store, session, model } = await open();
+      // Before the thread has a row: the same error as later, not `thread-not-found`.
+      const empty = createAgentSession({ store, threadId: 'empty', model });
+      sessions.push(empty);
+      for (const early of [empty.regenerate('nope'), empty.edit('nope', 'x')]) {
+        const error = await rejected(early.result);
+        expect([error.code, error.option]).toEqual(['invalid-option', 'turnId']);
+      }
       await session.send('one').rows;
       expect(thrown(() => session.regenerate('')).option).toBe('turnId');
       expect(thrown(() => session.regenerate(7 as unknown as string)).option).toBe('turnId');

@@ -36,6 +36,15 @@ describe('createAgentSession checks everything at creation', () => {
     expect(error.message).toMatch(/unknown option `maxStep`/);
   });
 
+  it('refuses send(text, { turnId }), pointing to send({ text, turnId })', async () => {
+    const store = await memoryStore();
+    const session = createAgentSession({ store, threadId: 't', model: unused() });
+    const error = thrown(() => session.send('hi', { turnId: 'x' } as never));
+    expect(error).toMatchObject({ code: 'invalid-option', option: 'turnId', value: 'x' });
+    expect(error.message).toContain('send({ text, turnId })');
+    await session.close();
+  });
+
   it('lists every option of AgentSessionOptions as known (a new option must be added there)', () => {
     // A compile error here when AgentSessionOptions gains or loses an option.
     const every: Record<keyof AgentSessionOptions, true> = {
