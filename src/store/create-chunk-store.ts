@@ -10,6 +10,7 @@ import type { StoreEncryptionOptions } from './encryption/key-provider.js';
 import { StoreCipher } from './encryption/store-cipher.js';
 import { afterWrite, forgetAllStates, forgetStates } from './history/write-state.js';
 import { runMigrations } from './migrations.js';
+import { type MysqlTarget, openMysql } from './mysql-pool.js';
 import { openSqlite, type SqliteOpenOptions } from './open-sqlite.js';
 import { openPostgres, type PostgresTarget } from './pg-pool.js';
 import {
@@ -66,6 +67,14 @@ export type ChunkStoreTarget =
        * (`guardPgPool`); `pg` is imported on first use and closed with the store.
        */
       readonly postgres: PostgresTarget;
+    }
+  | {
+      /**
+       * A MySQL or MariaDB database the store connects to itself: a connection string
+       * (`mysql://user:pass@host:3306/db`), or `mysql2`'s pool options. `mysql2` is imported on
+       * first use; the pool is closed with the store.
+       */
+      readonly mysql: MysqlTarget;
     }
   | {
       /**
@@ -175,20 +184,13 @@ export function createChunkStore(
     userDb = owned;
     dialect = 'sqlite';
   } else if (target !== null && typeof target === 'object' && 'postgres' in target) {
-    const postgres: unknown = target.postgres;
-    if (
-      (typeof postgres !== 'string' || postgres === '') &&
-      (typeof postgres !== 'object' || postgres === null || Array.isArray(postgres))
-    ) {
-      throw new ChunklogError(
-        'invalid-option',
-        'postgres must be a connection string or pg pool options.',
-        { option: 'postgres', value: postgres },
-      );
-    }
-    owned = openPostgres(postgres as PostgresTarget);
+    owned = openPostgres(serverTarget('postgres', target.postgres, 'pg'));
     userDb = owned;
     dialect = 'postgres';
+  } else if (target !== null && typeof target === 'object' && 'mysql' in target) {
+    owned = openMysql(serverTarget('mysql', target.mysql, 'mysql2'));
+    userDb = owned;
+    dialect = 'mysql';
   } else if (target !== null && typeof target === 'object' && 'db' in target) {
     if (!isKysely(target.db)) {
       throw new ChunklogError('invalid-option', 'db must be a Kysely instance.', {
@@ -201,11 +203,11 @@ export function createChunkStore(
   } else {
     // A misspelt key is named, with the one meant (`sqlte` → `sqlite`).
     if (typeof target === 'object' && target !== null) {
-      readOptions(target, 'createChunkStore', ['sqlite', 'postgres', 'db', 'dialect']);
+      readOptions(target, 'createChunkStore', ['sqlite', 'postgres', 'mysql', 'db', 'dialect']);
     }
     throw new ChunklogError(
       'invalid-option',
-      'createChunkStore needs { sqlite }, { postgres } or { db }.',
+      'createChunkStore needs { sqlite }, { postgres }, { mysql } or { db }.',
       {
         option: 'target',
         value: target,
@@ -438,5 +440,27 @@ function isKysely(db: unknown): db is Kysely<any> {
     db !== null &&
     typeof (db as { getExecutor?: unknown }).getExecutor === 'function' &&
     typeof (db as { withoutPlugins?: unknown }).withoutPlugins === 'function'
+  );
+}
+
+/**
+ * The value of a `{ postgres }` or `{ mysql }` target, checked: a non-empty connection string or
+ * the driver's pool options (an object).
+ *
+ * @throws {ChunklogError} `invalid-option` naming the target's key
+ */
+function serverTarget(
+  key: 'postgres' | 'mysql',
+  value: unknown,
+  driver: string,
+): string | Readonly<Record<string, unknown>> {
+  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    return value as Readonly<Record<string, unknown>>;
+  }
+  throw new ChunklogError(
+    'invalid-option',
+    `${key} must be a connection string or ${driver} pool options.`,
+    { option: key, value },
   );
 }

@@ -23,6 +23,7 @@ export type {
 } from './encryption/key-provider.js';
 export { createMemoryKeyProvider, type MemoryKeyProvider } from './encryption/memory-provider.js';
 export { type StoreMigrationOptions, storeMigrations } from './migrations.js';
+export type { MysqlTarget } from './mysql-pool.js';
 export type { SqliteOpenOptions } from './open-sqlite.js';
 export {
   guardPgPool,
