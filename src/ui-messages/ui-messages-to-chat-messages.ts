@@ -1,6 +1,7 @@
 import type { UIMessage } from 'ai';
 import { invalidOption, readOptions } from '../errors/invalid-option.js';
 import { tooDeepPath } from '../schema/find-non-json.js';
+import { idProblem } from '../schema/id.js';
 import {
   type ChatMessage,
   type ChatRole,
@@ -98,6 +99,15 @@ export async function uiMessagesToChatMessages(
       open = undefined;
     } else {
       turnId = parsed?.turnId ?? message.id;
+      const problem = idProblem(turnId);
+      if (problem !== undefined) {
+        // The id becomes the turn's id, which the store keys: refused here, before any write.
+        throw invalidUIMessage(
+          `its id is the turn's id, which ${problem}`,
+          { index, field: ['id'] },
+          { value: message.id },
+        );
+      }
       const seen = turnIds.get(turnId);
       if (seen !== undefined) {
         throw invalidUIMessage(
@@ -109,10 +119,18 @@ export async function uiMessagesToChatMessages(
       turnIds.set(turnId, index);
       open = role === 'user' ? { turnId, index } : undefined;
     }
-    const envelope = envelopeChunk({
-      id: !keepIds || message.id === messageId(turnId, role) ? undefined : message.id,
-      metadata: message.metadata === undefined ? undefined : toJsonValue(message.metadata),
-    });
+    // A system message holds notices only (the store refuses anything else there): it keeps no
+    // envelope, and comes back as `${turnId}:system` (docs/ui-messages.md).
+    if (role === 'system' && message.metadata !== undefined) {
+      unsupported('metadata', { index, field: ['metadata'] });
+    }
+    const envelope =
+      role === 'system'
+        ? undefined
+        : envelopeChunk({
+            id: !keepIds || message.id === messageId(turnId, role) ? undefined : message.id,
+            metadata: message.metadata === undefined ? undefined : toJsonValue(message.metadata),
+          });
     const chunks: Chunk[] = uiMessageToChunks(message, index, role, unsupported);
     result.push({
       id: messageId(turnId, role),

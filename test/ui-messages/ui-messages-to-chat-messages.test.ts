@@ -2,7 +2,9 @@ import type { UIMessage } from 'ai';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ChunklogError } from '../../src/errors/index.js';
+import { createChunkStore } from '../../src/store/index.js';
 import {
+  fromUIMessages,
   toUIMessages,
   UI_MESSAGE_ENVELOPE,
   uiMessagesToChatMessages,
@@ -80,12 +82,52 @@ describe('uiMessagesToChatMessages', () => {
       { id: 'sys', role: 'system', parts: [{ type: 'text', text: 'Be brief.' }] },
     ]);
     expect(system).toMatchObject({ role: 'system', turnId: 'sys' });
-    expect(system?.chunks.at(-1)).toStrictEqual({
-      type: 'system',
-      step: 0,
-      kind: 'notice',
-      text: 'Be brief.',
-    });
+    // Notices only: no envelope for the id (a system message holds nothing else).
+    expect(system?.chunks).toStrictEqual([
+      { type: 'system', step: 0, kind: 'notice', text: 'Be brief.' },
+    ]);
+  });
+
+  it('imports a system UI message the store accepts with the default options', async () => {
+    const store = createChunkStore({ sqlite: ':memory:' });
+    await store.migrate();
+    try {
+      const turns = await fromUIMessages([
+        { id: 's1', role: 'system', parts: [{ type: 'text', text: 'You are a pirate.' }] },
+        user('u1', 'Ahoy?'),
+      ]);
+      for (const { drafts } of turns) await store.appendTurn('imported', drafts);
+      expect((await store.getRows('imported')).map((r) => [r.role, r.type])).toEqual([
+        ['system', 'system'],
+        ['user', 'data'],
+        ['user', 'text'],
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('refuses a system UI message with metadata (strict), and leaves it out with strict: false', async () => {
+    const system: UIMessage = {
+      id: 's1',
+      role: 'system',
+      metadata: { at: 1 },
+      parts: [{ type: 'text', text: 'Be brief.' }],
+    };
+    const error = await rejection(uiMessagesToChatMessages([system]));
+    expect([error.code, error.path]).toEqual(['invalid-ui-message', [0, 'metadata']]);
+    const [kept] = await uiMessagesToChatMessages([system], { strict: false });
+    expect(kept?.chunks).toStrictEqual([
+      { type: 'system', step: 0, kind: 'notice', text: 'Be brief.' },
+    ]);
+  });
+
+  it('refuses a message whose id cannot be a turn id, naming it, before anything is written', async () => {
+    for (const id of ['bad\nid', 'x'.repeat(256)]) {
+      const error = await rejection(uiMessagesToChatMessages([user('u0', 'fine'), user(id, 'x')]));
+      expect([error.code, error.path]).toEqual(['invalid-ui-message', [1, 'id']]);
+      expect(error.message).toMatch(/^UI message 1 at id: its id is the turn's id, which must/);
+    }
   });
 
   it('accepts an empty list, and refuses what is not a list', async () => {
