@@ -1,9 +1,14 @@
 // Durable turns in the store (migration 0002): turn status, turns begun and written step by
 // step, the thread lease and its fencing — on the SQLite file, PostgreSQL and MariaDB.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ChunkRowDraft } from '../../src/schema/chunk-row.js';
-import { storeMigrations } from '../../src/store/index.js';
+import { createChunkStore, storeMigrations } from '../../src/store/index.js';
 import { textDrafts } from '../../src/testing/index.js';
 import { rejected as errorOf } from '../support/chunklog-error.js';
 import { availableDialects, createHarness, type DialectHarness } from './support/dialects.js';
@@ -250,3 +255,27 @@ for (const name of ['sqlite', 'postgres', 'mysql'] as const) {
     });
   });
 }
+
+describe('deleteThread', () => {
+  it('deletes the thread’s turn statuses itself, also over an SQLite connection without foreign keys', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chunklog-turns-'));
+    const file = new Database(join(dir, 'store.db'));
+    file.pragma('foreign_keys = OFF');
+    const db = new Kysely({ dialect: new SqliteDialect({ database: file }) });
+    const store = createChunkStore({ db });
+    try {
+      await store.migrate();
+      await store.beginTurn('gone', user('run', 'hello'));
+      expect(await store.getTurnInfo('gone', 'run')).toMatchObject({ status: 'running' });
+      expect(await store.deleteThread('gone')).toBe(true);
+      // A new thread with the same id starts with no turns of the old one.
+      await store.appendTurn('gone', user('other', 'hi'));
+      expect(await store.getTurnInfo('gone', 'run')).toBeNull();
+      expect(await store.listTurns('gone', { status: 'running' })).toEqual([]);
+    } finally {
+      await store.close();
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -83,6 +83,7 @@ export function deleteThread(ctx: StoreContext, threadId: string): Promise<boole
           await trx.deleteFrom('chunks').where('thread_id', '=', id).execute();
           // Also by foreign key; explicit for a SQLite connection without foreign keys on.
           await trx.deleteFrom('usage').where('thread_id', '=', id).execute();
+          await trx.deleteFrom('turns').where('thread_id', '=', id).execute();
           await trx.deleteFrom('snapshots').where('thread_id', '=', id).execute();
           await trx.deleteFrom('historyStates').where('thread_id', '=', id).execute();
           await trx.deleteFrom('threads').where('id', '=', id).execute();
