@@ -55,10 +55,11 @@ export async function exportCommand(args: string[]): Promise<void> {
   if (path !== undefined && path !== 'active' && path !== 'thread') {
     throw new UsageError(`--path must be active or thread, not ${path}`);
   }
+  const encryption = await storeEncryption(values, true);
   const opened = await openReadOnlyStore(target, {
     tablePrefix: values.prefix,
     purpose: 'chunklog export',
-    encryption: await storeEncryption(values, true),
+    encryption,
   });
   const tally = { turns: 0, rows: 0 };
   try {
@@ -70,10 +71,13 @@ export async function exportCommand(args: string[]): Promise<void> {
       });
       return;
     }
-    // Written beside the file, then renamed: the file is whole or not there.
+    // Written beside the file, then renamed: the file is whole or not there. What an encrypted
+    // store holds is written decrypted: readable by the owner only, as the key file is.
     const partial = `${values.out}.partial-${process.pid}`;
+    const mode = encryption === undefined ? undefined : { mode: 0o600 };
     try {
-      await pipeline(lines, createWriteStream(partial));
+      await rm(partial, { force: true }); // one a dead process left keeps its mode
+      await pipeline(lines, createWriteStream(partial, mode));
       await rename(partial, values.out);
     } catch (error) {
       await rm(partial, { force: true });

@@ -34,7 +34,8 @@ ${TARGET}
   --path      for a conversation with versions (an edited or regenerated turn): active, the path
               the reader sees, or thread, the conversation's own rows; without it such a
               conversation is refused and nothing is written
-  --out       the file to write (default: standard output); written whole or not at all
+  --out       the file to write (default: standard output); written whole or not at all,
+              readable by its owner only (mode 600) when the store is encrypted
 
 Writes the thread as JSON Lines (format chunklog-thread, version 1), reading the store read-only.`;
 

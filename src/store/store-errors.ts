@@ -1,9 +1,11 @@
 import { ChunklogError } from '../errors/chunklog-error.js';
+import { KeyProviderFailure } from './encryption/provider-failure.js';
 import { isMissingSchema } from './not-migrated.js';
 
 /**
- * Runs `work`, passing chunklog errors through and wrapping anything else (a driver error) as
- * `store-failed` with the original error as `cause`.
+ * Runs `work`, passing chunklog errors through and wrapping anything else (a driver error, or
+ * the key provider's: a `KeyProviderFailure`, said to be the provider's) as `store-failed` with
+ * the original error as `cause`.
  *
  * @param what - the operation, for the message (for example `appendTurn`)
  * @param threadId - the thread concerned, when there is one
@@ -18,7 +20,9 @@ export async function wrapStoreErrors<T>(
   } catch (error) {
     if (ChunklogError.isInstance(error)) throw error;
     const reason = error instanceof Error ? error.message : String(error);
-    if (isMissingSchema(error)) {
+    // The app's key provider failed, not the database: said so, with the provider's error.
+    const provider = error instanceof KeyProviderFailure;
+    if (!provider && isMissingSchema(error)) {
       throw new ChunklogError(
         'not-migrated',
         `${what} failed: the store's tables are missing or out of date (${reason}). Call \`await store.migrate()\` once before using the store.`,
@@ -28,7 +32,7 @@ export async function wrapStoreErrors<T>(
     throw new ChunklogError(
       'store-failed',
       `${what}${threadId === undefined ? '' : ` on thread ${JSON.stringify(threadId)}`} failed: ${reason}`,
-      { cause: error, threadId },
+      { cause: provider ? error.cause : error, threadId },
     );
   }
 }

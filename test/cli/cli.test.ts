@@ -2,7 +2,7 @@
 // a thread out of one SQLite file and into another or into PostgreSQL, through a file or a pipe;
 // a bad file stops the import with its line; mistakes in the arguments exit 2 with the usage.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -193,6 +193,40 @@ describe("chunklog inspect and export of a store with the app's own key provider
     } finally {
       inspector.kill();
     }
+  });
+});
+
+describe('chunklog export --out of an encrypted store', () => {
+  it('writes the decrypted file readable by its owner only (0600), as the key file is; a clear store as before', async () => {
+    const masterKey = new Uint8Array(32).fill(11);
+    const env = { ...process.env, CHUNKLOG_MASTER_KEY: Buffer.from(masterKey).toString('hex') };
+    const keyFile = join(temp.dir, 'mode-keys.json');
+    const encrypted = join(temp.dir, 'mode.db');
+    const store = createChunkStore(
+      { sqlite: encrypted },
+      { encryption: { keys: createFileKeyProvider({ path: keyFile, masterKey }) } },
+    );
+    await store.migrate();
+    await seedTransferThread(store, 'trip');
+    await store.close();
+    const mode = (file: string) => statSync(file).mode & 0o777;
+    expect(mode(keyFile)).toBe(0o600);
+
+    const out = join(temp.dir, 'mode-trip.jsonl');
+    const run = await cli(
+      ['export', encrypted, 'trip', '--key-file', keyFile, '--out', out],
+      undefined,
+      env,
+    );
+    expect(run.stderr).toContain('written to');
+    expect(run.code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toContain('Plan a trip');
+    expect(mode(out)).toBe(0o600);
+
+    // A clear store's export keeps the default mode (the umask's).
+    const clearOut = join(temp.dir, 'mode-clear.jsonl');
+    expect((await cli(['export', source, 'trip', '--out', clearOut])).code).toBe(0);
+    expect(mode(clearOut)).toBe(0o666 & ~process.umask());
   });
 });
 

@@ -452,7 +452,7 @@ describe('the encryption option and key providers', () => {
     expect((await again.getKey('thread-1'))?.key).toEqual(made.key);
     const { readFileSync } = await import('node:fs');
     expect(readFileSync(path, 'utf8')).not.toContain(Buffer.from(made.key).toString('base64'));
-    const wrong = createFileKeyProvider({ path, masterKey: new Uint8Array(32) });
+    const wrong = createFileKeyProvider({ path, masterKey: new Uint8Array(32).fill(8) });
     await expectCode(wrong.getKey('thread-1'), 'invalid-option');
     await again.destroyKey('thread-1');
     const third = createFileKeyProvider({ path, masterKey });

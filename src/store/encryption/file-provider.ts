@@ -1,4 +1,5 @@
 import { ChunklogError } from '../../errors/chunklog-error.js';
+import { readOptions } from '../../errors/invalid-option.js';
 import { open, randomKeyBytes, seal } from './cipher.js';
 import { withFileLock } from './file-lock.js';
 import { KEY_BYTES, type ThreadKey, type ThreadKeyProvider } from './key-provider.js';
@@ -45,7 +46,8 @@ type KeyFile = Record<string, Record<string, string>>;
  *
  * @param options - the file and the master key
  * @returns the provider
- * @throws {ChunklogError} `invalid-option` (`masterKey`) for a master key that is not 32 bytes
+ * @throws {ChunklogError} `invalid-option` naming the option: an unknown option, a `path` that
+ *   is not a file path, a `masterKey` that is not 32 bytes or is all zeros
  *
  * @example
  * ```ts
@@ -59,7 +61,8 @@ type KeyFile = Record<string, Record<string, string>>;
  * ```
  */
 export function createFileKeyProvider(options: FileKeyProviderOptions): ThreadKeyProvider {
-  const path = options?.path;
+  const o = readOptions(options, 'createFileKeyProvider', ['path', 'masterKey']);
+  const path = o.path;
   if (typeof path !== 'string' || path === '') {
     throw new ChunklogError(
       'invalid-option',
@@ -70,11 +73,18 @@ export function createFileKeyProvider(options: FileKeyProviderOptions): ThreadKe
       },
     );
   }
-  const master = options.masterKey;
+  const master = o.masterKey;
   if (!(master instanceof Uint8Array) || master.length !== KEY_BYTES) {
     throw new ChunklogError(
       'invalid-option',
       `createFileKeyProvider: \`masterKey\` must be ${KEY_BYTES} bytes.`,
+      { option: 'masterKey' },
+    );
+  }
+  if (master.every((byte) => byte === 0)) {
+    throw new ChunklogError(
+      'invalid-option',
+      `createFileKeyProvider: \`masterKey\` is all zeros, which is likely a misconfiguration (an empty buffer, or a secret that was not read); give ${KEY_BYTES} random bytes.`,
       { option: 'masterKey' },
     );
   }

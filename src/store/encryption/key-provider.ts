@@ -114,20 +114,25 @@ export function checkEncryption(value: unknown): CheckedEncryption | undefined {
  * @throws {ChunklogError} `invalid-option` (option `encryption`), naming the thread and what is wrong
  */
 export function checkThreadKey(threadId: string, key: unknown): ThreadKey {
-  const k = key as ThreadKey | null;
-  if (
-    typeof k !== 'object' ||
-    k === null ||
-    !Number.isSafeInteger(k.version) ||
-    k.version < 1 ||
-    !(k.key instanceof Uint8Array) ||
-    k.key.length !== KEY_BYTES
-  ) {
+  if (!isThreadKey(key)) {
     throw new ChunklogError(
       'invalid-option',
       `The encryption key provider returned no valid key for thread ${JSON.stringify(threadId)}: a key is { version: an integer of at least 1, key: ${KEY_BYTES} bytes }.`,
       { option: 'encryption', threadId },
     );
   }
-  return k;
+  return key;
+}
+
+/** Whether `value` is a {@link ThreadKey}: a version of at least 1 and 32 bytes. */
+export function isThreadKey(value: unknown): value is ThreadKey {
+  const k = value as ThreadKey | null;
+  return (
+    typeof k === 'object' &&
+    k !== null &&
+    Number.isSafeInteger(k.version) &&
+    k.version >= 1 &&
+    k.key instanceof Uint8Array &&
+    k.key.length === KEY_BYTES
+  );
 }

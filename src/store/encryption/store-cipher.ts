@@ -11,6 +11,7 @@ import {
   threadAad,
 } from './cipher.js';
 import { checkThreadKey, type ThreadKey, type ThreadKeyProvider } from './key-provider.js';
+import { guardProvider } from './provider-failure.js';
 
 /** Why a value stored in clear is refused (`encryption.requireEncrypted`). */
 const CLEAR =
@@ -39,6 +40,7 @@ export function envelopeOf(value: unknown): string | undefined {
  * provider for each operation, never kept by the store.
  */
 export class StoreCipher {
+  /** The app's key provider, its failures thrown as `KeyProviderFailure` (see `guardProvider`). */
   readonly keys: ThreadKeyProvider;
   /** Whether values stored in clear are refused (`encryption.requireEncrypted`). */
   readonly requireEncrypted: boolean;
@@ -49,7 +51,7 @@ export class StoreCipher {
    */
   constructor(keys: ThreadKeyProvider, requireEncrypted = false) {
     requireCipher();
-    this.keys = keys;
+    this.keys = guardProvider(keys);
     this.requireEncrypted = requireEncrypted;
   }
 
@@ -102,6 +104,10 @@ export class StoreCipher {
       let key = keys.get(id);
       if (key === undefined) {
         key = version === 0 ? Promise.resolve(undefined) : this.readKey(threadId, version);
+        // Awaited below, in order: when the provider fails, the first failure is thrown and the
+        // keys asked for after it are never awaited; their failures must not go unhandled
+        // (that ends a Node process).
+        key.catch(() => undefined);
         keys.set(id, key);
       }
       pending.push({ record, envelope, key });
