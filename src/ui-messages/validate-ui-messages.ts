@@ -39,8 +39,28 @@ function locate(error: unknown): { index: number; part?: number; field: string[]
   return undefined;
 }
 
+/** The longest reason taken from the AI SDK's error into chunklog's message. */
+const MAX_REASON = 300;
+
+/**
+ * Why `validateUIMessages` refused, in a few words: the first schema issue's message when there
+ * is one, else its message without the `Value: …` it repeats (the AI SDK puts the whole value,
+ * often the whole chat, into its message), cut to {@link MAX_REASON} characters.
+ */
+function reasonOf(error: unknown): string {
+  const issue = (error as { cause?: { issues?: Array<{ message?: unknown }> } }).cause?.issues?.[0];
+  const text =
+    typeof issue?.message === 'string'
+      ? issue.message
+      : (error instanceof Error ? error.message : String(error)).replace(
+          /Value: [\s\S]*?\.\nError message: /,
+          '',
+        );
+  return text.length <= MAX_REASON ? text : `${text.slice(0, MAX_REASON - 1)}…`;
+}
+
 function toChunklogError(error: unknown, messages: readonly unknown[]): ChunklogError {
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = reasonOf(error);
   const where = locate(error);
   if (where === undefined) {
     return invalidUIMessage(`rejected by validateUIMessages (${reason})`, undefined, {

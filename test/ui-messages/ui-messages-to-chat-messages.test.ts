@@ -122,6 +122,17 @@ describe('uiMessagesToChatMessages', () => {
     ]);
   });
 
+  it('says what is wrong in a short message that repeats none of the chat', async () => {
+    const chat = Array.from({ length: 200 }, (_, i) => user(`u${i}`, `private words ${i}`));
+    (chat[150]?.parts[0] as { text: unknown }).text = 42;
+    const error = await rejection(uiMessagesToChatMessages(chat));
+    expect(error.path).toEqual([150, 'parts', 0, 'text']);
+    expect(error.message).toBe(
+      'UI message 150, part 0 (text) at text: rejected by validateUIMessages (Invalid input: expected string, received number)',
+    );
+    expect(error.message).not.toContain('private words');
+  });
+
   it('refuses a message whose id cannot be a turn id, naming it, before anything is written', async () => {
     for (const id of ['bad\nid', 'x'.repeat(256)]) {
       const error = await rejection(uiMessagesToChatMessages([user('u0', 'fine'), user(id, 'x')]));
