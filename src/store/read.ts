@@ -3,6 +3,7 @@ import { ChunklogError } from '../errors/chunklog-error.js';
 import type { StoreContext } from './context.js';
 import { Deadline, DeadlineReached, storeTimeout } from './deadline.js';
 import { isConnectionLost, LOST_CONNECTION_ATTEMPTS, retryDelay } from './faults.js';
+import { isKeyProviderFailure } from './store-errors.js';
 
 /**
  * Runs a read within the store's `timeoutMs`: a read whose connection was lost (a database
@@ -32,7 +33,12 @@ export async function read<T>(
         if (error instanceof DeadlineReached) {
           throw storeTimeout(what, threadId, ctx.timeoutMs, false);
         }
-        const lost = ChunklogError.hasCode(error, 'store-failed') && isConnectionLost(error.cause);
+        // A lost connection is tried again; a key provider's failure is not (it is not the
+        // database's, whatever network code its error has).
+        const lost =
+          ChunklogError.hasCode(error, 'store-failed') &&
+          !isKeyProviderFailure(error) &&
+          isConnectionLost(error.cause);
         if (!lost || attempt >= LOST_CONNECTION_ATTEMPTS) throw error;
         try {
           await deadline.race(sleep(retryDelay(attempt, true)));

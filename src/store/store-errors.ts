@@ -29,12 +29,28 @@ export async function wrapStoreErrors<T>(
         { cause: error, threadId },
       );
     }
-    throw new ChunklogError(
+    const failed = new ChunklogError(
       'store-failed',
       `${what}${threadId === undefined ? '' : ` on thread ${JSON.stringify(threadId)}`} failed: ${reason}`,
       { cause: provider ? error.cause : error, threadId },
     );
+    if (provider) providerFailures.add(failed);
+    throw failed;
   }
+}
+
+/** The `store-failed` errors that say the key provider failed (their cause is its error). */
+const providerFailures = new WeakSet<ChunklogError>();
+
+/**
+ * Whether a `store-failed` error is the key provider's failure, not the database's: its cause is
+ * the provider's own error, whose network code (a KMS timeout) says nothing of the database.
+ *
+ * @param error - an error from the store
+ * @returns true for a failure of the key provider
+ */
+export function isKeyProviderFailure(error: unknown): boolean {
+  return error instanceof ChunklogError && providerFailures.has(error);
 }
 
 /** The `thread-not-found` error for `threadId`. */

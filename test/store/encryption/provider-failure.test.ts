@@ -101,6 +101,39 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)('a failing key provider 
   );
 
   it.skipIf(!available.includes(name))(
+    'asks a provider that timed out once, not again as if the database had dropped',
+    async () => {
+      const { store } = await open();
+      await store.appendTurn('t', turn('a'));
+      // A KMS client's timeout carries a network code, as a lost database connection does.
+      const timeout = Object.assign(new Error('connect ETIMEDOUT 10.0.0.1:443'), {
+        code: 'ETIMEDOUT',
+      });
+      let calls = 0;
+      const reopened = harnesses.at(-1)?.openStore({
+        encryption: {
+          keys: {
+            async getKey() {
+              calls++;
+              throw timeout;
+            },
+            async createKey() {
+              calls++;
+              throw timeout;
+            },
+            async destroyKey() {},
+          },
+        },
+      });
+      if (reopened === undefined) throw new Error('no harness');
+      expectProviderFailure(await rejected(reopened.getChunks('t')), 'getChunks', timeout);
+      expect(calls).toBe(1);
+      await reopened.close();
+      await store.close();
+    },
+  );
+
+  it.skipIf(!available.includes(name))(
     'passes a chunklog error the provider throws as it is',
     async () => {
       const { store, state } = await open();
