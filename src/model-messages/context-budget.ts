@@ -1,8 +1,10 @@
 import type { ModelMessage } from 'ai';
 import { ChunklogError } from '../errors/chunklog-error.js';
+import { readOptions } from '../errors/invalid-option.js';
 import type { ChatMessage } from '../schema/chat-message.js';
 import type { Chunk } from '../schema/chunk.js';
 import type { ContextTruncation } from '../schema/context-truncation.js';
+import { listingEvery } from '../schema/listing-every.js';
 import { capToolResults } from './cap-tool-results.js';
 import { estimateTokens, type TokenCounter } from './token-estimate.js';
 
@@ -86,12 +88,22 @@ interface CheckedBudget {
   readonly maxToolResultChars: number | undefined;
 }
 
+const BUDGET_FIELDS: readonly (keyof ContextBudget)[] = listingEvery<keyof ContextBudget>()([
+  'maxTokens',
+  'keepTurns',
+  'cutTo',
+  'countTokens',
+  'maxToolResultChars',
+]);
+
 function checkBudget(budget: ContextBudget): CheckedBudget {
   const bad = (option: string, message: string, value: unknown): never => {
     throw new ChunklogError('invalid-option', `contextBudget: ${message}`, { option, value });
   };
-  if (budget === null || typeof budget !== 'object')
+  if (budget === null || typeof budget !== 'object' || Array.isArray(budget))
     bad('contextBudget', 'must be an object', budget);
+  // A misspelt field is named (`max_tokens` → `maxTokens`), not read as a missing one.
+  readOptions(budget, 'contextBudget', BUDGET_FIELDS, 'contextBudget');
   const { maxTokens, keepTurns, cutTo, countTokens, maxToolResultChars } = budget;
   if (!Number.isSafeInteger(maxTokens) || maxTokens < 1) {
     bad('contextBudget.maxTokens', '`maxTokens` must be a positive integer', maxTokens);

@@ -148,11 +148,19 @@ describe('planModelInput', () => {
       [{ maxTokens: 10, cutTo: 1.5 }, 'contextBudget.cutTo'],
       [{ maxTokens: 10, countTokens: 'x' }, 'contextBudget.countTokens'],
       [{ maxTokens: 10, maxToolResultChars: -1 }, 'contextBudget.maxToolResultChars'],
+      // A misspelt field is named, not read as missing (or left unused).
+      [{ max_tokens: 10 }, 'contextBudget.max_tokens'],
+      [{ maxTokens: 10, keep_turns: 3 }, 'contextBudget.keep_turns'],
+      [[10], 'contextBudget'],
     ];
     for (const [budget, option] of cases) {
       const error = errorOf(() => toModelMessages(thread, { contextBudget: budget as never }));
       expect(error.code).toBe('invalid-option');
       expect(error.option).toBe(option);
     }
+    const misspelt = errorOf(() =>
+      toModelMessages(thread, { contextBudget: { maxTokens: 10, keep_turns: 3 } as never }),
+    );
+    expect(misspelt.message).toContain('did you mean `contextBudget.keepTurns`?');
   });
 });
