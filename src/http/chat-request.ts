@@ -57,8 +57,12 @@ function fail(parameter: string, message: string): Failure {
 
 /** The text of a user message of the chat transport's body, or what is wrong with it. */
 function userText(message: unknown, field: string): { text: string } | Failure {
-  if (!isRecord(message) || message.role !== 'user' || !Array.isArray(message.parts)) {
-    return fail(field, 'The last message must be a user message.');
+  if (!isRecord(message)) return fail(field, 'The last message must be a user message.');
+  if (message.role !== 'user') {
+    return fail(field, 'The last message must be a user message (`role: "user"`).');
+  }
+  if (!Array.isArray(message.parts)) {
+    return fail(field, 'The user message must have `parts`, an array (a UIMessage).');
   }
   const texts: string[] = [];
   for (const part of message.parts) {

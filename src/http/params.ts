@@ -120,7 +120,7 @@ async function readBytes(request: Request, maxBytes: number): Promise<Parsed<Uin
     response: errorResponse(
       413,
       'payload-too-large',
-      `The body must be at most ${maxBytes} bytes.`,
+      `The body must be at most ${maxBytes} bytes (the handlers' \`maxBodyBytes\`). A chat client sends only its last message with \`prepareSendMessagesRequest\` (docs/ui-messages.md).`,
     ),
   });
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);

@@ -181,10 +181,10 @@ describe('createChunkHandlers over a real HTTP server', () => {
       status: 415,
       body: { error: { code: 'unsupported-media-type' } },
     });
-    expect(await post(JSON.stringify({ text: 'x'.repeat(70_000) }))).toMatchObject({
-      status: 413,
-      body: { error: { code: 'payload-too-large' } },
-    });
+    const tooLarge = await post(JSON.stringify({ text: 'x'.repeat(70_000) }));
+    expect(tooLarge).toMatchObject({ status: 413, body: { error: { code: 'payload-too-large' } } });
+    // It says how to send less: a chat client's whole history is what usually grows.
+    expect(tooLarge.body.error.message).toContain('prepareSendMessagesRequest');
     const wrongMethod = await fetch(`${url}/threads/h1/chunks`, {
       method: 'DELETE',
       headers: auth('h1'),

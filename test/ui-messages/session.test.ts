@@ -171,7 +171,19 @@ describe('createChunkHandlers({ uiMessageStream: true })', () => {
     });
     expect(continued.status).toBe(400);
     expect(await continued.json()).toMatchObject({
-      error: { parameter: 'messages', message: 'The last message must be a user message.' },
+      error: {
+        parameter: 'messages',
+        message: 'The last message must be a user message (`role: "user"`).',
+      },
+    });
+    // A user message without `parts` is said to be one.
+    const partless = await post({ message: { id: 1, role: 'user' } });
+    expect(partless.status).toBe(400);
+    expect(await partless.json()).toMatchObject({
+      error: {
+        parameter: 'message',
+        message: 'The user message must have `parts`, an array (a UIMessage).',
+      },
     });
     expect(model.prompts).toHaveLength(1);
     const steer = await post({ text: 'also this', mode: 'steer' });
