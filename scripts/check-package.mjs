@@ -33,10 +33,14 @@ const run = (cmd, args, options = {}) =>
 
 const scratch = mkdtempSync(join(tmpdir(), 'chunklog-pack-'));
 try {
-  const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', scratch], {
-    cwd: root,
-    encoding: 'utf8',
-  })
+  const tarball = execFileSync(
+    'npm',
+    ['pack', '--silent', '--ignore-scripts', '--pack-destination', scratch],
+    {
+      cwd: root,
+      encoding: 'utf8',
+    },
+  )
     .trim()
     .split('\n')
     .pop();

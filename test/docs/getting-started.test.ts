@@ -34,10 +34,14 @@ const tsx = (file: string) => run(join(dir, 'node_modules/.bin/tsx'), [file]);
 beforeAll(() => {
   if (!online) return;
   ensureBuilt();
-  const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  })
+  const tarball = execFileSync(
+    'npm',
+    ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+    },
+  )
     .trim()
     .split('\n')
     .pop() as string;
