@@ -149,6 +149,18 @@ export function createFileKeyProvider(options: FileKeyProviderOptions): ThreadKe
     return { version, key: Uint8Array.from(atob(text), (c) => c.charCodeAt(0)) };
   };
   /**
+   * Throws the `masterKey` error unless this master key opens a key the file holds already (any
+   * one): a new key wrapped with another master key would leave the file under two of them.
+   */
+  const opensWithThisMaster = (current: KeyFile): void => {
+    for (const [threadId, keys] of Object.entries(current)) {
+      for (const [version, wrapped] of Object.entries(keys)) {
+        unwrap(threadId, Number(version), wrapped);
+        return;
+      }
+    }
+  };
+  /**
    * Runs changes one after another, each under the key file's lock (`<path>.lock`) and on the
    * file as it is then, so that no two, of this process or another, rewrite it from one copy.
    */
@@ -175,6 +187,7 @@ export function createFileKeyProvider(options: FileKeyProviderOptions): ThreadKe
     createKey(threadId) {
       return serial(() => {
         const current = load();
+        opensWithThisMaster(current);
         const keys = current[threadId] ?? {};
         const version = Math.max(0, ...Object.keys(keys).map(Number)) + 1;
         const key = randomKeyBytes(KEY_BYTES);

@@ -15,6 +15,24 @@ const masterKey = new Uint8Array(32).fill(9);
 let files = 0;
 const newPath = () => join(dir, `keys-${files++}.json`);
 
+describe('createFileKeyProvider with another master key than the file’s', () => {
+  it('makes no key for a new thread: the file is never under two master keys', async () => {
+    const path = newPath();
+    await createFileKeyProvider({ path, masterKey }).createKey('thread-1');
+    const before = readFileSync(path, 'utf8');
+    const wrong = createFileKeyProvider({ path, masterKey: new Uint8Array(32).fill(7) });
+    await expect(wrong.createKey('thread-2')).rejects.toMatchObject({
+      code: 'invalid-option',
+      option: 'masterKey',
+    });
+    expect(readFileSync(path, 'utf8')).toBe(before);
+    // A new file takes any master key.
+    await expect(wrong.getKey('thread-2')).resolves.toBeUndefined();
+    const fresh = createFileKeyProvider({ path: newPath(), masterKey: new Uint8Array(32).fill(7) });
+    await expect(fresh.createKey('thread-2')).resolves.toMatchObject({ version: 1 });
+  });
+});
+
 describe('createFileKeyProvider read while another provider writes the file', () => {
   it('finds a thread, and a version, made after its copy was read', async () => {
     const path = newPath();
