@@ -174,6 +174,9 @@ export function readChatRequest(body: Record<string, unknown>): ChatRequest {
       ? body.messages
       : [];
   const field = isRecord(body.message) ? 'message' : 'messages';
+  // `{ message }` holds the last message only: a stored turn cannot be counted by its place in
+  // the chat, only named by chunklog's id (or, for a regenerate, be the newest).
+  const lastOnly = field === 'message';
   if (trigger === 'regenerate-message') {
     if (body.turnId !== undefined) return fail('turnId', '`turnId` applies to a new message only.');
     // The chat cut its list after the user message to answer again; `regenerate({ messageId })`
@@ -183,7 +186,13 @@ export function readChatRequest(body: Record<string, unknown>): ChatRequest {
     if (named !== undefined && !(isRecord(last) && last.id === messageId)) {
       return { ok: true, kind: 'regenerate', target: { turnId: named }, parameter: 'messageId' };
     }
-    const target: TurnRef = list.length === 0 ? { latest: true } : refAt(list, list.length - 1);
+    const lastId = turnOfId(isRecord(last) ? last.id : undefined);
+    const target: TurnRef =
+      list.length === 0 || (lastOnly && lastId === undefined)
+        ? { latest: true }
+        : lastOnly
+          ? { turnId: lastId as string }
+          : refAt(list, list.length - 1);
     const parameter = messageId === undefined ? field : 'messageId';
     const user = isRecord(last) && last.role === 'user' ? userText(last, field) : undefined;
     const unstoredText = user !== undefined && 'text' in user ? user.text : undefined;
@@ -198,8 +207,17 @@ export function readChatRequest(body: Record<string, unknown>): ChatRequest {
   // `sendMessage({ text, messageId })`: the chat replaced that message and cut the list after it.
   const edited = list.length - 1;
   const named = turnOfId(messageId);
+  const matches = isRecord(list[edited]) && list[edited].id === messageId;
   let target: TurnRef;
-  if (isRecord(list[edited]) && list[edited].id === messageId) target = refAt(list, edited);
+  if (lastOnly) {
+    if (named === undefined) {
+      return fail(
+        'messageId',
+        "With `{ message }` (the last message only), `messageId` must be chunklog's id of the message (`${turnId}:user`, as a reload gives it).",
+      );
+    }
+    target = { turnId: named };
+  } else if (matches) target = refAt(list, edited);
   else if (named !== undefined) target = { turnId: named };
   else return fail('messageId', '`messageId` must name the last message of `messages`.');
   return { ok: true, kind: 'edit', text: last.text, target, parameter: 'messageId' };

@@ -249,6 +249,48 @@ describe('POST /threads/:id/messages: edit and regenerate', () => {
     expect(matching.messages.map(line)).toEqual(['user: one', 'assistant: A2: one']);
   });
 
+  it('with { message } (the last message only), edits only the turn its chunklog id names, never one counted by place', async () => {
+    const { store, session, call, model } = await open();
+    for (const text of ['one', 'two', 'three']) await session.send(text).rows;
+    await session.regenerate('t3').rows; // t4: a new version of the third turn
+    const path = await store.activePath('th');
+    const before = (await store.getRows(path)).length;
+    const user = (id: string, text: string) => ({
+      id,
+      role: 'user',
+      parts: [{ type: 'text', text }],
+    });
+    const edit = (id: string) =>
+      call('POST', '/threads/th/messages', {
+        id: 'th',
+        message: user(id, 'three (edited)'),
+        messageId: id,
+        trigger: 'submit-message',
+      });
+    // The client's message still has the old version's id: it names no turn of the active path.
+    const stale = await edit('t3:user');
+    expect(stale.status).toBe(400);
+    expect(await stale.json()).toMatchObject({ error: { parameter: 'messageId' } });
+    // An id of the client's own names nothing it can be found by.
+    const own = await edit('client-msg-1');
+    expect(own.status).toBe(400);
+    expect((await own.json()).error.message).toMatch(/chunklog's id of the message/);
+    expect(model.prompts).toHaveLength(4);
+    expect(await store.activePath('th')).toBe(path);
+    expect(await store.getRows(path)).toHaveLength(before);
+    // Named by the id a reload gives, the edit goes through, on that turn.
+    const named = await edit('t4:user');
+    expect(named.status).toBe(200);
+    await named.text();
+    await session.idle();
+    const rows = await store.getRows(await store.activePath('th'));
+    expect(rows.filter((r) => r.role === 'user').map((r) => r.data)).toEqual([
+      { text: 'one' },
+      { text: 'two' },
+      { text: 'three (edited)' },
+    ]);
+  });
+
   it('takes regenerate() after a send lost in transit as that message, sent anew', async () => {
     const { store, handlers, model } = await open();
     let lose = false;
