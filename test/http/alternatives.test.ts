@@ -289,6 +289,26 @@ describe('POST /threads/:id/messages: edit and regenerate', () => {
       { text: 'two' },
       { text: 'three (edited)' },
     ]);
+    // A regenerate of a message with an id of the client's own: the newest turn, when its text
+    // is that turn's.
+    const regenerate = (text: string) =>
+      call('POST', '/threads/th/messages', {
+        id: 'th',
+        message: user('client-msg-2', text),
+        trigger: 'regenerate-message',
+      });
+    const other = await regenerate('two');
+    expect(other.status).toBe(400);
+    expect((await other.json()).error.message).toMatch(/not the stored one there/);
+    const again = await regenerate('three (edited)');
+    expect(again.status).toBe(200);
+    await again.text();
+    await session.idle();
+    expect(model.prompts.at(-1)?.at(-1)).toMatchObject({
+      role: 'user',
+      content: [{ type: 'text', text: 'three (edited)' }],
+    });
+    expect(model.prompts).toHaveLength(6);
   });
 
   it('takes regenerate() after a send lost in transit as that message, sent anew', async () => {
