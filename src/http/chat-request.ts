@@ -213,7 +213,7 @@ export function readChatRequest(body: Record<string, unknown>): ChatRequest {
     if (named === undefined) {
       return fail(
         'messageId',
-        "With `{ message }` (the last message only), `messageId` must be chunklog's id of the message (`${turnId}:user`, as a reload gives it).",
+        "With `{ message }` (the last message only), `messageId` must be chunklog's id of the message (`<turnId>:user`, as a reload gives it).",
       );
     }
     target = { turnId: named };
