@@ -5,7 +5,7 @@
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import type { ProviderMetadata } from '../schema/json.js';
 import { pendingJsonText, redactJsonText } from './json-text.js';
-import { CountingRedactor } from './redact-fields.js';
+import { CountingRedactor, redactNotice } from './redact-fields.js';
 import { countsAny, pendingTail, type Redactor, redactionNotice } from './redactor.js';
 
 type HeldKind = 'text' | 'reasoning' | 'input' | 'progress';
@@ -142,13 +142,8 @@ export class LiveRedaction {
         return [{ ...event, text: r.text(event.text) }];
       case 'error':
         return [{ ...event, message: r.text(event.message) }];
-      case 'system': {
-        if (event.kind === 'redacted') return [event];
-        const dropped = event.dropped?.map((d) => ({ ...d, text: r.text(d.text) }));
-        return [
-          { ...event, text: r.text(event.text), ...(dropped === undefined ? {} : { dropped }) },
-        ];
-      }
+      case 'system':
+        return [redactNotice(event, r)];
       case 'step-finish':
       case 'turn-end':
         return [...this.#releaseAll(), ...this.#notice(), event];

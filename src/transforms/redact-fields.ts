@@ -6,6 +6,7 @@ import type { ChunkRowDraft } from '../schema/chunk-row.js';
 import type { JSONValue } from '../schema/json.js';
 import type { RedactionCounts } from '../schema/redaction.js';
 import type { Citation, Source } from '../schema/source.js';
+import type { NoticeFields } from '../schema/system-message.js';
 import { addCounts, countsAny, type Redactor, redactionNotice } from './redactor.js';
 
 /** A redactor with the counts of what it replaced so far. */
@@ -102,6 +103,23 @@ function with_<T extends object>(base: T, changes: Partial<T>): T {
   return out as T;
 }
 
+/**
+ * A notice (a system event, chunk or row data) with its texts redacted: its own and those of the
+ * steering its cancel dropped. A `redacted` notice says only counts: redacting it again would
+ * count nothing, so it is returned as it is.
+ *
+ * @param notice - anything with a notice's fields
+ * @param r - the redactor, counting what it replaces
+ * @returns the notice, redacted
+ */
+export function redactNotice<T extends NoticeFields>(notice: T, r: CountingRedactor): T {
+  if (notice.kind === 'redacted') return notice;
+  return with_(notice, {
+    text: r.text(notice.text),
+    dropped: notice.dropped?.map((d) => ({ ...d, text: r.text(d.text) })),
+  } as Partial<T>);
+}
+
 type CallFields = Pick<ToolCallEntry, 'input' | 'inputText' | 'title' | 'approval'>;
 type OutcomeFields = Pick<ToolCallEntry, 'result' | 'preliminary' | 'progress'>;
 
@@ -146,13 +164,7 @@ function redactFields<T extends { readonly type: string; readonly data: unknown 
     case 'error':
       return with_(draft.data, { message: r.text(draft.data.message) });
     case 'system':
-      // A `redacted` notice says only counts; redacting it again would count nothing.
-      return draft.data.kind === 'redacted'
-        ? draft.data
-        : with_(draft.data, {
-            text: r.text(draft.data.text),
-            dropped: draft.data.dropped?.map((d) => ({ ...d, text: r.text(d.text) })),
-          });
+      return redactNotice(draft.data, r);
     case 'steering':
       return with_(draft.data, { text: r.text(draft.data.text) });
     case 'source':
