@@ -64,6 +64,24 @@ function cli(
 }
 
 /** The rows of an export's lines, without their creation times. */
+/** An SQLite file, encrypted with a key file under `masterKey`, holding the thread `trip`. */
+async function encryptedTrip(
+  keyName: string,
+  dbName: string,
+  masterKey: Uint8Array,
+): Promise<{ keyFile: string; encrypted: string }> {
+  const keyFile = join(temp.dir, keyName);
+  const encrypted = join(temp.dir, dbName);
+  const store = createChunkStore(
+    { sqlite: encrypted },
+    { encryption: { keys: createFileKeyProvider({ path: keyFile, masterKey }) } },
+  );
+  await store.migrate();
+  await seedTransferThread(store, 'trip');
+  await store.close();
+  return { keyFile, encrypted };
+}
+
 function exportedRows(stdout: string): unknown[] {
   return stdout
     .trimEnd()
@@ -77,15 +95,7 @@ describe('chunklog export and import of an encrypted store (--key-file)', () => 
   it('refuses without the key file or the master key, then exports the same rows and imports them into a new encrypted file', async () => {
     const masterKey = new Uint8Array(32).fill(7);
     const env = { ...process.env, CHUNKLOG_MASTER_KEY: Buffer.from(masterKey).toString('base64') };
-    const keyFile = join(temp.dir, 'keys.json');
-    const encrypted = join(temp.dir, 'encrypted.db');
-    const store = createChunkStore(
-      { sqlite: encrypted },
-      { encryption: { keys: createFileKeyProvider({ path: keyFile, masterKey }) } },
-    );
-    await store.migrate();
-    await seedTransferThread(store, 'trip');
-    await store.close();
+    const { keyFile, encrypted } = await encryptedTrip('keys.json', 'encrypted.db', masterKey);
     expect(readFileSync(encrypted).includes('Plan a trip')).toBe(false);
 
     const blind = await cli(['export', encrypted, 'trip']);
@@ -200,15 +210,7 @@ describe('chunklog export --out of an encrypted store', () => {
   it('writes the decrypted file readable by its owner only (0600), as the key file is; a clear store as before', async () => {
     const masterKey = new Uint8Array(32).fill(11);
     const env = { ...process.env, CHUNKLOG_MASTER_KEY: Buffer.from(masterKey).toString('hex') };
-    const keyFile = join(temp.dir, 'mode-keys.json');
-    const encrypted = join(temp.dir, 'mode.db');
-    const store = createChunkStore(
-      { sqlite: encrypted },
-      { encryption: { keys: createFileKeyProvider({ path: keyFile, masterKey }) } },
-    );
-    await store.migrate();
-    await seedTransferThread(store, 'trip');
-    await store.close();
+    const { keyFile, encrypted } = await encryptedTrip('mode-keys.json', 'mode.db', masterKey);
     const mode = (file: string) => statSync(file).mode & 0o777;
     expect(mode(keyFile)).toBe(0o600);
 
