@@ -79,8 +79,8 @@ export interface ChunkThread {
   readonly connection: ConnectionStatus;
   /**
    * The last failure (a `request-failed`, `load-failed` or `invalid-event` ChunklogError), or
-   * undefined. Cleared when the first page loads, when a `send`, `edit`, `regenerate` or
-   * `switchAlternative` succeeds, and when the event stream opens: `connection` turns `'open'`
+   * undefined. Cleared when the first page loads, when a `send`, `steer`, `edit`, `regenerate`
+   * or `switchAlternative` succeeds, and when the event stream opens: `connection` turns `'open'`
    * (at the start, and again after a drop) and `error` is undefined in the same render. A first
    * page that had failed is loaded again at that open instead, and its answer sets or clears
    * `error`. A failure after the open (the reconnected stream's `gap` failing to reconcile) sets
@@ -99,10 +99,11 @@ export interface ChunkThread {
   /** Sends a message (queued behind a running turn), shown at once as a pending message. Resolves to undefined on failure (see `error`). */
   send(text: string): Promise<SentMessage | undefined>;
   /**
-   * Adds a message to the running turn. Resolves to false on failure. Should a cancel end the
-   * turn before the model reads it, the turn's `cancelled` system chunk lists it in `dropped`.
+   * Adds a message to the running turn. Resolves to its `steeringId`, or to undefined on failure
+   * (see `error`). Should a cancel end the turn before the model reads it, the turn's `cancelled`
+   * system chunk lists it in `dropped` under that id, so the UI can give the text back.
    */
-  steer(text: string): Promise<boolean>;
+  steer(text: string): Promise<{ readonly steeringId: string } | undefined>;
   /** Cancels the live turn (only that one). Resolves to whether a turn was cancelled. */
   cancel(reason?: string): Promise<boolean>;
   /** Records a system notice in the thread. Resolves to false on failure. */
@@ -342,13 +343,13 @@ export function useChunkThread(options: UseChunkThreadOptions): ChunkThread {
           return failed(failure);
         }
       },
-      async steer(text: string): Promise<boolean> {
+      async steer(text: string): Promise<{ readonly steeringId: string } | undefined> {
         try {
-          await client.steer(text);
-          return true;
+          const steered = await client.steer(text);
+          setError(undefined);
+          return steered;
         } catch (failure) {
-          failed(failure);
-          return false;
+          return failed(failure);
         }
       },
       async cancel(reason?: string): Promise<boolean> {

@@ -158,13 +158,20 @@ describe.skipIf(!hasChromium)('examples/react-chat in Chromium', () => {
     expect(await page.locator('.chunk.error .retry').count()).toBe(1); // on the newest only
 
     const beforeStop = Number(await data(page, 'total'));
-    await say(page, 'slow');
+    await say(page, 'slow 8');
     await page.waitForSelector('.call.running .progress');
+    // A steering message the stop beats to the model: the cancelled notice says it was not sent.
+    const steered = page.waitForResponse(
+      (answer) => answer.url().endsWith('/messages') && answer.status() === 202,
+    );
+    await page.fill('#input', 'never mind the time');
+    await page.click('#steer');
+    await steered;
     await page.click('#stop');
     await settled(page, beforeStop);
-    expect(await page.locator('.chunk.system.kind-cancelled').last().textContent()).toContain(
-      'Stopped by the user.',
-    );
+    const cancelled = page.locator('.chunk.system.kind-cancelled').last();
+    expect(await cancelled.textContent()).toContain('Stopped by the user.');
+    expect(await cancelled.locator('.dropped').textContent()).toBe('Not sent: never mind the time');
     const stopped = page.locator('article.message.assistant', { hasText: 'Stopped by the user.' });
     expect(await stopped.locator('.call.unfinished .tool-name').textContent()).toBe('slow_job');
 

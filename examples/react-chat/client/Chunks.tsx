@@ -148,6 +148,11 @@ export function ChunkView({
         <div className={`chunk system kind-${chunk.kind}`}>
           <span className="kind">{chunk.kind}</span>
           <span className="body">{chunk.text}</span>
+          {chunk.dropped?.map((d) => (
+            <div key={d.id} className="dropped">
+              Not sent: {d.text}
+            </div>
+          ))}
         </div>
       );
     case 'steering':
