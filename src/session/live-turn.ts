@@ -44,6 +44,8 @@ export class LiveTurn {
   #steering: Steering | undefined;
   /** Steering messages sent into the turn and not (yet) seen joining it, by id. */
   readonly #undelivered = new Map<string, string>();
+  /** Who waits to learn whether a steering message's event goes out (see `steeringJoined`). */
+  readonly #joining = new Map<string, (joined: boolean) => void>();
   state: TurnState;
   /** Why the turn was cancelled, once it was. */
   cancelReason: string | undefined;
@@ -143,6 +145,8 @@ export class LiveTurn {
     if (event.type === 'turn-end') {
       this.ended = true;
       this.#heldEnd = { event, meta };
+      for (const settle of this.#joining.values()) settle(false);
+      this.#joining.clear();
       this.#running.clear();
       this.#earlyProgress.clear();
       this.#onEnded();
@@ -152,7 +156,11 @@ export class LiveTurn {
     this.#sink(event, meta);
     if (event.type === 'tool-call') this.#calledNow(event.toolCallId);
     else if (event.type === 'tool-result') this.#running.delete(event.toolCallId);
-    else if (event.type === 'steering-message') this.#undelivered.delete(event.id);
+    else if (event.type === 'steering-message') {
+      this.#undelivered.delete(event.id);
+      this.#joining.get(event.id)?.(true);
+      this.#joining.delete(event.id);
+    }
   }
 
   /**
@@ -258,6 +266,18 @@ export class LiveTurn {
    */
   get undeliveredSteering(): DroppedSteering[] {
     return [...this.#undelivered].map(([id, text]) => ({ id, text }));
+  }
+
+  /**
+   * Whether steering message `id` joined the turn's record: true once its `steering-message`
+   * event went out, false when the turn ended first. The AI SDK reports a message delivered when
+   * it adds it to a step's model call, before that event reaches the turn: a cancel in between
+   * leaves it out of the record (listed as dropped), and its outcome must say so too.
+   */
+  steeringJoined(id: string): Promise<boolean> {
+    if (!this.#undelivered.has(id)) return Promise.resolve(true);
+    if (this.ended) return Promise.resolve(false);
+    return new Promise((resolve) => this.#joining.set(id, resolve));
   }
 
   /** Settles the steering messages that never reached a running `streamText`. */

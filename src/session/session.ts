@@ -899,13 +899,19 @@ class Session implements AgentSession {
     if (live === undefined || live.ended) {
       return { id, outcome: Promise.resolve(sendInstead()) };
     }
-    const outcome = live.steer(message, id).then((result): SteerOutcome => {
-      if (result.type === 'delivered') {
+    const outcome = live.steer(message, id).then(async (result): Promise<SteerOutcome> => {
+      // Delivered counts once the record holds it: a cancel can end the turn between the AI
+      // SDK adding it to a model call and its event reaching the turn (then it is dropped).
+      if (result.type === 'delivered' && (await live.steeringJoined(id))) {
         return { type: 'delivered', id, turnId: live.turnId, step: result.stepNumber };
       }
-      if (result.reason === 'aborted' || this.#state.closed) {
-        return { type: 'dropped', id, reason: result.reason };
-      }
+      const reason =
+        result.type === 'delivered'
+          ? live.controller.signal.aborted
+            ? 'aborted'
+            : 'error'
+          : result.reason;
+      if (reason === 'aborted' || this.#state.closed) return { type: 'dropped', id, reason };
       return sendInstead();
     });
     return { id, outcome };

@@ -283,7 +283,10 @@ export type SteerOutcome =
       readonly turn: TurnHandle;
     }
   | {
-      /** The turn was cancelled before the message reached the model; nothing was sent. */
+      /**
+       * The turn was cancelled before the message joined it (no `steering-message` event); the
+       * turn's `cancelled` notice lists it in `dropped`.
+       */
       readonly type: 'dropped';
       readonly id: string;
       readonly reason: string;

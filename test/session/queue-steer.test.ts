@@ -460,6 +460,43 @@ describe('steer', () => {
     expect(JSON.stringify(model.prompts[1])).not.toMatch(/Paris|brief/);
   });
 
+  it('taken into a model call but cancelled before its event reached the turn: dropped, as the record says', async () => {
+    const { store, dispose } = await openSqliteStore();
+    disposers.push(dispose);
+    const slow = slowTool();
+    const scripted = createScriptedModel(parseScript('tool run {"ms":1}\n---\ntext never'));
+    let cancel = () => {};
+    // The second model call (the one the AI SDK adds the steering message to, reporting it
+    // delivered) cancels the turn before its `steering-message` part is read.
+    const model: typeof scripted = Object.assign(Object.create(scripted), {
+      doStream: async (options: Parameters<typeof scripted.doStream>[0]) => {
+        if (scripted.calls.length === 1) cancel();
+        return await scripted.doStream(options);
+      },
+    });
+    const session = createAgentSession({
+      store,
+      threadId: 's-taken',
+      model,
+      tools: { run: slow.tool },
+      idGenerator: sequentialIds(),
+    });
+    cancel = () => session.cancel('late');
+    const turn = session.send('go');
+    await slow.started;
+    const steer = session.steer('also this');
+    slow.release('done');
+    expect(await turn.result).toMatchObject({ outcome: 'cancelled' });
+    expect(await steer.outcome).toEqual({ type: 'dropped', id: steer.id, reason: 'aborted' });
+    const rows = await store.getRows('s-taken');
+    expect(rows.find((r) => r.type === 'system')?.data).toEqual({
+      kind: 'cancelled',
+      text: 'late',
+      dropped: [{ id: steer.id, text: 'also this' }],
+    });
+    expect(rows.some((r) => r.type === 'steering')).toBe(false);
+  });
+
   it('sent before the model is first called and dropped by a cancel is recorded, redacted', async () => {
     const { store, dispose } = await openSqliteStore();
     disposers.push(dispose);
