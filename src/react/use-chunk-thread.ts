@@ -104,7 +104,12 @@ export interface ChunkThread {
    * system chunk lists it in `dropped` under that id, so the UI can give the text back.
    */
   steer(text: string): Promise<{ readonly steeringId: string } | undefined>;
-  /** Cancels the live turn (only that one). Resolves to whether a turn was cancelled. */
+  /**
+   * Cancels the live turn (only that one). Resolves to whether a turn was cancelled. When the
+   * server runs no such turn (it ended meanwhile, or it died with a server that restarted
+   * mid-turn, so that its end never comes), the window reloads from the store: the turn shows as
+   * stored, or not at all, and `turn.status` is no longer `running`.
+   */
   cancel(reason?: string): Promise<boolean>;
   /** Records a system notice in the thread. Resolves to false on failure. */
   notify(text: string, kind?: ClientNoticeKind): Promise<boolean>;
@@ -355,10 +360,16 @@ export function useChunkThread(options: UseChunkThreadOptions): ChunkThread {
       async cancel(reason?: string): Promise<boolean> {
         const turnId = window.getSnapshot().liveTurnId;
         try {
-          return await client.cancel({
+          const cancelled = await client.cancel({
             ...(reason !== undefined ? { reason } : {}),
             ...(turnId !== null && !turnId.startsWith('~') ? { turnId } : {}),
           });
+          if (!cancelled && turnId !== null && window.getSnapshot().liveTurnId === turnId) {
+            // No server runs the turn shown as running: it was stored meanwhile, or it died
+            // with a server that restarted mid-turn (its end never came). Show the store's.
+            await window.reload();
+          }
+          return cancelled;
         } catch (failure) {
           failed(failure);
           return false;
