@@ -134,6 +134,39 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)('a failing key provider 
   );
 
   it.skipIf(!available.includes(name))(
+    'writes once when the provider failed with words a lost database connection has',
+    async () => {
+      const { store } = await open();
+      const lost = new Error('Connection lost: the KMS closed the socket');
+      let calls = 0;
+      const reopened = harnesses.at(-1)?.openStore({
+        encryption: {
+          keys: {
+            async getKey() {
+              calls++;
+              throw lost;
+            },
+            async createKey() {
+              calls++;
+              throw lost;
+            },
+            async destroyKey() {},
+          },
+        },
+      });
+      if (reopened === undefined) throw new Error('no harness');
+      expectProviderFailure(
+        await rejected(reopened.appendTurn('t', turn('a'))),
+        'appendTurn',
+        lost,
+      );
+      expect(calls).toBe(1);
+      await reopened.close();
+      await store.close();
+    },
+  );
+
+  it.skipIf(!available.includes(name))(
     'passes a chunklog error the provider throws as it is',
     async () => {
       const { store, state } = await open();
