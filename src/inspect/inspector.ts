@@ -35,6 +35,8 @@ export interface InspectorOptions {
   readonly price?: PriceFunction | undefined;
   /** The most rows one page of search results reads. Default 20,000. */
   readonly searchRowLimit?: number | undefined;
+  /** The most hits one page of search results shows. Default 100. */
+  readonly searchHitLimit?: number | undefined;
   /** The most rows a filtered page of rows reads. Default 5,000. */
   readonly filterScanLimit?: number | undefined;
   /** Seconds between reloads of a running turn's page. Default 2. */
@@ -109,7 +111,7 @@ export function createInspector(
     rows: options.rowsPerPage ?? 100,
     turns: options.turnsPerPage ?? 30,
     searchRows: options.searchRowLimit ?? 20_000,
-    searchHits: 100,
+    searchHits: options.searchHitLimit ?? 100,
     filterScan: options.filterScanLimit ?? 5_000,
     inputMessages: 200,
   };

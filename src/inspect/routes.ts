@@ -277,6 +277,7 @@ export async function searchRoute(ctx: PageContext): Promise<PageResult> {
       filter,
       result,
       rowBudget: ctx.limits.searchRows,
+      maxHits: ctx.limits.searchHits,
       idMatch,
       now: ctx.now,
     }),

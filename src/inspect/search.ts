@@ -2,7 +2,7 @@
 // Threads are read most recently active first (`listThreads`, 50 a page), each thread's rows
 // newest first (`getChunks`, up to 500 a page), then the own rows of each of its alternatives
 // (`searchedPaths`); a search stops after `rowBudget` rows or `maxHits` hits and returns where it
-// stopped, for a "continue" link.
+// stopped and which bound stopped it, for a "continue" link and a footer that says why.
 import type { ChunkRow } from '../schema/chunk-row.js';
 import type { TurnStatus } from '../schema/turn-status.js';
 import type { Thread } from '../store/types.js';
@@ -43,6 +43,11 @@ export interface SearchResult {
   readonly scannedVersions: number;
   /** Where to go on, when the search stopped before the end. */
   readonly next: SearchCursor | undefined;
+  /**
+   * What stopped it: `hits` (it found `maxHits`), `rows` (it read `rowBudget` rows), or `end`
+   * (nothing is left to read; `next` is then undefined).
+   */
+  readonly stoppedBy: 'hits' | 'rows' | 'end';
 }
 
 /** Options of {@link searchRows}. */
@@ -116,12 +121,17 @@ export async function searchRows(
   let index = options.cursor?.index ?? 0;
   let version = options.cursor?.version;
   let rowsBefore = options.cursor?.before;
-  const result = (next: SearchCursor | undefined): SearchResult => ({
+  const result = (
+    next: SearchCursor | undefined,
+    stoppedBy: SearchResult['stoppedBy'],
+  ): SearchResult => ({
     hits,
     scannedRows,
     scannedThreads,
     scannedVersions,
     next,
+    // The last hit on the last row to read leaves nothing to go on with: that is the end.
+    stoppedBy: next === undefined ? 'end' : stoppedBy,
   });
   for (;;) {
     const page = options.thread
@@ -143,7 +153,7 @@ export async function searchRows(
         if (path.alternative) scannedVersions++;
         for (;;) {
           const budget = options.rowBudget - scannedRows;
-          if (budget <= 0) return result(here(rowsBefore));
+          if (budget <= 0) return result(here(rowsBefore), 'rows');
           // An alternative's own rows lie above its fork seq: read no further down.
           const span =
             (rowsBefore ?? (path.total ?? Number.POSITIVE_INFINITY) + 1) - path.above - 1;
@@ -169,7 +179,7 @@ export async function searchRows(
             hits.push({ thread, version, row, text, at });
             if (hits.length >= options.maxHits) {
               const more = i > 0 || rows.hasMore;
-              return result(more ? here(row.seq) : after(paths, p));
+              return result(more ? here(row.seq) : after(paths, p), 'hits');
             }
           }
           if (below || !rows.hasMore || rows.oldestSeq === null) break;
@@ -179,7 +189,7 @@ export async function searchRows(
       }
       version = undefined;
     }
-    if (page.nextBefore === null) return result(undefined);
+    if (page.nextBefore === null) return result(undefined, 'end');
     threadsBefore = page.nextBefore;
     index = 0;
   }

@@ -17,6 +17,8 @@ export interface SearchView {
   /** Undefined before a query is given. */
   readonly result: SearchResult | undefined;
   readonly rowBudget: number;
+  /** The most hits a page of results shows. */
+  readonly maxHits: number;
   /** The thread whose id the query is (an alternative's too), if any. */
   readonly idMatch?: Thread | undefined;
   readonly now: Date;
@@ -67,6 +69,18 @@ function scanned(result: SearchResult): string {
   return `${formatCount(result.scannedRows)} row(s) of ${formatCount(result.scannedThreads)} thread(s)${versions} read`;
 }
 
+/** Why the scan stopped where it did: the hit cap, the row cap of a page, or the end. */
+function stoppedNote(result: SearchResult, view: SearchView): string {
+  switch (result.stoppedBy) {
+    case 'hits':
+      return ` It stopped at ${formatCount(view.maxHits)} hits, the most a page shows: go on for more.`;
+    case 'rows':
+      return ` It stopped there: a page reads at most ${formatCount(view.rowBudget)} rows. Go on for more.`;
+    case 'end':
+      return ' That is every row.';
+  }
+}
+
 /**
  * The search page.
  *
@@ -85,9 +99,7 @@ export function searchPage(view: SearchView): SafeHtml {
   const next = result.next
     ? html`<a rel="next" href="${searchHref({ q: query, thread: thread?.id, ...filterQuery(filter), ...cursorQuery(result.next) })}">go on searching →</a>`
     : '';
-  const stopped = result.next
-    ? ` It stopped there (at most ${formatCount(view.rowBudget)} rows a page): go on for more.`
-    : ' That is every row.';
+  const stopped = stoppedNote(result, view);
   return html`<h1>Search “${query}”</h1>
 ${form}
 ${idMatchNote(view.idMatch)}
