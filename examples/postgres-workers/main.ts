@@ -105,7 +105,8 @@ async function main(): Promise<boolean> {
     exits.push(
       new Promise((resolve) =>
         child.on('close', (code) => {
-          // A worker that died: its job goes to another worker now, not when its lease expires.
+          // A worker that died: its job goes to another worker now, not when its queue lease
+          // expires (its turn still waits for the dead session's thread lease in the store).
           if (code !== 0) void release(db, prefix, name).finally(resolve);
           else resolve();
         }),

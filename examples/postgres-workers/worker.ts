@@ -58,6 +58,9 @@ async function run(job: Job): Promise<void> {
     await complete(db, prefix, worker, job.id);
     return;
   }
+  // On PostgreSQL the session also holds the store's thread lease (its default): the queue orders
+  // a thread's turns, the lease fences their writes. A killed worker's lease holds the thread
+  // until it expires (30 s), so a retried job of that thread waits for it.
   const session = createAgentSession({
     store,
     threadId: job.thread_id,
