@@ -1,6 +1,7 @@
 // How the command line reports a failure: one line `chunklog <command>: <message>` (its control
 // characters escaped), the usage after a mistake in the arguments, and its exit code (2 for the
-// arguments, 1 otherwise).
+// arguments, 1 otherwise: a file or a store that cannot be opened is a failure, not a mistake in
+// how the command was written).
 import { ChunklogError } from '../errors/chunklog-error.js';
 import { OPENED_WITHOUT_ENCRYPTION } from '../store/codec.js';
 
@@ -19,6 +20,19 @@ const unsafe =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it escapes
   /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * The failure for a file named on the command line that cannot be opened (exit code 1, no
+ * usage): `cannot open <path>: <reason>`.
+ *
+ * @param path - the file as the user gave it
+ * @param reason - why (`no such file`)
+ * @param cause - the error behind it, if any
+ * @returns the error to throw
+ */
+export function cannotOpen(path: string, reason: string, cause?: unknown): Error {
+  return new Error(`cannot open ${path}: ${reason}`, cause === undefined ? undefined : { cause });
+}
 
 /**
  * The text with its control characters escaped as JSON escapes them (`\n`, `\u001b`): one line
@@ -43,10 +57,7 @@ export function oneLine(text: string): string {
  */
 export function report(command: string, error: unknown, usage: string): void {
   const message = error instanceof Error ? error.message : String(error);
-  // A target that cannot be opened is an argument the user gave: usage, exit 2.
-  const argument =
-    error instanceof UsageError ||
-    (ChunklogError.hasCode(error, 'invalid-option') && error.option === 'target');
+  const argument = error instanceof UsageError;
   process.stderr.write(
     `chunklog ${command}: ${oneLine(message)}${flagHint(command, error)}\n${argument ? `\n${usage}\n` : ''}`,
   );

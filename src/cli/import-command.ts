@@ -11,7 +11,7 @@ import {
   OPTION_NAMING,
 } from '../transfer/import-thread.js';
 import type { OptionNames } from '../transfer/importer.js';
-import { UsageError } from './fail.js';
+import { cannotOpen, UsageError } from './fail.js';
 import { STORE_FLAGS, storeEncryption } from './store-encryption.js';
 
 const isUrl = (target: string) => /^(postgres(ql)?|mysql):\/\//.test(target);
@@ -63,9 +63,10 @@ export async function importCommand(args: string[]): Promise<void> {
   if (target === undefined || file === undefined || positionals.length > 2) {
     throw new UsageError('give a store and a file');
   }
-  if (file !== '-' && !existsSync(file)) throw new UsageError(`no file ${file}`);
+  // Files that are not there are failures (exit 1), named plainly, not mistakes in the arguments.
+  if (file !== '-' && !existsSync(file)) throw cannotOpen(file, 'no such file');
   if (!isUrl(target) && !existsSync(target) && !values.migrate) {
-    throw new UsageError(`no SQLite file ${target}: pass --migrate to create a store there`);
+    throw cannotOpen(target, 'no such file (pass --migrate to create a store there)');
   }
   const maxLine = maxLineLength(values['max-line-length'], file);
   const encryption = await storeEncryption(values, false);

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { createFileKeyProvider } from '../store/encryption/file-provider.js';
 import type { StoreEncryptionOptions } from '../store/encryption/key-provider.js';
-import { UsageError } from './fail.js';
+import { cannotOpen, UsageError } from './fail.js';
 
 /** The environment variable holding the master key of `--key-file`: 32 bytes, base64 or hex. */
 export const MASTER_KEY_ENV = 'CHUNKLOG_MASTER_KEY';
@@ -14,9 +14,10 @@ export const MASTER_KEY_ENV = 'CHUNKLOG_MASTER_KEY';
  *
  * @param keyFile - the `--key-file` value; undefined gives undefined (a store without encryption)
  * @param mustExist - refuse a key file that does not exist (a read-only command: no key can be
- *   made, so a missing file is a wrong path)
+ *   made, so there is nothing to open)
  * @param env - the environment to read the master key from
- * @throws {UsageError} naming what is missing or wrong
+ * @throws {UsageError} naming what is wrong with the master key; an Error (exit code 1) for a
+ *   key file that must exist and is not there
  */
 export function keyFileEncryption(
   keyFile: string | undefined,
@@ -24,7 +25,7 @@ export function keyFileEncryption(
   env: NodeJS.ProcessEnv = process.env,
 ): StoreEncryptionOptions | undefined {
   if (keyFile === undefined) return undefined;
-  if (mustExist && !existsSync(keyFile)) throw new UsageError(`no key file at ${keyFile}`);
+  if (mustExist && !existsSync(keyFile)) throw cannotOpen(keyFile, 'no such file (--key-file)');
   const text = env[MASTER_KEY_ENV]?.trim() ?? '';
   if (text === '') {
     throw new UsageError(

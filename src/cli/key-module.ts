@@ -1,13 +1,14 @@
 // `--key-module`: a store encrypted with the app's own key provider (a KMS, a vault), loaded from
 // a module the user names, so that the CLI opens any encrypted store, not only the file
 // provider's.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type {
   StoreEncryptionOptions,
   ThreadKeyProvider,
 } from '../store/encryption/key-provider.js';
-import { UsageError } from './fail.js';
+import { cannotOpen, UsageError } from './fail.js';
 
 const PROVIDER_METHODS = ['getKey', 'createKey', 'destroyKey'] as const;
 
@@ -27,7 +28,8 @@ function isKeyProvider(value: unknown): value is ThreadKeyProvider {
  *
  * @param modulePath - the `--key-module` value (relative to `cwd`); undefined gives undefined
  * @param cwd - the folder a relative path starts from
- * @throws {UsageError} when the module does not load or exports no key provider
+ * @throws {UsageError} when the module exports no key provider; an Error (exit code 1, a failure)
+ *   when the file is not there, does not load, or its default export throws
  *
  * @example
  * ```js
@@ -41,12 +43,15 @@ export async function keyModuleEncryption(
   cwd: string = process.cwd(),
 ): Promise<StoreEncryptionOptions | undefined> {
   if (modulePath === undefined) return undefined;
+  const file = resolve(cwd, modulePath);
+  if (!existsSync(file)) throw cannotOpen(modulePath, 'no such file (--key-module)');
   let loaded: { default?: unknown };
   try {
-    loaded = (await import(pathToFileURL(resolve(cwd, modulePath)).href)) as { default?: unknown };
+    loaded = (await import(pathToFileURL(file).href)) as { default?: unknown };
   } catch (error) {
-    throw new UsageError(
+    throw new Error(
       `--key-module ${modulePath} did not load: ${(error as Error)?.message ?? String(error)}`,
+      { cause: error },
     );
   }
   let provider = loaded.default;
@@ -54,8 +59,9 @@ export async function keyModuleEncryption(
     try {
       provider = await (provider as () => unknown)();
     } catch (error) {
-      throw new UsageError(
+      throw new Error(
         `--key-module ${modulePath}: its default export threw: ${(error as Error)?.message ?? String(error)}`,
+        { cause: error },
       );
     }
   }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import { ChunklogError } from '../errors/chunklog-error.js';
 import { createChunkStore } from '../store/create-chunk-store.js';
@@ -105,8 +106,9 @@ function opened(store: ChunkStore, target: string, db?: AnyKysely): OpenedStore 
  * @param target - a file path, `postgres://…` or `mysql://…`
  * @param options - the store's table prefix
  * @returns the store, a display name, and close
- * @throws {ChunklogError} `invalid-option` for an SQLite file that cannot be opened;
- *   `missing-dependency` when the driver is not installed
+ * @throws {ChunklogError} `store-failed` for an SQLite file that cannot be opened ("cannot open
+ *   nope.db: no such file"; the driver's error is its `cause`); `missing-dependency` when the
+ *   driver is not installed
  */
 export async function openReadOnlyStore(
   target: string,
@@ -126,11 +128,12 @@ export async function openReadOnlyStore(
   try {
     file = new Database(target, { readonly: true, fileMustExist: true });
   } catch (error) {
-    throw new ChunklogError(
-      'invalid-option',
-      `cannot open ${target} (${(error as Error).message})`,
-      { option: 'target', value: target, cause: error },
-    );
+    // A file that is not there is a failure to name plainly, not SQLite's "unable to open".
+    const reason = existsSync(target) ? (error as Error).message : 'no such file';
+    throw new ChunklogError('store-failed', `cannot open ${target}: ${reason}`, {
+      value: target,
+      cause: error,
+    });
   }
   const db = new Kysely({ dialect: new SqliteDialect({ database: file as never }) });
   return opened(createChunkStore({ db }, tables), target, db);

@@ -115,8 +115,10 @@ describe('chunklog export and import of an encrypted store (--key-file)', () => 
       undefined,
       env,
     );
-    expect(noFile.code).toBe(2);
-    expect(noFile.stderr).toContain('no key file at');
+    expect(noFile.code).toBe(1);
+    expect(noFile.stderr).toBe(
+      `chunklog export: cannot open ${keyFile}.missing: no such file (--key-file)\n`,
+    );
 
     // Without a key, the failure names the flags that give one (not the library's option).
     const noKey = await cli(['export', encrypted, 'trip'], undefined, env);
@@ -251,8 +253,10 @@ describe('chunklog export and import', () => {
 
     const target = join(temp.dir, 'target.db');
     const refused = await cli(['import', target, file]);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('pass --migrate to create a store there');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      `chunklog import: cannot open ${target}: no such file (pass --migrate to create a store there)\n`,
+    );
     expect(existsSync(target)).toBe(false);
 
     const first = await cli(['import', target, file, '--migrate', '--thread-id', 'copy']);
@@ -320,9 +324,9 @@ describe('chunklog export and import', () => {
     // What a terminal would run as a new line, an erased line and hidden text.
     const fake = '\n\u001b[2K\rchunklog import: imported 5 turn(s)\u001b[8m';
     const noFile = await cli(['import', join(temp.dir, 'x.db'), `trip.jsonl${fake}`]);
-    expect(noFile.code).toBe(2);
+    expect(noFile.code).toBe(1);
     expect(noFile.stderr.split('\n')[0]).toBe(
-      'chunklog import: no file trip.jsonl\\n\\u001b[2K\\rchunklog import: imported 5 turn(s)\\u001b[8m',
+      'chunklog import: cannot open trip.jsonl\\n\\u001b[2K\\rchunklog import: imported 5 turn(s)\\u001b[8m: no such file',
     );
     const unknown = await cli([`exprot${fake}`]);
     expect(unknown.stderr.split('\n')[0]).toBe(
@@ -399,6 +403,36 @@ describe('chunklog export and import', () => {
     expect(bad.stderr).toMatch(
       /^chunklog import: --max-line-length must be a positive whole number/,
     );
+  });
+
+  it('fails with exit code 1 and one line naming a file that cannot be opened, without the usage', async () => {
+    const nope = join(temp.dir, 'nope.db');
+    const jsonl = join(temp.dir, 'nope.jsonl');
+    const runs = {
+      inspect: await cli(['inspect', nope, '--port', '0']),
+      export: await cli(['export', nope, 'trip']),
+      import: await cli(['import', nope, join(temp.dir, 'missing.jsonl')]),
+      importFile: await cli(['import', source, jsonl]),
+      importTarget: await cli(['import', nope, '-']),
+      keyModule: await cli(['export', source, 'trip', '--key-module', 'nope-keys.mjs']),
+    };
+    expect(runs.inspect.stderr).toBe(`chunklog inspect: cannot open ${nope}: no such file\n`);
+    expect(runs.export.stderr).toBe(`chunklog export: cannot open ${nope}: no such file\n`);
+    expect(runs.import.stderr).toBe(
+      `chunklog import: cannot open ${join(temp.dir, 'missing.jsonl')}: no such file\n`,
+    );
+    expect(runs.importFile.stderr).toBe(`chunklog import: cannot open ${jsonl}: no such file\n`);
+    expect(runs.importTarget.stderr).toBe(
+      `chunklog import: cannot open ${nope}: no such file (pass --migrate to create a store there)\n`,
+    );
+    expect(runs.keyModule.stderr).toBe(
+      'chunklog export: cannot open nope-keys.mjs: no such file (--key-module)\n',
+    );
+    for (const [name, run] of Object.entries(runs)) {
+      expect(run.code, name).toBe(1);
+      expect(run.stdout, name).toBe('');
+    }
+    expect(existsSync(nope)).toBe(false);
   });
 
   it('says what is wrong with the arguments, once, with the usage', async () => {

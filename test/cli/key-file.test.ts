@@ -1,6 +1,6 @@
 // `--key-file`: the master key comes from CHUNKLOG_MASTER_KEY (32 bytes, base64 or hex), a
-// read-only command refuses a key file that is not there, and each mistake is a usage error
-// naming it.
+// read-only command refuses a key file that is not there (a failure to open it, exit code 1), and
+// each mistake in the master key is a usage error naming it.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -59,7 +59,16 @@ describe('keyFileEncryption', () => {
     }
     const missing = join(temp.dir, 'missing.json');
     const env = { [MASTER_KEY_ENV]: Buffer.from(master).toString('base64') };
-    expect(usageError(() => keyFileEncryption(missing, true, env))).toContain('no key file at');
+    const notThere = (() => {
+      try {
+        keyFileEncryption(missing, true, env);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(notThere).toBeInstanceOf(Error);
+    expect(notThere).not.toBeInstanceOf(UsageError);
+    expect((notThere as Error).message).toBe(`cannot open ${missing}: no such file (--key-file)`);
     expect(keyFileEncryption(missing, false, env)).toBeDefined();
   });
 });
