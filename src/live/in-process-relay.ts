@@ -1,4 +1,5 @@
 import { ChunklogError } from '../errors/index.js';
+import { readOptions } from '../errors/invalid-option.js';
 import type { ChunkEvent } from '../schema/chunk-event.js';
 import { checkThreadId } from '../schema/id.js';
 import { EventHub } from './event-hub.js';
@@ -188,6 +189,12 @@ class InProcessRelayImpl implements InProcessRelay {
   }
 }
 
+/** Every option of {@link createInProcessRelay}: any other key is refused. */
+const IN_PROCESS_RELAY_OPTIONS: readonly (keyof InProcessRelayOptions)[] = [
+  'replayLimit',
+  'onListenerError',
+];
+
 /**
  * The relay of a single process: each thread's events in a replay buffer and fanned out to the
  * readers of this process; control messages go straight to the serving session. It is what a
@@ -204,6 +211,7 @@ class InProcessRelayImpl implements InProcessRelay {
  * ```
  */
 export function createInProcessRelay(options: InProcessRelayOptions = {}): InProcessRelay {
+  readOptions(options, 'createInProcessRelay', IN_PROCESS_RELAY_OPTIONS);
   const limit = options.replayLimit ?? 10_000;
   if (!Number.isSafeInteger(limit) || limit < 1) {
     throw new ChunklogError(

@@ -1,6 +1,6 @@
 import { type Backoff, backoffDelay, sleep } from '../errors/backoff.js';
 import { ChunklogError } from '../errors/index.js';
-import { requireMethods } from '../errors/invalid-option.js';
+import { readOptions, requireMethods } from '../errors/invalid-option.js';
 import type { EventMeta } from '../live/event-meta.js';
 import type * as live from '../live/relay.js';
 import { type EventIdParts, formatEventId } from '../live/replay-buffer.js';
@@ -715,6 +715,15 @@ function notWritten(count: number): ChunklogError {
   );
 }
 
+/** Every option of {@link createPostgresRelay}: any other key is refused. */
+const POSTGRES_RELAY_OPTIONS: readonly (keyof PostgresRelayOptions)[] = [
+  'pool',
+  'table',
+  'controlTimeoutMs',
+  'closeDrainMs',
+  'onError',
+];
+
 /**
  * A relay on PostgreSQL (with the `pg` client), for apps that run nothing else: each event is a
  * row of the relay's own table (created by `migrate()`, apart from the store's migrations),
@@ -738,7 +747,8 @@ function notWritten(count: number): ChunklogError {
  */
 export function createPostgresRelay(options: PostgresRelayOptions): PostgresRelay {
   const where = 'createPostgresRelay';
-  // Read with `?.`: the options themselves are checked by being asked for the pool.
+  readOptions(options, where, POSTGRES_RELAY_OPTIONS);
+  // Read with `?.`: undefined options are refused by being asked for the pool.
   requireMethods(where, 'pool', options?.pool, ['query', 'connect'], 'a pg Pool');
   const table = options.table ?? 'chunklog_relay';
   if (typeof table !== 'string' || !/^[a-z_][a-z0-9_]{0,40}$/.test(table)) {

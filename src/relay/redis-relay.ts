@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ChunklogError } from '../errors/index.js';
-import { requireMethods } from '../errors/invalid-option.js';
+import { readOptions, requireMethods } from '../errors/invalid-option.js';
 import type { EventMeta } from '../live/event-meta.js';
 import type * as live from '../live/relay.js';
 import { type EventIdParts, formatEventId } from '../live/replay-buffer.js';
@@ -529,6 +529,15 @@ class RedisRelay implements live.Relay, FollowBackend<StreamPosition> {
   }
 }
 
+/** Every option of {@link createRedisRelay}: any other key is refused. */
+const REDIS_RELAY_OPTIONS: readonly (keyof RedisRelayOptions)[] = [
+  'redis',
+  'prefix',
+  'controlTimeoutMs',
+  'ttlMs',
+  'onError',
+];
+
 /**
  * A relay on Redis (with the `ioredis` client): each thread's events go into a Redis stream
  * whose ids are `<turn number>-<event index>`, so a reader resumes from any event id with one
@@ -550,6 +559,8 @@ class RedisRelay implements live.Relay, FollowBackend<StreamPosition> {
  */
 export function createRedisRelay(options: RedisRelayOptions): live.Relay {
   const where = 'createRedisRelay';
+  // A misspelt option (`prefx`) would leave the default prefix: apps sharing a Redis would meet.
+  readOptions(options, where, REDIS_RELAY_OPTIONS);
   requireMethods(where, 'redis', options?.redis, ['call', 'duplicate'], 'an ioredis client');
   const timeout = options.controlTimeoutMs ?? 5000;
   checkPositiveIntegers(where, [

@@ -2,7 +2,11 @@
 // is refused with `invalid-option` naming the option (no database or Redis is needed here).
 import { describe, expect, it } from 'vitest';
 import { ChunklogError } from '../../src/errors/index.js';
-import { createPostgresRelay, createRedisRelay } from '../../src/relay/index.js';
+import {
+  createInProcessRelay,
+  createPostgresRelay,
+  createRedisRelay,
+} from '../../src/relay/index.js';
 
 /** The code and option of what `make` throws, or 'made' when it does not. */
 function refusal(make: () => unknown): unknown {
@@ -48,5 +52,69 @@ describe('createRedisRelay options', () => {
     ['prefix', { redis, prefix: '' }],
   ])('refuses a bad %s, naming it', (option, options) => {
     expect(refusal(() => createRedisRelay(options as never))).toEqual(['invalid-option', option]);
+  });
+});
+
+// A misspelt option is refused rather than ignored: `prefx` would leave the default prefix, and
+// two apps on one Redis would share events and control.
+describe('unknown relay options', () => {
+  it.each([
+    ['createRedisRelay', () => createRedisRelay({ redis, prefx: 'x' } as never), 'prefx', 'prefix'],
+    ['createPostgresRelay', () => createPostgresRelay({ pool, ttlMs: 5 } as never), 'ttlMs', ''],
+    [
+      'createPostgresRelay',
+      () => createPostgresRelay({ pool, tabl: 'x' } as never),
+      'tabl',
+      'table',
+    ],
+    [
+      'createInProcessRelay',
+      () => createInProcessRelay({ replayLimt: 5 } as never),
+      'replayLimt',
+      'replayLimit',
+    ],
+  ])('%s refuses %s, naming it', (where, make, option, meant) => {
+    let thrown: unknown;
+    try {
+      make();
+    } catch (error) {
+      thrown = error;
+    }
+    expect(ChunklogError.isInstance(thrown)).toBe(true);
+    const error = thrown as ChunklogError;
+    expect([error.code, error.option]).toEqual(['invalid-option', option]);
+    expect(error.message).toContain(`${where}: unknown option \`${option}\``);
+    if (meant !== '') expect(error.message).toContain(`did you mean \`${meant}\`?`);
+  });
+
+  it('takes every known option', () => {
+    const onError = () => {};
+    expect(
+      refusal(() =>
+        createRedisRelay({ redis, prefix: 'p', controlTimeoutMs: 1, ttlMs: 1, onError } as never),
+      ),
+    ).toBe('made');
+    expect(
+      refusal(() =>
+        createPostgresRelay({
+          pool,
+          table: 't',
+          controlTimeoutMs: 1,
+          closeDrainMs: 1,
+          onError,
+        } as never),
+      ),
+    ).toBe('made');
+    expect(refusal(() => createInProcessRelay({ replayLimit: 1, onListenerError: onError }))).toBe(
+      'made',
+    );
+    expect(refusal(() => createInProcessRelay())).toBe('made');
+  });
+
+  it('refuses options that are not an object', () => {
+    expect(refusal(() => createRedisRelay('redis://x' as never))).toEqual([
+      'invalid-option',
+      'options',
+    ]);
   });
 });
