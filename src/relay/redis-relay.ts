@@ -50,9 +50,11 @@ export interface RedisRelayOptions {
   /** How long a thread's events are kept after its last turn started or ended. Default one day. */
   readonly ttlMs?: number | undefined;
   /**
-   * Told about every publish that failed (the turn goes on; readers see a gap), and about a
+   * Told about every publish that failed (the turn goes on; readers see a gap), about a
    * thread's control it could not listen for while its connection was down (it listens once the
-   * connection is back).
+   * connection is back), and about a running turn whose keys Redis lost (a restart without
+   * persistence, a failover, an eviction): a `relay-unavailable` error naming the thread and the
+   * turn, once, when the relay registers the turn again; readers get a gap, then the rest of it.
    */
   readonly onError?: ((error: unknown, context: { readonly threadId: string }) => void) | undefined;
 }
@@ -62,18 +64,26 @@ export interface RedisRelayOptions {
 // before it, and the wake-up is published with it, all in one step. The event of a continued turn
 // keeps its numbering's epoch in field `r` (none: a turn's first run, or an entry written before
 // the relay kept epochs).
+//
+// An event of a turn the hash does not know (Redis lost the keys mid-turn: a restart without
+// persistence, a failover, an eviction, a `forget`) registers the turn again, as a turn-start
+// would: it takes the next number, and its events go on from their own index. Nothing follows an
+// index other than 0 at the start of a turn, so a reader sees a gap (it reloads the store), then
+// the rest of the turn through its end; the script answers 2 so that the relay reports it. A hash
+// without a counter never numbered what the stream holds (the stream outlived it: an eviction):
+// that stream goes, for the numbering starts again at 1.
 const PUBLISH_SCRIPT = `
 local stream, meta = KEYS[1], KEYS[2]
 local turnId, index, json, kind, ttl, channel = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], ARGV[5], ARGV[6]
 local epoch = ARGV[7] or ''
 local ord
-if index == 0 then
+if index ~= 0 then ord = tonumber(redis.call('HGET', meta, 't:' .. turnId)) end
+local registered = index ~= 0 and not ord
+if not ord then
+  if redis.call('HEXISTS', meta, '#ord') == 0 then redis.call('DEL', stream) end
   ord = redis.call('HINCRBY', meta, '#ord', 1)
   redis.call('HSET', meta, 't:' .. turnId, ord, '#running', turnId)
   if ord == 1 then redis.call('HSET', meta, '#numbering', turnId) end
-else
-  ord = tonumber(redis.call('HGET', meta, 't:' .. turnId))
-  if not ord then return 0 end
 end
 local id = ord .. '-' .. index
 if epoch == '' then
@@ -91,13 +101,28 @@ if kind == 'end' then
     if string.sub(f, 1, 2) == 't:' and tonumber(all[i + 1]) < ord then redis.call('HDEL', meta, f) end
   end
 end
-if index == 0 or kind == 'end' then
+if index == 0 or registered or kind == 'end' then
   redis.call('PEXPIRE', stream, ttl)
   redis.call('PEXPIRE', meta, ttl)
 end
 redis.call('PUBLISH', channel, id)
+if registered then return 2 end
 return 1
 `;
+
+/** PUBLISH_SCRIPT's answer when Redis had lost the event's turn and the script registered it again. */
+const REGISTERED_AGAIN = 2;
+
+/** What `onError` is told when Redis had lost a running turn and the relay registered it again. */
+function lostTurn(threadId: string, meta: EventMeta): ChunklogError {
+  return new ChunklogError(
+    'relay-unavailable',
+    `The Redis relay had lost turn ${meta.turnId} of thread ${threadId} (its keys were gone: a ` +
+      `restart without persistence, a failover, an eviction, a forget); it registered the turn ` +
+      `again from event ${meta.id}: readers get a gap, then the rest of the turn`,
+    { threadId, value: { turnId: meta.turnId, eventId: meta.id } },
+  );
+}
 
 // The entries after a position, and the numbering they belong to. Once a thread's keys are gone
 // (forgotten, or expired after `ttlMs`) its turn counter goes with them: the next turn is turn 1
@@ -309,7 +334,12 @@ class RedisRelay implements live.Relay, FollowBackend<StreamPosition> {
         this.#wakeChannel(threadId),
         epochOf(meta) ?? '',
       )
-      .catch((error: unknown) => this.#onError(error, { threadId }));
+      .then(
+        (result) => {
+          if (result === REGISTERED_AGAIN) this.#onError(lostTurn(threadId, meta), { threadId });
+        },
+        (error: unknown) => this.#onError(error, { threadId }),
+      );
   }
 
   follow(threadId: string, options: live.RelayFollowOptions = {}): AsyncIterable<live.RelayRead> {
