@@ -5,6 +5,8 @@ import { rename, rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
+import { ChunklogError } from '../errors/chunklog-error.js';
+import { RUNNING_NOT_STORED } from '../inspect/not-stored.js';
 import { openReadOnlyStore } from '../inspect/open-target.js';
 import {
   exportThread,
@@ -86,6 +88,16 @@ export async function exportCommand(args: string[]): Promise<void> {
     process.stderr.write(
       `chunklog export: thread ${JSON.stringify(threadId)} (${tally.turns} turns, ${tally.rows} rows) written to ${oneLine(values.out)}\n`,
     );
+  } catch (error) {
+    // No row of the thread is stored: say so, and the likely reason a user who sees it in the
+    // app meets (its first turn still runs under durability: 'turn').
+    if (ChunklogError.hasCode(error, 'thread-not-found') && error.threadId === threadId) {
+      throw new Error(
+        `thread ${JSON.stringify(threadId)} has no stored rows: it was never created, was deleted, or its first turn is still running. ${RUNNING_NOT_STORED} Nothing was written.`,
+        { cause: error },
+      );
+    }
+    throw error;
   } finally {
     await opened.close();
   }

@@ -2,6 +2,7 @@ import { ChunklogError } from '../errors/chunklog-error.js';
 import type { PriceFunction } from '../store/usage-types.js';
 import type { SafeHtml } from './html.js';
 import { errorPage, layout } from './layout.js';
+import { RUNNING_NOT_STORED } from './not-stored.js';
 import { pathSegments } from './query.js';
 import type { InspectedStore } from './reads.js';
 import {
@@ -149,7 +150,8 @@ export function createInspector(
       result = routed ? await routed : failure(404, 'Not found', `Nothing at ${url.pathname}.`);
     } catch (error) {
       if (ChunklogError.hasCode(error, 'thread-not-found')) {
-        result = failure(404, 'No such thread', error.message);
+        // Under the default durability: 'turn', a thread whose first turn runs has no row yet.
+        result = failure(404, 'No such thread', `${error.message} ${RUNNING_NOT_STORED}`);
       } else if (ChunklogError.hasCode(error, 'invalid-option')) {
         result = failure(400, 'Bad request', error.message);
       } else {

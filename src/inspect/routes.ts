@@ -10,6 +10,7 @@ import { shortId } from './format.js';
 import type { SafeHtml } from './html.js';
 import { errorPage } from './layout.js';
 import { countBreakpoints, historyBefore, stepInput, turnSteps } from './model-input.js';
+import { RUNNING_NOT_STORED } from './not-stored.js';
 import { inputPage } from './pages/input-page.js';
 import { rowsPage } from './pages/rows-page.js';
 import { searchPage } from './pages/search-page.js';
@@ -161,7 +162,10 @@ async function readTurn(
       page: {
         status: 404,
         title: 'No such turn',
-        body: errorPage('No such turn', `Thread ${threadId} has no turn ${turnId}.`),
+        body: errorPage(
+          'No such turn',
+          `Thread ${threadId} has no turn ${turnId}. ${RUNNING_NOT_STORED}`,
+        ),
       },
     };
   }

@@ -435,6 +435,17 @@ describe('chunklog export and import', () => {
     expect(existsSync(nope)).toBe(false);
   });
 
+  it('says plainly that a thread has no stored rows, and why a running one may have none', async () => {
+    const out = join(temp.dir, 'running.jsonl');
+    const run = await cli(['export', source, 'running', '--out', out]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      'chunklog export: thread "running" has no stored rows: it was never created, was deleted, or its first turn is still running. ' +
+        "A running turn is stored only when it ends under a session's default durability: 'turn'; with durability: 'step' its rows are stored as it runs. Nothing was written.\n",
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('says what is wrong with the arguments, once, with the usage', async () => {
     const none = await cli([]);
     expect(none.code).toBe(0);
