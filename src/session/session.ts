@@ -375,6 +375,7 @@ class Session implements AgentSession {
             this.#config.onError(error, { source: 'store', turnId: job.turnId });
           }
         }
+        if (held.tookOver) await this.#endLostTurn(path, job);
       }
       if (job.kind === 'turn' && handle !== undefined && this.#explicit.delete(handle.turnId)) {
         const stored = await this.#storedTurn(path, handle.turnId);
@@ -485,6 +486,27 @@ class Session implements AgentSession {
       }
     } else {
       await this.#continueInterrupted(path, fence, signal, job);
+    }
+  }
+
+  /**
+   * Ends on the relay a turn it still names running when this session took the lease from a
+   * dead holder, of which the store holds nothing: its process died before storing any of it
+   * (`durability: 'turn'` stores a turn whole at its end), so no recovery closes it. Without this
+   * its readers would wait for its end until the next turn starts, and a send would read it as
+   * running. A turn the store holds is the recovery's (closed or continued above). Only on the
+   * conversation's own path: the relay key is the conversation's, and a turn it names may run on
+   * another of its paths under a lease this session does not hold.
+   */
+  async #endLostTurn(path: string, job: Job): Promise<void> {
+    if (path !== this.threadId) return;
+    try {
+      const running = await this.relay.runningTurn(this.threadId);
+      if (running === undefined || running === job.turnId) return;
+      if ((await this.#config.turn.store.getTurnInfo(path, running)) !== null) return;
+      await endOnRelay(this.relay, this.threadId, [running]);
+    } catch (error) {
+      this.#config.onError(error, { source: 'listener', turnId: job.turnId });
     }
   }
 

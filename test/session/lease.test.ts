@@ -469,6 +469,54 @@ describe('a turn whose process died, closed by the next holder', () => {
     await a.close();
   });
 
+  it('stored whole at its end (durability turn), so the store has none of it: ended on the relay by the next holder', async () => {
+    const clock = { now: 1_000_000 };
+    const [storeA, storeB] = await twoStores(clock);
+    const relay = createInProcessRelay();
+    cleanups.push(() => relay.close());
+    const seen: string[] = [];
+    const reading = new AbortController();
+    cleanups.push(() => reading.abort());
+    void (async () => {
+      for await (const read of relay.follow('lost', { signal: reading.signal })) {
+        if (read.type === 'event') seen.push(`${read.meta.turnId} ${read.event.type}`);
+      }
+    })();
+    const slow = slowTool();
+    const a = createAgentSession({
+      store: storeA,
+      relay,
+      threadId: 'lost',
+      model: createScriptedModel([
+        { parts: [{ type: 'tool-call', toolName: 'slow', input: { ms: 1 } }] },
+      ]),
+      tools: { slow: slow.tool },
+      idGenerator: () => 'a1',
+      lease: { ttlMs: HOUR },
+    });
+    const turnA = a.send('first');
+    await slow.started;
+    expect(await storeA.getTurnInfo('lost', 'a1')).toBeNull();
+    clock.now += HOUR + 1;
+    const b = createAgentSession({
+      store: storeB,
+      relay,
+      threadId: 'lost',
+      model: createScriptedModel([{ parts: [{ type: 'text', text: 'B answers.' }] }]),
+      idGenerator: () => 'b1',
+      lease: { ttlMs: HOUR },
+    });
+    cleanups.push(() => b.close());
+    await b.send('second').rows;
+    await expect.poll(() => seen.includes('b1 turn-end')).toBe(true);
+    const ends = seen.filter((s) => s.endsWith('turn-end') || s.endsWith('turn-start'));
+    expect(ends).toEqual(['a1 turn-start', 'a1 turn-end', 'b1 turn-start', 'b1 turn-end']);
+    expect(await relay.runningTurn('lost')).toBeUndefined();
+    slow.release('late');
+    expect((await rejection(turnA.rows)).code).toBe('lease-lost');
+    await a.close();
+  });
+
   it('is ended on the relay by a sweep given it', async () => {
     const clock = { now: 1_000_000 };
     const [storeA, storeB] = await twoStores(clock);
