@@ -246,10 +246,12 @@ export function createChunkHandlers(options: ChunkHandlersOptions): ChunkHandler
     async cancel(request, threadId) {
       const denied = await checkAccess(authorize, request, threadId);
       if (denied) return denied;
-      const target = await targetOf(threadId);
-      if (target === undefined) return noSessionHere();
+      // A cancel goes through the relay only: with the handlers' own, no session is looked up
+      // (a `sessions` that makes one per lookup would keep one per thread id ever cancelled).
+      const through = relay ?? (await targetOf(threadId))?.relay;
+      if (through === undefined) return noSessionHere();
       return withBody(readOptionalJsonObject(request, maxBodyBytes), (body) =>
-        cancelRoute(body, target.relay, threadId),
+        cancelRoute(body, through, threadId),
       );
     },
     async alternatives(request, threadId) {

@@ -4,6 +4,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createChunkHandlers } from '../../src/entries/session.js';
 import { ChunklogError } from '../../src/errors/index.js';
+import { createInProcessRelay } from '../../src/relay/index.js';
 
 const store = {
   getChunks: async () => ({ chunks: [], total: 0, oldestSeq: null, hasMore: false }),
@@ -89,6 +90,26 @@ describe('the handlers one by one', () => {
         error: { code: 'internal', message: 'The request failed.' },
       });
     }
+  });
+
+  it('look no session up for a cancel when given a relay (the cancel goes through it alone)', async () => {
+    const relay = createInProcessRelay();
+    const lookups: string[] = [];
+    const handlers = createChunkHandlers({
+      store,
+      relay,
+      authorize: () => true,
+      sessions: (threadId) => {
+        lookups.push(threadId);
+        return undefined;
+      },
+    });
+    for (const threadId of ['random-1', 'random-2']) {
+      const response = await handlers.cancel(new Request('http://x/', json({})), threadId);
+      expect([response.status, (await response.json()).error.code]).toEqual([409, 'not-running']);
+    }
+    expect(lookups).toEqual([]);
+    await relay.close();
   });
 
   it('route through fetch the same way: a decoded bad id is a 400 naming threadId', async () => {
