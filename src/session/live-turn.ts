@@ -44,7 +44,7 @@ export class LiveTurn {
   #steering: Steering | undefined;
   /** Steering messages sent into the turn and not (yet) seen joining it, by id. */
   readonly #undelivered = new Map<string, string>();
-  /** Who waits to learn whether a steering message's event goes out (see `steeringJoined`). */
+  /** Who waits to learn whether a steering message's event goes out (see `#joined`). */
   readonly #joining = new Map<string, (joined: boolean) => void>();
   state: TurnState;
   /** Why the turn was cancelled, once it was. */
@@ -239,15 +239,21 @@ export class LiveTurn {
   /**
    * Adds a user message to the turn at its next step boundary (the AI SDK's steering), redacted
    * when the session redacts. Before the model is first called, the message waits and joins the
-   * first step.
+   * first step. It counts as delivered once its `steering-message` event went out: the AI SDK
+   * reports it delivered when it adds it to a step's model call, before that event reaches the
+   * turn, and a cancel in between leaves it out of the record (listed as dropped), so its outcome
+   * says so too.
    */
-  steer(text: string, id: string): Promise<SteeringOutcome> {
+  async steer(text: string, id: string): Promise<SteeringOutcome> {
     // Redacted before the model sees it, as the user's message is (its counts go into the
     // turn's next `redacted` notice; the `steering-message` event then finds nothing left).
     const sent = this.userText(text);
     this.#undelivered.set(id, sent);
-    if (this.#steering !== undefined) return this.#steering.steer(sent, { id });
-    return new Promise((resolve) => this.#early.push({ text: sent, id, resolve }));
+    const outcome = await (this.#steering !== undefined
+      ? this.#steering.steer(sent, { id })
+      : new Promise<SteeringOutcome>((resolve) => this.#early.push({ text: sent, id, resolve })));
+    if (outcome.type !== 'delivered' || (await this.#joined(id))) return outcome;
+    return this.#notDelivered(id, sent);
   }
 
   /** The steering object to give `streamText`; the messages that waited for it go in first. */
@@ -268,29 +274,27 @@ export class LiveTurn {
     return [...this.#undelivered].map(([id, text]) => ({ id, text }));
   }
 
-  /**
-   * Whether steering message `id` joined the turn's record: true once its `steering-message`
-   * event went out, false when the turn ended first. The AI SDK reports a message delivered when
-   * it adds it to a step's model call, before that event reaches the turn: a cancel in between
-   * leaves it out of the record (listed as dropped), and its outcome must say so too.
-   */
-  steeringJoined(id: string): Promise<boolean> {
+  /** Whether steering message `id` joined the record: its event went out (true), or the turn ended first. */
+  #joined(id: string): Promise<boolean> {
     if (!this.#undelivered.has(id)) return Promise.resolve(true);
     if (this.ended) return Promise.resolve(false);
     return new Promise((resolve) => this.#joining.set(id, resolve));
   }
 
+  /** The outcome of a steering message that did not join the turn: why the turn ended. */
+  #notDelivered(id: string, text: string): SteeringOutcome {
+    return {
+      type: 'not-delivered',
+      id,
+      message: { role: 'user', content: text },
+      reason: this.controller.signal.aborted ? 'aborted' : 'error',
+    };
+  }
+
   /** Settles the steering messages that never reached a running `streamText`. */
   endSteering(): void {
-    const reason = this.controller.signal.aborted ? 'aborted' : 'error';
-    for (const early of this.#early.splice(0)) {
-      early.resolve({
-        type: 'not-delivered',
-        id: early.id,
-        message: { role: 'user', content: early.text },
-        reason,
-      });
-    }
+    for (const early of this.#early.splice(0))
+      early.resolve(this.#notDelivered(early.id, early.text));
   }
 
   /**

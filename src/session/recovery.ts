@@ -146,13 +146,30 @@ export async function endOnRelay(
   if (turnIds.length === 0) return;
   const running = await relay.runningTurn(threadId);
   if (running === undefined || !turnIds.includes(running)) return;
-  const last = await lastEventOnRelay(relay, threadId, running);
+  await endRunningOnRelay(relay, threadId, running);
+}
+
+/**
+ * Publishes the `turn-end` of `turnId`, which the relay names running, numbered after the last
+ * event it holds of it (see {@link endOnRelay}); nothing when it holds none.
+ *
+ * @param relay - the relay the thread's sessions publish to
+ * @param threadId - the conversation (the relay's key)
+ * @param turnId - the turn the relay names running
+ * @throws {ChunklogError} `relay-unavailable` when the relay cannot be reached
+ */
+export async function endRunningOnRelay(
+  relay: Pick<Relay, 'lastIndex' | 'lastEventId' | 'publish'>,
+  threadId: string,
+  turnId: string,
+): Promise<void> {
+  const last = await lastEventOnRelay(relay, threadId, turnId);
   if (last === undefined) return;
   const index = last.index + 1;
   relay.publish(
     threadId,
     { type: 'turn-end' },
-    { id: formatEventId(running, index, last.epoch), turnId: running, index },
+    { id: formatEventId(turnId, index, last.epoch), turnId, index },
   );
 }
 

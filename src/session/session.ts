@@ -29,7 +29,7 @@ import { type EventNumbering, LiveTurn } from './live-turn.js';
 import { buildModelMessages, userMessage } from './model-input.js';
 import type { SessionConfig } from './options.js';
 import { applyAnthropicCaching, explodeChunks } from './pipeline.js';
-import { closeInterruptedTurns, endOnRelay } from './recovery.js';
+import { closeInterruptedTurns, endOnRelay, endRunningOnRelay } from './recovery.js';
 import { planResume } from './resume-turn.js';
 import { runTurn, type TurnStart } from './run-turn.js';
 import { withToolModelOutputs } from './tool-model-output.js';
@@ -504,7 +504,7 @@ class Session implements AgentSession {
       const running = await this.relay.runningTurn(this.threadId);
       if (running === undefined || running === job.turnId) return;
       if ((await this.#config.turn.store.getTurnInfo(path, running)) !== null) return;
-      await endOnRelay(this.relay, this.threadId, [running]);
+      await endRunningOnRelay(this.relay, this.threadId, running);
     } catch (error) {
       this.#config.onError(error, { source: 'listener', turnId: job.turnId });
     }
@@ -921,19 +921,13 @@ class Session implements AgentSession {
     if (live === undefined || live.ended) {
       return { id, outcome: Promise.resolve(sendInstead()) };
     }
-    const outcome = live.steer(message, id).then(async (result): Promise<SteerOutcome> => {
-      // Delivered counts once the record holds it: a cancel can end the turn between the AI
-      // SDK adding it to a model call and its event reaching the turn (then it is dropped).
-      if (result.type === 'delivered' && (await live.steeringJoined(id))) {
+    const outcome = live.steer(message, id).then((result): SteerOutcome => {
+      if (result.type === 'delivered') {
         return { type: 'delivered', id, turnId: live.turnId, step: result.stepNumber };
       }
-      const reason =
-        result.type === 'delivered'
-          ? live.controller.signal.aborted
-            ? 'aborted'
-            : 'error'
-          : result.reason;
-      if (reason === 'aborted' || this.#state.closed) return { type: 'dropped', id, reason };
+      if (result.reason === 'aborted' || this.#state.closed) {
+        return { type: 'dropped', id, reason: result.reason };
+      }
       return sendInstead();
     });
     return { id, outcome };
