@@ -3,11 +3,10 @@
 // sentinel stands for, each a link to its page, from the forks the page lists; a sentinel at no
 // fork point names none, and a page that lists only some forks says others may fork there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInspector } from '../../src/inspect/inspector.js';
 import type { InspectedStore } from '../../src/inspect/reads.js';
-import { inspectorHosts } from '../../src/inspect/serve.js';
 import { type ChunkStore, createChunkStore } from '../../src/store/index.js';
 import { DAY, qa, T0 } from '../store/support/retention-turns.js';
+import { inspectorGet } from './support.js';
 
 /** A fork whose id is HTML. */
 const EVIL = `fork<b>"&`;
@@ -34,15 +33,9 @@ beforeAll(async () => {
 afterAll(() => store.close());
 
 async function get(path: string, target: InspectedStore = store): Promise<string> {
-  const handler = createInspector(target, {
-    source: 'test.db',
-    hosts: inspectorHosts('127.0.0.1', 4000),
-  });
-  const response = await handler(
-    new Request(`http://inspector.invalid${path}`, { headers: { host: 'localhost:4000' } }),
-  );
-  expect(response.status, path).toBe(200);
-  return response.text();
+  const page = await inspectorGet(target, path);
+  expect(page.status, path).toBe(200);
+  return page.text;
 }
 
 /** What the turns list says of each turn of `threadId`, by turn id. */

@@ -2,9 +2,8 @@
 // stored only when it ends under the default durability: 'turn' (with 'step', as it runs), so a
 // user looking for a turn that runs knows why it is not there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInspector } from '../../src/inspect/inspector.js';
-import { inspectorHosts } from '../../src/inspect/serve.js';
 import { type ChunkStore, createChunkStore } from '../../src/store/index.js';
+import { inspectorGet } from './support.js';
 
 let store: ChunkStore;
 beforeAll(async () => {
@@ -17,14 +16,8 @@ beforeAll(async () => {
 afterAll(() => store.close());
 
 async function get(path: string) {
-  const handler = createInspector(store, {
-    source: 'test.db',
-    hosts: inspectorHosts('127.0.0.1', 4000),
-  });
-  const response = await handler(
-    new Request(`http://inspector.invalid${path}`, { headers: { host: 'localhost:4000' } }),
-  );
-  return { status: response.status, text: (await response.text()).replaceAll('&#39;', "'") };
+  const { status, text } = await inspectorGet(store, path);
+  return { status, text: text.replaceAll('&#39;', "'") };
 }
 
 const HINT =

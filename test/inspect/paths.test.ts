@@ -3,11 +3,11 @@
 // opens another of its paths, an alternative's and a fork's pages say where they come from, and
 // thread and turn ids (user data) are escaped wherever they appear.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInspector, type InspectorOptions } from '../../src/inspect/inspector.js';
+import type { InspectorOptions } from '../../src/inspect/inspector.js';
 import type { InspectedStore } from '../../src/inspect/reads.js';
-import { inspectorHosts } from '../../src/inspect/serve.js';
 import type { ChunkRowDraft } from '../../src/schema/index.js';
 import { type ChunkStore, createChunkStore } from '../../src/store/index.js';
+import { inspectorGet } from './support.js';
 
 /** An alternative whose id, and the id of the turn it starts with, are HTML. */
 const EVIL = `alt<script>"'&`;
@@ -45,21 +45,11 @@ beforeAll(async () => {
 });
 afterAll(() => store.close());
 
-async function get(
+const get = (
   path: string,
   options: Partial<InspectorOptions> = {},
   target: InspectedStore = store,
-) {
-  const handler = createInspector(target, {
-    source: 'test.db',
-    hosts: inspectorHosts('127.0.0.1', 4000),
-    ...options,
-  });
-  const response = await handler(
-    new Request(`http://inspector.invalid${path}`, { headers: { host: 'localhost:4000' } }),
-  );
-  return { status: response.status, text: await response.text() };
-}
+) => inspectorGet(target, path, options);
 
 /** The turn links of a page, as `thread/turn`, in order. */
 const turnLinks = (html: string) =>

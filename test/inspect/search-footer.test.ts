@@ -2,10 +2,10 @@
 // end — with that bound's figure and the rows really read (a first user's search for a word on a
 // long thread stopped at 100 hits, and the footer blamed the 20,000-row cap).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInspector, type InspectorOptions } from '../../src/inspect/inspector.js';
-import { inspectorHosts } from '../../src/inspect/serve.js';
+import type { InspectorOptions } from '../../src/inspect/inspector.js';
 import type { ChunkRowDraft } from '../../src/schema/index.js';
 import { type ChunkStore, createChunkStore } from '../../src/store/index.js';
+import { inspectorGet } from './support.js';
 
 function qa(turnId: string, question: string): ChunkRowDraft[] {
   return [
@@ -24,17 +24,8 @@ beforeAll(async () => {
 });
 afterAll(() => store.close());
 
-async function get(path: string, options: Partial<InspectorOptions> = {}) {
-  const handler = createInspector(store, {
-    source: 'test.db',
-    hosts: inspectorHosts('127.0.0.1', 4000),
-    ...options,
-  });
-  const response = await handler(
-    new Request(`http://inspector.invalid${path}`, { headers: { host: 'localhost:4000' } }),
-  );
-  return { status: response.status, text: await response.text() };
-}
+const get = (path: string, options: Partial<InspectorOptions> = {}) =>
+  inspectorGet(store, path, options);
 
 const footer = (html: string) => /<p class="scan">(.*?)<\/p>/s.exec(html)?.[1] ?? '';
 const hitCount = (html: string) => html.match(/<tr class="hit">/g)?.length ?? 0;

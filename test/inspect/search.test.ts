@@ -3,10 +3,10 @@
 // and linked to that version, once (the rows a version reads of the conversation are found there
 // only); a bounded scan goes on inside a version; a query that is an alternative's id links to it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInspector, type InspectorOptions } from '../../src/inspect/inspector.js';
-import { inspectorHosts } from '../../src/inspect/serve.js';
+import type { InspectorOptions } from '../../src/inspect/inspector.js';
 import type { ChunkRowDraft } from '../../src/schema/index.js';
 import { type ChunkStore, createChunkStore } from '../../src/store/index.js';
+import { inspectorGet } from './support.js';
 
 const EVIL = `alt<script>"'&`;
 
@@ -39,17 +39,8 @@ beforeAll(async () => {
 });
 afterAll(() => store.close());
 
-async function get(path: string, options: Partial<InspectorOptions> = {}) {
-  const handler = createInspector(store, {
-    source: 'test.db',
-    hosts: inspectorHosts('127.0.0.1', 4000),
-    ...options,
-  });
-  const response = await handler(
-    new Request(`http://inspector.invalid${path}`, { headers: { host: 'localhost:4000' } }),
-  );
-  return { status: response.status, text: await response.text() };
-}
+const get = (path: string, options: Partial<InspectorOptions> = {}) =>
+  inspectorGet(store, path, options);
 
 /** Each hit as `thread[/alternative] turn seq`, with where its turn link goes. */
 const hits = (html: string) =>

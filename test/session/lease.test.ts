@@ -419,103 +419,64 @@ for (const name of ['postgres', 'mysql'] as const) {
 }
 
 describe('a turn whose process died, closed by the next holder', () => {
-  it('is ended on the relay before the next turn starts there (its readers stop waiting for it)', async () => {
-    const clock = { now: 1_000_000 };
-    const [storeA, storeB] = await twoStores(clock);
-    const relay = createInProcessRelay();
-    cleanups.push(() => relay.close());
-    const seen: string[] = [];
-    const reading = new AbortController();
-    cleanups.push(() => reading.abort());
-    void (async () => {
-      for await (const read of relay.follow('shared', { signal: reading.signal })) {
-        if (read.type === 'event') seen.push(`${read.meta.turnId} ${read.event.type}`);
-      }
-    })();
-    const slow = slowTool();
-    const a = createAgentSession({
-      store: storeA,
-      relay,
-      threadId: 'shared',
-      model: createScriptedModel([
-        { parts: [{ type: 'tool-call', toolName: 'slow', input: { ms: 1 } }] },
-      ]),
-      tools: { slow: slow.tool },
-      idGenerator: () => 'a1',
-      durability: 'step',
-      lease: { ttlMs: HOUR },
-    });
-    const turnA = a.send('first');
-    await slow.started;
-    expect(await relay.runningTurn('shared')).toBe('a1');
-    // A's process is gone (it stalls past its lease): B takes the lease and closes A's turn.
-    clock.now += HOUR + 1;
-    const b = createAgentSession({
-      store: storeB,
-      relay,
-      threadId: 'shared',
-      model: createScriptedModel([{ parts: [{ type: 'text', text: 'B answers.' }] }]),
-      idGenerator: () => 'b1',
-      lease: { ttlMs: HOUR },
-    });
-    cleanups.push(() => b.close());
-    await b.send('second').rows;
-    await expect.poll(() => seen.includes('b1 turn-end')).toBe(true);
-    const ends = seen.filter((s) => s.endsWith('turn-end') || s.endsWith('turn-start'));
-    expect(ends).toEqual(['a1 turn-start', 'a1 turn-end', 'b1 turn-start', 'b1 turn-end']);
-    expect(await relay.runningTurn('shared')).toBeUndefined();
-    slow.release('late');
-    expect((await rejection(turnA.rows)).code).toBe('lease-lost');
-    await a.close();
-  });
-
-  it('stored whole at its end (durability turn), so the store has none of it: ended on the relay by the next holder', async () => {
-    const clock = { now: 1_000_000 };
-    const [storeA, storeB] = await twoStores(clock);
-    const relay = createInProcessRelay();
-    cleanups.push(() => relay.close());
-    const seen: string[] = [];
-    const reading = new AbortController();
-    cleanups.push(() => reading.abort());
-    void (async () => {
-      for await (const read of relay.follow('lost', { signal: reading.signal })) {
-        if (read.type === 'event') seen.push(`${read.meta.turnId} ${read.event.type}`);
-      }
-    })();
-    const slow = slowTool();
-    const a = createAgentSession({
-      store: storeA,
-      relay,
-      threadId: 'lost',
-      model: createScriptedModel([
-        { parts: [{ type: 'tool-call', toolName: 'slow', input: { ms: 1 } }] },
-      ]),
-      tools: { slow: slow.tool },
-      idGenerator: () => 'a1',
-      lease: { ttlMs: HOUR },
-    });
-    const turnA = a.send('first');
-    await slow.started;
-    expect(await storeA.getTurnInfo('lost', 'a1')).toBeNull();
-    clock.now += HOUR + 1;
-    const b = createAgentSession({
-      store: storeB,
-      relay,
-      threadId: 'lost',
-      model: createScriptedModel([{ parts: [{ type: 'text', text: 'B answers.' }] }]),
-      idGenerator: () => 'b1',
-      lease: { ttlMs: HOUR },
-    });
-    cleanups.push(() => b.close());
-    await b.send('second').rows;
-    await expect.poll(() => seen.includes('b1 turn-end')).toBe(true);
-    const ends = seen.filter((s) => s.endsWith('turn-end') || s.endsWith('turn-start'));
-    expect(ends).toEqual(['a1 turn-start', 'a1 turn-end', 'b1 turn-start', 'b1 turn-end']);
-    expect(await relay.runningTurn('lost')).toBeUndefined();
-    slow.release('late');
-    expect((await rejection(turnA.rows)).code).toBe('lease-lost');
-    await a.close();
-  });
+  it.each([
+    ['step', 'stored running, closed by the next holder'],
+    ['turn', 'stored whole at its end, so the store has none of it'],
+  ] as const)(
+    'is ended on the relay before the next turn starts there (durability %s: %s), its readers stop waiting',
+    async (durability, _why) => {
+      const clock = { now: 1_000_000 };
+      const [storeA, storeB] = await twoStores(clock);
+      const relay = createInProcessRelay();
+      cleanups.push(() => relay.close());
+      const seen: string[] = [];
+      const reading = new AbortController();
+      cleanups.push(() => reading.abort());
+      void (async () => {
+        for await (const read of relay.follow('shared', { signal: reading.signal })) {
+          if (read.type === 'event') seen.push(`${read.meta.turnId} ${read.event.type}`);
+        }
+      })();
+      const slow = slowTool();
+      const a = createAgentSession({
+        store: storeA,
+        relay,
+        threadId: 'shared',
+        model: createScriptedModel([
+          { parts: [{ type: 'tool-call', toolName: 'slow', input: { ms: 1 } }] },
+        ]),
+        tools: { slow: slow.tool },
+        idGenerator: () => 'a1',
+        durability,
+        lease: { ttlMs: HOUR },
+      });
+      const turnA = a.send('first');
+      await slow.started;
+      expect(await relay.runningTurn('shared')).toBe('a1');
+      expect((await storeA.getTurnInfo('shared', 'a1'))?.status ?? null).toBe(
+        durability === 'step' ? 'running' : null,
+      );
+      // A's process is gone (it stalls past its lease): B takes the lease over.
+      clock.now += HOUR + 1;
+      const b = createAgentSession({
+        store: storeB,
+        relay,
+        threadId: 'shared',
+        model: createScriptedModel([{ parts: [{ type: 'text', text: 'B answers.' }] }]),
+        idGenerator: () => 'b1',
+        lease: { ttlMs: HOUR },
+      });
+      cleanups.push(() => b.close());
+      await b.send('second').rows;
+      await expect.poll(() => seen.includes('b1 turn-end')).toBe(true);
+      const ends = seen.filter((s) => s.endsWith('turn-end') || s.endsWith('turn-start'));
+      expect(ends).toEqual(['a1 turn-start', 'a1 turn-end', 'b1 turn-start', 'b1 turn-end']);
+      expect(await relay.runningTurn('shared')).toBeUndefined();
+      slow.release('late');
+      expect((await rejection(turnA.rows)).code).toBe('lease-lost');
+      await a.close();
+    },
+  );
 
   it('is ended on the relay by a sweep given it', async () => {
     const clock = { now: 1_000_000 };

@@ -100,6 +100,20 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)('a failing key provider 
     },
   );
 
+  /** The store reopened over a provider whose every call fails with `error`, and its call count. */
+  const failingProvider = (error: Error) => {
+    const counted = { calls: 0 };
+    const fail = async (): Promise<never> => {
+      counted.calls++;
+      throw error;
+    };
+    const store = harnesses.at(-1)?.openStore({
+      encryption: { keys: { getKey: fail, createKey: fail, async destroyKey() {} } },
+    });
+    if (store === undefined) throw new Error('no harness');
+    return { store, counted };
+  };
+
   it.skipIf(!available.includes(name))(
     'asks a provider that timed out once, not again as if the database had dropped',
     async () => {
@@ -109,26 +123,10 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)('a failing key provider 
       const timeout = Object.assign(new Error('connect ETIMEDOUT 10.0.0.1:443'), {
         code: 'ETIMEDOUT',
       });
-      let calls = 0;
-      const reopened = harnesses.at(-1)?.openStore({
-        encryption: {
-          keys: {
-            async getKey() {
-              calls++;
-              throw timeout;
-            },
-            async createKey() {
-              calls++;
-              throw timeout;
-            },
-            async destroyKey() {},
-          },
-        },
-      });
-      if (reopened === undefined) throw new Error('no harness');
-      expectProviderFailure(await rejected(reopened.getChunks('t')), 'getChunks', timeout);
-      expect(calls).toBe(1);
-      await reopened.close();
+      const reopened = failingProvider(timeout);
+      expectProviderFailure(await rejected(reopened.store.getChunks('t')), 'getChunks', timeout);
+      expect(reopened.counted.calls).toBe(1);
+      await reopened.store.close();
       await store.close();
     },
   );
@@ -138,30 +136,14 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)('a failing key provider 
     async () => {
       const { store } = await open();
       const lost = new Error('Connection lost: the KMS closed the socket');
-      let calls = 0;
-      const reopened = harnesses.at(-1)?.openStore({
-        encryption: {
-          keys: {
-            async getKey() {
-              calls++;
-              throw lost;
-            },
-            async createKey() {
-              calls++;
-              throw lost;
-            },
-            async destroyKey() {},
-          },
-        },
-      });
-      if (reopened === undefined) throw new Error('no harness');
+      const reopened = failingProvider(lost);
       expectProviderFailure(
-        await rejected(reopened.appendTurn('t', turn('a'))),
+        await rejected(reopened.store.appendTurn('t', turn('a'))),
         'appendTurn',
         lost,
       );
-      expect(calls).toBe(1);
-      await reopened.close();
+      expect(reopened.counted.calls).toBe(1);
+      await reopened.store.close();
       await store.close();
     },
   );
