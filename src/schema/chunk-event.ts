@@ -29,6 +29,13 @@ export interface TurnStartEvent {
    * first event; `assistant` (the default) for a model's turn.
    */
   readonly role?: 'assistant' | 'system' | undefined;
+  /**
+   * The text of the user's message the turn answers, as stored (redacted when the session
+   * redacts). A client that did not send it (a second tab, a page reloaded mid-turn) shows it
+   * above the answer until the turn's rows are stored. Absent on a turn continued after a crash
+   * (its user message is stored already) and on a system turn.
+   */
+  readonly userText?: string | undefined;
 }
 
 /** A turn ended (finished, failed or was cancelled). The last event of every turn. */
@@ -316,6 +323,7 @@ const turnStart = z.object({
   turnId: z.string().check(z.minLength(1)),
   assistantId: id,
   role: z.optional(z.enum(['assistant', 'system'])),
+  userText: optionalString,
 });
 const turnEnd = z.object({
   type: z.literal('turn-end'),

@@ -161,9 +161,14 @@ export async function runTurn(
   writer: TurnWriter,
   start: TurnStart,
 ): Promise<TurnOutcome> {
-  live.emit({ type: 'turn-start', turnId: live.turnId });
-  const user =
-    start.kind === 'fresh' ? userMessage(live.turnId, live.userText(start.text)) : undefined;
+  // The user's text goes out with the start, so that a client that did not send it shows it.
+  const userText = start.kind === 'fresh' ? live.userText(start.text) : undefined;
+  const user = userText === undefined ? undefined : userMessage(live.turnId, userText);
+  live.emit({
+    type: 'turn-start',
+    turnId: live.turnId,
+    ...optional('userText', userText),
+  });
   const events = new PartEvents();
   if (start.kind === 'continued') {
     for (const event of start.plan.events) live.announce(event);

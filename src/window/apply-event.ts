@@ -1,5 +1,5 @@
 import type { ChunkEvent, TurnStartEvent } from '../schema/chunk-event.js';
-import { bindPending, type PendingSegment } from './pending-segment.js';
+import { bindPending, createPending, type PendingSegment } from './pending-segment.js';
 import {
   foldRecoveryEvent,
   foldTurnEvent,
@@ -37,16 +37,35 @@ function closeTarget(state: WindowState): readonly Segment[] {
  */
 function pendingTakenBy(
   segments: readonly Segment[],
-  turn: TurnSegment,
+  turnId: string,
+  role: TurnSegment['rows']['role'],
 ): readonly PendingSegment[] {
   const named = segments.filter(
-    (s): s is PendingSegment => s.kind === 'pending' && s.turnId === turn.turnId,
+    (s): s is PendingSegment => s.kind === 'pending' && s.turnId === turnId,
   );
-  if (named.length > 0 || turn.rows.role === 'system') return named;
+  if (named.length > 0 || role === 'system') return named;
   const unnamed = segments.find(
     (s): s is PendingSegment => s.kind === 'pending' && s.turnId === null && s.boundTo === null,
   );
   return unnamed === undefined ? [] : [unnamed];
+}
+
+/**
+ * The user message of a turn another client sent (a second tab, a page reloaded mid-turn), from
+ * its `turn-start`: a pending message naming the turn, added when the turn takes none of this
+ * window's. The turn's stored rows replace it at the next reconcile, as they replace this
+ * window's own.
+ */
+function withUserMessageOf(
+  segments: readonly Segment[],
+  event: TurnStartEvent,
+  nextKey: NextKey,
+): readonly Segment[] {
+  if (event.userText === undefined || event.role === 'system') return segments;
+  if (pendingTakenBy(segments, event.turnId, 'assistant').length > 0) return segments;
+  const key = nextKey();
+  const text = { type: 'text', step: 0, text: event.userText } as const;
+  return [...segments, createPending(key, key, [text], event.turnId)];
 }
 
 /**
@@ -55,7 +74,7 @@ function pendingTakenBy(
  * right before its turn, and the messages of turns not started yet (queued) stay after it.
  */
 function placeStartedTurn(segments: readonly Segment[], turn: TurnSegment): readonly Segment[] {
-  const taken = pendingTakenBy(segments, turn);
+  const taken = pendingTakenBy(segments, turn.turnId, turn.rows.role);
   const rest = segments.filter((s) => s.kind !== 'pending' || !taken.includes(s));
   const at = rest.findLastIndex((s) => s.kind === 'turn') + 1;
   const bound = taken.map((pending) => bindPending(pending, turn.turnId, turn.key));
@@ -96,6 +115,7 @@ function startTurn(
       target: { kind: 'turn', key: known.key },
     };
   }
+  const shown = continued ? segments : withUserMessageOf(segments, event, nextKey);
   const key = nextKey();
   const epoch = continuation?.epoch;
   // Its rows held up to its epoch (its recovery rows with them): those after go, as its events
@@ -105,7 +125,7 @@ function startTurn(
   return {
     ...state,
     sealed: sealed ?? state.sealed,
-    segments: placeStartedTurn(segments, started),
+    segments: placeStartedTurn(shown, started),
     target: { kind: 'turn', key: started.key },
   };
 }

@@ -47,7 +47,7 @@ describe('cancel', () => {
     await iterating;
 
     const expectedEvents: ChunkEvent[] = [
-      { type: 'turn-start', turnId: 't1' },
+      { type: 'turn-start', turnId: 't1', userText: 'Run both' },
       { type: 'step-start', step: 0 },
       { type: 'text-start', id: '0-0' },
       { type: 'text-delta', id: '0-0', text: 'Let ' },

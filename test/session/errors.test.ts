@@ -50,7 +50,7 @@ describe('provider errors', () => {
     const turn = session.send('go');
     const rows = await turn.rows;
     expect(recorded.ofTurn('t1')).toEqual([
-      { type: 'turn-start', turnId: 't1' },
+      { type: 'turn-start', turnId: 't1', userText: 'go' },
       { type: 'step-start', step: 0 },
       ...block('reasoning', '0-0', ['Hmm.'], 'sig-1'),
       ...block('text', '0-1', ['Partial ', 'answer']),
@@ -152,7 +152,7 @@ describe('provider errors', () => {
     const recorded = recordEvents(session);
     const rows = await session.send('go').rows;
     expect(recorded.ofTurn('t1')).toEqual([
-      { type: 'turn-start', turnId: 't1' },
+      { type: 'turn-start', turnId: 't1', userText: 'go' },
       {
         type: 'error',
         message: 'Rate limit exceeded',
@@ -351,7 +351,7 @@ describe('fallback models', () => {
     const switched = 'Switched from claude-opus to claude-sonnet-4 (rate limit, HTTP 429)';
     const usage = { inputTokens: 34, outputTokens: 13, totalTokens: 47, reasoningTokens: 6 };
     expect(recorded.ofTurn('t1')).toEqual([
-      { type: 'turn-start', turnId: 't1' },
+      { type: 'turn-start', turnId: 't1', userText: 'explain X' },
       { type: 'step-start', step: 0 },
       ...block('reasoning', '0-0', ['I ', 'should...'], 'sig-opus'),
       ...block('text', '0-1', ['Sure, ', "here's ", 'the ', 'gist...']),
@@ -475,7 +475,7 @@ describe('fallback models', () => {
     const recorded = recordEvents(session);
     await session.send('go').rows;
     expect(recorded.ofTurn('t1').slice(0, 4)).toEqual([
-      { type: 'turn-start', turnId: 't1' },
+      { type: 'turn-start', turnId: 't1', userText: 'go' },
       { type: 'step-start', step: 0 },
       {
         type: 'system',

@@ -311,7 +311,7 @@ describe('createChunkHandlers over a real HTTP server', () => {
     for (const text of [await overHttp, await direct]) {
       expect(text).not.toBe('still open');
       const events = dataOf(text);
-      expect(events.at(0)).toEqual({ type: 'turn-start', turnId: 't1' });
+      expect(events.at(0)).toEqual({ type: 'turn-start', turnId: 't1', userText: 'go' });
       expect(events.slice(-2)).toEqual([
         { type: 'system', kind: 'cancelled', text: 'Session closed' },
         { type: 'turn-end' },

@@ -50,7 +50,7 @@ describe('queued sends', () => {
     ]);
     const [rows1, rows2] = await Promise.all([first.rows, second.rows]);
     const turn = (id: string, pieces: string[], u: ReturnType<typeof usage>): ChunkEvent[] => [
-      { type: 'turn-start', turnId: id },
+      { type: 'turn-start', turnId: id, userText: id === 't1' ? 'one' : 'two' },
       { type: 'step-start', step: 0 },
       ...block('text', `${id === 't1' ? 0 : 1}-0`, pieces),
       { type: 'step-finish', finishReason: 'stop', usage: u, modelId: 'scripted-model', step: 0 },
@@ -176,7 +176,7 @@ describe('steer', () => {
     const rows = await turn.rows;
     expect(await steer.outcome).toEqual({ type: 'delivered', id: 't2', turnId: 't1', step: 1 });
     expect(recorded.ofTurn('t1')).toEqual([
-      { type: 'turn-start', turnId: 't1' },
+      { type: 'turn-start', turnId: 't1', userText: 'Do A' },
       { type: 'step-start', step: 0 },
       ...block('text', '0-0', ['Doing ', 'A.']),
       ...toolCall('call-0-0', 'run', { ms: 1 }),

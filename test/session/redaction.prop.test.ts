@@ -1,5 +1,5 @@
 // Redaction at write (notes/0085), as a property: whatever secrets of the ready patterns a turn
-// carries — in the user's message, text and reasoning deltas split anywhere (inside a secret
+// carries — in the user's message (stored, and sent with the turn's start), text and reasoning deltas split anywhere (inside a secret
 // too), a tool's streamed input, its progress text and its result — none reaches a stored row,
 // a published event or the turn's handle; what is stored is what redacting each whole text gives;
 // the `redacted` chunks count every secret once; and the model input rebuilt from the store goes
@@ -202,6 +202,8 @@ describe('redaction at write (property)', () => {
             .filter((r) => r.type === type && (role === undefined || r.role === role))
             .map((r) => r.data);
         expect(data('text', 'user')).toEqual([{ text: redact(t.user.text) }]);
+        // The user's text goes out with the turn's start as it is stored.
+        expect(published[0]).toMatchObject({ type: 'turn-start', userText: redact(t.user.text) });
         expect(data('thinking')).toMatchObject([
           {
             text: redact(t.reasoning.text),

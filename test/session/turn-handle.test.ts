@@ -72,7 +72,7 @@ describe('a turn handle’s event buffer', () => {
     const fast = turn[Symbol.asyncIterator]();
     const slow = turn[Symbol.asyncIterator]();
     const first = await slow.next();
-    expect(first.value).toEqual({ type: 'turn-start', turnId: 't1' });
+    expect(first.value).toEqual({ type: 'turn-start', turnId: 't1', userText: 'go' });
     release.open();
     const fastEvents: ChunkEvent[] = [];
     for (let r = await fast.next(); !r.done; r = await fast.next()) fastEvents.push(r.value);

@@ -45,7 +45,7 @@ const usage1 = { inputTokens: 245, outputTokens: 7, totalTokens: 252, reasoningT
 const usage2 = { inputTokens: 381, outputTokens: 9, totalTokens: 390, reasoningTokens: 2 };
 
 const expectedEvents: ChunkEvent[] = [
-  { type: 'turn-start', turnId: 't1' },
+  { type: 'turn-start', turnId: 't1', userText: question },
   { type: 'step-start', step: 0 },
   { type: 'reasoning-start', id: '0-0' },
   { type: 'reasoning-delta', id: '0-0', text: 'Two ' },

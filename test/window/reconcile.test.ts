@@ -60,6 +60,42 @@ describe('reconcile', () => {
     expect(window.getSnapshot().reconcileStatus).toBe('idle');
   });
 
+  it("shows the user text of a turn another client sent from its turn-start, once: its stored rows replace it, and a window's own message is not doubled", async () => {
+    const thread = new MemoryThread();
+    thread.append(storedDrafts('t0', turnOf('t0', 1), 'first'));
+    const events: ChunkEvent[] = [
+      { type: 'turn-start', turnId: 't1', userText: 'second' },
+      ...textBlock('answer'),
+      { type: 'turn-end', finishReason: 'stop' },
+    ];
+    const texts = (w: ChunkWindow) =>
+      w.groups.map(
+        (m) => `${m.id}=${m.chunks.map((c) => (c.type === 'text' ? c.text : '')).join('')}`,
+      );
+    // A second tab: it did not send the message.
+    const other = new ChunkWindow({ limit: 50, loadPage: (r) => thread.page(r) });
+    await other.loadOlder();
+    for (const e of events.slice(0, -1)) other.apply(e);
+    expect(texts(other).slice(-2)).toEqual(['t1:user=second', 't1:assistant=answer']);
+    expect(other.log.find((e) => e.turnId === 't1')).toMatchObject({ role: 'user', pending: true });
+    // The sender: its own message joins the turn; the event's text adds none.
+    const sender = new ChunkWindow({ limit: 50, loadPage: (r) => thread.page(r) });
+    await sender.loadOlder();
+    sender.addPendingUserMessage('second');
+    for (const e of events.slice(0, -1)) sender.apply(e);
+    expect(texts(sender).filter((m) => m.includes(':user=second'))).toHaveLength(1);
+    // A system turn answers no user message.
+    const system = new ChunkWindow({ limit: 50, loadPage: (r) => thread.page(r) });
+    system.apply({ type: 'turn-start', turnId: 's', role: 'system', userText: 'ignored' });
+    expect(system.log.some((e) => e.role === 'user')).toBe(false);
+
+    other.apply({ type: 'turn-end', finishReason: 'stop' });
+    thread.append(storedDrafts('t1', events, 'second'));
+    await other.reconcile();
+    expect(other.log.map((e) => e.seq)).toEqual(thread.rows.map((r) => r.seq));
+    expect(other.groups).toEqual(groupRowsToMessages(thread.rows));
+  });
+
   it('recovers live chunks evicted mid-turn: the log becomes the stored tail, older ones page in', async () => {
     const thread = new MemoryThread();
     const window = new ChunkWindow({ limit: 10, pageSize: 10, loadPage: (r) => thread.page(r) });

@@ -133,12 +133,16 @@ describe('a window opened while a turn stored step by step runs', () => {
         window.log
           .filter((e) => e.turnId === turnId && e.type === 'text')
           .map((e) => (e.data as { text: string }).text);
-      // The assistant's part, live (the user message shows once the turn is stored, as a
-      // client that did not send it sees a turn).
-      expect(texts('t2')).toEqual(['Let me look.']);
+      // The user message, from the turn's start (this client did not send it), then the
+      // assistant's part, live.
+      expect(texts('t2')).toEqual(['second', 'Let me look.']);
+      expect(window.log.find((e) => e.turnId === 't2')).toMatchObject({
+        role: 'user',
+        pending: true,
+      });
       slow.release('ok');
       await turn.rows;
-      expect(texts('t2')).toEqual(['Let me look.', 'Done.']);
+      expect(texts('t2')).toEqual(['second', 'Let me look.', 'Done.']);
       await window.reconcile();
       const rows = await store.getRows('w');
       expect(window.log.map((e) => e.seq)).toEqual(rows.map((r) => r.seq));
