@@ -62,8 +62,9 @@ export type ChunkStoreTarget =
     }
   | {
       /**
-       * A PostgreSQL database the store connects to itself: a connection string, or `pg`'s pool
-       * options. The pool is wired so that a dropped connection cannot kill the process
+       * A PostgreSQL database the store connects to itself: a connection string (a
+       * `postgres://` or `postgresql://` URL, a `socket:` URL or a socket folder), or `pg`'s pool
+       * options. A string of another form (a `mysql://` URL) is `invalid-option` at once. The pool is wired so that a dropped connection cannot kill the process
        * (`guardPgPool`); `pg` is imported on first use and closed with the store.
        */
       readonly postgres: PostgresTarget;
@@ -71,8 +72,9 @@ export type ChunkStoreTarget =
   | {
       /**
        * A MySQL or MariaDB database the store connects to itself: a connection string
-       * (`mysql://user:pass@host:3306/db`), or `mysql2`'s pool options. `mysql2` is imported on
-       * first use; the pool is closed with the store.
+       * (`mysql://user:pass@host:3306/db`, or `mariadb://`), or `mysql2`'s pool options. A string
+       * of another form (a `postgres://` URL, `mysql:/db`) is `invalid-option` at once. `mysql2` is
+       * imported on first use; the pool is closed with the store.
        */
       readonly mysql: MysqlTarget;
     }
@@ -143,7 +145,8 @@ export interface ChunkStoreOptions extends StoreTableOptions, SqliteOpenOptions 
  * @param options - table names, the corrupt-row policy, the JSON column type, SQLite settings
  * @returns the store; nothing is opened or queried until its first use
  * @throws {ChunklogError} `invalid-option`, naming the option: an unknown option, a bad table
- *   name, an unknown dialect, a `db` that is not a Kysely instance, a value of the wrong type
+ *   name, an unknown dialect, a `db` that is not a Kysely instance, a connection string of
+ *   another dialect or one that does not parse, a value of the wrong type
  *
  * @example
  * ```ts
@@ -444,8 +447,31 @@ function isKysely(db: unknown): db is Kysely<any> {
 }
 
 /**
- * The value of a `{ postgres }` or `{ mysql }` target, checked: a non-empty connection string or
- * the driver's pool options (an object).
+ * The connection strings each server target takes, as its driver reads them: `pg` a
+ * `postgres://` or `postgresql://` URL, a `socket:` URL or a socket folder (`/var/run/postgresql
+ * db`); `mysql2` a `mysql://` or `mariadb://` URL that `URL` parses.
+ */
+const CONNECTION_STRINGS = {
+  postgres: {
+    forms: 'a postgres:// or postgresql:// URL (or a socket: URL or folder)',
+    accepts: (text: string) => /^(postgres(ql)?:\/\/|socket:|\/)/i.test(text),
+  },
+  mysql: {
+    forms: 'a mysql:// or mariadb:// URL',
+    accepts: (text: string) => /^(mysql|mariadb):\/\//i.test(text) && URL.canParse(text),
+  },
+} as const;
+
+/** The scheme a connection string names (`postgres`), for the message refusing it. */
+function schemeOf(text: string): string | undefined {
+  return /^([a-z][a-z0-9+.-]*):/i.exec(text)?.[1]?.toLowerCase();
+}
+
+/**
+ * The value of a `{ postgres }` or `{ mysql }` target, checked before anything connects: a
+ * connection string of the target's own dialect (a URL of another, or one that does not parse,
+ * would otherwise be handed to the driver, which waits on a server that never answers or
+ * connects with what it guessed), or the driver's pool options (an object).
  *
  * @throws {ChunklogError} `invalid-option` naming the target's key
  */
@@ -454,7 +480,28 @@ function serverTarget(
   value: unknown,
   driver: string,
 ): string | Readonly<Record<string, unknown>> {
-  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'string' && value !== '') {
+    const { forms, accepts } = CONNECTION_STRINGS[key];
+    if (accepts(value)) return value;
+    const scheme = schemeOf(value);
+    const other = Object.keys(CONNECTION_STRINGS).find(
+      (dialect) => dialect !== key && CONNECTION_STRINGS[dialect as typeof key].accepts(value),
+    );
+    // The URL is not repeated: it may hold a password.
+    const what =
+      other !== undefined
+        ? `a ${scheme}: URL is for { ${other} }`
+        : scheme !== undefined && /^(mysql|mariadb|postgres(ql)?):/i.test(value)
+          ? `this ${scheme}: URL does not parse`
+          : scheme !== undefined
+            ? `a ${scheme}: URL is no ${key} connection string`
+            : 'the string is no URL';
+    throw new ChunklogError(
+      'invalid-option',
+      `${key} must be ${forms} or ${driver} pool options: ${what}.`,
+      { option: key },
+    );
+  }
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     return value as Readonly<Record<string, unknown>>;
   }

@@ -92,6 +92,43 @@ describe('a malformed server target', () => {
     expect(error?.message).toMatch(new RegExp(`^${key} must be a connection string`));
   });
 
+  // Handed to the driver, these waited on a server that never answered (a PostgreSQL port
+  // spoken to as MySQL: store-timeout after 30 s) or connected as a user nobody named.
+  it.each([
+    ['mysql', 'postgres://postgres@127.0.0.1:5432/test', 'a postgres: URL is for { postgres }'],
+    ['mysql', 'postgresql://u:secret@db/app', 'a postgresql: URL is for { postgres }'],
+    ['postgres', 'mysql://root@127.0.0.1:3306/test', 'a mysql: URL is for { mysql }'],
+    ['postgres', 'mariadb://root@127.0.0.1:3306/test', 'a mariadb: URL is for { mysql }'],
+    ['mysql', 'mysql:/broken', 'this mysql: URL does not parse'],
+    ['mysql', 'mysql://[::1', 'this mysql: URL does not parse'],
+    ['mysql', 'http://127.0.0.1:3306/test', 'a http: URL is no mysql connection string'],
+    ['postgres', '127.0.0.1:5432', 'the string is no URL'],
+  ])('{ %s: %j } is refused at creation, before anything connects', (key, url, why) => {
+    let error: ChunklogError | undefined;
+    try {
+      createChunkStore({ [key]: url } as never);
+    } catch (thrown) {
+      error = thrown as ChunklogError;
+    }
+    expect(error).toMatchObject({ code: 'invalid-option', option: key });
+    expect(error?.message).toMatch(new RegExp(`^${key} must be a `));
+    expect(error?.message).toContain(why);
+    expect(error?.message).not.toContain('secret');
+  });
+
+  it.each([
+    ['postgres', 'postgres://postgres@127.0.0.1:5432/test'],
+    ['postgres', 'postgresql://postgres@127.0.0.1:5432/test'],
+    ['postgres', 'socket:/var/run/postgresql?db=test'],
+    ['postgres', '/var/run/postgresql test'],
+    ['mysql', 'mysql://root@127.0.0.1:3306/test'],
+    ['mysql', 'mariadb://root@127.0.0.1:3306/test'],
+    ['mysql', { host: '127.0.0.1', user: 'root', database: 'test' }],
+  ])('{ %s: %j } is accepted (nothing connects until the first call)', async (key, target) => {
+    const store = createChunkStore({ [key]: target } as never);
+    await store.close();
+  });
+
   it('names a misspelt target with the one meant', () => {
     expect(() => createChunkStore({ mysqll: 'mysql://x' } as never)).toThrow(
       /did you mean `mysql`/,
