@@ -72,6 +72,7 @@ export type {
   ReadOptions,
   RotateKeyOptions,
   RotateKeyResult,
+  SkippedThread,
   Thread,
   ThreadFork,
   ThreadPage,

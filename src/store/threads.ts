@@ -77,7 +77,8 @@ function threadTime(threadId: string, column: string, value: unknown): string {
 /**
  * Describes a selected thread row, checking what it reads back: a timestamp that is no time, a
  * `next_seq` that is no seq or metadata that is not a JSON object is a `corrupt-row` naming the
- * thread (thread rows have no skip policy: a thread is one row, not part of a page of chunks).
+ * thread (`getThread` has no skip policy: a thread is one row; `listThreads` under `skip` leaves
+ * the thread out of its page, as the other reads leave out a row).
  *
  * @throws {ChunklogError} `corrupt-row`
  */

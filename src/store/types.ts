@@ -1,3 +1,4 @@
+import type { ChunklogError } from '../errors/chunklog-error.js';
 import type { ChatMessage } from '../schema/chat-message.js';
 import type { ChunkPage } from '../schema/chunk-page.js';
 import type { ChunkRow, ChunkRowDraft } from '../schema/chunk-row.js';
@@ -126,7 +127,7 @@ export interface UpdateThreadOptions {
 }
 
 /** Options of {@link ChunkStore.listThreads}. */
-export interface ListThreadsOptions {
+export interface ListThreadsOptions extends ReadOptions {
   /** Only the threads of this owner (resource) id. Default: every thread. */
   readonly ownerId?: string | undefined;
   /**
@@ -148,6 +149,29 @@ export interface ThreadPage {
   readonly hasMore: boolean;
   /** An opaque cursor: pass it as `before` for the next page; null when there is none. */
   readonly nextBefore: string | null;
+  /**
+   * The threads of the page left out under `onCorruptRow: 'skip'` because their row cannot be
+   * read (its title or metadata encrypted under a key that is gone, or not JSON; a time that is
+   * no time), most recently active first; absent when none was. `hasMore` and `nextBefore`
+   * count them, so paging carries on past them.
+   */
+  readonly skipped?: readonly SkippedThread[] | undefined;
+}
+
+/**
+ * A thread {@link ChunkStore.listThreads} left out under `onCorruptRow: 'skip'`, and why.
+ *
+ * @example
+ * ```ts
+ * const { skipped = [] } = await store.listThreads({ onCorruptRow: 'skip' });
+ * for (const { threadId, error } of skipped) console.warn(threadId, error.message);
+ * ```
+ */
+export interface SkippedThread {
+  /** The thread's id (ids are stored in clear). */
+  readonly threadId: string;
+  /** The `corrupt-row` error reading its row raised: its message says what cannot be read. */
+  readonly error: ChunklogError;
 }
 
 /**
@@ -606,7 +630,10 @@ export interface ChunkStore extends ChunkStoreTurns {
   getThread(threadId: string): Promise<Thread>;
   /**
    * Threads, most recently active first, by keyset; with `ownerId`, only that owner's threads
-   * (on the owner index).
+   * (on the owner index). A thread whose row cannot be read (its title or metadata encrypted
+   * under a key that is gone: a backup restored after `eraseThread`) fails the page with
+   * `corrupt-row` naming it, or, with `onCorruptRow: 'skip'` (per store or per call), is left
+   * out of `threads` and named in `skipped`.
    *
    * @example
    * ```ts

@@ -242,6 +242,73 @@ describe.each(['sqlite', 'postgres', 'mysql'] as const)('encryption at rest on %
     },
   );
 
+  it.skipIf(skip)(
+    'listThreads follows onCorruptRow: a thread whose key is gone (a backup restored after eraseThread) fails the page, or is skipped and named, the others listed and paged past it',
+    async () => {
+      harness = createHarness(name);
+      harnesses.push(harness);
+      keys = createMemoryKeyProvider();
+      let clock = Date.UTC(2026, 11, 1);
+      store = await open({ now: () => (clock += 1000) });
+      await store.createThread('first', { title: 'First' });
+      await store.createThread('gone', { metadata: { m: 'MARKER-GONE' } });
+      await store.createThread('last', { title: 'Last' });
+      // As after restoring a backup taken before `eraseThread`: the rows are back, the keys not.
+      await keys.destroyKey('gone');
+
+      const failed = await expectCode(store.listThreads(), 'corrupt-row');
+      expect(failed.threadId).toBe('gone');
+      const page = await store.listThreads({ onCorruptRow: 'skip' });
+      expect(page.threads.map((t) => t.id)).toEqual(['last', 'first']);
+      expect(page.threads.map((t) => t.title)).toEqual(['Last', 'First']);
+      expect(page.skipped?.map((s) => s.threadId)).toEqual(['gone']);
+      const why = page.skipped?.[0]?.error as ChunklogError;
+      expect(why).toMatchObject({ code: 'corrupt-row', threadId: 'gone' });
+      expect(why.message).toContain(
+        'its metadata is encrypted under a key the key provider does not have',
+      );
+      // One a page: the skipped thread's page is empty of threads and still leads on.
+      const listed: string[] = [];
+      const skipped: string[] = [];
+      let before: string | undefined;
+      for (;;) {
+        const one = await store.listThreads({
+          limit: 1,
+          onCorruptRow: 'skip',
+          ...(before ? { before } : {}),
+        });
+        listed.push(...one.threads.map((t) => t.id));
+        skipped.push(...(one.skipped ?? []).map((s) => s.threadId));
+        if (one.nextBefore === null) break;
+        before = one.nextBefore;
+      }
+      expect(listed).toEqual(['last', 'first']);
+      expect(skipped).toEqual(['gone']);
+      // The store's own policy applies when the call gives none; a page with nothing skipped
+      // has no `skipped`.
+      const lenient = await open({ onCorruptRow: 'skip' });
+      expect((await lenient.listThreads()).threads.map((t) => t.id)).toEqual(['last', 'first']);
+      expect(await lenient.listThreads({ ownerId: 'nobody' })).toEqual({
+        threads: [],
+        hasMore: false,
+        nextBefore: null,
+      });
+      await expectCode(lenient.listThreads({ onCorruptRow: 'throw' }), 'corrupt-row');
+      await lenient.close();
+      // A store opened without `encryption` skips every encrypted thread, saying why.
+      const plain = harness.openStore({ onCorruptRow: 'skip' });
+      const blind = await plain.listThreads();
+      expect(blind.threads).toEqual([]);
+      expect(blind.skipped?.map((s) => s.error.message.includes('without `encryption`'))).toEqual([
+        true,
+        true,
+        true,
+      ]);
+      await plain.close();
+      await store.close();
+    },
+  );
+
   it.skipIf(skip)('history states are stored encrypted, and read', async () => {
     await setUp();
     for (let t = 0; t < 3; t++) await store.appendTurn('h', markedTurn(`t${t}`, 'MARKER-STATE'));

@@ -1,10 +1,18 @@
 import { ChunklogError } from '../../errors/chunklog-error.js';
 import { readOptions } from '../../errors/invalid-option.js';
+import { asString } from '../codec.js';
 import type { StoreContext } from '../context.js';
 import { wrapStoreErrors } from '../store-errors.js';
+import { corruptRowPolicy } from '../store-options.js';
 import { checkOwnerId } from '../thread-meta.js';
-import { openThread, THREAD_COLUMNS } from '../threads.js';
-import type { ListThreadsOptions, ThreadPage } from '../types.js';
+import { openThread, type SelectedThread, THREAD_COLUMNS } from '../threads.js';
+import type {
+  CorruptRowPolicy,
+  ListThreadsOptions,
+  SkippedThread,
+  Thread,
+  ThreadPage,
+} from '../types.js';
 import { checkLimit, checkThreadId } from '../validate.js';
 
 interface Cursor {
@@ -30,12 +38,37 @@ function decodeCursor(before: unknown): Cursor {
 }
 
 /**
+ * A listed thread row, opened; under the `skip` policy, a row that does not read (`corrupt-row`:
+ * a title or metadata whose key is gone, a time that is no time) is the thread skipped, with
+ * its error, as the other reads leave out a corrupt row.
+ */
+async function readThread(
+  ctx: StoreContext,
+  record: SelectedThread,
+  policy: CorruptRowPolicy,
+): Promise<Thread | SkippedThread> {
+  try {
+    return await openThread(ctx, record);
+  } catch (error) {
+    if (policy !== 'skip' || !ChunklogError.hasCode(error, 'corrupt-row')) throw error;
+    return { threadId: asString(record.id), error };
+  }
+}
+
+/**
  * `ChunkStore.listThreads`: keyset by last activity, `(updated_at, id) < cursor ORDER BY
  * updated_at DESC, id DESC`, on the `(updated_at, id)` index, or with an owner id on the
  * `(owner_id, updated_at, id)` index; the forks of a thread on the `(parent_id, fork_seq)` index.
  */
 export function listThreads(ctx: StoreContext, options?: ListThreadsOptions): Promise<ThreadPage> {
-  const o = readOptions(options, 'listThreads', ['limit', 'before', 'ownerId', 'forkOf']);
+  const o = readOptions(options, 'listThreads', [
+    'limit',
+    'before',
+    'ownerId',
+    'forkOf',
+    'onCorruptRow',
+  ]);
+  const policy = corruptRowPolicy(o.onCorruptRow, ctx.onCorruptRow);
   const limit = checkLimit(o.limit);
   const ownerId = o.ownerId === undefined ? undefined : checkOwnerId(o.ownerId);
   const forkOf = o.forkOf === undefined ? undefined : checkThreadId(o.forkOf, 'forkOf');
@@ -63,16 +96,19 @@ export function listThreads(ctx: StoreContext, options?: ListThreadsOptions): Pr
       .execute();
     const hasMore = records.length > limit;
     const page = hasMore ? records.slice(0, limit) : records;
-    const threads = await Promise.all(page.map((record) => openThread(ctx, record)));
-    const last = threads[threads.length - 1];
+    const read = await Promise.all(page.map((record) => readThread(ctx, record, policy)));
+    const threads = read.filter((thread): thread is Thread => !('error' in thread));
+    const skipped = read.filter((thread): thread is SkippedThread => 'error' in thread);
+    // The cursor is the last row read, listed or skipped: paging carries on past a skipped one.
     const lastRecord = page[page.length - 1];
     return {
       threads,
       hasMore,
       nextBefore:
-        hasMore && last !== undefined && lastRecord !== undefined
-          ? encodeCursor(lastRecord.updated_at, last.id)
+        hasMore && lastRecord !== undefined
+          ? encodeCursor(lastRecord.updated_at, asString(lastRecord.id))
           : null,
+      ...(skipped.length > 0 ? { skipped } : {}),
     };
   });
 }
