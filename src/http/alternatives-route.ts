@@ -1,7 +1,7 @@
 import { ChunklogError } from '../errors/index.js';
 import { idProblem } from '../schema/id.js';
 import type { Alternatives } from '../store/types.js';
-import { readJsonObject } from './params.js';
+import { readJsonObject, unknownField } from './params.js';
 import { badParameter, errorResponse, json } from './responses.js';
 import type { PageStore } from './types.js';
 
@@ -59,10 +59,8 @@ export async function alternativesRoute(
   }
   const body = await readJsonObject(request, maxBodyBytes);
   if (!body.ok) return body.response;
-  const unknown = Object.keys(body.value).filter((key) => key !== 'threadId');
-  if (unknown.length > 0) {
-    return badParameter(unknown[0] as string, 'The body is `{ "threadId": "<path id>" }`.');
-  }
+  const unknown = unknownField(body.value, ['threadId']);
+  if (unknown !== undefined) return badParameter(unknown.parameter, unknown.message);
   const target = body.value.threadId;
   const problem = idProblem(target);
   if (problem !== undefined) {

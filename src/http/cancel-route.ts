@@ -1,6 +1,6 @@
 import type { ControlMessage, Relay } from '../live/relay.js';
 import { notRunning, sendControl } from './control.js';
-import { turnIdProblem } from './params.js';
+import { turnIdProblem, unknownField } from './params.js';
 import { badParameter, json } from './responses.js';
 
 /** The longest cancel reason accepted (it becomes the text of the `cancelled` chunk). */
@@ -26,6 +26,8 @@ export async function cancelRoute(
   relay: Relay,
   threadId: string,
 ): Promise<Response> {
+  const unknown = unknownField(body, ['reason', 'turnId']);
+  if (unknown !== undefined) return badParameter(unknown.parameter, unknown.message);
   const { reason, turnId } = body;
   if (
     reason !== undefined &&
@@ -44,14 +46,15 @@ export async function cancelRoute(
     ...(turnId !== undefined ? { turnId: turnId as string } : {}),
   };
   // Without a turn id, the started turn first: a turn that waits for the lease meanwhile (on
-  // another instance) is left, as a queued one is; it is dropped only when no turn has started.
+  // another instance) is left, as a queued one is; it is dropped only when no turn has started,
+  // by name (the answer names it), and no second message goes when none waits.
   let sent = await sendControl(
     relay,
     threadId,
     turnId === undefined ? { ...cancel, onlyStarted: true } : cancel,
   );
-  if (sent.ok && sent.answer.type === 'not-running' && turnId === undefined) {
-    sent = await sendControl(relay, threadId, cancel);
+  if (sent.ok && sent.answer.type === 'not-running' && sent.answer.waiting !== undefined) {
+    sent = await sendControl(relay, threadId, { ...cancel, turnId: sent.answer.waiting });
   }
   if (!sent.ok) return sent.response;
   if (sent.answer.type === 'cancelled') return json(202, { turnId: sent.answer.turnId });

@@ -2,9 +2,19 @@ import { ChunklogError } from '../errors/index.js';
 import type { AgentSession, TurnHandle } from '../session/types.js';
 import { activePathOf } from '../store/active-path-of.js';
 import { type FoundUserTurn, findUserTurn } from './active-path.js';
-import type { ChatRequest } from './chat-request.js';
+import type { ChatRequest, TurnRef } from './chat-request.js';
 import { badParameter } from './responses.js';
 import type { PageStore } from './types.js';
+
+/** What a 400 says when a body names no stored user message: which one, on which thread. */
+function noStoredMessage(target: TurnRef, threadId: string): string {
+  const path = `the active path of thread ${JSON.stringify(threadId)}`;
+  if ('turnId' in target) {
+    return `No turn ${JSON.stringify(target.turnId)} with a user message is stored on ${path}.`;
+  }
+  if ('latest' in target) return `No user message is stored on ${path}.`;
+  return `No stored user message is at that place in the list on ${path}: reload the chat.`;
+}
 
 /**
  * Starts (or queues) the turn a `POST …/messages` body asks for on the thread's session: a new
@@ -38,7 +48,7 @@ export async function startChatTurn(
     if (chat.kind === 'regenerate' && chat.unstoredText !== undefined) {
       return session.send(chat.unstoredText);
     }
-    return badParameter(chat.parameter, 'It names no stored user message of this thread.');
+    return badParameter(chat.parameter, noStoredMessage(chat.target, session.threadId));
   }
   if (chat.kind === 'edit') return session.edit(found.turnId, chat.text);
   if (

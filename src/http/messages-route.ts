@@ -3,7 +3,7 @@ import type { AgentSession, TurnHandle } from '../session/types.js';
 import { readChatRequest } from './chat-request.js';
 import { startChatTurn } from './chat-turn.js';
 import { noSessionHere, sendControl } from './control.js';
-import { turnIdProblem } from './params.js';
+import { turnIdProblem, unknownField } from './params.js';
 import { badParameter, json, sessionFailure } from './responses.js';
 import type { PageStore } from './types.js';
 
@@ -15,6 +15,9 @@ export interface MessageTarget {
   /** The handlers' store (an edit or a regenerate may look a turn up on the active path). */
   readonly store: PageStore;
 }
+
+/** The fields of a `POST …/messages` JSON body. */
+const MESSAGE_FIELDS = ['text', 'mode', 'turnId', 'edit', 'regenerate'];
 
 /**
  * `POST …/threads/:id/messages` with a JSON body `{ text, mode?, turnId? }`: `mode: 'send'` (the
@@ -36,6 +39,8 @@ export async function messagesRoute(
   input: Record<string, unknown>,
   target: MessageTarget,
 ): Promise<Response> {
+  const unknown = unknownField(input, MESSAGE_FIELDS);
+  if (unknown !== undefined) return badParameter(unknown.parameter, unknown.message);
   const { text, mode = 'send', turnId } = input;
   if (input.edit !== undefined || input.regenerate !== undefined) {
     if (mode !== 'send')

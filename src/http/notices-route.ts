@@ -2,6 +2,7 @@ import type { Relay } from '../live/relay.js';
 import type { SystemKind } from '../schema/chunk.js';
 import type { AgentSession } from '../session/types.js';
 import { noSessionHere, sendControl } from './control.js';
+import { unknownField } from './params.js';
 import { badParameter, json, sessionFailure } from './responses.js';
 
 /**
@@ -30,6 +31,8 @@ export async function noticesRoute(
   threadId: string,
   session: AgentSession | undefined,
 ): Promise<Response> {
+  const unknown = unknownField(body, ['text', 'kind']);
+  if (unknown !== undefined) return badParameter(unknown.parameter, unknown.message);
   const { text, kind = 'notice' } = body;
   if (typeof text !== 'string' || text.trim() === '') {
     return badParameter('text', '`text` must be a non-empty string.');

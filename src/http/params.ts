@@ -1,3 +1,4 @@
+import { closestOption } from '../errors/invalid-option.js';
 import { idProblem, MAX_ID_BYTES } from '../schema/id.js';
 import { isJsonMediaType } from './media-type.js';
 import { badParameter, errorResponse } from './responses.js';
@@ -121,6 +122,9 @@ async function readBytes(request: Request, maxBytes: number): Promise<Parsed<Uin
       413,
       'payload-too-large',
       `The body must be at most ${maxBytes} bytes (the handlers' \`maxBodyBytes\`). A chat client sends only its last message with \`prepareSendMessagesRequest\` (docs/ui-messages.md).`,
+      // The rest of the body is not read: the connection closes after the answer, so that no
+      // next request is read from the middle of this one's body.
+      { headers: { connection: 'close' } },
     ),
   });
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);
@@ -206,4 +210,28 @@ export function turnIdProblem(turnId: unknown): string | undefined {
   if (turnId === undefined) return undefined;
   const problem = idProblem(turnId);
   return problem === undefined ? undefined : `\`turnId\` ${problem}.`;
+}
+
+/**
+ * What is wrong with a JSON body that has a field its route does not take: the first such field,
+ * and a message naming the known field it was probably meant to be. A misspelt field is refused,
+ * not ignored (`turnID` for `turnId` would send a second turn where a retry was meant).
+ *
+ * @param body - the parsed JSON object body
+ * @param known - the fields the route takes
+ * @returns the field and the message, or undefined when every field is known
+ */
+export function unknownField(
+  body: Record<string, unknown>,
+  known: readonly string[],
+): { readonly parameter: string; readonly message: string } | undefined {
+  const field = Object.keys(body).find((key) => !known.includes(key));
+  if (field === undefined) return undefined;
+  const near = closestOption(field, known);
+  const guess = near === undefined ? '' : ` (did you mean \`${near}\`?)`;
+  const fields = known.map((k) => `\`${k}\``).join(', ');
+  return {
+    parameter: field,
+    message: `Unknown field \`${field}\`${guess}: the body takes ${fields}.`,
+  };
 }

@@ -5,6 +5,7 @@ import { checkThreadId } from '../schema/id.js';
 import { EventHub } from './event-hub.js';
 import type { EventMeta, Replay, SessionListener } from './event-meta.js';
 import type * as live from './relay.js';
+import { joinAnswers } from './relay.js';
 import { ReplayBuffer } from './replay-buffer.js';
 import { Wake } from './wake.js';
 
@@ -162,7 +163,7 @@ class InProcessRelayImpl implements InProcessRelay {
     // Each serving session is asked, as a cross-process relay asks every process: the one that
     // runs the turn answers, the others say `not-running`.
     const answers = await Promise.all(handlers.map((handler) => handler(message)));
-    return answers.find((answer) => answer.type !== 'not-running') ?? { type: 'not-running' };
+    return joinAnswers(answers);
   }
 
   serveControl(threadId: string, handler: live.ControlHandler): () => void {

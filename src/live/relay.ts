@@ -69,10 +69,39 @@ export type ControlAnswer =
   | { readonly type: 'cancelled'; readonly turnId: string }
   | { readonly type: 'steered'; readonly steeringId: string; readonly turnId: string }
   | { readonly type: 'noticed'; readonly turnId: string }
-  | { readonly type: 'not-running' };
+  | {
+      readonly type: 'not-running';
+      /**
+       * The turn that waits for the thread's lease on the answering process, which a cancel
+       * `onlyStarted` left: the cancel route then cancels it by name, and asks no second time
+       * when no turn waits anywhere.
+       */
+      readonly waiting?: string | undefined;
+    };
 
 /** Answers the control messages of one thread: the session that runs its turn. */
 export type ControlHandler = (message: ControlMessage) => Promise<ControlAnswer>;
+
+/**
+ * One answer for a control message several processes (or sessions) answered: the one that
+ * reached the turn, else `not-running` naming a turn that waits for the lease, if one does.
+ *
+ * @param answers - every answer that came
+ * @returns the answer to give the sender
+ * @example
+ * ```ts
+ * joinAnswers([{ type: 'not-running' }, { type: 'cancelled', turnId: 't1' }]); // the cancel
+ * ```
+ */
+export function joinAnswers(answers: readonly ControlAnswer[]): ControlAnswer {
+  const reached = answers.find((answer) => answer.type !== 'not-running');
+  if (reached !== undefined) return reached;
+  return (
+    answers.find((answer) => answer.type === 'not-running' && answer.waiting !== undefined) ?? {
+      type: 'not-running',
+    }
+  );
+}
 
 /**
  * Carries a thread's live events and control messages between processes. The process that runs a

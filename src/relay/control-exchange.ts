@@ -1,4 +1,9 @@
-import type { ControlAnswer, ControlHandler, ControlMessage } from '../live/relay.js';
+import {
+  type ControlAnswer,
+  type ControlHandler,
+  type ControlMessage,
+  joinAnswers,
+} from '../live/relay.js';
 
 /** A control request on the wire: who asks, which thread, what. */
 export interface ControlRequest {
@@ -29,11 +34,11 @@ export interface ControlReply {
 export class ControlExchange {
   readonly instance: string =
     `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
-  readonly #pending = new Map<string, (answer: ControlAnswer) => void>();
+  readonly #pending = new Map<string, (answer: ControlAnswer | undefined) => void>();
   /** Of a request sent to a known number of processes: how many replies settle it. */
   readonly #expected = new Map<string, number>();
-  /** Of a request: how many `not-running` replies came so far. */
-  readonly #notRunning = new Map<string, number>();
+  /** Of a request: the `not-running` replies so far (one names a turn waiting for the lease). */
+  readonly #notRunning = new Map<string, ControlAnswer[]>();
   /** The handlers serving each thread on this process (one entry per `serve`). */
   readonly #served = new Map<string, Set<{ readonly handler: ControlHandler }>>();
   readonly #timeoutMs: number;
@@ -51,14 +56,16 @@ export class ControlExchange {
   ): { request: ControlRequest; answer: Promise<ControlAnswer> } {
     const id = `${this.instance}:${this.#next++}`;
     const answer = new Promise<ControlAnswer>((resolve) => {
-      const timer = setTimeout(() => settle({ type: 'not-running' }), this.#timeoutMs);
+      const timer = setTimeout(() => settle(undefined), this.#timeoutMs);
       (timer as { unref?: () => void }).unref?.();
-      const settle = (value: ControlAnswer) => {
+      /** Settles with the answer that reached the turn, or with the `not-running` ones so far. */
+      const settle = (value: ControlAnswer | undefined) => {
         clearTimeout(timer);
+        const said = this.#notRunning.get(id) ?? [];
         this.#pending.delete(id);
         this.#expected.delete(id);
         this.#notRunning.delete(id);
-        resolve(value);
+        resolve(value ?? joinAnswers(said));
       };
       this.#pending.set(id, settle);
     });
@@ -67,7 +74,7 @@ export class ControlExchange {
 
   /** Settles a request that will get no reply (nobody listened). */
   abandon(id: string): void {
-    this.#pending.get(id)?.({ type: 'not-running' });
+    this.#pending.get(id)?.(undefined);
   }
 
   /**
@@ -77,7 +84,7 @@ export class ControlExchange {
    */
   expect(id: string, listeners: number): void {
     if (!this.#pending.has(id)) return;
-    if (listeners <= (this.#notRunning.get(id) ?? 0)) this.abandon(id);
+    if (listeners <= (this.#notRunning.get(id)?.length ?? 0)) this.abandon(id);
     else this.#expected.set(id, listeners);
   }
 
@@ -87,10 +94,12 @@ export class ControlExchange {
     const settle = this.#pending.get(reply.id);
     if (settle === undefined) return;
     if (reply.answer.type === 'not-running') {
-      const said = (this.#notRunning.get(reply.id) ?? 0) + 1;
+      const said = [...(this.#notRunning.get(reply.id) ?? []), reply.answer];
       this.#notRunning.set(reply.id, said);
       const expected = this.#expected.get(reply.id);
-      if (expected === undefined || said < expected) return;
+      if (expected === undefined || said.length < expected) return;
+      settle(undefined);
+      return;
     }
     settle(reply.answer);
   }
@@ -137,12 +146,11 @@ export class ControlExchange {
         }
       }),
     );
-    const answer = answers.find((a) => a.type !== 'not-running') ?? { type: 'not-running' };
-    return { id: request.id, to: request.from, answer };
+    return { id: request.id, to: request.from, answer: joinAnswers(answers) };
   }
 
   /** Settles every waiting request (the relay closes). */
   close(): void {
-    for (const settle of [...this.#pending.values()]) settle({ type: 'not-running' });
+    for (const settle of [...this.#pending.values()]) settle(undefined);
   }
 }

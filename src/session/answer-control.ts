@@ -29,7 +29,9 @@ export async function answerControl(
     case 'cancel': {
       if (message.turnId !== undefined && message.turnId !== running)
         return { type: 'not-running' };
-      if (message.onlyStarted === true && liveTurnId !== running) return { type: 'not-running' };
+      if (message.onlyStarted === true && liveTurnId !== running) {
+        return { type: 'not-running', waiting: running };
+      }
       // Synchronous from the check on: the turn checked is the turn cancelled.
       return session.cancel(message.reason)
         ? { type: 'cancelled', turnId: running }

@@ -222,7 +222,14 @@ describe('POST /threads/:id/messages: edit and regenerate', () => {
     ] as const) {
       const response = await call('POST', '/threads/th/messages', body);
       expect(response.status).toBe(400);
-      expect(await response.json()).toMatchObject({ error: { parameter } });
+      // It says which turn it looked for, and where.
+      expect(await response.json()).toMatchObject({
+        error: {
+          parameter,
+          message:
+            'No turn "nope" with a user message is stored on the active path of thread "th".',
+        },
+      });
     }
     expect(model.prompts).toHaveLength(1);
   });

@@ -4,6 +4,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createChunkHandlers } from '../../src/entries/session.js';
 import { ChunklogError } from '../../src/errors/index.js';
+import type { ControlAnswer, ControlMessage } from '../../src/live/relay.js';
 import { createInProcessRelay } from '../../src/relay/index.js';
 
 const store = {
@@ -109,6 +110,32 @@ describe('the handlers one by one', () => {
       expect([response.status, (await response.json()).error.code]).toEqual([409, 'not-running']);
     }
     expect(lookups).toEqual([]);
+    await relay.close();
+  });
+
+  it('ask once for a cancel without a turn id when no turn waits for the lease (a dead holder costs one control timeout), and cancel a waiting turn by name', async () => {
+    const relay = createInProcessRelay();
+    const sent: ControlMessage[] = [];
+    const answers: ControlAnswer[] = [];
+    relay.control = async (_threadId, message) => {
+      sent.push(message);
+      return answers.shift() ?? { type: 'not-running' };
+    };
+    const handlers = createChunkHandlers({ store, relay, authorize: () => true });
+    const cancel = () => handlers.cancel(new Request('http://x/', json({})), 'th');
+    // The process that ran the turn is gone: the relay answers `not-running` at its timeout.
+    const gone = await cancel();
+    expect([gone.status, (await gone.json()).error.code]).toEqual([409, 'not-running']);
+    expect(sent).toEqual([{ type: 'cancel', onlyStarted: true }]);
+    // No turn started, one waits for the lease: it is cancelled by name.
+    sent.length = 0;
+    answers.push({ type: 'not-running', waiting: 'w1' }, { type: 'cancelled', turnId: 'w1' });
+    const waiting = await cancel();
+    expect([waiting.status, await waiting.json()]).toEqual([202, { turnId: 'w1' }]);
+    expect(sent).toEqual([
+      { type: 'cancel', onlyStarted: true },
+      { type: 'cancel', turnId: 'w1' },
+    ]);
     await relay.close();
   });
 

@@ -177,6 +177,10 @@ describe('createChunkHandlers over a real HTTP server', () => {
       status: 400,
       body: { error: { parameter: 'turnId' } },
     });
+    // A misspelt field is refused, not ignored (a retry's `turnID` would send a second turn).
+    const misspelt = await post('{"text":"x","turnID":"order-1"}');
+    expect(misspelt).toMatchObject({ status: 400, body: { error: { parameter: 'turnID' } } });
+    expect(misspelt.body.error.message).toContain('did you mean `turnId`?');
     expect(await post('{"text":"x"}', 'text/plain')).toMatchObject({
       status: 415,
       body: { error: { code: 'unsupported-media-type' } },
@@ -376,6 +380,7 @@ describe('createChunkHandlers over a real HTTP server', () => {
       [withJson({ reason: '  ' }), 400, 'reason'],
       [withJson({ reason: 'x'.repeat(501) }), 400, 'reason'],
       [withJson({ turnId: '' }), 400, 'turnId'],
+      [withJson({ turnID: 't1' }), 400, 'turnID'], // misspelt: refused, not a cancel of any turn
       [withJson([1]), 400, 'body'],
       [{ body: 'stop', headers: { 'content-type': 'text/plain' } }, 415, undefined],
       [{ body: new TextEncoder().encode('stop') }, 415, undefined], // a body without a type
@@ -448,6 +453,7 @@ describe('createChunkHandlers over a real HTTP server', () => {
       [{ text: 'x', kind: 'cancelled' }, 400, 'kind'],
       [{ text: 'x', kind: 'model-changed' }, 400, 'kind'],
       [{ text: 'x', kind: 'shout' }, 400, 'kind'],
+      [{ text: 'x', knd: 'notice' }, 400, 'knd'],
       ['"x"', 400, 'body'],
     ] as const) {
       const answer = await notice(body);
