@@ -43,7 +43,9 @@ async function forksOf(
   ids: readonly string[],
 ): Promise<ForkList | undefined> {
   const pages = await orUndefined(
-    Promise.all(ids.map((forkOf) => store.listThreads({ forkOf, limit: FORKS_SHOWN }))),
+    Promise.all(
+      ids.map((forkOf) => store.listThreads({ forkOf, limit: FORKS_SHOWN, onCorruptRow: 'skip' })),
+    ),
   );
   if (pages === undefined) return undefined;
   return {

@@ -138,6 +138,8 @@ export async function searchRows(
       ? { threads: [options.thread], nextBefore: null }
       : await store.listThreads({
           limit: THREAD_PAGE,
+          // A thread whose row does not read is not searched; the others are.
+          onCorruptRow: 'skip',
           ...(threadsBefore !== undefined ? { before: threadsBefore } : {}),
         });
     for (; index < page.threads.length; index++) {
