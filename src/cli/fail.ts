@@ -65,16 +65,27 @@ export function report(command: string, error: unknown, usage: string): void {
 }
 
 /**
+ * Whether `error` is the read of an encrypted value by a store opened without `encryption`: how
+ * the command line tells that a store is encrypted and no key was given (see `refuseWithoutKey`).
+ *
+ * @param error - what a read threw
+ * @returns true for that `corrupt-row`
+ */
+export function readWithoutKey(error: unknown): boolean {
+  return (
+    ChunklogError.hasCode(error, 'corrupt-row') && error.message.includes(OPENED_WITHOUT_ENCRYPTION)
+  );
+}
+
+/**
  * The flag that answers a failure the library words for its API (`encryption`,
  * `store.migrate()`), in the command line's terms; empty for any other failure.
  */
 function flagHint(command: string, error: unknown): string {
   // The error itself, or the one a command's own message wraps (its `cause`).
   const causes = [error, error instanceof Error ? error.cause : undefined];
-  const encrypted = causes.some(
-    (e) => ChunklogError.hasCode(e, 'corrupt-row') && e.message.includes(OPENED_WITHOUT_ENCRYPTION),
-  );
-  if (encrypted) return ' (the store is encrypted: pass --key-file or --key-module)';
+  if (causes.some(readWithoutKey))
+    return ' (the store is encrypted: pass --key-file or --key-module)';
   if (ChunklogError.hasCode(error, 'not-migrated') && command !== 'import') {
     return ' (is it the right database and --prefix? `chunklog import --migrate` creates or upgrades the tables)';
   }

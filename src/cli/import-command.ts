@@ -12,7 +12,7 @@ import {
 } from '../transfer/import-thread.js';
 import type { OptionNames } from '../transfer/importer.js';
 import { cannotOpen, UsageError } from './fail.js';
-import { STORE_FLAGS, storeEncryption } from './store-encryption.js';
+import { refuseWithoutKey, STORE_FLAGS, storeEncryption } from './store-encryption.js';
 
 const isUrl = (target: string) => /^(postgres(ql)?|mysql):\/\//.test(target);
 
@@ -73,14 +73,20 @@ export async function importCommand(args: string[]): Promise<void> {
   const opened = await openWritableStore(target, { tablePrefix: values.prefix, encryption });
   try {
     if (values.migrate) await opened.store.migrate();
-    const input = file === '-' ? process.stdin : createReadStream(file);
     const options: NamingImportThreadOptions = {
       threadId: values['thread-id'],
       onExistingThread: values.append ? 'append' : 'error',
       maxLineLength: maxLine,
       [OPTION_NAMING]: FLAGS,
     };
-    const result = await importThread(opened.store, input, options).catch((error: unknown) => {
+    const run = async () => {
+      // Without a key, an encrypted store would get the thread in clear: refused, as export and
+      // inspect refuse to read it, before anything is written.
+      if (encryption === undefined) await refuseWithoutKey(opened.store);
+      const input = file === '-' ? process.stdin : createReadStream(file);
+      return await importThread(opened.store, input, options);
+    };
+    const result = await run().catch((error: unknown) => {
       if (ChunklogError.hasCode(error, 'not-migrated')) {
         throw new Error(`${error.message} (pass --migrate to create or upgrade the tables)`, {
           cause: error,

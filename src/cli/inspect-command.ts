@@ -9,7 +9,7 @@ import { openReadOnlyStore } from '../inspect/open-target.js';
 import { inspectorHosts, serveInspector } from '../inspect/serve.js';
 import { UsageError } from './fail.js';
 import { parsePrices } from './price.js';
-import { STORE_FLAGS, storeEncryption } from './store-encryption.js';
+import { refuseWithoutKey, STORE_FLAGS, storeEncryption } from './store-encryption.js';
 
 /**
  * Runs `chunklog inspect` until SIGINT or SIGTERM.
@@ -38,11 +38,12 @@ export async function inspectCommand(args: string[]): Promise<void> {
   const encryption = await storeEncryption(values, true);
   const opened = await openReadOnlyStore(target, { tablePrefix: values.prefix, encryption });
   try {
-    await opened.store.listThreads({ limit: 1 });
+    await refuseWithoutKey(opened.store);
   } catch (error) {
     await opened.close().catch(() => {});
     // Tables missing under this prefix: the prefix is the likely mistake. Anything else (an
-    // encrypted store read without a key) is reported as it is, with the flag that answers it.
+    // encrypted store read without a key) is reported as it is, with the flag that answers it. A
+    // thread whose key is gone is not a failure: the inspector lists it as unreadable.
     if (!ChunklogError.hasCode(error, 'not-migrated')) throw error;
     throw new Error(
       `${opened.source} has no chunklog store that can be read (${(error as Error).message}). ` +

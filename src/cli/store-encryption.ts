@@ -1,7 +1,9 @@
 // The flags the commands that open a store share: `--prefix`, and the encryption flags
 // `--key-file` (the file key provider) or `--key-module` (the app's own provider).
+import { ChunklogError } from '../errors/chunklog-error.js';
 import type { StoreEncryptionOptions } from '../store/encryption/key-provider.js';
-import { UsageError } from './fail.js';
+import type { ChunkStore } from '../store/types.js';
+import { readWithoutKey, UsageError } from './fail.js';
 import { keyFileEncryption } from './key-file.js';
 import { keyModuleEncryption } from './key-module.js';
 
@@ -39,4 +41,28 @@ export async function storeEncryption(
     keyFileEncryption(flags['key-file'], mustExist) ??
     (await keyModuleEncryption(flags['key-module']))
   );
+}
+
+/**
+ * Fails when the store is encrypted and was opened without a key: its most recently active
+ * thread's title or metadata, or its newest row, is encrypted. The failure is the `corrupt-row`
+ * that read raised, which `report` words as the flags that give a key, as for any read of an
+ * encrypted value (`chunklog export`'s). A thread whose key is gone (a backup restored after
+ * `eraseThread`) is not a missing key: it does not stop the command.
+ *
+ * @param store - the store, opened as the command opens it
+ * @throws {ChunklogError} `corrupt-row` (the store is encrypted), `not-migrated`, the store's errors
+ */
+export async function refuseWithoutKey(
+  store: Pick<ChunkStore, 'listThreads' | 'getChunks'>,
+): Promise<void> {
+  const page = await store.listThreads({ limit: 1, onCorruptRow: 'skip' });
+  const blind = page.skipped?.find((skipped) => readWithoutKey(skipped.error));
+  if (blind !== undefined) throw blind.error;
+  const thread = page.threads[0];
+  if (thread === undefined) return;
+  await store.getChunks(thread.id, { limit: 1, onCorruptRow: 'throw' }).catch((error: unknown) => {
+    // Another corrupt row (its key gone, its data changed) is the thread's, not the store's.
+    if (readWithoutKey(error) || !ChunklogError.hasCode(error, 'corrupt-row')) throw error;
+  });
 }

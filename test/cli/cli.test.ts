@@ -153,6 +153,86 @@ describe('chunklog export and import of an encrypted store (--key-file)', () => 
   });
 });
 
+describe('chunklog import and inspect of an encrypted store, the one check that a key was given', () => {
+  it('import without a key refuses (exit 1, one line) and writes nothing, as export and inspect refuse to read', async () => {
+    const masterKey = new Uint8Array(32).fill(5);
+    const env = { ...process.env, CHUNKLOG_MASTER_KEY: Buffer.from(masterKey).toString('base64') };
+    const { keyFile, encrypted } = await encryptedTrip('import-keys.json', 'import.db', masterKey);
+    const file = join(temp.dir, 'import-trip.jsonl');
+    expect((await cli(['export', source, 'trip', '--out', file])).code).toBe(0);
+
+    const blind = await cli(['import', encrypted, file, '--thread-id', 'oops'], undefined, env);
+    expect(blind.stdout).toBe('');
+    expect(blind.stderr).toMatch(
+      /^chunklog import: [^\n]*\(the store is encrypted: pass --key-file or --key-module\)\n$/,
+    );
+    expect(blind.code).toBe(1);
+    expect(readFileSync(encrypted).includes('Plan a trip')).toBe(false);
+    const store = createChunkStore(
+      { sqlite: encrypted },
+      { encryption: { keys: createFileKeyProvider({ path: keyFile, masterKey }) } },
+    );
+    try {
+      expect((await store.listThreads()).threads.map((t) => t.id)).toEqual(['trip']);
+    } finally {
+      await store.close();
+    }
+    // With the key it imports, encrypted; into a clear store without one, as before.
+    const keyed = await cli(
+      ['import', encrypted, file, '--thread-id', 'copy', '--key-file', keyFile],
+      undefined,
+      env,
+    );
+    expect(keyed.code).toBe(0);
+    expect(readFileSync(encrypted).includes('Plan a trip')).toBe(false);
+    const clear = await cli(['import', join(temp.dir, 'import-clear.db'), file, '--migrate']);
+    expect(clear.code).toBe(0);
+  });
+
+  it('inspect --key-file of a store holding a thread whose key is gone (a backup restored after eraseThread) starts, and lists it as unreadable', async () => {
+    const masterKey = new Uint8Array(32).fill(6);
+    const env = { ...process.env, CHUNKLOG_MASTER_KEY: Buffer.from(masterKey).toString('base64') };
+    const { keyFile, encrypted } = await encryptedTrip('shred-keys.json', 'shred.db', masterKey);
+    const keys = createFileKeyProvider({ path: keyFile, masterKey });
+    const store = createChunkStore({ sqlite: encrypted }, { encryption: { keys } });
+    await store.createThread('shredded', { title: 'Gone title', metadata: { m: 1 } });
+    await store.close();
+    await keys.destroyKey('shredded');
+
+    const inspector = spawn(
+      process.execPath,
+      [join(ROOT, 'dist/cli.js'), 'inspect', encrypted, '--port', '0', '--key-file', keyFile],
+      { cwd: ROOT, env },
+    );
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        let err = '';
+        inspector.stdout.on('data', (data: Buffer) => {
+          out += data.toString();
+          const found = /http:\/\/[^\s]+/.exec(out);
+          if (found) resolve(found[0]);
+        });
+        inspector.stderr.on('data', (data: Buffer) => {
+          err += data.toString();
+        });
+        inspector.on('close', (code) => reject(new Error(`inspect exited ${code}: ${err}`)));
+      });
+      const page = await (await fetch(url)).text();
+      expect(page).toContain('Trip planning');
+      expect(page).toContain('Threads that cannot be read');
+      expect(page).toContain('shredded');
+      expect(page).toContain('is encrypted under a key the key provider does not have');
+    } finally {
+      inspector.kill();
+    }
+    // Without the key file it still refuses, as before.
+    const blind = await cli(['inspect', encrypted, '--port', '0'], undefined, env);
+    expect(blind.code).toBe(1);
+    expect(blind.stderr).toContain('the store is encrypted: pass --key-file or --key-module');
+  });
+});
+
 describe("chunklog inspect and export of a store with the app's own key provider (--key-module)", () => {
   it('exports the same rows as the clear store, and the inspector lists the encrypted thread by its title', async () => {
     const keys = createMemoryKeyProvider();
