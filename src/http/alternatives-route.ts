@@ -1,5 +1,5 @@
 import { ChunklogError } from '../errors/index.js';
-import { idProblem } from '../schema/id.js';
+import { threadIdProblem } from '../schema/id.js';
 import type { Alternatives } from '../store/types.js';
 import { readJsonObject, unknownField } from './params.js';
 import { badParameter, errorResponse, json } from './responses.js';
@@ -62,7 +62,7 @@ export async function alternativesRoute(
   const unknown = unknownField(body.value, ['threadId']);
   if (unknown !== undefined) return badParameter(unknown.parameter, unknown.message);
   const target = body.value.threadId;
-  const problem = idProblem(target);
+  const problem = threadIdProblem(target);
   if (problem !== undefined) {
     return badParameter(
       'threadId',

@@ -1,5 +1,5 @@
 import { closestOption } from '../errors/invalid-option.js';
-import { idProblem, MAX_ID_BYTES } from '../schema/id.js';
+import { idProblem, MAX_ID_BYTES, threadIdProblem } from '../schema/id.js';
 import { isJsonMediaType } from './media-type.js';
 import { badParameter, errorResponse } from './responses.js';
 
@@ -31,13 +31,13 @@ export function decodeThreadId(segment: string): Parsed<string> {
 
 /**
  * Checks a thread id a route was given (decoded from the path, by `fetch` or by the app's own
- * router) by the one id rule (`idProblem`).
+ * router) by the one thread id rule (`threadIdProblem`).
  *
  * @param threadId - the untrusted id
  * @returns the id, or a 400 naming `threadId`
  */
 export function checkThreadId(threadId: unknown): Parsed<string> {
-  const problem = idProblem(threadId);
+  const problem = threadIdProblem(threadId);
   if (problem !== undefined) {
     return { ok: false, response: badParameter('threadId', `The thread id ${problem}.`) };
   }

@@ -44,6 +44,26 @@ export function idProblem(id: unknown): string | undefined {
 }
 
 /**
+ * What is wrong with a thread id, or undefined when nothing is: {@link idProblem}, and not `.` or
+ * `..`, which a URL path cannot carry as a segment (a client resolves `/threads/../messages` to
+ * `/messages` before it is sent): a thread with such an id could not be reached over HTTP.
+ *
+ * @param threadId - the untrusted id
+ * @returns the problem, worded to follow "A thread id …", or undefined
+ *
+ * @example
+ * ```ts
+ * threadIdProblem('..'); // 'must not be `.` or `..` (a URL path cannot carry either)'
+ * ```
+ */
+export function threadIdProblem(threadId: unknown): string | undefined {
+  if (threadId === '.' || threadId === '..') {
+    return 'must not be `.` or `..` (a URL path cannot carry either)';
+  }
+  return idProblem(threadId);
+}
+
+/**
  * Whether `text` holds a lone surrogate: a string that is not well-formed Unicode, which UTF-8
  * cannot encode (a database would store U+FFFD in its place, or refuse it).
  *
@@ -60,7 +80,7 @@ export function hasLoneSurrogate(text: string): boolean {
 }
 
 /**
- * Checks a thread id by {@link idProblem}: the one check the store and the relays apply.
+ * Checks a thread id by {@link threadIdProblem}: the one check the store and the relays apply.
  *
  * @param threadId - the untrusted id
  * @param option - the option or argument that gave it, for the error
@@ -74,7 +94,7 @@ export function hasLoneSurrogate(text: string): boolean {
  * ```
  */
 export function checkThreadId(threadId: unknown, option = 'threadId', where?: string): string {
-  const problem = idProblem(threadId);
+  const problem = threadIdProblem(threadId);
   if (problem !== undefined) {
     const message = `A thread id ${problem}.`;
     throw new ChunklogError(

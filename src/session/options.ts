@@ -6,7 +6,7 @@ import { checkRelay } from '../live/check-relay.js';
 import type { Relay } from '../live/relay.js';
 import { type ContextBudget, planModelInput } from '../model-messages/context-budget.js';
 import type { CorruptRowPolicy } from '../store/types.js';
-import { idProblem } from '../store/validate.js';
+import { threadIdProblem } from '../store/validate.js';
 import { checkRedactor, type Redactor } from '../transforms/redactor.js';
 import { type ContextConfig, DEFAULT_COMPACTION_INSTRUCTIONS } from './context-input.js';
 import { createTimeOrderedIds } from './ids.js';
@@ -232,10 +232,8 @@ export function validateOptions<TOOLS extends ToolSet>(
     SESSION_STORE_METHODS,
     'a ChunkStore (createChunkStore)',
   );
-  const threadIdProblem = idProblem(threadId);
-  if (threadIdProblem !== undefined) {
-    invalid('threadId', `\`threadId\` ${threadIdProblem}`, threadId);
-  }
+  const problem = threadIdProblem(threadId);
+  if (problem !== undefined) invalid('threadId', `\`threadId\` ${problem}`, threadId);
   if (!isModel(model)) invalid('model', '`model` must be a language model or a model id', model);
   const fallbacks = options.fallbackModels ?? [];
   if (!Array.isArray(fallbacks))

@@ -9,6 +9,7 @@ export {
   hasLoneSurrogate,
   idProblem,
   MAX_ID_BYTES,
+  threadIdProblem,
 } from '../schema/id.js';
 
 /**

@@ -49,7 +49,15 @@ describe('the handlers one by one', () => {
       heartbeatMs: 0,
       uiMessageStream: true,
     });
-    for (const threadId of ['a'.repeat(300), 'a\nb', '', '\uD800', 5 as unknown as string]) {
+    for (const threadId of [
+      'a'.repeat(300),
+      'a\nb',
+      '',
+      '\uD800',
+      '.',
+      '..',
+      5 as unknown as string,
+    ]) {
       for (const [kind, init] of ROUTES) {
         const response = await handlers[kind](new Request('http://x/', init), threadId);
         expect([kind, response.status, await response.json()]).toEqual([

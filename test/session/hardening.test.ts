@@ -78,14 +78,22 @@ describe('createAgentSession checks everything at creation', () => {
     expect([...SESSION_OPTIONS].sort()).toEqual(Object.keys(every).sort());
   });
 
-  it('refuses a thread id the store could not key (over 255 UTF-8 bytes, NUL)', async () => {
+  it('refuses a thread id the store could not key (over 255 UTF-8 bytes, NUL) or a URL could not carry (. and ..), as the store does', async () => {
     const store = await memoryStore();
-    for (const threadId of ['x'.repeat(256), 'é'.repeat(128), 'a\u0000b', 5]) {
+    for (const threadId of ['x'.repeat(256), 'é'.repeat(128), 'a\u0000b', 5, '.', '..']) {
       const error = thrown(() =>
         createAgentSession({ store, threadId, model: unused() } as AgentSessionOptions),
       );
       expect(error).toMatchObject({ code: 'invalid-option', option: 'threadId' });
     }
+    for (const threadId of ['.', '..']) {
+      await expect(store.createThread(threadId)).rejects.toMatchObject({
+        code: 'invalid-option',
+        option: 'threadId',
+      });
+    }
+    // Dots inside an id are kept: only a whole `.` or `..` is no path segment.
+    await store.createThread('../a..b.');
     // 255 bytes is the limit, not beyond it.
     const longest = createAgentSession({ store, threadId: 'x'.repeat(255), model: unused() });
     await longest.close();
