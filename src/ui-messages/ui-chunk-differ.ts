@@ -191,9 +191,13 @@ export class UIChunkDiffer {
     }
     const open = list.openIndex ?? list.chunkCount;
     if (rebuild && this.rebuildStep(open, out)) return out;
-    // Blocks end before new ones start, so that a stream id is never open twice.
+    // Blocks end before new ones start, so that a stream id is never open twice, and a complete
+    // block ends before the next chunk starts (a whole turn at once reads as a live one would).
     this.closeBlocks(open, out);
-    for (const slot of added) this.start(slot, out);
+    for (const slot of added) {
+      this.closeBlocks(Math.min(slot.index, open), out);
+      this.start(slot, out);
+    }
     if (added.length > 0) this.closeBlocks(open, out);
     return out;
   }

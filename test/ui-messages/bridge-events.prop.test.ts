@@ -200,6 +200,20 @@ async function liveIsStored(raw: readonly ChunkEvent[]): Promise<void> {
   // The stored turn sent whole (a retried request) builds the same message as the live one.
   const whole = storedTurnUIMessageChunks('t', [message], { sendError: false });
   expect(comparable(await streamedMessage(whole))).toStrictEqual(comparable(stored));
+  // Sent whole, each block ends before the next starts, as a stream read live would.
+  expect(mostOpenBlocks(whole)).toBeLessThanOrEqual(1);
+}
+
+/** The most text and reasoning blocks open at once in a stream. */
+function mostOpenBlocks(chunks: readonly UIMessageChunk[]): number {
+  let open = 0;
+  let most = 0;
+  for (const chunk of chunks) {
+    if (chunk.type === 'text-start' || chunk.type === 'reasoning-start')
+      most = Math.max(most, ++open);
+    if (chunk.type === 'text-end' || chunk.type === 'reasoning-end') open--;
+  }
+  return most;
 }
 
 /** The message a client builds from these stream chunks. */
@@ -246,7 +260,7 @@ describe('a denied result of a call whose approval was never answered', () => {
   });
 });
 
-describe('any event sequence through toUIMessageStream, and its folded turn sent whole by storedTurnUIMessageChunks', () => {
+describe('any event sequence through toUIMessageStream, and its folded turn sent whole by storedTurnUIMessageChunks (one block open at a time)', () => {
   it('builds toUIMessage of the folded turn (events without tools)', async () => {
     await fc.assert(check(NON_TOOL_EVENT_TYPES), { numRuns: 300 });
   });
