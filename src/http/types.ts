@@ -77,7 +77,7 @@ export interface ChunkHandlersOptions {
   readonly store: PageStore;
   /** Called for every request with the thread it targets. Required: there is no default allow. */
   readonly authorize: Authorize;
-  /** The session of a single thread (requests for other threads get 404). */
+  /** The session of a single thread (requests for other threads go to `sessions`, else get 404). */
   readonly session?: AgentSession | undefined;
   /** The session of any thread, for a server with one session per thread. */
   readonly sessions?: SessionLookup | undefined;

@@ -2,7 +2,7 @@
 // answer with JSON and never throw, as `handlers.fetch` does: a thread id the router took from the
 // path as is gets the same 400 naming `threadId`, and a `sessions` lookup that throws a 500.
 import { describe, expect, it, vi } from 'vitest';
-import { createChunkHandlers } from '../../src/entries/session.js';
+import { type AgentSession, createChunkHandlers } from '../../src/entries/session.js';
 import { ChunklogError } from '../../src/errors/index.js';
 import type { ControlAnswer, ControlMessage } from '../../src/live/relay.js';
 import { createInProcessRelay } from '../../src/relay/index.js';
@@ -144,6 +144,34 @@ describe('the handlers one by one', () => {
       { type: 'cancel', onlyStarted: true },
       { type: 'cancel', turnId: 'w1' },
     ]);
+    await relay.close();
+  });
+
+  it('with both session and sessions, answer the session’s thread from it and ask sessions for the others', async () => {
+    const relay = createInProcessRelay();
+    const single = {
+      threadId: 'a',
+      relay,
+      subscribe: () => () => {},
+    } as unknown as AgentSession;
+    const asked: string[] = [];
+    const handlers = createChunkHandlers({
+      store,
+      authorize: () => true,
+      session: single,
+      sessions: (threadId) => {
+        asked.push(threadId);
+        return undefined;
+      },
+    });
+    const cancel = (threadId: string) =>
+      handlers.cancel(new Request('http://x/', json({})), threadId);
+    // Its own thread: through the session's relay, no lookup.
+    expect((await cancel('a')).status).toBe(409);
+    // Another: `sessions` is asked, and has none.
+    const other = await cancel('b');
+    expect([other.status, (await other.json()).error.code]).toEqual([404, 'no-session']);
+    expect(asked).toEqual(['b']);
     await relay.close();
   });
 
