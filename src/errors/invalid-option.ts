@@ -99,6 +99,26 @@ export function closestOption(name: string, known: readonly string[]): string | 
   return bestDistance <= Math.max(1, Math.floor(name.length / 3)) ? best : undefined;
 }
 
+/**
+ * An unknown key as an error names it: quoted, with the known key it was probably meant to be
+ * ({@link closestOption}), the wording of `readOptions` and of the HTTP handlers' body check.
+ *
+ * @param key - the unknown key
+ * @param known - the keys taken
+ * @param name - how a key is written in the message (`lease.ttlMs` under a parent option)
+ * @returns for example "`turnID` (did you mean `turnId`?)"
+ */
+export function describeUnknownKey(
+  key: string,
+  known: readonly string[],
+  name: (key: string) => string = (k) => k,
+): string {
+  const near = closestOption(key, known);
+  return near === undefined
+    ? `\`${name(key)}\``
+    : `\`${name(key)}\` (did you mean \`${name(near)}\`?)`;
+}
+
 /** Whether every key is one of the known options. */
 function allKnown(keys: readonly string[], known: readonly string[]): boolean {
   for (const key of keys) if (!known.includes(key)) return false;
@@ -139,12 +159,7 @@ export function readOptions(
   const name = (key: string) => (parent === undefined ? key : `${parent}.${key}`);
   const unknown = keys.filter((key) => !known.includes(key));
   const first = unknown[0] as string;
-  const described = unknown.map((key) => {
-    const near = closestOption(key, known);
-    return near === undefined
-      ? `\`${name(key)}\``
-      : `\`${name(key)}\` (did you mean \`${name(near)}\`?)`;
-  });
+  const described = unknown.map((key) => describeUnknownKey(key, known, name));
   const message =
     unknown.length === 1
       ? `unknown option ${described[0]}`

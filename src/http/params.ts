@@ -1,4 +1,4 @@
-import { closestOption } from '../errors/invalid-option.js';
+import { describeUnknownKey } from '../errors/invalid-option.js';
 import { idProblem, MAX_ID_BYTES, threadIdProblem } from '../schema/id.js';
 import { isJsonMediaType } from './media-type.js';
 import { badParameter, errorResponse } from './responses.js';
@@ -227,11 +227,9 @@ export function unknownField(
 ): { readonly parameter: string; readonly message: string } | undefined {
   const field = Object.keys(body).find((key) => !known.includes(key));
   if (field === undefined) return undefined;
-  const near = closestOption(field, known);
-  const guess = near === undefined ? '' : ` (did you mean \`${near}\`?)`;
   const fields = known.map((k) => `\`${k}\``).join(', ');
   return {
     parameter: field,
-    message: `Unknown field \`${field}\`${guess}: the body takes ${fields}.`,
+    message: `Unknown field ${describeUnknownKey(field, known)}: the body takes ${fields}.`,
   };
 }
