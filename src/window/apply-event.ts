@@ -33,39 +33,29 @@ function closeTarget(state: WindowState): readonly Segment[] {
 
 /**
  * The pending messages a turn that just started takes: those naming it, else the oldest unnamed
- * one, unless the turn is a system notice (which answers no user message).
+ * one, unless the turn is a system notice (which answers no user message). When it takes none,
+ * `userText` (of the `turn-start` of a turn another client sent: a second tab, a page reloaded
+ * mid-turn) as a new pending message naming the turn, which the turn's stored rows replace at
+ * the next reconcile, as they replace this window's own.
  */
 function pendingTakenBy(
   segments: readonly Segment[],
-  turnId: string,
-  role: TurnSegment['rows']['role'],
+  event: TurnStartEvent,
+  userText: string | undefined,
+  nextKey: NextKey,
 ): readonly PendingSegment[] {
   const named = segments.filter(
-    (s): s is PendingSegment => s.kind === 'pending' && s.turnId === turnId,
+    (s): s is PendingSegment => s.kind === 'pending' && s.turnId === event.turnId,
   );
-  if (named.length > 0 || role === 'system') return named;
+  if (named.length > 0 || event.role === 'system') return named;
   const unnamed = segments.find(
     (s): s is PendingSegment => s.kind === 'pending' && s.turnId === null && s.boundTo === null,
   );
-  return unnamed === undefined ? [] : [unnamed];
-}
-
-/**
- * The user message of a turn another client sent (a second tab, a page reloaded mid-turn), from
- * its `turn-start`: a pending message naming the turn, added when the turn takes none of this
- * window's. The turn's stored rows replace it at the next reconcile, as they replace this
- * window's own.
- */
-function withUserMessageOf(
-  segments: readonly Segment[],
-  event: TurnStartEvent,
-  nextKey: NextKey,
-): readonly Segment[] {
-  if (event.userText === undefined || event.role === 'system') return segments;
-  if (pendingTakenBy(segments, event.turnId, 'assistant').length > 0) return segments;
+  if (unnamed !== undefined) return [unnamed];
+  if (userText === undefined) return [];
   const key = nextKey();
-  const text = { type: 'text', step: 0, text: event.userText } as const;
-  return [...segments, createPending(key, key, [text], event.turnId)];
+  const text = { type: 'text', step: 0, text: userText } as const;
+  return [createPending(key, key, [text], event.turnId)];
 }
 
 /**
@@ -73,8 +63,11 @@ function withUserMessageOf(
  * right after the pending messages it takes, which move there bound to it: a pending message sits
  * right before its turn, and the messages of turns not started yet (queued) stay after it.
  */
-function placeStartedTurn(segments: readonly Segment[], turn: TurnSegment): readonly Segment[] {
-  const taken = pendingTakenBy(segments, turn.turnId, turn.rows.role);
+function placeStartedTurn(
+  segments: readonly Segment[],
+  turn: TurnSegment,
+  taken: readonly PendingSegment[],
+): readonly Segment[] {
   const rest = segments.filter((s) => s.kind !== 'pending' || !taken.includes(s));
   const at = rest.findLastIndex((s) => s.kind === 'turn') + 1;
   const bound = taken.map((pending) => bindPending(pending, turn.turnId, turn.key));
@@ -115,7 +108,8 @@ function startTurn(
       target: { kind: 'turn', key: known.key },
     };
   }
-  const shown = continued ? segments : withUserMessageOf(segments, event, nextKey);
+  // A continued turn's user message is stored already.
+  const taken = pendingTakenBy(segments, event, continued ? undefined : event.userText, nextKey);
   const key = nextKey();
   const epoch = continuation?.epoch;
   // Its rows held up to its epoch (its recovery rows with them): those after go, as its events
@@ -125,7 +119,7 @@ function startTurn(
   return {
     ...state,
     sealed: sealed ?? state.sealed,
-    segments: placeStartedTurn(shown, started),
+    segments: placeStartedTurn(segments, started, taken),
     target: { kind: 'turn', key: started.key },
   };
 }
